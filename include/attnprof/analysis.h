@@ -1,0 +1,95 @@
+#pragma once
+// The public entry point of the core: read a trace, find its regions, summarize them.
+// Everything here is plain data; renderers (text, JSON, Markdown) only format it.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attnprof/diagnostics.h"
+#include "attnprof/limits.h"
+#include "attnprof/result.h"
+
+namespace attnprof {
+
+enum class ActivityKind : uint8_t { kKernel, kMemcpy, kMemset };
+
+// One GPU activity of a region, in the order it ran on the GPU.
+struct ActivityRow {
+  ActivityKind kind = ActivityKind::kKernel;
+  std::string short_name;  // demangled, template arguments and parameters folded
+  std::string name;        // as the trace gives it
+  std::string launch_api;  // cudaLaunchKernel, cuLaunchKernelEx, cudaMemcpyAsync, cudaGraphLaunch, ...
+  std::vector<std::string> op_chain;  // outermost op first, e.g. aten::masked_fill, aten::clone, aten::copy_
+  std::string memcpy_kind;            // DtoD, HtoD, DtoH, ... for memcpy; empty otherwise
+  std::array<int32_t, 3> grid{0, 0, 0};
+  std::array<int32_t, 3> block{0, 0, 0};
+  int32_t registers_per_thread = 0;
+  int64_t shared_memory_bytes = 0;
+  // Kineto's own "est. achieved occupancy %" (absent for copies; 0 where Kineto could not tell,
+  // as for cuLaunchKernelEx launches).
+  std::optional<double> kineto_occupancy_pct;
+  // attnprof's estimate from registers, shared memory, block size, grid and the device's limits.
+  std::optional<double> occupancy_pct;
+  // What limits blocks per SM in that estimate: "registers", "shared memory", "threads", "blocks", "grid".
+  std::string occupancy_limiter;
+  int64_t bytes = 0;  // memcpy and memset
+  int64_t start_ns = 0;  // from the region's start
+  int64_t duration_ns = 0;
+  int32_t stream = 0;
+};
+
+struct RegionSummary {
+  std::string name;
+  int64_t start_ns = 0;  // trace clock
+  int64_t wall_ns = 0;   // the annotation's duration on the CPU
+  int64_t cpu_ns = 0;    // time in top-level CPU ops of the region, all threads of the process
+  int64_t gpu_busy_ns = 0;  // union of the region's GPU activity intervals
+  int64_t kernels = 0;
+  int64_t memcpy = 0;
+  std::map<std::string, int64_t> memcpy_by_kind;  // "DtoD" -> 1
+  int64_t memset = 0;
+  std::vector<ActivityRow> activities;  // in GPU start order
+};
+
+// Medians over regions (a region count of 0 gives zeros).
+struct RegionMedians {
+  double kernels = 0, memcpy = 0, memset = 0;
+  std::map<std::string, double> memcpy_by_kind;
+  double gpu_busy_ns = 0, wall_ns = 0, cpu_ns = 0;
+};
+
+struct DeviceSummary {
+  int32_t id = 0;
+  std::string name;
+  int32_t sm_count = 0;
+  int32_t compute_major = 0, compute_minor = 0;
+};
+
+struct TraceAnalysis {
+  std::string path;
+  std::string region_pattern;  // what regions were matched against, "" for the whole trace
+  std::vector<DeviceSummary> devices;
+  std::vector<RegionSummary> regions;
+  RegionMedians median;
+  // Index into regions of the typical one (closest to the medians); -1 when there are none.
+  int typical_region = -1;
+  Diagnostics diagnostics;
+};
+
+struct AnalyzeOptions {
+  // Regions are user annotations whose name matches this glob (`*` and `?`). Empty: ProfilerStep#*
+  // when the trace has such annotations, else the whole trace as one region.
+  std::string region_pattern;
+  Limits limits;
+};
+
+// Reads the trace at `path` (.json or .json.gz, detected by content) and summarizes its regions.
+// Fails with one line naming the file (and the byte offset for JSON errors) when the file cannot
+// be read, is not JSON, is truncated, or is not a trace.
+Result<TraceAnalysis> analyze_file(const std::string& path, const AnalyzeOptions& options);
+
+}  // namespace attnprof

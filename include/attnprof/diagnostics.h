@@ -1,0 +1,49 @@
+#pragma once
+// Recoverable oddities of a trace: counted by kind, the first few kept with their byte offset
+// (Perfetto's stats table, STYLE.md practice 3). A diagnostic never stops the read.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnprof {
+
+enum class DiagnosticKind : uint8_t {
+  kUnknownCategory,      // an event category the reader does not model
+  kUnknownPhase,         // a `ph` the reader does not model
+  kMissingField,         // a field the event kind needs is absent
+  kMistypedField,        // a field has the wrong JSON type
+  kNegativeDuration,     // dur < 0: the event is dropped
+  kFlowWithoutPartner,   // an `s` flow without its `f`, or the reverse
+  kLaunchWithoutActivity,  // a kernel/memcpy launch whose GPU activity is not in the trace
+  kActivityWithoutLaunch,  // a GPU activity whose launching runtime call is not in the trace
+  kDuplicateCorrelation,   // two launches share one correlation id
+  kUnknownTopLevelKey,     // a top-level key the reader does not know
+  kCount
+};
+
+std::string_view diagnostic_name(DiagnosticKind kind);
+
+struct Diagnostic {
+  DiagnosticKind kind;
+  uint64_t byte_offset;  // in the decompressed JSON
+  std::string detail;
+};
+
+class Diagnostics {
+ public:
+  static constexpr size_t kKeptPerKind = 5;
+
+  void add(DiagnosticKind kind, uint64_t byte_offset, std::string detail);
+  uint64_t count(DiagnosticKind kind) const { return counts_[static_cast<size_t>(kind)]; }
+  uint64_t total() const;
+  const std::vector<Diagnostic>& first() const { return first_; }  // up to kKeptPerKind per kind
+
+ private:
+  std::array<uint64_t, static_cast<size_t>(DiagnosticKind::kCount)> counts_{};
+  std::vector<Diagnostic> first_;
+};
+
+}  // namespace attnprof

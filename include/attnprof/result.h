@@ -1,0 +1,72 @@
+#pragma once
+// The result type of everything in the core that can fail on its input.
+// The core throws no exceptions for bad input: a function returns Result<T>, the caller
+// checks it, and only the CLI turns an Error into an exit code (STYLE.md, practice 4).
+
+#include <string>
+#include <utility>
+#include <variant>
+
+#include <fmt/format.h>
+
+namespace attnprof {
+
+// One clear line: what went wrong, where (file, byte offset), what to do.
+struct Error {
+  std::string message;
+};
+
+template <typename... Args>
+[[nodiscard]] Error make_error(fmt::format_string<Args...> format, Args&&... args) {
+  return Error{fmt::format(format, std::forward<Args>(args)...)};
+}
+
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : state_(std::move(value)) {}
+  Result(Error error) : state_(std::move(error)) {}
+
+  bool ok() const { return state_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+
+  T& value() & { return std::get<0>(state_); }
+  const T& value() const& { return std::get<0>(state_); }
+  T&& value() && { return std::get<0>(std::move(state_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+
+  const Error& error() const { return std::get<1>(state_); }
+  Error&& take_error() { return std::get<1>(std::move(state_)); }
+
+ private:
+  std::variant<T, Error> state_;
+};
+
+// For operations that produce nothing but can fail.
+class [[nodiscard]] Status {
+ public:
+  Status() = default;
+  Status(Error error) : error_(std::move(error)), failed_(true) {}
+  static Status success() { return {}; }
+
+  bool ok() const { return !failed_; }
+  explicit operator bool() const { return ok(); }
+  const Error& error() const { return error_; }
+  Error&& take_error() { return std::move(error_); }
+
+ private:
+  Error error_;
+  bool failed_ = false;
+};
+
+}  // namespace attnprof
+
+// Propagates a failed Status or Result from the current function.
+#define ATTNPROF_RETURN_IF_ERROR(expr)          \
+  do {                                          \
+    auto&& attnprof_status_ = (expr);           \
+    if (!attnprof_status_.ok()) return attnprof_status_.take_error(); \
+  } while (0)

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what attnprof builds and tests with, from Debian 12's own packages.
+# Idempotent: packages already present are not fetched again, so the README's
+# commands can call it every time.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libsimdjson-dev libisal-dev libcli11-dev libfmt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  gzip
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "setup-debian.sh: need root (or sudo) to install: ${missing[*]}" >&2; exit 2; }
+  sudo="sudo"
+fi
+echo "setup-debian.sh: installing ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
