@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -52,7 +53,7 @@ struct RegionSummary {
   int64_t memcpy = 0;
   std::map<std::string, int64_t> memcpy_by_kind;  // "DtoD" -> 1
   int64_t memset = 0;
-  std::vector<ActivityRow> activities;  // in GPU start order
+  std::vector<ActivityRow> activities;  // in GPU start order (see AnalyzeOptions)
 };
 
 // Medians over regions (a region count of 0 gives zeros).
@@ -71,6 +72,10 @@ struct DeviceSummary {
 
 struct TraceAnalysis {
   std::string path;
+  uint64_t json_bytes = 0;   // decompressed
+  uint64_t events = 0;       // elements of traceEvents
+  std::string distributed_backend;  // empty when the trace has no distributedInfo
+  int32_t rank = 0, world_size = 1;
   std::string region_pattern;  // what regions were matched against, "" for the whole trace
   std::vector<DeviceSummary> devices;
   std::vector<RegionSummary> regions;
@@ -84,7 +89,11 @@ struct AnalyzeOptions {
   // Regions are user annotations whose name matches this glob (`*` and `?`). Empty: ProfilerStep#*
   // when the trace has such annotations, else the whole trace as one region.
   std::string region_pattern;
+  // Activities are listed for the typical region only unless this is set (JSON output sets it).
+  bool activities_of_every_region = false;
   Limits limits;
+  // Called as the file is read, with the bytes of the file consumed so far.
+  std::function<void(uint64_t file_bytes_read)> progress;
 };
 
 // Reads the trace at `path` (.json or .json.gz, detected by content) and summarizes its regions.

@@ -20,7 +20,6 @@ enum class DiagnosticKind : uint8_t {
   kLaunchWithoutActivity,  // a kernel/memcpy launch whose GPU activity is not in the trace
   kActivityWithoutLaunch,  // a GPU activity whose launching runtime call is not in the trace
   kDuplicateCorrelation,   // two launches share one correlation id
-  kUnknownTopLevelKey,     // a top-level key the reader does not know
   kCount
 };
 

@@ -1,0 +1,99 @@
+#include "libtorch/variants.h"
+
+#include <ATen/Context.h>
+#include <ATen/core/grad_mode.h>
+#include <torch/csrc/autograd/autograd.h>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+
+namespace attnprof::bench {
+
+SdpaBackendPin::SdpaBackendPin(Variant variant) {
+  if (!is_sdpa(variant) || variant == Variant::kSdpaAuto) return;
+  auto& ctx = at::globalContext();
+  flash_ = ctx.userEnabledFlashSDP();
+  mem_efficient_ = ctx.userEnabledMemEfficientSDP();
+  math_ = ctx.userEnabledMathSDP();
+  cudnn_ = ctx.userEnabledCuDNNSDP();
+  overrideable_ = ctx.userEnabledOverrideableSDP();
+  pinned_ = true;
+  ctx.setSDPUseFlash(variant == Variant::kSdpaFlash);
+  ctx.setSDPUseMemEfficient(variant == Variant::kSdpaEfficient);
+  ctx.setSDPUseMath(variant == Variant::kSdpaMath);
+  ctx.setSDPUseCuDNN(variant == Variant::kSdpaCudnn);
+  // The "overrideable" backend is for out-of-tree devices; off, so the pin leaves one choice.
+  ctx.setSDPUseOverrideable(false);
+}
+
+SdpaBackendPin::~SdpaBackendPin() {
+  if (!pinned_) return;
+  auto& ctx = at::globalContext();
+  ctx.setSDPUseFlash(flash_);
+  ctx.setSDPUseMemEfficient(mem_efficient_);
+  ctx.setSDPUseMath(math_);
+  ctx.setSDPUseCuDNN(cudnn_);
+  ctx.setSDPUseOverrideable(overrideable_);
+}
+
+AttentionCall::AttentionCall(Variant variant, const Problem& problem, const Masks& masks)
+    : variant_(variant),
+      problem_(problem),
+      masks_(masks),
+      scale_(1.0 / std::sqrt(static_cast<double>(problem.head_dim))) {}
+
+at::Tensor AttentionCall::forward(const InputSet& in) const {
+  std::optional<at::NoGradGuard> no_grad;
+  if (!problem_.backward) no_grad.emplace();
+  switch (variant_) {
+    case Variant::kNaive: return unfused(in, /*in_place=*/false);
+    case Variant::kInplace: return unfused(in, /*in_place=*/true);
+    default: return sdpa(in);
+  }
+}
+
+at::Tensor AttentionCall::unfused(const InputSet& in, bool in_place) const {
+  const double minus_inf = -std::numeric_limits<double>::infinity();
+  at::Tensor s = at::matmul(in.q, in.k.transpose(-2, -1));
+  if (!in_place) {
+    s = s * scale_;
+    // Out of place: masked_fill clones s first, the DtoD copy the study finds in the trace.
+    if (masks_.masked_out.defined()) s = s.masked_fill(masks_.masked_out, minus_inf);
+  } else {
+    // As torch.mul(s, SCALE, out=s) in the study; out= ops refuse autograd, so with the
+    // backward the in-place method, which autograd accepts (bmm saves q and k, not s).
+    if (s.requires_grad()) {
+      s.mul_(scale_);
+    } else {
+      at::mul_out(s, s, at::Scalar(scale_));
+    }
+    if (masks_.masked_out.defined()) s.masked_fill_(masks_.masked_out, minus_inf);
+  }
+  const at::Tensor p = at::softmax(s, -1);
+  return at::matmul(p, in.v);
+}
+
+at::Tensor AttentionCall::sdpa(const InputSet& in) const {
+  switch (problem_.mask) {
+    case MaskKind::kCausal:
+      return at::scaled_dot_product_attention(in.q, in.k, in.v, {}, 0.0, /*is_causal=*/true);
+    case MaskKind::kNone:
+      return at::scaled_dot_product_attention(in.q, in.k, in.v, {}, 0.0, /*is_causal=*/false);
+    case MaskKind::kExplicit:
+      return at::scaled_dot_product_attention(in.q, in.k, in.v, masks_.keep, 0.0,
+                                              /*is_causal=*/false);
+  }
+  return {};
+}
+
+std::vector<at::Tensor> AttentionCall::backward(const at::Tensor& out, const InputSet& in) const {
+  return torch::autograd::grad({out}, {in.q, in.k, in.v}, {in.grad_out});
+}
+
+void AttentionCall::run(const InputSet& in) const {
+  at::Tensor out = forward(in);
+  if (problem_.backward) backward(out, in);
+}
+
+}  // namespace attnprof::bench

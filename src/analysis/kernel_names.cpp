@@ -1,0 +1,123 @@
+#include "analysis/kernel_names.h"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
+
+namespace attnprof {
+
+namespace {
+
+bool is_ident(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+std::string demangle(std::string_view name) {
+  std::string text(name);
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> out(
+      abi::__cxa_demangle(text.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && out ? std::string(out.get()) : text;
+}
+
+std::string without(std::string text, std::string_view noise) {
+  for (size_t at; (at = text.find(noise)) != std::string::npos;) text.erase(at, noise.size());
+  return text;
+}
+
+// A functor or inner kernel named in the template arguments, e.g. MulFunctor, masked_fill_kernel.
+std::string hint_in(std::string_view args, std::string_view base) {
+  for (size_t i = 0; i < args.size();) {
+    if (!is_ident(args[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < args.size() && is_ident(args[j])) ++j;
+    std::string_view word = args.substr(i, j - i);
+    // Wrappers that every elementwise kernel has say nothing about what it computes.
+    static constexpr std::string_view kWrappers[] = {
+        "AUnaryFunctor", "BUnaryFunctor", "BinaryFunctor", "UnaryFunctor", "gpu_kernel_impl",
+        "gpu_kernel_impl_nocast", "elementwise_kernel", "vectorized_elementwise_kernel",
+        "unrolled_elementwise_kernel", "elementwise_kernel_helper"};
+    bool wrapper = false;
+    for (std::string_view w : kWrappers) wrapper = wrapper || word == w;
+    if (!wrapper && word != base && (ends_with(word, "Functor") || ends_with(word, "_kernel") ||
+                         ends_with(word, "_kernel_cuda") || ends_with(word, "Ops") ||
+                         word.find("Functor_") == 0 || word.find("CUDAFunctor") == 0))
+      return std::string(word);
+    i = j;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string short_kernel_name(std::string_view raw) {
+  std::string name = raw.substr(0, 2) == "_Z" ? demangle(raw) : std::string(raw);
+  name = without(std::move(name), "(anonymous namespace)::");
+  // Find the end of the function name: the first '(' outside template brackets and lambdas.
+  int depth = 0;
+  size_t params = name.size();
+  for (size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    if (c == '<' || c == '{' || c == '[') ++depth;
+    else if ((c == '>' || c == '}' || c == ']') && depth > 0) --depth;
+    else if (c == '(' && depth == 0) {
+      params = i;
+      break;
+    }
+  }
+  std::string_view head(name.data(), params);
+  // Drop the return type: the last space outside template brackets.
+  depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < head.size(); ++i) {
+    char c = head[i];
+    if (c == '<') ++depth;
+    else if (c == '>' && depth > 0) --depth;
+    else if (c == ' ' && depth == 0) start = i + 1;
+  }
+  head = head.substr(start);
+  // Fold template arguments, then drop namespaces of what is left.
+  std::string folded;
+  std::string_view template_args;
+  depth = 0;
+  size_t args_begin = 0;
+  for (size_t i = 0; i < head.size(); ++i) {
+    char c = head[i];
+    if (c == '<') {
+      if (depth++ == 0) {
+        folded += "<...>";
+        args_begin = i + 1;
+      }
+    } else if (c == '>' && depth > 0) {
+      if (--depth == 0 && template_args.empty())
+        template_args = head.substr(args_begin, i - args_begin);
+    } else if (depth == 0) {
+      folded += c;
+    }
+  }
+  std::string base = folded;
+  if (size_t colons = base.rfind("::", base.find('<')); colons != std::string::npos)
+    base = base.substr(colons + 2);
+  if (base.empty()) return std::string(raw.substr(0, 80));
+  std::string base_ident = base.substr(0, base.find('<'));
+  std::string hint = hint_in(template_args, base_ident);
+  return hint.empty() ? base : base + " [" + hint + "]";
+}
+
+std::string memcpy_kind(std::string_view name) {
+  // Kineto: "Memcpy DtoD (Device -> Device)", "Memcpy HtoD (Pageable -> Device)".
+  constexpr std::string_view kPrefix = "Memcpy ";
+  if (name.substr(0, kPrefix.size()) != kPrefix) return "other";
+  std::string_view rest = name.substr(kPrefix.size());
+  return std::string(rest.substr(0, rest.find(' ')));
+}
+
+}  // namespace attnprof

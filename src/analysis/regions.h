@@ -1,0 +1,46 @@
+#pragma once
+// Regions: the spans a user asked about (a user annotation such as `forward` or ProfilerStep#N),
+// and which GPU activities and CPU ops belong to each.
+//
+// A GPU activity belongs to a region when its launching call started inside the region's span,
+// on any thread of the region's process: backward runs on the autograd thread, yet its kernels
+// belong to the enclosing step. An activity without a launch in the trace is placed by its op
+// (External id), or failing that by its own start time.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace attnprof {
+
+struct Region {
+  std::string name;
+  int32_t pid = 0;
+  bool any_process = false;  // the whole trace
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+};
+
+struct RegionSet {
+  std::string pattern;  // what was matched; empty for the whole trace
+  std::vector<Region> regions;  // sorted by start
+};
+
+// `*` and `?` wildcards; the whole name must match.
+bool glob_match(std::string_view pattern, std::string_view text);
+
+// Annotations matching `pattern`; an empty pattern means ProfilerStep#* when the trace has such
+// annotations, else the whole trace as one region. A pattern that matches nothing gives none.
+RegionSet find_regions(const Trace& trace, std::string_view pattern);
+
+struct RegionMembers {
+  std::vector<std::vector<GpuActivityId>> activities;  // per region, in GPU start order
+  std::vector<std::vector<HostEventId>> top_level_ops;  // per region: cpu_ops with no cpu_op above
+};
+
+RegionMembers assign_to_regions(const Trace& trace, const RegionSet& regions);
+
+}  // namespace attnprof

@@ -1,0 +1,190 @@
+#include "analysis/summarize.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "analysis/kernel_names.h"
+#include "analysis/occupancy.h"
+#include "analysis/regions.h"
+
+namespace attnprof {
+
+namespace {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + mid, v.end());
+  double upper = v[mid];
+  if (v.size() % 2) return upper;
+  double lower = *std::max_element(v.begin(), v.begin() + mid);
+  return (lower + upper) / 2;
+}
+
+// Time the GPU spent on any of `ids` (sorted by start): the union of their intervals.
+int64_t busy_time(const Trace& trace, const std::vector<GpuActivityId>& ids) {
+  int64_t busy = 0, cover_start = 0, cover_end = 0;
+  bool open = false;
+  for (GpuActivityId id : ids) {
+    const GpuActivity& a = trace.gpu_activities[id];
+    if (!open || a.start_ns > cover_end) {
+      if (open) busy += cover_end - cover_start;
+      cover_start = a.start_ns;
+      cover_end = a.end_ns();
+      open = true;
+    } else {
+      cover_end = std::max(cover_end, a.end_ns());
+    }
+  }
+  if (open) busy += cover_end - cover_start;
+  return busy;
+}
+
+class RowMaker {
+ public:
+  explicit RowMaker(const Trace& trace) : trace_(trace) {}
+
+  ActivityRow make(GpuActivityId id, int64_t region_start) {
+    const GpuActivity& a = trace_.gpu_activities[id];
+    ActivityRow row;
+    row.kind = a.kind == GpuKind::kMemcpy   ? ActivityKind::kMemcpy
+               : a.kind == GpuKind::kMemset ? ActivityKind::kMemset
+                                            : ActivityKind::kKernel;
+    row.name = std::string(trace_.strings.view(a.name));
+    row.short_name = short_name(a);
+    if (a.kind == GpuKind::kMemcpy) row.memcpy_kind = memcpy_kind(row.name);
+    HostEventId launch = trace_.activity_launch[id];
+    if (launch != kNoId) row.launch_api = std::string(trace_.strings.view(trace_.host_events[launch].name));
+    for (HostEventId op = trace_.activity_op[id]; op != kNoId; op = trace_.host_parent[op])
+      if (trace_.host_events[op].kind == HostKind::kCpuOp)
+        row.op_chain.emplace_back(trace_.strings.view(trace_.host_events[op].name));
+    std::reverse(row.op_chain.begin(), row.op_chain.end());
+    row.grid = a.grid;
+    row.block = a.block;
+    row.registers_per_thread = a.registers_per_thread;
+    row.shared_memory_bytes = a.shared_memory;
+    if (a.kind == GpuKind::kKernel && a.kineto_occupancy_pct >= 0)
+      row.kineto_occupancy_pct = a.kineto_occupancy_pct;
+    if (const DeviceProperties* d = trace_.device(a.device)) {
+      if (auto e = estimate_occupancy(a, *d)) {
+        row.occupancy_pct = e->achieved_pct;
+        row.occupancy_limiter = std::string(e->limiter);
+      }
+    }
+    row.bytes = a.bytes;
+    row.start_ns = a.start_ns - region_start;
+    row.duration_ns = a.dur_ns;
+    row.stream = a.stream;
+    return row;
+  }
+
+ private:
+  const std::string& short_name(const GpuActivity& a) {
+    auto it = short_names_.find(a.name);
+    if (it != short_names_.end()) return it->second;
+    std::string_view full = trace_.strings.view(a.name);
+    std::string s = a.kind == GpuKind::kKernel ? short_kernel_name(full) : std::string(full.substr(0, full.find(" (")));
+    return short_names_.emplace(a.name, std::move(s)).first->second;
+  }
+
+  const Trace& trace_;
+  std::unordered_map<StringId, std::string> short_names_;
+};
+
+int typical_region(const std::vector<RegionSummary>& regions, const RegionMedians& m) {
+  int best = -1;
+  double best_count = 0, best_time = 0;
+  for (size_t i = 0; i < regions.size(); ++i) {
+    const RegionSummary& r = regions[i];
+    double count = std::fabs(r.kernels - m.kernels) + std::fabs(r.memcpy - m.memcpy) +
+                   std::fabs(r.memset - m.memset);
+    double time = std::fabs(static_cast<double>(r.gpu_busy_ns) - m.gpu_busy_ns);
+    if (best < 0 || count < best_count || (count == best_count && time < best_time)) {
+      best = static_cast<int>(i);
+      best_count = count;
+      best_time = time;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+TraceAnalysis summarize_trace(const Trace& trace, const AnalyzeOptions& options) {
+  TraceAnalysis out;
+  out.path = trace.path;
+  out.json_bytes = trace.json_bytes;
+  out.events = trace.events_read;
+  out.diagnostics = trace.diagnostics;
+  if (trace.distributed.present) {
+    out.distributed_backend = trace.distributed.backend.empty() ? "unknown" : trace.distributed.backend;
+    out.rank = trace.distributed.rank;
+    out.world_size = trace.distributed.world_size;
+  }
+  for (const auto& d : trace.devices)
+    out.devices.push_back({d.id, d.name, d.sm_count, d.compute_major, d.compute_minor});
+
+  RegionSet set = find_regions(trace, options.region_pattern);
+  out.region_pattern = set.pattern;
+  RegionMembers members = assign_to_regions(trace, set);
+
+  for (size_t r = 0; r < set.regions.size(); ++r) {
+    const Region& region = set.regions[r];
+    RegionSummary s;
+    s.name = region.name;
+    s.start_ns = region.start_ns;
+    s.wall_ns = region.end_ns - region.start_ns;
+    for (GpuActivityId id : members.activities[r]) {
+      const GpuActivity& a = trace.gpu_activities[id];
+      if (a.kind == GpuKind::kKernel) {
+        ++s.kernels;
+      } else if (a.kind == GpuKind::kMemcpy) {
+        ++s.memcpy;
+        ++s.memcpy_by_kind[memcpy_kind(trace.strings.view(a.name))];
+      } else if (a.kind == GpuKind::kMemset) {
+        ++s.memset;
+      }
+    }
+    s.gpu_busy_ns = busy_time(trace, members.activities[r]);
+    for (HostEventId op : members.top_level_ops[r]) {
+      const HostEvent& e = trace.host_events[op];
+      s.cpu_ns += std::min(e.end_ns(), region.end_ns) - e.start_ns;
+    }
+    out.regions.push_back(std::move(s));
+  }
+
+  auto collect = [&](auto field) {
+    std::vector<double> v;
+    v.reserve(out.regions.size());
+    for (const auto& s : out.regions) v.push_back(static_cast<double>(field(s)));
+    return median(std::move(v));
+  };
+  RegionMedians& m = out.median;
+  m.kernels = collect([](const RegionSummary& s) { return s.kernels; });
+  m.memcpy = collect([](const RegionSummary& s) { return s.memcpy; });
+  m.memset = collect([](const RegionSummary& s) { return s.memset; });
+  m.gpu_busy_ns = collect([](const RegionSummary& s) { return s.gpu_busy_ns; });
+  m.wall_ns = collect([](const RegionSummary& s) { return s.wall_ns; });
+  m.cpu_ns = collect([](const RegionSummary& s) { return s.cpu_ns; });
+  for (const auto& s : out.regions)
+    for (const auto& [kind, n] : s.memcpy_by_kind) m.memcpy_by_kind[kind] = 0;
+  for (auto& [kind, value] : m.memcpy_by_kind) {
+    value = collect([&kind = kind](const RegionSummary& s) {
+      auto it = s.memcpy_by_kind.find(kind);
+      return it == s.memcpy_by_kind.end() ? int64_t{0} : it->second;
+    });
+  }
+  out.typical_region = typical_region(out.regions, m);
+
+  RowMaker rows(trace);
+  for (size_t r = 0; r < out.regions.size(); ++r) {
+    if (!options.activities_of_every_region && static_cast<int>(r) != out.typical_region) continue;
+    auto& list = out.regions[r].activities;
+    list.reserve(members.activities[r].size());
+    for (GpuActivityId id : members.activities[r]) list.push_back(rows.make(id, set.regions[r].start_ns));
+  }
+  return out;
+}
+
+}  // namespace attnprof

@@ -1,0 +1,13 @@
+#pragma once
+// Each subcommand of `attnprof` registers itself on the CLI11 app (one file per subcommand, as
+// Perfetto's shell does). Exit codes: 0 success, 1 a check failed, 2 bad input or usage.
+
+#include <CLI/CLI.hpp>
+
+namespace attnprof::cli {
+
+void register_analyze(CLI::App& app, int& exit_code);
+// `bench` when LibTorch was not found at build time: says how to get it.
+void register_bench_unavailable(CLI::App& app, int& exit_code);
+
+}  // namespace attnprof::cli

@@ -1,0 +1,16 @@
+#pragma once
+// Builds the links of a freshly read trace (STYLE.md: links live in their own columns):
+// - host_parent: op nesting per thread (a stack over events sorted by start, longest first);
+// - activity_launch: GPU activity -> the runtime/driver call with the same correlation id
+//   (all kernels of one cudaGraphLaunch share its id);
+// - activity_op: GPU activity -> the innermost cpu_op above its launch, or by "External id"
+//   where the launch is missing.
+// Oddities (activities without launches, unpaired flows, ...) become diagnostics.
+
+#include "model/trace.h"
+
+namespace attnprof {
+
+void link_trace(Trace& trace);
+
+}  // namespace attnprof

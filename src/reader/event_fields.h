@@ -1,0 +1,68 @@
+#pragma once
+// The fields of one traceEvents element that the model uses, copied out of simdjson's on-demand
+// cursor in one pass over the event's keys (they come in any order). Text views point into the
+// parser's buffers and live until the next event.
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include <simdjson.h>
+
+namespace attnprof {
+
+struct EventFields {
+  // Bits of `present` and `mistyped`.
+  enum Field : uint32_t {
+    kPhase = 1u << 0,
+    kCategory = 1u << 1,
+    kName = 1u << 2,
+    kPid = 1u << 3,
+    kTid = 1u << 4,
+    kTs = 1u << 5,
+    kDur = 1u << 6,
+    kId = 1u << 7,
+    kExternalId = 1u << 8,
+    kCorrelation = 1u << 9,
+    kDevice = 1u << 10,
+    kStream = 1u << 11,
+    kGrid = 1u << 12,
+    kBlock = 1u << 13,
+    kRegisters = 1u << 14,
+    kSharedMemory = 1u << 15,
+    kOccupancy = 1u << 16,
+    kBytes = 1u << 17,
+    kMetadataName = 1u << 18,
+    kMemoryBytes = 1u << 19,
+    kMemoryTotalAllocated = 1u << 20,
+    kMemoryDeviceId = 1u << 21,
+  };
+  uint32_t present = 0;
+  uint32_t mistyped = 0;
+
+  char phase = 0;
+  std::string_view category;
+  std::string_view name;
+  int64_t pid = 0, tid = 0;
+  std::string_view pid_text, tid_text;  // when given as strings
+  int64_t ts_ns = 0, dur_ns = 0;
+  int64_t id = 0;
+  // args
+  int64_t external_id = -1, correlation = -1, device = 0, stream = 0, bytes = 0;
+  std::array<int32_t, 3> grid{0, 0, 0}, block{0, 0, 0};
+  int32_t registers = 0;
+  int64_t shared_memory = 0;
+  double occupancy_pct = -1;
+  std::string_view metadata_name;
+  int64_t memory_bytes = 0, memory_total_allocated = 0, memory_device_id = -1;
+
+  bool has(Field f) const { return present & f; }
+  bool bad(Field f) const { return mistyped & f; }
+};
+
+// Reads `event` (an object) into `out`. Returns a simdjson error only for malformed JSON; a field
+// of the wrong type is marked in `out.mistyped` and the rest is still read. INCORRECT_TYPE is
+// returned when the element is not an object at all.
+simdjson::error_code read_event_fields(simdjson::ondemand::value event, EventFields& out);
+
+}  // namespace attnprof

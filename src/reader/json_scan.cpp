@@ -1,0 +1,65 @@
+#include "reader/json_scan.h"
+
+#include <cstring>
+
+namespace attnprof::json_scan {
+
+size_t skip_space(std::string_view text, size_t pos) {
+  while (pos < text.size() && is_space(text[pos])) ++pos;
+  return pos;
+}
+
+ValueExtent scan_string(std::string_view text, size_t pos) {
+  size_t i = pos + 1;
+  while (i < text.size()) {
+    // Skip plain bytes quickly: only a quote or a backslash matters inside a string.
+    const void* quote = std::memchr(text.data() + i, '"', text.size() - i);
+    size_t q = quote ? static_cast<const char*>(quote) - text.data() : text.size();
+    const void* slash = std::memchr(text.data() + i, '\\', q - i);
+    if (slash) {
+      i = static_cast<const char*>(slash) - text.data() + 2;  // the escaped byte is never a quote end
+      continue;
+    }
+    if (q == text.size()) break;
+    return {Outcome::kComplete, q + 1};
+  }
+  return {Outcome::kNeedMore, text.size()};
+}
+
+ValueExtent scan_value(std::string_view text, size_t pos, bool at_eof) {
+  char first = text[pos];
+  if (first == '"') return scan_string(text, pos);
+  if (first == '{' || first == '[') {
+    size_t depth = 0;
+    size_t i = pos;
+    while (i < text.size()) {
+      char c = text[i];
+      if (c == '"') {
+        ValueExtent s = scan_string(text, i);
+        if (s.outcome != Outcome::kComplete) return s;
+        i = s.end;
+        continue;
+      }
+      if (c == '{' || c == '[') {
+        ++depth;
+      } else if (c == '}' || c == ']') {
+        if (depth == 0) return {Outcome::kInvalid, i};
+        if (--depth == 0) return {Outcome::kComplete, i + 1};
+      }
+      ++i;
+    }
+    return {Outcome::kNeedMore, text.size()};
+  }
+  if (first == '}' || first == ']' || first == ',' || first == ':') return {Outcome::kInvalid, pos};
+  size_t i = pos;
+  while (i < text.size()) {
+    char c = text[i];
+    if (c == ',' || c == '}' || c == ']' || c == ':' || is_space(c)) break;
+    if (c == '"' || c == '{' || c == '[') return {Outcome::kInvalid, i};
+    ++i;
+  }
+  if (i == text.size() && !at_eof) return {Outcome::kNeedMore, i};
+  return {Outcome::kComplete, i};
+}
+
+}  // namespace attnprof::json_scan

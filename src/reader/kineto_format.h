@@ -1,0 +1,88 @@
+#pragma once
+// One catalog of the Kineto trace format (libkineto output_json.cpp is the real spec), with the
+// producer's quirks beside the keys they concern. The reader consults only this file for names.
+//
+// Quirks worth knowing:
+// - "ts" and "dur" are microseconds printed with three decimals (nanoseconds); the reader keeps
+//   them as integer nanoseconds without going through a double (time_parse.h).
+// - "baseTimeNanoseconds" is the wall-clock epoch of the trace's time base.
+// - GPU user annotations (gpu_user_annotation) are nudged 1 ns earlier and 2 ns longer than the
+//   work they cover, so that Perfetto nests them; never compare them to kernels exactly.
+// - The kernels and copies of one CUDA graph launch share the correlation id of cudaGraphLaunch.
+// - "External id" is absent where no op is linked (graph replays, some runtime calls).
+// - GPU activities use the device index as "pid" and the stream as "tid"; the profiler's own spans
+//   use strings for pid/tid ("Spans", "Traces", "").
+// - An event's keys come in any order: "ph" may follow "args".
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace attnprof::kineto {
+
+enum class Category : uint8_t {
+  kCpuOp,
+  kUserAnnotation,
+  kGpuUserAnnotation,
+  kCudaRuntime,
+  kCudaDriver,
+  kKernel,
+  kGpuMemcpy,
+  kGpuMemset,
+  kPythonFunction,
+  kOverhead,
+  kCpuInstantEvent,  // [memory] and other instant events
+  kFlowAc2g,         // launch -> GPU activity
+  kFlowFwdBwd,       // forward op -> backward op
+  kTraceSpan,        // the profiler's own "PyTorch Profiler (0)" span: known, not modeled
+  kUnknown,
+};
+
+// Maps the "cat" string; spellings of older versions are accepted here (issue 6 extends this).
+Category category_from_name(std::string_view cat);
+
+// Top-level keys.
+inline constexpr std::string_view kTraceEvents = "traceEvents";
+inline constexpr std::string_view kDeviceProperties = "deviceProperties";
+inline constexpr std::string_view kDistributedInfo = "distributedInfo";
+inline constexpr std::string_view kBaseTimeNanoseconds = "baseTimeNanoseconds";
+inline constexpr std::string_view kSchemaVersion = "schemaVersion";
+inline constexpr std::string_view kTraceName = "traceName";
+
+// Event keys.
+inline constexpr std::string_view kPhase = "ph";
+inline constexpr std::string_view kCategory = "cat";
+inline constexpr std::string_view kName = "name";
+inline constexpr std::string_view kPid = "pid";
+inline constexpr std::string_view kTid = "tid";
+inline constexpr std::string_view kTs = "ts";
+inline constexpr std::string_view kDur = "dur";
+inline constexpr std::string_view kId = "id";
+inline constexpr std::string_view kArgs = "args";
+
+// Argument keys ("args").
+inline constexpr std::string_view kExternalId = "External id";
+inline constexpr std::string_view kCorrelation = "correlation";
+inline constexpr std::string_view kDevice = "device";
+inline constexpr std::string_view kStream = "stream";
+inline constexpr std::string_view kGrid = "grid";
+inline constexpr std::string_view kBlock = "block";
+inline constexpr std::string_view kRegistersPerThread = "registers per thread";
+inline constexpr std::string_view kSharedMemory = "shared memory";
+inline constexpr std::string_view kEstAchievedOccupancy = "est. achieved occupancy %";
+inline constexpr std::string_view kBytes = "bytes";
+inline constexpr std::string_view kMetadataName = "name";  // thread_name / process_name value
+// [memory] instant events.
+inline constexpr std::string_view kMemoryBytes = "Bytes";
+inline constexpr std::string_view kMemoryTotalAllocated = "Total Allocated";
+inline constexpr std::string_view kMemoryDeviceId = "Device Id";
+
+// Metadata event names (ph "M").
+inline constexpr std::string_view kProcessName = "process_name";
+inline constexpr std::string_view kThreadName = "thread_name";
+
+// Runtime and driver calls that put work on a GPU: a call of these names without its GPU
+// activity in the trace is worth a diagnostic (others, like cudaStreamIsCapturing, have none).
+bool is_kernel_launch_api(std::string_view name);
+
+}  // namespace attnprof::kineto

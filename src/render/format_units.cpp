@@ -1,0 +1,28 @@
+#include "render/format_units.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace attnprof {
+
+std::string format_us(double ns) { return fmt::format("{:.1f}", ns / 1000.0); }
+
+std::string format_count(double v) {
+  if (std::fabs(v - std::round(v)) < 1e-9) return fmt::format("{}", static_cast<int64_t>(std::round(v)));
+  return fmt::format("{:.1f}", v);
+}
+
+std::string format_bytes(int64_t bytes) {
+  double b = static_cast<double>(bytes);
+  if (std::fabs(b) >= 1 << 30) return fmt::format("{:.1f} GiB", b / (1 << 30));
+  if (std::fabs(b) >= 1 << 20) return fmt::format("{:.1f} MiB", b / (1 << 20));
+  if (std::fabs(b) >= 1 << 10) return fmt::format("{:.1f} KiB", b / (1 << 10));
+  return fmt::format("{} B", bytes);
+}
+
+std::string format_dim3(const std::array<int32_t, 3>& d) {
+  return fmt::format("[{},{},{}]", d[0], d[1], d[2]);
+}
+
+}  // namespace attnprof

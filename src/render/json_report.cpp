@@ -1,0 +1,142 @@
+// The JSON output of `attnprof analyze --format json`, schema in docs/json-schema.md.
+
+#include <fmt/format.h>
+
+#include "attnprof/render.h"
+#include "render/json_writer.h"
+
+namespace attnprof {
+
+namespace {
+
+void write_activity(JsonWriter& w, const ActivityRow& a) {
+  w.begin_object();
+  w.key("kind").string(a.kind == ActivityKind::kKernel   ? "kernel"
+                       : a.kind == ActivityKind::kMemcpy ? "memcpy"
+                                                         : "memset");
+  w.key("short_name").string(a.short_name);
+  w.key("name").string(a.name);
+  w.key("launch_api").string(a.launch_api);
+  w.key("op_chain").begin_array();
+  for (const auto& op : a.op_chain) w.string(op);
+  w.end_array();
+  if (a.kind == ActivityKind::kMemcpy) w.key("memcpy_kind").string(a.memcpy_kind);
+  if (a.kind == ActivityKind::kKernel) {
+    w.key("grid").begin_array();
+    for (int v : a.grid) w.number(v);
+    w.end_array();
+    w.key("block").begin_array();
+    for (int v : a.block) w.number(v);
+    w.end_array();
+    w.key("registers_per_thread").number(a.registers_per_thread);
+    w.key("shared_memory_bytes").number(a.shared_memory_bytes);
+    w.key("occupancy_pct");
+    if (a.occupancy_pct) w.number(*a.occupancy_pct); else w.null();
+    w.key("occupancy_limiter").string(a.occupancy_limiter);
+    w.key("kineto_occupancy_pct");
+    if (a.kineto_occupancy_pct) w.number(*a.kineto_occupancy_pct); else w.null();
+  } else {
+    w.key("bytes").number(a.bytes);
+  }
+  w.key("stream").number(a.stream);
+  w.key("start_us").number(a.start_ns / 1000.0);
+  w.key("duration_us").number(a.duration_ns / 1000.0);
+  w.end_object();
+}
+
+void write_memcpy_kinds(JsonWriter& w, const auto& by_kind) {
+  w.begin_object();
+  for (const auto& [kind, n] : by_kind) w.key(kind).number(n);
+  w.end_object();
+}
+
+void write_trace(JsonWriter& w, const TraceAnalysis& t) {
+  w.begin_object();
+  w.key("path").string(t.path);
+  w.key("json_bytes").number(t.json_bytes);
+  w.key("events").number(t.events);
+  w.key("region_pattern").string(t.region_pattern);
+  w.key("devices").begin_array();
+  for (const auto& d : t.devices) {
+    w.begin_object();
+    w.key("id").number(d.id);
+    w.key("name").string(d.name);
+    w.key("sm_count").number(d.sm_count);
+    w.key("compute_capability").string(fmt::format("{}.{}", d.compute_major, d.compute_minor));
+    w.end_object();
+  }
+  w.end_array();
+  if (!t.distributed_backend.empty()) {
+    w.key("distributed").begin_object();
+    w.key("backend").string(t.distributed_backend);
+    w.key("rank").number(t.rank);
+    w.key("world_size").number(t.world_size);
+    w.end_object();
+  }
+  w.key("median").begin_object();
+  w.key("kernels").number(t.median.kernels);
+  w.key("memcpy").number(t.median.memcpy);
+  w.key("memcpy_by_kind");
+  write_memcpy_kinds(w, t.median.memcpy_by_kind);
+  w.key("memset").number(t.median.memset);
+  w.key("gpu_busy_us").number(t.median.gpu_busy_ns / 1000.0);
+  w.key("wall_us").number(t.median.wall_ns / 1000.0);
+  w.key("cpu_us").number(t.median.cpu_ns / 1000.0);
+  w.end_object();
+  w.key("typical_region");
+  if (t.typical_region >= 0) w.number(t.typical_region); else w.null();
+  w.key("regions").begin_array();
+  for (const auto& r : t.regions) {
+    w.begin_object();
+    w.key("name").string(r.name);
+    w.key("start_us").number(r.start_ns / 1000.0);
+    w.key("kernels").number(r.kernels);
+    w.key("memcpy").number(r.memcpy);
+    w.key("memcpy_by_kind");
+    write_memcpy_kinds(w, r.memcpy_by_kind);
+    w.key("memset").number(r.memset);
+    w.key("gpu_busy_us").number(r.gpu_busy_ns / 1000.0);
+    w.key("wall_us").number(r.wall_ns / 1000.0);
+    w.key("cpu_us").number(r.cpu_ns / 1000.0);
+    w.key("activities").begin_array();
+    for (const auto& a : r.activities) write_activity(w, a);
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
+  w.key("warnings").begin_object();
+  w.key("total").number(t.diagnostics.total());
+  w.key("by_kind").begin_object();
+  for (size_t k = 0; k < static_cast<size_t>(DiagnosticKind::kCount); ++k) {
+    auto kind = static_cast<DiagnosticKind>(k);
+    if (uint64_t n = t.diagnostics.count(kind)) w.key(diagnostic_name(kind)).number(n);
+  }
+  w.end_object();
+  w.key("first").begin_array();
+  for (const auto& d : t.diagnostics.first()) {
+    w.begin_object();
+    w.key("kind").string(diagnostic_name(d.kind));
+    w.key("byte_offset").number(d.byte_offset);
+    w.key("detail").string(d.detail);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  w.end_object();
+}
+
+}  // namespace
+
+std::string render_json(const std::vector<TraceAnalysis>& traces) {
+  JsonWriter w;
+  w.begin_object();
+  w.key("schemaVersion").number(kAnalysisSchemaVersion);
+  w.key("tool").string("attnprof analyze");
+  w.key("traces").begin_array();
+  for (const auto& t : traces) write_trace(w, t);
+  w.end_array();
+  w.end_object();
+  return w.take() + "\n";
+}
+
+}  // namespace attnprof

@@ -1,0 +1,91 @@
+#include "render/json_writer.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace attnprof {
+
+void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) out += fmt::format("\\u{:04x}", c);
+        else out += static_cast<char>(c);
+    }
+  }
+  out += '"';
+}
+
+void JsonWriter::newline() {
+  out_ += '\n';
+  out_.append(2 * has_items_.size(), ' ');
+}
+
+void JsonWriter::value_prefix() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (!has_items_.empty()) {
+    if (has_items_.back()) out_ += ',';
+    has_items_.back() = true;
+    newline();
+  }
+}
+
+JsonWriter& JsonWriter::open(char bracket) {
+  value_prefix();
+  out_ += bracket;
+  has_items_.push_back(false);
+  return *this;
+}
+
+JsonWriter& JsonWriter::close(char bracket) {
+  bool had_items = has_items_.back();
+  has_items_.pop_back();
+  if (had_items) newline();
+  out_ += bracket;
+  return *this;
+}
+
+JsonWriter& JsonWriter::key(std::string_view k) {
+  value_prefix();
+  append_json_string(out_, k);
+  out_ += ": ";
+  after_key_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::string(std::string_view s) {
+  value_prefix();
+  append_json_string(out_, s);
+  return *this;
+}
+
+JsonWriter& JsonWriter::number(double v) {
+  value_prefix();
+  if (!std::isfinite(v)) out_ += "null";
+  else out_ += fmt::format("{}", v);
+  return *this;
+}
+
+JsonWriter& JsonWriter::boolean(bool v) {
+  value_prefix();
+  out_ += v ? "true" : "false";
+  return *this;
+}
+
+JsonWriter& JsonWriter::null() {
+  value_prefix();
+  out_ += "null";
+  return *this;
+}
+
+}  // namespace attnprof

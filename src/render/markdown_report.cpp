@@ -1,0 +1,70 @@
+// Markdown for pull requests: per trace, the region medians and the typical region's activities.
+
+#include <fmt/format.h>
+
+#include "attnprof/render.h"
+#include "render/format_units.h"
+
+namespace attnprof {
+
+namespace {
+
+std::string cell(std::string text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += "\\|";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+template <typename... Args>
+void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
+  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
+}
+
+std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
+  std::string out;
+  for (const auto& t : traces) {
+    put(out, "### `{}`\n\n", t.path);
+    if (t.regions.empty()) {
+      put(out, "No region matches `{}`.\n\n", t.region_pattern);
+      continue;
+    }
+    put(out, "{} region(s) {}; medians:\n\n", t.regions.size(),
+        t.region_pattern.empty() ? std::string("(the whole trace)")
+                                 : fmt::format("matching `{}`", t.region_pattern));
+    put(out, "| kernels | memcpy | memset | GPU busy (us) | wall (us) | CPU (us) |\n");
+    put(out, "|---:|---:|---:|---:|---:|---:|\n");
+    std::string memcpy = format_count(t.median.memcpy);
+    for (const auto& [kind, n] : t.median.memcpy_by_kind)
+      if (n > 0) memcpy += fmt::format(" ({} {})", format_count(n), kind);
+    put(out, "| {} | {} | {} | {} | {} | {} |\n\n", format_count(t.median.kernels), memcpy,
+        format_count(t.median.memset), format_us(t.median.gpu_busy_ns), format_us(t.median.wall_ns),
+        format_us(t.median.cpu_ns));
+    if (t.typical_region < 0) continue;
+    const auto& r = t.regions[t.typical_region];
+    put(out, "GPU activities of the typical region (`{}`):\n\n", r.name);
+    put(out, "| # | activity | launched by | op chain | grid | block | occupancy | dur (us) |\n");
+    put(out, "|---:|---|---|---|---|---|---:|---:|\n");
+    int n = 0;
+    for (const auto& a : r.activities) {
+      std::string chain;
+      for (const auto& op : a.op_chain) chain += (chain.empty() ? "" : " → ") + op;
+      bool kernel = a.kind == ActivityKind::kKernel;
+      put(out, "| {} | `{}` | {} | {} | {} | {} | {} | {} |\n", ++n, cell(a.short_name),
+          a.launch_api.empty() ? "?" : a.launch_api, cell(chain),
+          kernel ? format_dim3(a.grid) : "", kernel ? format_dim3(a.block) : "",
+          kernel && a.occupancy_pct ? fmt::format("{:.0f}%", *a.occupancy_pct) : "",
+          format_us(a.duration_ns));
+    }
+    put(out, "\n");
+  }
+  return out;
+}
+
+}  // namespace attnprof

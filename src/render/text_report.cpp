@@ -1,0 +1,119 @@
+// The terminal report of `attnprof analyze`: per trace, its regions, their medians, then the
+// GPU activities of the typical region with what launched them.
+
+#include <fmt/format.h>
+
+#include "attnprof/render.h"
+#include "render/format_units.h"
+
+namespace attnprof {
+
+namespace {
+
+std::string memcpy_cell(const std::map<std::string, int64_t>& by_kind, int64_t total) {
+  if (total == 0) return "0";
+  std::string out = fmt::format("{}", total);
+  std::string kinds;
+  for (const auto& [kind, n] : by_kind) kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, kind);
+  return out + " (" + kinds + ")";
+}
+
+std::string memcpy_median_cell(const RegionMedians& m) {
+  if (m.memcpy == 0) return "0";
+  std::string kinds;
+  for (const auto& [kind, n] : m.memcpy_by_kind)
+    if (n > 0) kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", format_count(n), kind);
+  return format_count(m.memcpy) + (kinds.empty() ? "" : " (" + kinds + ")");
+}
+
+std::string occupancy_cell(const ActivityRow& a) {
+  if (a.kind != ActivityKind::kKernel || !a.occupancy_pct) return "";
+  std::string out = fmt::format("{:.1f}%", *a.occupancy_pct);
+  if (a.kineto_occupancy_pct && *a.kineto_occupancy_pct > 0 &&
+      std::abs(*a.kineto_occupancy_pct - *a.occupancy_pct) >= 1.0)
+    out += fmt::format(" (kineto {:.0f}%)", *a.kineto_occupancy_pct);
+  return out;
+}
+
+void render_trace(std::string& out, const TraceAnalysis& t) {
+  fmt::format_to(std::back_inserter(out), "{}\n", t.path);
+  std::string devices;
+  for (const auto& d : t.devices)
+    devices += fmt::format("{}{} ({} SMs, sm_{}{})", devices.empty() ? "" : ", ", d.name, d.sm_count,
+                           d.compute_major, d.compute_minor);
+  fmt::format_to(std::back_inserter(out), "  {:.1f} MB of JSON, {} events; device: {}{}\n",
+                 static_cast<double>(t.json_bytes) / 1e6, t.events,
+                 devices.empty() ? "none recorded" : devices,
+                 t.distributed_backend.empty()
+                     ? std::string()
+                     : fmt::format("; rank {} of {} ({})", t.rank, t.world_size, t.distributed_backend));
+  if (t.regions.empty()) {
+    fmt::format_to(std::back_inserter(out), "  no region matches \"{}\"\n", t.region_pattern);
+  } else {
+    fmt::format_to(std::back_inserter(out), "  {} region(s) {}\n\n", t.regions.size(),
+                   t.region_pattern.empty() ? std::string("(no ProfilerStep#*: the whole trace)")
+                                            : fmt::format("matching \"{}\"", t.region_pattern));
+    fmt::format_to(std::back_inserter(out), "  {:<24} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}\n",
+                   "region", "kernels", "memcpy", "memset", "GPU busy us", "wall us", "CPU us");
+    for (size_t i = 0; i < t.regions.size(); ++i) {
+      const auto& r = t.regions[i];
+      fmt::format_to(std::back_inserter(out), "  {:<24} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}{}\n",
+                     r.name.size() > 24 ? r.name.substr(0, 21) + "..." : r.name, r.kernels,
+                     memcpy_cell(r.memcpy_by_kind, r.memcpy), r.memset, format_us(r.gpu_busy_ns),
+                     format_us(r.wall_ns), format_us(r.cpu_ns),
+                     static_cast<int>(i) == t.typical_region ? "  <- typical" : "");
+    }
+    const auto& m = t.median;
+    fmt::format_to(std::back_inserter(out), "  {:<24} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}\n",
+                   "median", format_count(m.kernels), memcpy_median_cell(m), format_count(m.memset),
+                   format_us(m.gpu_busy_ns), format_us(m.wall_ns), format_us(m.cpu_ns));
+  }
+  if (t.typical_region >= 0) {
+    const auto& r = t.regions[t.typical_region];
+    fmt::format_to(std::back_inserter(out), "\n  GPU activities of the typical region ({}), in order:\n",
+                   r.name);
+    fmt::format_to(std::back_inserter(out), "  {:>3} {:>9} {:<44} {:<18} {:<14} {:<12} {:>4} {:>9} {}\n",
+                   "#", "dur us", "activity", "launched by", "grid", "block", "regs", "shared",
+                   "occupancy");
+    int n = 0;
+    for (const auto& a : r.activities) {
+      bool kernel = a.kind == ActivityKind::kKernel;
+      std::string name = a.short_name.size() > 44 ? a.short_name.substr(0, 41) + "..." : a.short_name;
+      fmt::format_to(std::back_inserter(out), "  {:>3} {:>9} {:<44} {:<18} {:<14} {:<12} {:>4} {:>9} {}\n",
+                     ++n, format_us(a.duration_ns), name, a.launch_api.empty() ? "?" : a.launch_api,
+                     kernel ? format_dim3(a.grid) : "", kernel ? format_dim3(a.block) : "",
+                     kernel ? fmt::format("{}", a.registers_per_thread) : "",
+                     kernel ? format_bytes(a.shared_memory_bytes) : format_bytes(a.bytes),
+                     occupancy_cell(a));
+      if (!a.op_chain.empty()) {
+        std::string chain;
+        for (const auto& op : a.op_chain) chain += op + " -> ";
+        fmt::format_to(std::back_inserter(out), "  {:>13} {}{}\n", "", chain,
+                       a.launch_api.empty() ? "?" : a.launch_api);
+      }
+    }
+  }
+  if (t.diagnostics.total() > 0) {
+    fmt::format_to(std::back_inserter(out), "\n  warnings ({} in all):", t.diagnostics.total());
+    for (size_t k = 0; k < static_cast<size_t>(DiagnosticKind::kCount); ++k) {
+      auto kind = static_cast<DiagnosticKind>(k);
+      if (uint64_t n = t.diagnostics.count(kind))
+        fmt::format_to(std::back_inserter(out), " {} {};", n, diagnostic_name(kind));
+    }
+    out += "\n";
+    for (const auto& d : t.diagnostics.first())
+      fmt::format_to(std::back_inserter(out), "    byte {}: {}: {}\n", d.byte_offset,
+                     diagnostic_name(d.kind), d.detail);
+  }
+  out += "\n";
+}
+
+}  // namespace
+
+std::string render_text(const std::vector<TraceAnalysis>& traces) {
+  std::string out;
+  for (const auto& t : traces) render_trace(out, t);
+  return out;
+}
+
+}  // namespace attnprof
