@@ -8,7 +8,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libsimdjson-dev libisal-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  gzip
+  gzip python3
 )
 
 missing=()

@@ -3,6 +3,7 @@
 // command itself, so the test does not trust ISA-L to check ISA-L.
 
 #include "io/byte_stream.h"
+#include "io/read_ahead_byte_stream.h"
 
 #include <isa-l/igzip_lib.h>
 #include <sys/stat.h>
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace attnprof {
@@ -77,7 +79,7 @@ void write_bytes(const fs::path& path, std::string_view bytes) {
 
 // What `gzip -dc` makes of a file: the reference the streams are compared against.
 std::string gunzip_reference(const fs::path& path) {
-  const std::string command = "gzip -dc '" + path.string() + "'";
+  const std::string command = fmt::format("gzip -dc '{}'", path.string());
   FILE* pipe = popen(command.c_str(), "r");
   EXPECT_NE(pipe, nullptr) << command;
   if (pipe == nullptr) return {};
@@ -221,7 +223,8 @@ TEST_F(ByteStreamTest, MultiMemberGzipIsReadWhole) {
 
 TEST_F(ByteStreamTest, EmptyMemberAndZeroPaddingAreAccepted) {
   // `gzip < /dev/null` writes a 20-byte member with no data; gzip ignores zeros at the end.
-  ASSERT_EQ(std::system(("gzip -c < /dev/null > '" + (dir_ / "empty.gz").string() + "'").c_str()),
+  ASSERT_EQ(std::system(fmt::format("gzip -c < /dev/null > '{}'", (dir_ / "empty.gz").string())
+                            .c_str()),
             0);
   const std::string padded = file_bytes(dir_ / "empty.gz") + file_bytes(kSmallFixture) +
                              std::string(3000, '\0');
@@ -497,21 +500,23 @@ TEST_F(ByteStreamTest, ReadAheadGivesTheSameBytesForEveryFixture) {
 }
 
 TEST_F(ByteStreamTest, ReadAheadCrossesItsChunksExactly) {
-  // More data than the ring holds (3 x 4 MiB), in an odd-sized plain file and a gzip bomb-like
-  // file, read in odd capacities, so that chunk edges land everywhere.
+  // More data than the ring holds, in an odd-sized plain file and a file of zeros, read in odd
+  // capacities, so that chunk edges land everywhere.
+  constexpr size_t kRingBytes = ReadAheadByteStream::kChunkBytes * ReadAheadByteStream::kChunkCount;
   std::string plain;
-  for (int i = 0; plain.size() < (size_t{13} << 20) + 12345; ++i) {
+  for (int i = 0; plain.size() < 3 * kRingBytes + 12345; ++i) {
     plain += "{\"ph\": \"X\", \"ts\": " + std::to_string(i) + ".125},\n";
   }
   write_bytes(dir_ / "big.json", plain);
-  write_zeros_gzip(dir_ / "zeros.gz", (uint64_t{20} << 20) + 7);
-  for (size_t capacity : {size_t{4093}, size_t{3} << 20}) {
+  const uint64_t zero_bytes = 5 * kRingBytes + 7;
+  write_zeros_gzip(dir_ / "zeros.gz", zero_bytes);
+  for (size_t capacity : {size_t{4093}, kRingBytes + 1}) {
     ReadOutcome ahead = read_file_ahead(dir_ / "big.json", capacity);
     ASSERT_FALSE(ahead.error) << ahead.error->message;
     EXPECT_TRUE(ahead.data == plain) << "capacity " << capacity;
     ReadOutcome zeros = read_file_ahead(dir_ / "zeros.gz", capacity);
     ASSERT_FALSE(zeros.error) << zeros.error->message;
-    EXPECT_EQ(zeros.data.size(), (uint64_t{20} << 20) + 7);
+    EXPECT_EQ(zeros.data.size(), zero_bytes);
     EXPECT_EQ(zeros.data.find_first_not_of('\0'), std::string::npos);
   }
 }

@@ -11,7 +11,7 @@ namespace attnprof {
 
 namespace {
 
-constexpr size_t kChunkBytes = size_t{4} << 20;
+constexpr size_t kChunkBytes = size_t{1} << 20;
 
 std::string printable(char c) {
   if (c >= 0x20 && c < 0x7f) return fmt::format("'{}'", c);
@@ -329,7 +329,8 @@ bool DocumentReader::parse_batch(size_t from, size_t to) {
   uint64_t element_offset = offset_at(from);
   simdjson::error_code error = simdjson::SUCCESS;
   simdjson::ondemand::document doc;
-  if (!(error = parser_.iterate(view).get(doc))) {
+  bool iterated = !(error = parser_.iterate(view).get(doc));
+  if (iterated) {
     simdjson::ondemand::array array;
     if (!(error = doc.get_array().get(array))) {
       for (auto element : array) {
@@ -353,7 +354,8 @@ bool DocumentReader::parse_batch(size_t from, size_t to) {
     sink_.rollback_batch();
     batch_error_code_ = error;
     const char* location = nullptr;
-    batch_error_offset_ = doc.current_location().get(location) ? element_offset : offset_of(location);
+    bool located = iterated && !doc.current_location().get(location);
+    batch_error_offset_ = located ? offset_of(location) : element_offset;
     return false;
   }
   sink_.commit_batch();

@@ -1,0 +1,176 @@
+#include "attnprof_bench/bench_command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "study.h"
+#include "sweep.h"
+
+namespace attnprof::bench {
+namespace {
+
+// The flags as typed; checked and turned into StudyOptions when the command runs, so that every
+// mistake gets one line and exit code 2.
+struct BenchFlags {
+  Problem problem;  // sizes and --backward land here directly
+  std::string dtype = "bf16";
+  bool causal = true;
+  std::string mask;
+  std::string device = "cuda";
+  std::vector<std::string> variants;
+  std::vector<std::string> sweeps;
+  std::string out = "attnprof-bench";
+  RunSettings settings;
+  std::optional<uint64_t> seed;
+  bool quiet = false;
+  CLI::Option* causal_flag = nullptr;
+};
+
+std::string variant_list() {
+  std::string list;
+  for (Variant v : kAllVariants) list += (list.empty() ? "" : ",") + std::string(name(v));
+  return list;
+}
+
+Result<StudyOptions> study_options(const BenchFlags& flags) {
+  StudyOptions options;
+  options.problem = flags.problem;
+  const Problem& p = flags.problem;
+  if (p.batch <= 0 || p.heads <= 0 || p.seq <= 0 || p.head_dim <= 0) {
+    return make_error("--batch, --heads, --seq and --head-dim must be positive");
+  }
+  const auto dtype = parse_dtype(flags.dtype);
+  if (!dtype) return make_error("--dtype {}: expected bf16, fp16 or fp32", flags.dtype);
+  options.problem.dtype = *dtype;
+  const auto device = parse_device(flags.device);
+  if (!device) return make_error("--device {}: expected cuda or cpu", flags.device);
+  options.problem.device = *device;
+
+  // --causal/--no-causal is the short form of --mask causal/none; both may be given if they agree.
+  options.problem.mask = flags.causal ? MaskKind::kCausal : MaskKind::kNone;
+  if (!flags.mask.empty()) {
+    const auto mask = parse_mask(flags.mask);
+    if (!mask) return make_error("--mask {}: expected causal, none or explicit", flags.mask);
+    const bool causal_given = flags.causal_flag && flags.causal_flag->count() > 0;
+    if (causal_given && (*mask == MaskKind::kNone) == flags.causal) {
+      return make_error("--mask {} contradicts --{}", flags.mask,
+                        flags.causal ? "causal" : "no-causal");
+    }
+    options.problem.mask = *mask;
+  }
+
+  if (flags.variants.empty() || (flags.variants.size() == 1 && flags.variants[0] == "all")) {
+    for (Variant v : kAllVariants) {
+      // On the CPU, by default only what PyTorch has there; named explicitly, the others show as
+      // unsupported.
+      if (options.problem.device == DeviceKind::kCuda || runs_on_cpu(v)) options.variants.push_back(v);
+    }
+  } else {
+    for (const std::string& text : flags.variants) {
+      const auto variant = parse_variant(text);
+      if (!variant) return make_error("--variants: unknown variant `{}` ({} or all)", text, variant_list());
+      if (std::find(options.variants.begin(), options.variants.end(), *variant) !=
+          options.variants.end()) {
+        return make_error("--variants: `{}` is listed twice", text);
+      }
+      options.variants.push_back(*variant);
+    }
+  }
+
+  for (const std::string& text : flags.sweeps) {
+    Result<SweepAxis> axis = parse_sweep(text);
+    if (!axis.ok()) return axis.take_error();
+    for (const SweepAxis& other : options.sweeps) {
+      if (other.key == axis->key) return make_error("--sweep {}: `{}` is swept twice", text, other.key);
+    }
+    options.sweeps.push_back(std::move(*axis));
+  }
+
+  options.settings = flags.settings;
+  const RunSettings& s = options.settings;
+  if (!(s.time_budget_s > 0)) return make_error("--time-budget must be more than 0 seconds");
+  if (s.min_reps < 1 || s.max_reps < s.min_reps) {
+    return make_error("--min-reps must be at least 1 and --max-reps at least --min-reps");
+  }
+  if (s.trace_iterations < 0) return make_error("--trace-regions must be 0 (no trace) or more");
+  // A fresh seed per run unless one is given; it is printed, so any run can be repeated.
+  options.settings.seed =
+      flags.seed ? *flags.seed : (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+  if (flags.out.empty()) return make_error("--out must name a folder");
+  options.out_dir = flags.out;
+  options.quiet = flags.quiet;
+  return options;
+}
+
+int run_bench(const BenchFlags& flags) {
+  Result<StudyOptions> options = study_options(flags);
+  if (!options.ok()) {
+    std::fprintf(stderr, "attnprof bench: %s\n", options.error().message.c_str());
+    return kExitUsage;
+  }
+  try {
+    return run_study(*options);
+  } catch (const std::exception& e) {
+    // run_variant stops LibTorch's exceptions per variant; this is for the rest (bad_alloc, a
+    // filesystem error), so that none escapes to main.
+    std::fprintf(stderr, "attnprof bench: %s\n", e.what());
+    return kExitVariantFailed;
+  }
+}
+
+}  // namespace
+
+void register_bench_command(CLI::App& app, int& exit_code) {
+  auto flags = std::make_shared<BenchFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "bench",
+      "Run the attention study on this machine with LibTorch: correctness against float64, CUDA-"
+      "event timing, a Kineto trace per variant read by attnprof, and the study's table");
+  Problem& p = flags->problem;
+  cmd->add_option("--batch", p.batch, "Batch size")->capture_default_str();
+  cmd->add_option("--heads", p.heads, "Attention heads")->capture_default_str();
+  cmd->add_option("--seq", p.seq, "Sequence length (queries and keys)")->capture_default_str();
+  cmd->add_option("--head-dim", p.head_dim, "Head dimension")->capture_default_str();
+  cmd->add_option("--dtype", flags->dtype, "bf16, fp16 or fp32")->capture_default_str();
+  flags->causal_flag =
+      cmd->add_flag("--causal,!--no-causal", flags->causal, "Causal mask (default) or none");
+  cmd->add_option("--mask", flags->mask,
+                  "causal (is_causal), none, or explicit (the causal pattern as a boolean "
+                  "attn_mask tensor passed to SDPA)");
+  cmd->add_flag("--backward", p.backward, "Time and trace the forward and the backward");
+  cmd->add_option("--device", flags->device, "cuda, or cpu (the variants PyTorch has there)")
+      ->capture_default_str();
+  cmd->add_option("--variants", flags->variants,
+                  "Comma-separated, from " + variant_list() + "; default all")
+      ->delimiter(',');
+  cmd->add_option("--out", flags->out, "Folder for the traces, summary.json and summary.md")
+      ->capture_default_str();
+  cmd->add_option("--sweep", flags->sweeps,
+                  "Run the table over sizes, e.g. seq=512,1024,2048 or head-dim=64,128 "
+                  "(repeatable: every combination); also writes sweep.csv");
+  cmd->add_option("--time-budget", flags->settings.time_budget_s,
+                  "Seconds of timed calls per variant")
+      ->capture_default_str();
+  cmd->add_option("--min-reps", flags->settings.min_reps, "Fewest timed calls")
+      ->capture_default_str();
+  cmd->add_option("--max-reps", flags->settings.max_reps, "Most timed calls")
+      ->capture_default_str();
+  cmd->add_option("--trace-regions", flags->settings.trace_iterations,
+                  "`forward` regions recorded per trace (0: record no trace)")
+      ->capture_default_str();
+  cmd->add_option("--seed", flags->seed, "Seed of the random inputs (default: a fresh one)");
+  cmd->add_flag("--quiet", flags->quiet, "No progress on stderr");
+  cmd->callback([flags, &exit_code] { exit_code = run_bench(*flags); });
+}
+
+}  // namespace attnprof::bench

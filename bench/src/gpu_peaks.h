@@ -1,0 +1,26 @@
+#pragma once
+// Datasheet peak rates, for the table's "% of peak" column.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "problem.h"
+
+namespace attnprof::bench {
+
+struct PeakRate {
+  double tflops = 0;
+  std::string precision;  // the rate's precision: "bf16", "fp16", "tf32" or "fp32"
+};
+
+inline constexpr std::string_view kPeakSource = "NVIDIA datasheet, dense (without sparsity)";
+
+// The dense peak of `device_name` (as CUDA reports it) for `dtype`: the Tensor Core rate for bf16
+// and fp16; for fp32 the TF32 Tensor Core rate when LibTorch lets fp32 matmuls use TF32,
+// otherwise the CUDA-core fp32 rate. nullopt for a GPU not in the table: the column then says
+// "n/a" rather than guess. The names must match exactly, as the PCIe and NVL parts of the same
+// chip have lower peaks.
+std::optional<PeakRate> dense_peak(std::string_view device_name, Dtype dtype, bool tf32_matmul);
+
+}  // namespace attnprof::bench

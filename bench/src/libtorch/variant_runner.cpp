@@ -1,0 +1,141 @@
+#include "variant_runner.h"
+
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/util/Exception.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <exception>
+#include <vector>
+
+#include "libtorch/device_sync.h"
+#include "libtorch/error_text.h"
+#include "libtorch/inputs.h"
+#include "libtorch/peak_memory.h"
+#include "libtorch/reference.h"
+#include "libtorch/sdpa_support.h"
+#include "libtorch/timing.h"
+#include "libtorch/trace_capture.h"
+#include "libtorch/variants.h"
+
+namespace attnprof::bench {
+namespace {
+
+// The cache that rotating input sets must defeat (the GPU's L2; on the CPU its last level), and
+// how much memory the sets may take (an eighth of the GPU's).
+struct RotationLimits {
+  int64_t cache_bytes = 0;
+  int64_t memory_budget = 0;
+};
+
+RotationLimits rotation_limits(DeviceKind device) {
+  if (device == DeviceKind::kCuda) {
+    const cudaDeviceProp* props = at::cuda::getCurrentDeviceProperties();
+    return {props->l2CacheSize, static_cast<int64_t>(props->totalGlobalMem) / 8};
+  }
+  const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  return {l3 > 0 ? l3 : 0, int64_t{8} << 30};
+}
+
+std::string format_error(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
+std::string cpu_unsupported_reason(Variant variant) {
+  return "PyTorch has no CPU kernel for the " +
+         std::string(variant == Variant::kSdpaCudnn ? "cuDNN" : "memory-efficient") +
+         " SDPA backend";
+}
+
+}  // namespace
+
+VariantMeasurement run_variant(Variant variant, const Problem& problem,
+                               const RunSettings& settings, const PhaseCallback& on_phase) {
+  VariantMeasurement m;
+  m.variant = variant;
+  const auto phase = [&](std::string_view name) {
+    if (on_phase) on_phase(name);
+  };
+  if (problem.device == DeviceKind::kCpu && !runs_on_cpu(variant)) {
+    m.status = VariantStatus::kUnsupported;
+    m.reason = cpu_unsupported_reason(variant);
+    return m;
+  }
+
+  bool variant_has_run = false;
+  try {
+    const SdpaBackendPin pin(variant);
+    const Masks masks = make_masks(problem);
+    const AttentionCall call(variant, problem, masks);
+
+    phase("support");
+    {
+      const InputSet probe = make_input_set(problem, settings.seed);
+      if (auto reason = sdpa_unsupported_reason(variant, problem, probe, masks)) {
+        m.status = VariantStatus::kUnsupported;
+        m.reason = *reason;
+        return m;
+      }
+      if (variant == Variant::kSdpaAuto) m.chosen_backend = sdpa_choice(problem, probe, masks);
+    }
+
+    phase("correctness");
+    m.correctness = check_correctness(call, settings.seed + 1);
+    variant_has_run = true;
+    if (!m.correctness->passed) {
+      m.status = VariantStatus::kFailed;
+      m.reason = "relative error " + format_error(m.correctness->output_error) +
+                 (m.correctness->grad_error
+                      ? " (gradients " + format_error(*m.correctness->grad_error) + ")"
+                      : std::string()) +
+                 " above " + format_error(m.correctness->threshold);
+    }
+    // The float64 reference's blocks would otherwise stay cached through the timing.
+    release_cached_memory(problem.device);
+
+    phase("inputs");
+    const RotationLimits limits = rotation_limits(problem.device);
+    const int64_t set_bytes = input_set_bytes(problem);
+    const int sets = rotation_set_count(set_bytes, limits.cache_bytes, limits.memory_budget);
+    std::vector<InputSet> inputs;
+    inputs.reserve(sets);
+    for (int i = 0; i < sets; ++i) inputs.push_back(make_input_set(problem, settings.seed + 2 + i));
+
+    phase("memory");
+    m.peak_allocated_bytes = peak_allocated_bytes(problem.device, [&] { call.run(inputs[0]); });
+
+    phase("timing");
+    const TimingPlan plan{settings.time_budget_s, settings.min_reps, settings.max_reps};
+    TimingStats timing = time_calls(problem.device, plan, [&](int i) { call.run(inputs[i % sets]); });
+    timing.input_sets = sets;
+    timing.input_set_bytes = set_bytes;
+    m.timing = timing;
+
+    if (!settings.trace_json_path.empty()) {
+      phase("trace");
+      record_trace(call, inputs, settings.trace_iterations, settings.trace_json_path);
+      m.trace_json_path = settings.trace_json_path;
+    }
+  } catch (const c10::OutOfMemoryError& e) {
+    m.status = VariantStatus::kOutOfMemory;
+    m.reason = error_text(e);
+  } catch (const c10::Error& e) {
+    // A pinned backend refusing its first call is unsupported: on CUDA the check above has
+    // PyTorch's reasons already, on the CPU the refusal's own message is the only reason given.
+    const bool refused = is_sdpa(variant) && variant != Variant::kSdpaAuto && !variant_has_run;
+    m.status = refused ? VariantStatus::kUnsupported : VariantStatus::kError;
+    m.reason = error_text(e);
+  } catch (const std::exception& e) {
+    m.status = VariantStatus::kError;
+    m.reason = error_text(e);
+  }
+  try {
+    release_cached_memory(problem.device);
+  } catch (const std::exception&) {  // a device that cannot even free memory fails the next variant
+  }
+  return m;
+}
+
+}  // namespace attnprof::bench

@@ -1,0 +1,154 @@
+#include "study.h"
+
+#include <cstdio>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "atomic_file.h"
+#include "cell_format.h"
+#include "device_info.h"
+#include "gpu_peaks.h"
+#include "gzip_file.h"
+#include "progress.h"
+#include "study_table.h"
+#include "summary_json.h"
+#include "sweep.h"
+#include "trace_facts.h"
+
+namespace attnprof::bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr size_t kProgressReasonWidth = 60;
+
+// Compresses the variant's plain JSON trace into `trace_file` (relative to out_dir) and reads
+// the study's facts from it with the core. Failures land in row.trace_error: the measurement
+// stands without them.
+void attach_trace(VariantRow& row, const Problem& problem, const fs::path& out_dir,
+                  const std::string& trace_file) {
+  const std::string plain = row.measurement.trace_json_path;
+  if (plain.empty()) return;
+  const std::string compressed = (out_dir / trace_file).string();
+  const Status gzipped = gzip_file(plain, compressed);
+  std::error_code ignored;
+  fs::remove(plain, ignored);
+  if (!gzipped.ok()) {
+    row.trace_error = gzipped.error().message;
+    return;
+  }
+  row.trace_file = trace_file;
+  Result<RegionFacts> forward = read_region_facts(compressed, "forward");
+  if (!forward.ok()) {
+    row.trace_error = forward.error().message;
+    return;
+  }
+  row.forward = std::move(*forward);
+  if (!problem.backward) return;
+  Result<RegionFacts> backward = read_region_facts(compressed, "backward");
+  if (backward.ok()) {
+    row.backward = std::move(*backward);
+  } else {
+    row.trace_error = backward.error().message;
+  }
+}
+
+void attach_throughput(VariantRow& row, const StudyPoint& point) {
+  const auto& timing = row.measurement.timing;
+  if (!timing || timing->median_ms <= 0) return;
+  row.tflops = point.flops / (timing->median_ms * 1e-3) / 1e12;
+  if (point.peak) row.percent_of_peak = 100.0 * *row.tflops / point.peak->tflops;
+}
+
+std::string outcome(const VariantRow& row) {
+  const VariantMeasurement& m = row.measurement;
+  std::string text(name(m.status));
+  if (m.timing) text += ", " + format_duration_us(m.timing->median_ms * 1e3);
+  if (m.status != VariantStatus::kOk && !m.reason.empty()) {
+    text += ": " + truncate_text(m.reason, kProgressReasonWidth);
+  }
+  return text;
+}
+
+Status write_outputs(const StudyReport& report, const fs::path& out_dir) {
+  ATTNPROF_RETURN_IF_ERROR(write_summary_json(report, (out_dir / "summary.json").string()));
+  ATTNPROF_RETURN_IF_ERROR(
+      write_file_atomically((out_dir / "summary.md").string(), render_markdown(report)));
+  if (!report.sweeps.empty()) {
+    ATTNPROF_RETURN_IF_ERROR(
+        write_file_atomically((out_dir / "sweep.csv").string(), sweep_csv(report)));
+  }
+  return Status::success();
+}
+
+}  // namespace
+
+int run_study(const StudyOptions& options) {
+  StudyReport report;
+  report.device = query_device(options.problem.device);
+  if (!report.device.available) {
+    std::fprintf(stderr, "attnprof bench: %s (--device cpu runs the variants PyTorch has on the CPU)\n",
+                 report.device.unavailable_reason.c_str());
+    return kExitUsage;
+  }
+  report.versions = library_versions();
+  report.settings = options.settings;
+  report.sweeps = options.sweeps;
+
+  const fs::path out_dir = options.out_dir;
+  const std::vector<Problem> problems = expand_sweep(options.problem, options.sweeps);
+  std::error_code error;
+  for (const Problem& problem : problems) {
+    const fs::path folder = options.sweeps.empty() ? out_dir : out_dir / point_label(problem);
+    if (fs::create_directories(folder, error); error) {
+      std::fprintf(stderr, "attnprof bench: cannot create %s: %s\n", folder.c_str(),
+                   error.message().c_str());
+      return kExitUsage;
+    }
+  }
+
+  Progress progress(Progress::mode_for_stderr(options.quiet));
+  const int total = static_cast<int>(problems.size() * options.variants.size());
+  int index = 0;
+  for (const Problem& problem : problems) {
+    StudyPoint point;
+    point.problem = problem;
+    point.flops = attention_flops(problem);
+    if (problem.device == DeviceKind::kCuda) {
+      point.peak = dense_peak(report.device.name, problem.dtype, report.device.tf32_matmul);
+    }
+    const std::string label = point_label(problem);
+    for (const Variant variant : options.variants) {
+      progress.start(++index, total, label, name(variant));
+      const std::string stem = (options.sweeps.empty() ? "" : label + "/") + std::string(name(variant));
+      const std::string trace_file = stem + ".json.gz";
+      // A trace left by an earlier run must not pass for this run's.
+      fs::remove(out_dir / trace_file, error);
+      RunSettings settings = options.settings;
+      settings.trace_json_path =
+          settings.trace_iterations > 0 ? (out_dir / (stem + ".json")).string() : "";
+
+      VariantRow row;
+      row.measurement = run_variant(variant, problem, settings,
+                                    [&](std::string_view phase) { progress.phase(phase); });
+      attach_trace(row, problem, out_dir, trace_file);
+      attach_throughput(row, point);
+      progress.finish(outcome(row));
+      point.rows.push_back(std::move(row));
+    }
+    report.points.push_back(std::move(point));
+  }
+
+  std::fputs(render_text(report).c_str(), stdout);
+  if (const Status written = write_outputs(report, out_dir); !written.ok()) {
+    std::fprintf(stderr, "attnprof bench: %s\n", written.error().message.c_str());
+    return kExitUsage;
+  }
+  std::printf("\nTraces (open in https://ui.perfetto.dev), summary.json and summary.md%s in %s\n",
+              report.sweeps.empty() ? "" : ", sweep.csv", out_dir.c_str());
+  std::fflush(stdout);
+  return has_failures(report) ? kExitVariantFailed : kExitAllRan;
+}
+
+}  // namespace attnprof::bench

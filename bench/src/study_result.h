@@ -1,0 +1,52 @@
+#pragma once
+// Everything one `attnprof bench` run measured, as plain data: what the table, summary.json,
+// summary.md and the sweep CSV are rendered from.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "device_info.h"
+#include "gpu_peaks.h"
+#include "problem.h"
+#include "trace_facts.h"
+#include "variant_runner.h"
+
+namespace attnprof::bench {
+
+struct VariantRow {
+  VariantMeasurement measurement;
+  std::string trace_file;   // the .json.gz, relative to the output folder; empty when none
+  std::string trace_error;  // why there are no trace facts, when a trace was expected
+  std::optional<RegionFacts> forward;   // from the trace's `forward` regions
+  std::optional<RegionFacts> backward;  // with --backward, from its `backward` regions
+  std::optional<double> tflops;         // useful FLOPs over the median GPU time
+  std::optional<double> percent_of_peak;
+};
+
+struct StudyPoint {
+  Problem problem;
+  double flops = 0;  // per call (attention_flops)
+  std::optional<PeakRate> peak;
+  std::vector<VariantRow> rows;
+};
+
+// A sweep's axis: `--sweep seq=512,1024` is {"seq", {512, 1024}}.
+struct SweepAxis {
+  std::string key;  // "seq", "head-dim", "batch" or "heads"
+  std::vector<int64_t> values;
+};
+
+struct StudyReport {
+  DeviceInfo device;
+  LibraryVersions versions;
+  RunSettings settings;  // budget, repetitions, trace regions, seed (trace path unused)
+  std::vector<SweepAxis> sweeps;
+  std::vector<StudyPoint> points;
+};
+
+// True when a variant failed its correctness check or threw something other than unsupported
+// or out-of-memory: what makes `attnprof bench` exit with 1.
+bool has_failures(const StudyReport& report);
+
+}  // namespace attnprof::bench

@@ -1,0 +1,22 @@
+#pragma once
+// summary.json: every measurement of a bench run, for tools and plots.
+
+#include <string>
+
+#include "attnprof/result.h"
+#include "study_result.h"
+
+namespace attnprof::bench {
+
+// Bumped when a key changes meaning or goes away; new keys keep the version.
+inline constexpr int kSummarySchemaVersion = 1;
+
+// The report as JSON: schemaVersion, environment, settings, methods (which column is measured
+// how), sweep, and per point its problem and per variant its status, correctness, timing
+// (milliseconds), throughput, memory and trace facts. Absent measurements are null.
+std::string summary_json(const StudyReport& report);
+
+// Writes summary_json(report) at `path` atomically.
+Status write_summary_json(const StudyReport& report, const std::string& path);
+
+}  // namespace attnprof::bench

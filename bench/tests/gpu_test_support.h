@@ -1,0 +1,59 @@
+#pragma once
+// What the GPU tests share: a quick run's settings, and skipping where there is no GPU.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "device_info.h"
+#include "problem.h"
+#include "variant_runner.h"
+
+namespace attnprof::bench::testing {
+
+// Short timing: the tests check behaviour, not speed.
+inline RunSettings quick_settings(std::string trace_json_path = "") {
+  RunSettings settings;
+  settings.time_budget_s = 0.02;
+  settings.min_reps = 3;
+  settings.max_reps = 20;
+  settings.trace_iterations = 5;
+  settings.seed = 1234;
+  settings.trace_json_path = std::move(trace_json_path);
+  return settings;
+}
+
+inline Problem small_problem(Dtype dtype, MaskKind mask, bool backward = false) {
+  Problem p;
+  p.batch = 2;
+  p.heads = 4;
+  p.seq = 256;
+  p.head_dim = 64;
+  p.dtype = dtype;
+  p.mask = mask;
+  p.backward = backward;
+  return p;
+}
+
+// A fresh folder under the system's temporary folder, named after the running test.
+inline std::filesystem::path test_folder() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = std::string(info->test_suite_name()) + "." + info->name();
+  for (char& c : name) {
+    if (c == '/') c = '_';
+  }
+  const auto folder = std::filesystem::temp_directory_path() / "attnprof_bench_tests" / name;
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  return folder;
+}
+
+}  // namespace attnprof::bench::testing
+
+// Skips the test (rather than failing it) on a machine where LibTorch sees no CUDA GPU.
+#define ATTNPROF_REQUIRE_CUDA()                                                    \
+  do {                                                                             \
+    const auto device = ::attnprof::bench::query_device(DeviceKind::kCuda);        \
+    if (!device.available) GTEST_SKIP() << "no CUDA GPU: " << device.unavailable_reason; \
+  } while (0)

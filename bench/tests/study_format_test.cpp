@@ -1,0 +1,221 @@
+// The bench's plain-C++ half, without a GPU: problem arithmetic, sweeps, peaks, formats, the
+// table, summary.json and the gzip writer.
+
+#include <gtest/gtest.h>
+#include <isa-l/igzip_lib.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "cell_format.h"
+#include "gpu_peaks.h"
+#include "gzip_file.h"
+#include "json_writer.h"
+#include "problem.h"
+#include "study_table.h"
+#include "summary_json.h"
+#include "sweep.h"
+
+namespace attnprof::bench {
+namespace {
+
+TEST(Problem, FlopsOfTheStudysDefaultProblem) {
+  Problem p;  // bf16, 4 x 16 heads, seq 2048, head dim 64, causal
+  EXPECT_DOUBLE_EQ(attention_flops(p), 0.5 * 4.0 * 4 * 16 * 2048.0 * 2048.0 * 64);
+  p.mask = MaskKind::kNone;
+  EXPECT_DOUBLE_EQ(attention_flops(p), 4.0 * 4 * 16 * 2048.0 * 2048.0 * 64);
+  p.mask = MaskKind::kExplicit;  // the causal pattern, given as a tensor: the same useful work
+  EXPECT_DOUBLE_EQ(attention_flops(p), 0.5 * 4.0 * 4 * 16 * 2048.0 * 2048.0 * 64);
+  p.backward = true;
+  EXPECT_DOUBLE_EQ(attention_flops(p), 3.5 * 0.5 * 4.0 * 4 * 16 * 2048.0 * 2048.0 * 64);
+}
+
+TEST(Problem, NamesRoundTrip) {
+  for (Variant v : kAllVariants) EXPECT_EQ(parse_variant(name(v)), v);
+  EXPECT_EQ(parse_dtype("fp16"), Dtype::kFp16);
+  EXPECT_FALSE(parse_dtype("float16").has_value());
+  EXPECT_EQ(parse_mask("explicit"), MaskKind::kExplicit);
+  EXPECT_FALSE(runs_on_cpu(Variant::kSdpaCudnn));
+  EXPECT_TRUE(runs_on_cpu(Variant::kSdpaFlash));
+  EXPECT_EQ(input_set_bytes(Problem{}), 3 * 4 * 16 * 2048 * 64 * 2);
+}
+
+TEST(Sweep, ParsesAndExpandsFirstAxisSlowest) {
+  Result<SweepAxis> seq = parse_sweep("seq=512,1024");
+  ASSERT_TRUE(seq.ok()) << seq.error().message;
+  Result<SweepAxis> dim = parse_sweep("head-dim=64,128");
+  ASSERT_TRUE(dim.ok());
+  const auto problems = expand_sweep(Problem{}, {*seq, *dim});
+  ASSERT_EQ(problems.size(), 4u);
+  EXPECT_EQ(problems[0].seq, 512);
+  EXPECT_EQ(problems[0].head_dim, 64);
+  EXPECT_EQ(problems[1].head_dim, 128);
+  EXPECT_EQ(problems[3].seq, 1024);
+  EXPECT_EQ(point_label(problems[3]), "b4_h16_s1024_d128");
+}
+
+TEST(Sweep, RejectsWhatItCannotRead) {
+  for (const char* bad : {"seq", "seq=", "seq=1,,2", "seq=1,", "seq=0", "seq=-4", "seq=12x",
+                          "width=1,2"}) {
+    EXPECT_FALSE(parse_sweep(bad).ok()) << bad;
+  }
+}
+
+TEST(Peaks, KnownGpusByExactNameOnly) {
+  const auto h200 = dense_peak("NVIDIA H200", Dtype::kBf16, false);
+  ASSERT_TRUE(h200.has_value());
+  EXPECT_DOUBLE_EQ(h200->tflops, 989.4);
+  EXPECT_EQ(dense_peak("NVIDIA H200", Dtype::kFp32, false)->tflops, 66.9);
+  EXPECT_EQ(dense_peak("NVIDIA H200", Dtype::kFp32, true)->precision, "tf32");
+  EXPECT_FALSE(dense_peak("NVIDIA H200 NVL", Dtype::kBf16, false).has_value());
+  EXPECT_FALSE(dense_peak("NVIDIA GeForce RTX 4090", Dtype::kBf16, false).has_value());
+}
+
+TEST(CellFormat, UnitsAndTruncation) {
+  EXPECT_EQ(format_duration_us(157.24), "157.2 µs");
+  EXPECT_EQ(format_duration_us(7410), "7.41 ms");
+  EXPECT_EQ(format_bytes(512ll << 20), "512.0 MiB");
+  EXPECT_EQ(format_count(5), "5");
+  EXPECT_EQ(format_count(2.5), "2.5");
+  EXPECT_EQ(format_error(std::nan("")), "nan");
+  EXPECT_EQ(display_width("µs"), 2u);
+  EXPECT_EQ(truncate_text("abcdef", 4), "abc…");
+  EXPECT_EQ(truncate_text("µµµµµ", 3), "µµ…");
+  EXPECT_EQ(truncate_text("abc", 3), "abc");
+}
+
+TEST(JsonWriter, EscapesAndWritesNullForNonFinite) {
+  JsonWriter json;
+  json.begin_object();
+  json.key("text").value("a\"b\\c\nd\x01");
+  json.key("nan").value(std::numeric_limits<double>::quiet_NaN());
+  json.key("list").begin_array().value(1).value(2.5).value(true).end_array();
+  json.key("empty").begin_object().end_object();
+  json.end_object();
+  EXPECT_EQ(json.text(),
+            "{\n  \"text\": \"a\\\"b\\\\c\\nd\\u0001\",\n  \"nan\": null,\n  \"list\": [\n    1,\n"
+            "    2.5,\n    true\n  ],\n  \"empty\": {}\n}\n");
+}
+
+StudyReport sample_report() {
+  StudyReport report;
+  report.device.available = true;
+  report.device.name = "NVIDIA H200";
+  report.device.sm_count = 132;
+  report.device.compute_major = 9;
+  report.device.l2_bytes = 60 << 20;
+  report.versions.torch = "2.11.0";
+  StudyPoint point;
+  point.flops = attention_flops(point.problem);
+  point.peak = dense_peak("NVIDIA H200", Dtype::kBf16, false);
+
+  VariantRow flash;
+  flash.measurement.variant = Variant::kSdpaFlash;
+  flash.measurement.correctness = Correctness{2e-2, 3.1e-3, std::nullopt, true};
+  flash.measurement.timing = TimingStats{0.157, 0.150, 0.170, 0.158, 100, 3, 48 << 20};
+  flash.measurement.peak_allocated_bytes = 16 << 20;
+  flash.tflops = point.flops / 0.157e-3 / 1e12;
+  flash.percent_of_peak = 100 * *flash.tflops / 989.4;
+  RegionFacts facts;
+  facts.regions = 5;
+  facts.kernels = 1;
+  facts.main_kernel = "pytorch_flash::flash_fwd_kernel<...>";
+  facts.launch_api = "cudaLaunchKernel";
+  facts.occupancy_pct = 12.5;
+  facts.cpu_us = 42;
+  flash.forward = facts;
+  flash.trace_file = "sdpa-flash.json.gz";
+  point.rows.push_back(flash);
+
+  VariantRow unsupported;
+  unsupported.measurement.variant = Variant::kSdpaCudnn;
+  unsupported.measurement.status = VariantStatus::kUnsupported;
+  unsupported.measurement.reason = "Expected query, key and value to all be of dtype | {Half}";
+  point.rows.push_back(unsupported);
+
+  VariantRow oom;
+  oom.measurement.variant = Variant::kNaive;
+  oom.measurement.status = VariantStatus::kOutOfMemory;
+  oom.measurement.reason = "CUDA out of memory. Tried to allocate 2.00 TiB.";
+  point.rows.push_back(oom);
+  report.points.push_back(point);
+  return report;
+}
+
+TEST(StudyTable, ShowsMeasurementsStatusesAndMethods) {
+  const StudyReport report = sample_report();
+  const std::string text = render_text(report);
+  EXPECT_NE(text.find("sdpa-flash"), std::string::npos);
+  EXPECT_NE(text.find("157.0 µs"), std::string::npos) << text;
+  EXPECT_NE(text.find("unsupported: Expected query"), std::string::npos);
+  EXPECT_NE(text.find("OOM"), std::string::npos);
+  EXPECT_NE(text.find("CUDA events"), std::string::npos);
+  EXPECT_NE(text.find("989.4 TFLOP/s"), std::string::npos);
+  EXPECT_FALSE(has_failures(report));
+
+  const std::string markdown = render_markdown(report);
+  EXPECT_NE(markdown.find("dtype \\| {Half}"), std::string::npos) << markdown;  // escaped pipe
+  EXPECT_NE(markdown.find("|---|"), std::string::npos);
+}
+
+TEST(StudyTable, ColumnsLineUp) {
+  const Table table = study_table(sample_report().points[0], CellWidth::kTerminal);
+  for (const auto& row : table.rows) EXPECT_EQ(row.size(), table.header.size());
+}
+
+TEST(SummaryJson, HasSchemaVersionAndNullsForAbsentMeasurements) {
+  StudyReport report = sample_report();
+  report.points[0].rows[0].measurement.correctness->output_error = std::nan("");
+  const std::string json = summary_json(report);
+  EXPECT_NE(json.find("\"schemaVersion\": 1"), std::string::npos);
+  EXPECT_NE(json.find("\"outputError\": null"), std::string::npos);
+  EXPECT_NE(json.find("\"timing\": null"), std::string::npos);
+  EXPECT_NE(json.find("\"status\": \"oom\""), std::string::npos);
+}
+
+TEST(SweepCsv, OneRowPerPointAndVariant) {
+  const std::string csv = sweep_csv(sample_report());
+  size_t lines = 0;
+  for (char c : csv) lines += c == '\n';
+  EXPECT_EQ(lines, 1u + 3u);
+  EXPECT_NE(csv.find("\"Expected query, key and value to all be of dtype | {Half}\""),
+            std::string::npos);
+}
+
+std::string inflate_gzip(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::string compressed((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::string out(1 << 20, '\0');
+  inflate_state state;
+  isal_inflate_init(&state);
+  state.crc_flag = ISAL_GZIP;
+  state.next_in = reinterpret_cast<uint8_t*>(compressed.data());
+  state.avail_in = static_cast<uint32_t>(compressed.size());
+  state.next_out = reinterpret_cast<uint8_t*>(out.data());
+  state.avail_out = static_cast<uint32_t>(out.size());
+  if (isal_inflate(&state) != ISAL_DECOMP_OK || state.block_state != ISAL_BLOCK_FINISH) return "";
+  out.resize(out.size() - state.avail_out);
+  return out;
+}
+
+TEST(GzipFile, RoundTripsThroughAGzipReader) {
+  const auto folder = std::filesystem::temp_directory_path() / "attnprof_bench_gzip_test";
+  std::filesystem::create_directories(folder);
+  const std::string plain = (folder / "trace.json").string();
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += "{\"ph\": \"X\", \"name\": \"kernel " + std::to_string(i) + "\"},\n";
+  std::ofstream(plain, std::ios::binary) << text;
+  const Status status = gzip_file(plain, plain + ".gz");
+  ASSERT_TRUE(status.ok()) << status.error().message;
+  EXPECT_LT(std::filesystem::file_size(plain + ".gz"), text.size() / 4);
+  EXPECT_EQ(inflate_gzip(plain + ".gz"), text);
+  EXPECT_FALSE(gzip_file((folder / "missing.json").string(), plain + ".gz").ok());
+  std::filesystem::remove_all(folder);
+}
+
+}  // namespace
+}  // namespace attnprof::bench

@@ -1,0 +1,122 @@
+// Bad input gets one clear line naming the file (and the byte offset for JSON errors), exit
+// code 2, and no crash.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "test_support.h"
+
+namespace attnprof {
+namespace {
+
+using testing::run_cli;
+using testing::TempFile;
+
+// Runs `analyze` on a file and checks the one-line error.
+void expect_one_line_error(const std::string& path, const std::string& must_contain) {
+  auto r = run_cli("analyze '" + path + "'");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  ASSERT_FALSE(r.output.empty());
+  EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << "more than one line:\n" << r.output;
+  EXPECT_NE(r.output.find(path), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(must_contain), std::string::npos) << r.output;
+}
+
+TEST(BadInput, MissingFile) { expect_one_line_error("/nonexistent/trace.json", "no such file"); }
+
+TEST(BadInput, Directory) {
+  TempFile file("x");
+  expect_one_line_error(file.dir(), "directory");
+}
+
+TEST(BadInput, EmptyFile) {
+  TempFile file("empty.json", "");
+  expect_one_line_error(file.path(), "empty");
+}
+
+TEST(BadInput, NotJson) {
+  TempFile file("notes.txt", "hello, this is not JSON\n");
+  expect_one_line_error(file.path(), "not a JSON trace");
+}
+
+TEST(BadInput, JsonThatIsNotATrace) {
+  TempFile file("config.json", R"({"name": "resnet", "layers": [1, 2, 3]})");
+  expect_one_line_error(file.path(), "traceEvents");
+}
+
+TEST(BadInput, TraceEventsOfTheWrongType) {
+  TempFile file("wrong.json", R"({"traceEvents": {"ph": "X"}})");
+  expect_one_line_error(file.path(), "byte 16");
+}
+
+TEST(BadInput, TruncatedJsonAtManyPoints) {
+  auto text = testing::run_command("zcat " + testing::fixture("study_naive.json.gz")).output;
+  ASSERT_GT(text.size(), 10000u);
+  for (size_t cut : {size_t{4}, size_t{50}, size_t{700}, text.size() / 2, text.size() - 40, text.size() - 2}) {
+    SCOPED_TRACE(cut);
+    TempFile file("cut.json", text.substr(0, cut));
+    expect_one_line_error(file.path(), "truncated");
+  }
+}
+
+TEST(BadInput, MalformedJsonInsideAnEventGivesItsByteOffset) {
+  std::string json = R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "ts": 1, "dur": 1},)"
+                     R"( {"ph": "X", "cat": "cpu_op", "name": "b" "ts": 2, "dur": 1}]})";
+  TempFile file("bad.json", json);
+  auto r = run_cli("analyze " + file.path());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("invalid JSON at byte"), std::string::npos) << r.output;
+}
+
+TEST(BadInput, TruncatedGzip) {
+  auto gz = testing::run_command("cat " + testing::fixture("study_naive.json.gz")).output;
+  for (size_t cut : {size_t{5}, size_t{20}, gz.size() / 2, gz.size() - 4}) {
+    SCOPED_TRACE(cut);
+    TempFile file("cut.json.gz", gz.substr(0, cut));
+    expect_one_line_error(file.path(), "truncated");
+  }
+}
+
+TEST(BadInput, CorruptGzip) {
+  auto gz = testing::run_command("cat " + testing::fixture("study_naive.json.gz")).output;
+  gz[gz.size() / 2] ^= 0x55;
+  TempFile file("corrupt.json.gz", gz);
+  auto r = run_cli("analyze " + file.path());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(file.path()), std::string::npos) << r.output;
+}
+
+TEST(BadInput, MistypedAndNegativeFieldsAreCountedNotFatal) {
+  std::string json = R"({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "ok", "pid": 1, "tid": 1, "ts": 1, "dur": 5},
+    {"ph": "X", "cat": "cpu_op", "name": "negative", "pid": 1, "tid": 1, "ts": 2, "dur": -1},
+    {"ph": "X", "cat": "cpu_op", "name": "text time", "pid": 1, "tid": 1, "ts": "2", "dur": 1},
+    {"ph": "X", "cat": "cpu_op", "pid": 1, "tid": 1, "ts": 2, "dur": 1},
+    {"ph": "X", "cat": "mystery", "name": "m", "pid": 1, "tid": 1, "ts": 2, "dur": 1},
+    {"ph": "Q", "name": "odd phase"},
+    42
+  ]})";
+  TempFile file("odd.json", json);
+  auto r = run_cli("analyze --format json " + file.path());
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  for (const char* expected : {"\"negative duration\": 1", "\"mistyped field\": 2",
+                               "\"missing field\": 1", "\"unknown category\": 1",
+                               "\"unknown phase\": 1"})
+    EXPECT_NE(r.output.find(expected), std::string::npos) << expected << "\n" << r.output;
+}
+
+TEST(BadInput, UnknownRegionIsNotAnError) {
+  auto r = run_cli("analyze --region nosuch " + testing::fixture("study_naive.json.gz"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("no region matches \"nosuch\""), std::string::npos) << r.output;
+}
+
+TEST(BadInput, BadFlagsExitWithTwo) {
+  EXPECT_EQ(run_cli("analyze --format xml " + testing::fixture("study_naive.json.gz")).exit_code, 2);
+  EXPECT_EQ(run_cli("analyze").exit_code, 2);
+  EXPECT_EQ(run_cli("frobnicate").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace attnprof

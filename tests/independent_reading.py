@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""An independent reading of a trace, to check attnprof's numbers against (ctest runs it).
+
+It shares no code with attnprof: Python's json module reads the whole file, and the rules are
+written out again from the Kineto format: a GPU activity belongs to a region when the runtime
+call with its correlation id starts inside the region's span in the same process.
+
+usage: independent_reading.py ATTNPROF TRACE [REGION_GLOB]
+Exits 1 and prints the differences when attnprof disagrees.
+"""
+import fnmatch
+import gzip
+import json
+import subprocess
+import sys
+from decimal import Decimal
+
+
+def load(path):
+    with open(path, "rb") as f:
+        head = f.read(2)
+    opener = gzip.open if head == b"\x1f\x8b" else open
+    with opener(path, "rt") as f:
+        return json.load(f, parse_float=Decimal)
+
+
+def ns(value):
+    return int((Decimal(value) * 1000).to_integral_value())
+
+
+def read_regions(doc, pattern):
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    complete = [e for e in events if isinstance(e, dict) and e.get("ph") == "X"]
+    annotations = [e for e in complete if e.get("cat") == "user_annotation"]
+    if pattern is None:
+        steps = [a for a in annotations if fnmatch.fnmatchcase(a["name"], "ProfilerStep#*")]
+        pattern = "ProfilerStep#*" if steps else ""
+    if pattern:
+        regions = [(a["name"], a["pid"], ns(a["ts"]), ns(a["ts"]) + ns(a["dur"]))
+                   for a in annotations if fnmatch.fnmatchcase(a["name"], pattern)]
+    else:
+        return None
+    regions.sort(key=lambda r: r[2])
+    launches = {}
+    for e in complete:
+        if e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in e.get("args", {}):
+            launches[e["args"]["correlation"]] = e
+    out = []
+    for name, pid, start, end in regions:
+        kernels = memcpy = memset = 0
+        intervals = []
+        for e in complete:
+            cat = e.get("cat")
+            if cat not in ("kernel", "gpu_memcpy", "gpu_memset"):
+                continue
+            launch = launches.get(e.get("args", {}).get("correlation"))
+            if launch is None or launch["pid"] != pid or not (start <= ns(launch["ts"]) < end):
+                continue
+            kernels += cat == "kernel"
+            memcpy += cat == "gpu_memcpy"
+            memset += cat == "gpu_memset"
+            intervals.append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])))
+        intervals.sort()
+        busy, cur_start, cur_end = 0, None, None
+        for s, t in intervals:
+            if cur_end is None or s > cur_end:
+                if cur_end is not None:
+                    busy += cur_end - cur_start
+                cur_start, cur_end = s, t
+            else:
+                cur_end = max(cur_end, t)
+        if cur_end is not None:
+            busy += cur_end - cur_start
+        out.append({"name": name, "kernels": kernels, "memcpy": memcpy, "memset": memset,
+                     "gpu_busy_ns": busy, "wall_ns": end - start})
+    return out
+
+
+def main():
+    attnprof, trace = sys.argv[1], sys.argv[2]
+    pattern = sys.argv[3] if len(sys.argv) > 3 else None
+    expected = read_regions(load(trace), pattern)
+    cmd = [attnprof, "analyze", "--format", "json", trace] + (["--region", pattern] if pattern else [])
+    got = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    regions = got["traces"][0]["regions"]
+    if expected is None:
+        print(f"{trace}: whole-trace region, nothing to compare")
+        return 0
+    problems = []
+    if len(regions) != len(expected):
+        problems.append(f"{len(regions)} regions, expected {len(expected)}")
+    for r, e in zip(regions, expected):
+        for key in ("name", "kernels", "memcpy", "memset"):
+            if r[key] != e[key]:
+                problems.append(f"{e['name']}: {key} {r[key]} != {e[key]}")
+        for key in ("gpu_busy", "wall"):
+            mine, theirs = round(r[key + "_us"] * 1000), e[key + "_ns"]
+            if mine != theirs:
+                problems.append(f"{e['name']}: {key} {mine} ns != {theirs} ns")
+    for p in problems:
+        print(p)
+    print(f"{trace} [{pattern or 'default'}]: {len(expected)} regions, "
+          f"{'AGREE' if not problems else 'DISAGREE'}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
