@@ -1,0 +1,139 @@
+// Golden tests of the analysis rules on tiny inline cases: names, occupancy, regions.
+
+#include <gtest/gtest.h>
+
+#include "analysis/kernel_names.h"
+#include "analysis/occupancy.h"
+#include "analysis/regions.h"
+#include "analysis/summarize.h"
+#include "reader/read_trace.h"
+#include "test_support.h"
+
+namespace attnprof {
+namespace {
+
+TEST(KernelNames, FoldTemplatesAndKeepTheFunctor) {
+  EXPECT_EQ(short_kernel_name(
+                "void at::native::vectorized_elementwise_kernel<8, at::native::AUnaryFunctor<c10::BFloat16, "
+                "c10::BFloat16, c10::BFloat16, at::native::binary_internal::MulFunctor<float> >, "
+                "std::array<char*, 2ul> >(int, at::native::AUnaryFunctor<c10::BFloat16, c10::BFloat16, "
+                "c10::BFloat16, at::native::binary_internal::MulFunctor<float> >, std::array<char*, 2ul>)"),
+            "vectorized_elementwise_kernel<...> [MulFunctor]");
+  EXPECT_EQ(short_kernel_name("void (anonymous namespace)::softmax_warp_forward<c10::BFloat16, "
+                              "c10::BFloat16, float, 11, false, false>(c10::BFloat16*, int)"),
+            "softmax_warp_forward<...>");
+  EXPECT_EQ(short_kernel_name("fmha_cutlassF_bf16_aligned_64x64_rf_sm80(PyTorchMemEffAttention::"
+                              "AttentionKernel<cutlass::bfloat16_t, cutlass::arch::Sm80, true>::Params)"),
+            "fmha_cutlassF_bf16_aligned_64x64_rf_sm80");
+  EXPECT_EQ(short_kernel_name("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT"),
+            "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT");
+  // Mangled names are demangled first.
+  EXPECT_EQ(short_kernel_name("_ZN2at6native13reduce_kernelILi512ELi1EEEvv"), "reduce_kernel<...>");
+}
+
+TEST(KernelNames, MemcpyKinds) {
+  EXPECT_EQ(memcpy_kind("Memcpy DtoD (Device -> Device)"), "DtoD");
+  EXPECT_EQ(memcpy_kind("Memcpy HtoD (Pageable -> Device)"), "HtoD");
+  EXPECT_EQ(memcpy_kind("Memcpy DtoH (Device -> Pinned)"), "DtoH");
+  EXPECT_EQ(memcpy_kind("cudaMemcpy"), "other");
+}
+
+DeviceProperties h200() {
+  DeviceProperties d;
+  d.sm_count = 132;
+  d.max_threads_per_sm = 2048;
+  d.regs_per_sm = 65536;
+  d.shared_memory_per_sm = 233472;
+  d.warp_size = 32;
+  return d;
+}
+
+GpuActivity kernel(std::array<int32_t, 3> grid, std::array<int32_t, 3> block, int regs, int shared) {
+  GpuActivity k;
+  k.kind = GpuKind::kKernel;
+  k.grid = grid;
+  k.block = block;
+  k.registers_per_thread = regs;
+  k.shared_memory = shared;
+  return k;
+}
+
+TEST(Occupancy, MatchesKinetoWhereKinetoKnows) {
+  // Values Kineto wrote in the H200 fixtures: 38% softmax, 25% fmha, 13% flash (12.5 rounded).
+  auto softmax = estimate_occupancy(kernel({32768, 1, 1}, {32, 4, 1}, 80, 0), h200());
+  ASSERT_TRUE(softmax);
+  EXPECT_NEAR(softmax->achieved_pct, 37.5, 1e-9);
+  EXPECT_EQ(softmax->limiter, "registers");
+  auto fmha = estimate_occupancy(kernel({32, 16, 4}, {32, 4, 1}, 128, 18944), h200());
+  EXPECT_NEAR(fmha->achieved_pct, 25.0, 1e-9);
+  auto flash = estimate_occupancy(kernel({16, 4, 16}, {128, 1, 1}, 255, 49152), h200());
+  EXPECT_NEAR(flash->achieved_pct, 12.5, 1e-9);
+}
+
+TEST(Occupancy, SmallGridsCapTheAchievedFigure) {
+  // 16 blocks of 2 warps over 132 SMs: far fewer blocks than SMs.
+  auto e = estimate_occupancy(kernel({16, 1, 1}, {64, 1, 1}, 16, 0), h200());
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->limiter, "grid");
+  EXPECT_NEAR(e->achieved_pct, 100.0 * 16 / 132 * 2 / 64, 1e-9);
+  EXPECT_GT(e->theoretical_pct, 50.0);
+}
+
+TEST(Occupancy, SharedMemoryLimit) {
+  auto e = estimate_occupancy(kernel({1000, 1, 1}, {128, 1, 1}, 32, 100000), h200());
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->blocks_per_sm, 2);  // 233472 / (100000 + 1024)
+  EXPECT_EQ(e->limiter, "shared memory");
+}
+
+TEST(Regions, GlobMatching) {
+  EXPECT_TRUE(glob_match("ProfilerStep#*", "ProfilerStep#12"));
+  EXPECT_FALSE(glob_match("ProfilerStep#*", "forward"));
+  EXPECT_TRUE(glob_match("f?rward", "forward"));
+  EXPECT_TRUE(glob_match("*", ""));
+  EXPECT_FALSE(glob_match("forward", "forward2"));
+}
+
+TEST(Regions, KernelsLaunchedFromAnotherThreadBelongToTheStepByTime) {
+  // The step is annotated on thread 1; backward's kernel is launched on thread 2 (autograd);
+  // a kernel launched after the step ends belongs to no step; another process's is not ours.
+  testing::TempFile file("step.json", R"json({"traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#0", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 10, "dur": 1, "args": {"correlation": 1}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 2, "ts": 50, "dur": 1, "args": {"correlation": 2}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 120, "dur": 1, "args": {"correlation": 3}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 2, "tid": 5, "ts": 20, "dur": 1, "args": {"correlation": 4}},
+    {"ph": "X", "cat": "kernel", "name": "a", "pid": 0, "tid": 7, "ts": 20, "dur": 10, "args": {"correlation": 1}},
+    {"ph": "X", "cat": "kernel", "name": "b", "pid": 0, "tid": 7, "ts": 110, "dur": 10, "args": {"correlation": 2}},
+    {"ph": "X", "cat": "kernel", "name": "c", "pid": 0, "tid": 7, "ts": 130, "dur": 10, "args": {"correlation": 3}},
+    {"ph": "X", "cat": "kernel", "name": "d", "pid": 1, "tid": 7, "ts": 25, "dur": 10, "args": {"correlation": 4}}
+  ]})json");
+  auto trace = read_trace(file.path(), Limits{});
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  TraceAnalysis t = summarize_trace(*trace, AnalyzeOptions{});
+  ASSERT_EQ(t.regions.size(), 1u);
+  EXPECT_EQ(t.regions[0].kernels, 2);  // a and b: b ran on the GPU after the step, yet is its work
+  EXPECT_EQ(t.regions[0].gpu_busy_ns, 20000);
+  ASSERT_EQ(t.regions[0].activities.size(), 2u);
+  EXPECT_EQ(t.regions[0].activities[1].name, "b");
+  EXPECT_EQ(t.regions[0].activities[1].start_ns, 110000);
+}
+
+TEST(Regions, MediansOverAnEvenNumberOfRegionsAndTheTypicalOne) {
+  testing::TempFile file("steps.json", R"json({"traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+    {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 20, "dur": 20},
+    {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 50, "dur": 30},
+    {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 90, "dur": 1000}
+  ]})json");
+  auto trace = read_trace(file.path(), Limits{});
+  ASSERT_TRUE(trace.ok());
+  AnalyzeOptions options;
+  options.region_pattern = "forward";
+  TraceAnalysis t = summarize_trace(*trace, options);
+  ASSERT_EQ(t.regions.size(), 4u);
+  EXPECT_EQ(t.median.wall_ns, 25000);  // (20 + 30) / 2 us: the outlier does not move it
+}
+
+}  // namespace
+}  // namespace attnprof
