@@ -223,11 +223,11 @@ TEST_F(ByteStreamTest, MultiMemberGzipIsReadWhole) {
 
 TEST_F(ByteStreamTest, EmptyMemberAndZeroPaddingAreAccepted) {
   // `gzip < /dev/null` writes a 20-byte member with no data; gzip ignores zeros at the end.
-  ASSERT_EQ(std::system(fmt::format("gzip -c < /dev/null > '{}'", (dir_ / "empty.gz").string())
-                            .c_str()),
-            0);
-  const std::string padded = file_bytes(dir_ / "empty.gz") + file_bytes(kSmallFixture) +
-                             std::string(3000, '\0');
+  ASSERT_EQ(
+      std::system(fmt::format("gzip -c < /dev/null > '{}'", (dir_ / "empty.gz").string()).c_str()),
+      0);
+  const std::string padded =
+      file_bytes(dir_ / "empty.gz") + file_bytes(kSmallFixture) + std::string(3000, '\0');
   write_bytes(dir_ / "padded.gz", padded);
   ReadOutcome outcome = read_file(dir_ / "padded.gz");
   ASSERT_FALSE(outcome.error) << outcome.error->message;
@@ -289,8 +289,7 @@ TEST_F(ByteStreamTest, FlippedByteInTheDataIsCorrupt) {
   ReadOutcome outcome = read_file(dir_ / "flipped.gz");
   ASSERT_TRUE(outcome.error);
   // A flipped bit either breaks the deflate stream or decodes to other bytes (the CRC catches).
-  EXPECT_NE(outcome.error->message.find("is corrupt"), std::string::npos)
-      << outcome.error->message;
+  EXPECT_NE(outcome.error->message.find("is corrupt"), std::string::npos) << outcome.error->message;
   EXPECT_NE(outcome.error->message.find((dir_ / "flipped.gz").string()), std::string::npos);
 }
 
@@ -343,8 +342,7 @@ TEST_F(ByteStreamTest, UnsupportedMethodIsCorrupt) {
   write_bytes(dir_ / "method.gz", bytes);
   ReadOutcome outcome = read_file(dir_ / "method.gz");
   ASSERT_TRUE(outcome.error);
-  EXPECT_NE(outcome.error->message.find("is corrupt"), std::string::npos)
-      << outcome.error->message;
+  EXPECT_NE(outcome.error->message.find("is corrupt"), std::string::npos) << outcome.error->message;
   EXPECT_TRUE(outcome.data.empty());
 }
 

@@ -38,8 +38,8 @@ struct Event {
   std::string raw;  // the event's JSON text
   std::string ph;
   std::string name;
-  std::string ts;   // the raw token
-  std::string dur;  // the raw token, empty if none
+  std::string ts;                      // the raw token
+  std::string dur;                     // the raw token, empty if none
   std::map<std::string, int64_t> ids;  // integer id fields, flow "id" as "flow id"
 };
 
@@ -177,8 +177,7 @@ class GrowTraceTest : public ::testing::Test {
 
 TEST_F(GrowTraceTest, RepeatThreeTimes) {
   const fs::path out = dir_ / "grown.json";
-  ASSERT_EQ(grow(fmt::format("'{}' '{}' --repeat 3", kFixture.string(), out.string())), 0)
-      << log_;
+  ASSERT_EQ(grow(fmt::format("'{}' '{}' --repeat 3", kFixture.string(), out.string())), 0) << log_;
   EXPECT_FALSE(fs::exists(dir_ / "grown.json.tmp"));
 
   const Trace input = parse_trace(kFixture);
@@ -245,15 +244,14 @@ TEST_F(GrowTraceTest, RepeatThreeTimes) {
   for (const Event& event : grown.events) {
     if (event.name.rfind("ProfilerStep#", 0) == 0) steps.push_back(event.name);
   }
-  EXPECT_EQ(steps, (std::vector<std::string>{"ProfilerStep#1", "ProfilerStep#2", "ProfilerStep#4",
-                                             "ProfilerStep#5", "ProfilerStep#7",
-                                             "ProfilerStep#8"}));
+  EXPECT_EQ(steps,
+            (std::vector<std::string>{"ProfilerStep#1", "ProfilerStep#2", "ProfilerStep#4",
+                                      "ProfilerStep#5", "ProfilerStep#7", "ProfilerStep#8"}));
 }
 
 TEST_F(GrowTraceTest, TargetBytesPicksTheNumberOfCopies) {
   const fs::path out = dir_ / "grown.json";
-  ASSERT_EQ(grow(fmt::format("'{}' '{}' --target-bytes 2M", kFixture.string(), out.string())),
-            0)
+  ASSERT_EQ(grow(fmt::format("'{}' '{}' --target-bytes 2M", kFixture.string(), out.string())), 0)
       << log_;
   const uint64_t once = read_text(kFixture).size();
   EXPECT_GE(fs::file_size(out), uint64_t{2} << 20);
@@ -263,9 +261,9 @@ TEST_F(GrowTraceTest, TargetBytesPicksTheNumberOfCopies) {
 
 TEST_F(GrowTraceTest, MissingInputFailsWithOneLine) {
   const fs::path out = dir_ / "grown.json";
-  EXPECT_EQ(grow(fmt::format("'{}' '{}' --repeat 2", (dir_ / "missing.json.gz").string(),
-                             out.string())),
-            1);
+  EXPECT_EQ(
+      grow(fmt::format("'{}' '{}' --repeat 2", (dir_ / "missing.json.gz").string(), out.string())),
+      1);
   EXPECT_NE(log_.find("no such file"), std::string::npos) << log_;
   EXPECT_EQ(std::count(log_.begin(), log_.end(), '\n'), 1) << log_;
   EXPECT_FALSE(fs::exists(out));

@@ -47,8 +47,8 @@ TEST(ReaderEvents, CompleteEventsOfEveryCategoryInTheTrainingTrace) {
   EXPECT_EQ(count_gpu(t, GpuKind::kMemcpy), 6u);
   EXPECT_EQ(count_gpu(t, GpuKind::kMemset), 6u);
   EXPECT_EQ(count_gpu(t, GpuKind::kUserAnnotation), 6u);
-  // Flows: 91 + 88 ac2g ends and 70 + 70 fwdbwd ends.
-  EXPECT_EQ(t.flows.size(), 91u + 88u + 70u + 70u);
+  // Flows: 70 + 70 fwdbwd ends are kept; the 91 + 88 ac2g ends repeat correlation ids and are not.
+  EXPECT_EQ(t.flows.size(), 70u + 70u);
   // Two Kineto markers ("Iteration Start", "Record Window End") are instant events.
   EXPECT_EQ(t.instants.size(), 2u);
   // The one "Trace" span is known and skipped, not counted as unknown.

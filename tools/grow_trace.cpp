@@ -36,9 +36,9 @@
 #include <utility>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <simdjson.h>
+#include <CLI/CLI.hpp>
 
 #include "attnprof/limits.h"
 #include "attnprof/result.h"
@@ -59,7 +59,9 @@ constexpr std::string_view kStepPrefix = "\"ProfilerStep#";
 // ---------------------------------------------------------------------------------------------
 // Numbers in the input's text.
 
-bool is_json_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+bool is_json_space(char c) {
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
 
 std::string_view trim_right(std::string_view text) {
   while (!text.empty() && is_json_space(text.back())) text.remove_suffix(1);
@@ -151,7 +153,9 @@ class TemplateBuilder {
     for (auto field_result : event) {
       od::field field;
       std::string_view key;
-      if (std::move(field_result).get(field) || field.unescaped_key().get(key)) return json_error(element);
+      if (std::move(field_result).get(field) || field.unescaped_key().get(key)) {
+        return json_error(element);
+      }
       od::value value = field.value();
       if (key == "ph") {
         std::string_view ph;
@@ -160,10 +164,11 @@ class TemplateBuilder {
         const std::string_view token = trim_right(value.raw_json_token());
         std::optional<int64_t> ns = parse_exact_ns(token);
         if (!ns) {
-          return make_error("'{}': {} {} at byte offset {} is not microseconds with at most 3 "
-                            "decimals: grow_trace shifts times exactly in nanoseconds and cannot "
-                            "shift this one",
-                            path_, key, token, offset_of(token));
+          return make_error(
+              "'{}': {} {} at byte offset {} is not microseconds with at most 3 "
+              "decimals: grow_trace shifts times exactly in nanoseconds and cannot "
+              "shift this one",
+              path_, key, token, offset_of(token));
         }
         if (key == "ts") {
           ts = ns;
@@ -205,9 +210,10 @@ class TemplateBuilder {
   }
 
   Error json_error(od::value& at) const {
-    return make_error("'{}' is not valid JSON near byte offset {}: grow_trace needs a trace that "
-                      "parses",
-                      path_, offset_of(at.raw_json_token()));
+    return make_error(
+        "'{}' is not valid JSON near byte offset {}: grow_trace needs a trace that "
+        "parses",
+        path_, offset_of(at.raw_json_token()));
   }
 
  private:
@@ -218,9 +224,10 @@ class TemplateBuilder {
       od::field field;
       std::string_view key;
       if (std::move(field_result).get(field) || field.unescaped_key().get(key)) {
-        return make_error("'{}' is not valid JSON in an event's args: grow_trace needs a trace "
-                          "that parses",
-                          path_);
+        return make_error(
+            "'{}' is not valid JSON in an event's args: grow_trace needs a trace "
+            "that parses",
+            path_);
       }
       if (std::find(kIdArgs.begin(), kIdArgs.end(), key) == kIdArgs.end()) continue;
       std::optional<Patch> patch = id_patch(trim_right(field.value().raw_json_token()));
@@ -287,9 +294,10 @@ Result<std::string_view> find_trace_events(const simdjson::padded_string& json,
     od::field field;
     std::string_view key;
     if (std::move(field_result).get(field) || field.unescaped_key().get(key)) {
-      return make_error("'{}' is not valid JSON at its top level: grow_trace needs a trace that "
-                        "parses",
-                        path);
+      return make_error(
+          "'{}' is not valid JSON at its top level: grow_trace needs a trace that "
+          "parses",
+          path);
     }
     if (key != "traceEvents") continue;
     od::array events;
@@ -520,11 +528,24 @@ std::optional<uint64_t> parse_byte_count(std::string_view text) {
   uint64_t scale = 1;
   if (!text.empty()) {
     switch (text.back()) {
-      case 'K': case 'k': scale = uint64_t{1} << 10; break;
-      case 'M': case 'm': scale = uint64_t{1} << 20; break;
-      case 'G': case 'g': scale = uint64_t{1} << 30; break;
-      case 'T': case 't': scale = uint64_t{1} << 40; break;
-      default: break;
+      case 'K':
+      case 'k':
+        scale = uint64_t{1} << 10;
+        break;
+      case 'M':
+      case 'm':
+        scale = uint64_t{1} << 20;
+        break;
+      case 'G':
+      case 'g':
+        scale = uint64_t{1} << 30;
+        break;
+      case 'T':
+      case 't':
+        scale = uint64_t{1} << 40;
+        break;
+      default:
+        break;
     }
     if (scale != 1) text.remove_suffix(1);
   }
@@ -581,8 +602,7 @@ int run(const Options& options) {
     }
     // The fixed text once, then whole copies until the target is reached.
     const uint64_t fixed = trace->before.size() + trace->after.size();
-    const uint64_t per_copy =
-        std::max<uint64_t>(1, trace->events.size() + trace->separator.size());
+    const uint64_t per_copy = std::max<uint64_t>(1, trace->events.size() + trace->separator.size());
     const uint64_t wanted = *target > fixed ? *target - fixed : 0;
     shifts.copies = static_cast<int64_t>(std::max<uint64_t>(1, (wanted + per_copy - 1) / per_copy));
   }
@@ -605,8 +625,7 @@ int run(const Options& options) {
   const uint64_t size = std::filesystem::file_size(options.output, ignored);
   fmt::print("wrote '{}': {} events ({} copies of {}), {} bytes; copies {} ns and {} ids apart\n",
              options.output, trace->event_count * static_cast<uint64_t>(shifts.copies),
-             shifts.copies, trace->event_count, size,
-             shifts.time_step_ns, shifts.id_step);
+             shifts.copies, trace->event_count, size, shifts.time_step_ns, shifts.id_step);
   return 0;
 }
 
@@ -614,8 +633,9 @@ int run(const Options& options) {
 }  // namespace attnprof
 
 int main(int argc, char** argv) {
-  CLI::App app{"Makes a large Kineto trace from a real one, for throughput measurements: "
-               "traceEvents repeated, each copy later in time and with fresh ids."};
+  CLI::App app{
+      "Makes a large Kineto trace from a real one, for throughput measurements: "
+      "traceEvents repeated, each copy later in time and with fresh ids."};
   attnprof::Options options;
   app.add_option("input", options.input, "trace to grow (.json or .json.gz)")->required();
   app.add_option("output", options.output, "grown trace to write (plain JSON)")->required();

@@ -20,7 +20,8 @@ Status write_file_atomically(const std::string& path, std::string_view contents)
   const int write_errno = errno;
   if (std::fclose(file) != 0 || !written) {
     std::remove(temporary.c_str());
-    return make_error("cannot write {}: {}", temporary, std::strerror(written ? errno : write_errno));
+    return make_error("cannot write {}: {}", temporary,
+                      std::strerror(written ? errno : write_errno));
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     const int rename_errno = errno;

@@ -73,12 +73,14 @@ Result<StudyOptions> study_options(const BenchFlags& flags) {
     for (Variant v : kAllVariants) {
       // On the CPU, by default only what PyTorch has there; named explicitly, the others show as
       // unsupported.
-      if (options.problem.device == DeviceKind::kCuda || runs_on_cpu(v)) options.variants.push_back(v);
+      if (options.problem.device == DeviceKind::kCuda || runs_on_cpu(v))
+        options.variants.push_back(v);
     }
   } else {
     for (const std::string& text : flags.variants) {
       const auto variant = parse_variant(text);
-      if (!variant) return make_error("--variants: unknown variant `{}` ({} or all)", text, variant_list());
+      if (!variant)
+        return make_error("--variants: unknown variant `{}` ({} or all)", text, variant_list());
       if (std::find(options.variants.begin(), options.variants.end(), *variant) !=
           options.variants.end()) {
         return make_error("--variants: `{}` is listed twice", text);
@@ -91,7 +93,8 @@ Result<StudyOptions> study_options(const BenchFlags& flags) {
     Result<SweepAxis> axis = parse_sweep(text);
     if (!axis.ok()) return axis.take_error();
     for (const SweepAxis& other : options.sweeps) {
-      if (other.key == axis->key) return make_error("--sweep {}: `{}` is swept twice", text, other.key);
+      if (other.key == axis->key)
+        return make_error("--sweep {}: `{}` is swept twice", text, other.key);
     }
     options.sweeps.push_back(std::move(*axis));
   }

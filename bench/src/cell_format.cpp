@@ -7,7 +7,9 @@
 namespace attnprof::bench {
 namespace {
 
-bool is_continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+bool is_continuation_byte(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
 
 }  // namespace
 
@@ -34,7 +36,9 @@ std::string format_error(double relative_error) {
   return fmt::format("{:.1e}", relative_error);
 }
 
-std::string format_percent(double percent) { return fmt::format("{:.1f} %", percent); }
+std::string format_percent(double percent) {
+  return fmt::format("{:.1f} %", percent);
+}
 
 size_t display_width(const std::string& text) {
   size_t width = 0;

@@ -7,10 +7,10 @@
 namespace attnprof::bench {
 
 std::string format_duration_us(double microseconds);  // "157.2 µs", "7.41 ms", "1.20 s"
-std::string format_bytes(int64_t bytes);               // "512.0 MiB", "1.07 GiB"
-std::string format_count(double count);                // "5", "2.5"
-std::string format_error(double relative_error);       // "3.1e-03"; "nan"
-std::string format_percent(double percent);            // "13.2 %"
+std::string format_bytes(int64_t bytes);              // "512.0 MiB", "1.07 GiB"
+std::string format_count(double count);               // "5", "2.5"
+std::string format_error(double relative_error);      // "3.1e-03"; "nan"
+std::string format_percent(double percent);           // "13.2 %"
 
 // At most `width` characters (UTF-8 code points) of `text`, ending in "…" when cut.
 std::string truncate_text(const std::string& text, size_t width);

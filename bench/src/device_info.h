@@ -22,7 +22,7 @@ struct DeviceInfo {
 };
 
 struct LibraryVersions {
-  std::string torch;  // "2.11.0"
+  std::string torch;         // "2.11.0"
   std::string cuda_runtime;  // "13.0"; empty on CPU-only builds
   std::string cudnn;         // "9.19.0"; empty without cuDNN
 };

@@ -24,8 +24,10 @@ std::optional<PeakRate> dense_peak(std::string_view device_name, Dtype dtype, bo
   for (const DatasheetPeaks& peaks : kPeaks) {
     if (peaks.device_name != device_name) continue;
     switch (dtype) {
-      case Dtype::kBf16: return PeakRate{peaks.bf16, "bf16"};
-      case Dtype::kFp16: return PeakRate{peaks.fp16, "fp16"};
+      case Dtype::kBf16:
+        return PeakRate{peaks.bf16, "bf16"};
+      case Dtype::kFp16:
+        return PeakRate{peaks.fp16, "fp16"};
       case Dtype::kFp32:
         return tf32_matmul ? PeakRate{peaks.tf32, "tf32"} : PeakRate{peaks.fp32, "fp32"};
     }

@@ -14,7 +14,7 @@ struct PeakRate {
   std::string precision;  // the rate's precision: "bf16", "fp16", "tf32" or "fp32"
 };
 
-inline constexpr std::string_view kPeakSource = "NVIDIA datasheet, dense (without sparsity)";
+inline constexpr std::string_view kPeakSource = "NVIDIA datasheet, dense, without sparsity";
 
 // The dense peak of `device_name` (as CUDA reports it) for `dtype`: the Tensor Core rate for bf16
 // and fp16; for fp32 the TF32 Tensor Core rate when LibTorch lets fp32 matmuls use TF32,

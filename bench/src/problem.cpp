@@ -39,16 +39,30 @@ std::optional<Enum> lookup_value(const std::array<std::pair<Enum, std::string_vi
   return std::nullopt;
 }
 
-bool causal_pattern(MaskKind mask) { return mask != MaskKind::kNone; }
+bool causal_pattern(MaskKind mask) {
+  return mask != MaskKind::kNone;
+}
 
 }  // namespace
 
-std::string_view name(Dtype dtype) { return lookup_name(kDtypeNames, dtype); }
-std::string_view name(MaskKind mask) { return lookup_name(kMaskNames, mask); }
-std::string_view name(DeviceKind device) { return lookup_name(kDeviceNames, device); }
-std::string_view name(Variant variant) { return lookup_name(kVariantNames, variant); }
-std::optional<Dtype> parse_dtype(std::string_view text) { return lookup_value(kDtypeNames, text); }
-std::optional<MaskKind> parse_mask(std::string_view text) { return lookup_value(kMaskNames, text); }
+std::string_view name(Dtype dtype) {
+  return lookup_name(kDtypeNames, dtype);
+}
+std::string_view name(MaskKind mask) {
+  return lookup_name(kMaskNames, mask);
+}
+std::string_view name(DeviceKind device) {
+  return lookup_name(kDeviceNames, device);
+}
+std::string_view name(Variant variant) {
+  return lookup_name(kVariantNames, variant);
+}
+std::optional<Dtype> parse_dtype(std::string_view text) {
+  return lookup_value(kDtypeNames, text);
+}
+std::optional<MaskKind> parse_mask(std::string_view text) {
+  return lookup_value(kMaskNames, text);
+}
 std::optional<DeviceKind> parse_device(std::string_view text) {
   return lookup_value(kDeviceNames, text);
 }
@@ -56,7 +70,9 @@ std::optional<Variant> parse_variant(std::string_view text) {
   return lookup_value(kVariantNames, text);
 }
 
-int64_t element_bytes(Dtype dtype) { return dtype == Dtype::kFp32 ? 4 : 2; }
+int64_t element_bytes(Dtype dtype) {
+  return dtype == Dtype::kFp32 ? 4 : 2;
+}
 
 bool is_sdpa(Variant variant) {
   return variant != Variant::kNaive && variant != Variant::kInplace;
@@ -67,7 +83,7 @@ bool runs_on_cpu(Variant variant) {
 }
 
 std::string describe(const Problem& p) {
-  std::string mask = p.mask == MaskKind::kCausal   ? "causal"
+  std::string mask = p.mask == MaskKind::kCausal ? "causal"
                      : p.mask == MaskKind::kNone ? "no mask"
                                                  : "explicit causal mask";
   return std::string(name(p.dtype)) + ", batch " + std::to_string(p.batch) + ", " +
@@ -77,8 +93,16 @@ std::string describe(const Problem& p) {
 }
 
 std::string point_label(const Problem& p) {
-  return "b" + std::to_string(p.batch) + "_h" + std::to_string(p.heads) + "_s" +
-         std::to_string(p.seq) + "_d" + std::to_string(p.head_dim);
+  // Appended piece by piece: `"b" + std::to_string(...)` trips g++ 12's false -Wrestrict at -O3.
+  std::string label = "b";
+  label += std::to_string(p.batch);
+  label += "_h";
+  label += std::to_string(p.heads);
+  label += "_s";
+  label += std::to_string(p.seq);
+  label += "_d";
+  label += std::to_string(p.head_dim);
+  return label;
 }
 
 double attention_flops(const Problem& p) {
@@ -96,9 +120,12 @@ int64_t input_set_bytes(const Problem& p) {
 
 double error_threshold(Dtype dtype) {
   switch (dtype) {
-    case Dtype::kBf16: return 2e-2;
-    case Dtype::kFp16: return 5e-3;
-    case Dtype::kFp32: return 1e-4;
+    case Dtype::kBf16:
+      return 2e-2;
+    case Dtype::kFp16:
+      return 5e-3;
+    case Dtype::kFp32:
+      return 1e-4;
   }
   return 0.0;
 }

@@ -21,9 +21,9 @@ enum class DeviceKind : uint8_t { kCuda, kCpu };
 
 // The study's implementations (MISSION.md), plus SDPA left to choose its backend itself.
 enum class Variant : uint8_t {
-  kNaive,          // matmul -> * scale -> masked_fill (out of place) -> softmax -> matmul
-  kInplace,        // the same with the scale and the mask applied in place
-  kSdpaMath,       // scaled_dot_product_attention with only one backend enabled
+  kNaive,     // matmul -> * scale -> masked_fill (out of place) -> softmax -> matmul
+  kInplace,   // the same with the scale and the mask applied in place
+  kSdpaMath,  // scaled_dot_product_attention with only one backend enabled
   kSdpaEfficient,
   kSdpaFlash,
   kSdpaCudnn,

@@ -88,7 +88,8 @@ int run_study(const StudyOptions& options) {
   StudyReport report;
   report.device = query_device(options.problem.device);
   if (!report.device.available) {
-    std::fprintf(stderr, "attnprof bench: %s (--device cpu runs the variants PyTorch has on the CPU)\n",
+    std::fprintf(stderr,
+                 "attnprof bench: %s (--device cpu runs the variants PyTorch has on the CPU)\n",
                  report.device.unavailable_reason.c_str());
     return kExitUsage;
   }
@@ -121,7 +122,8 @@ int run_study(const StudyOptions& options) {
     const std::string label = point_label(problem);
     for (const Variant variant : options.variants) {
       progress.start(++index, total, label, name(variant));
-      const std::string stem = (options.sweeps.empty() ? "" : label + "/") + std::string(name(variant));
+      const std::string stem =
+          (options.sweeps.empty() ? "" : label + "/") + std::string(name(variant));
       const std::string trace_file = stem + ".json.gz";
       // A trace left by an earlier run must not pass for this run's.
       fs::remove(out_dir / trace_file, error);
@@ -132,6 +134,7 @@ int run_study(const StudyOptions& options) {
       VariantRow row;
       row.measurement = run_variant(variant, problem, settings,
                                     [&](std::string_view phase) { progress.phase(phase); });
+      progress.phase("reading the trace");
       attach_trace(row, problem, out_dir, trace_file);
       attach_throughput(row, point);
       progress.finish(outcome(row));

@@ -45,11 +45,14 @@ std::string status_cell(const VariantRow& row, CellWidth mode) {
       return row.trace_error.empty()
                  ? "ok"
                  : "ok; no trace facts: " + cut(row.trace_error, kTerminalReasonWidth, mode);
-    case VariantStatus::kFailed: return "FAILED: " + m.reason;
+    case VariantStatus::kFailed:
+      return "FAILED: " + m.reason;
     case VariantStatus::kUnsupported:
       return "unsupported: " + cut(m.reason, kTerminalReasonWidth, mode);
-    case VariantStatus::kOutOfMemory: return "OOM";
-    case VariantStatus::kError: return "error: " + cut(m.reason, kTerminalReasonWidth, mode);
+    case VariantStatus::kOutOfMemory:
+      return "OOM";
+    case VariantStatus::kError:
+      return "error: " + cut(m.reason, kTerminalReasonWidth, mode);
   }
   return "?";
 }
@@ -57,9 +60,12 @@ std::string status_cell(const VariantRow& row, CellWidth mode) {
 std::string escape_markdown(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n' || c == '\r')
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }
@@ -96,13 +102,13 @@ std::string render_table_text(const Table& table) {
 
 std::string render_table_markdown(const Table& table) {
   std::string text = "|";
-  for (const auto& h : table.header) text += " " + escape_markdown(h) + " |";
+  for (const auto& h : table.header) text += fmt::format(" {} |", escape_markdown(h));
   text += "\n|";
   for (const auto& h : table.header) text += right_aligned(h) ? "---:|" : "---|";
   text += "\n";
   for (const auto& row : table.rows) {
     text += "|";
-    for (const auto& cell : row) text += " " + escape_markdown(cell) + " |";
+    for (const auto& cell : row) text += fmt::format(" {} |", escape_markdown(cell));
     text += "\n";
   }
   return text;
@@ -116,9 +122,9 @@ std::string point_heading(const StudyPoint& point) {
 
 Table study_table(const StudyPoint& point, CellWidth mode) {
   Table table;
-  table.header = {"variant",  "kernels/fwd", "main kernel", "memcpy/fwd", "GPU median",
-                  "TFLOP/s",  "% peak",      "peak mem",    "occupancy",  "launch API",
-                  "CPU/fwd",  "rel. error",  "status"};
+  table.header = {"variant", "kernels/fwd", "main kernel", "memcpy/fwd", "GPU median",
+                  "TFLOP/s", "% peak",      "peak mem",    "occupancy",  "launch API",
+                  "CPU/fwd", "rel. error",  "status"};
   const bool backward = point.problem.backward;
   if (backward) table.header.insert(table.header.begin() + 2, "kernels/bwd");
   for (const VariantRow& row : point.rows) {
@@ -134,8 +140,12 @@ Table study_table(const StudyPoint& point, CellWidth mode) {
         f ? memcpy_cell(*f) : kNone,
         ran ? format_duration_us(m.timing->median_ms * 1e3) : kNone,
         row.tflops ? fmt::format("{:.1f}", *row.tflops) : kNone,
-        row.percent_of_peak ? format_percent(*row.percent_of_peak) : ran ? "n/a" : kNone,
-        m.peak_allocated_bytes ? format_bytes(*m.peak_allocated_bytes) : ran ? "n/a" : kNone,
+        row.percent_of_peak ? format_percent(*row.percent_of_peak)
+        : ran               ? "n/a"
+                            : kNone,
+        m.peak_allocated_bytes ? format_bytes(*m.peak_allocated_bytes)
+        : ran                  ? "n/a"
+                               : kNone,
         f ? occupancy_cell(*f) : kNone,
         f && !f->launch_api.empty() ? f->launch_api : kNone,
         f ? format_duration_us(f->cpu_us) : kNone,
@@ -158,8 +168,7 @@ std::vector<std::string> method_notes(const StudyReport& report) {
       "GPU median: {} around each call, the median of {} to {} calls (as many as fill {:g} s) "
       "after warm-up, rotating at least 3 input sets that together exceed twice the {} so that "
       "it cannot hold them; min and max are in summary.json.",
-      cuda ? "CUDA events" : "the steady clock (CPU run)", s.min_reps, s.max_reps,
-      s.time_budget_s,
+      cuda ? "CUDA events" : "the steady clock (CPU run)", s.min_reps, s.max_reps, s.time_budget_s,
       cuda ? fmt::format("L2 ({})", format_bytes(report.device.l2_bytes)) : "last-level cache"));
   notes.push_back(fmt::format(
       "kernels/fwd, memcpy/fwd, main kernel (the longest kernel of the typical region), "
@@ -185,8 +194,8 @@ std::vector<std::string> method_notes(const StudyReport& report) {
       "what was allocated before it (cached but unused blocks do not count).");
   std::string thresholds;
   for (Dtype d : {Dtype::kBf16, Dtype::kFp16, Dtype::kFp32}) {
-    thresholds += fmt::format("{}{:g} for {}", thresholds.empty() ? "" : ", ", error_threshold(d),
-                              name(d));
+    thresholds +=
+        fmt::format("{}{:g} for {}", thresholds.empty() ? "" : ", ", error_threshold(d), name(d));
   }
   notes.push_back(fmt::format(
       "rel. error: ||out - ref|| / ||ref|| (Frobenius) against attention computed in float64 on "
@@ -214,7 +223,7 @@ std::string environment_line(const StudyReport& report) {
 std::string render_text(const StudyReport& report) {
   std::string text = environment_line(report) + "\n";
   for (const StudyPoint& point : report.points) {
-    text += "\n" + point_heading(point) + "\n";
+    text += fmt::format("\n{}\n", point_heading(point));
     text += render_table_text(study_table(point, CellWidth::kTerminal));
   }
   text += "\nHow each column is measured:\n";

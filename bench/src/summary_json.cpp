@@ -68,11 +68,15 @@ void write_variant(JsonWriter& json, const VariantRow& row) {
   json.key("file").value(row.trace_file);
   json.key("error").value(row.trace_error);
   json.key("forward");
-  if (row.forward) write_region(json, *row.forward);
-  else json.null();
+  if (row.forward)
+    write_region(json, *row.forward);
+  else
+    json.null();
   json.key("backward");
-  if (row.backward) write_region(json, *row.backward);
-  else json.null();
+  if (row.backward)
+    write_region(json, *row.backward);
+  else
+    json.null();
   json.end_object();
   json.end_object();
 }
@@ -118,8 +122,12 @@ std::string summary_json(const StudyReport& report) {
   json.key("environment").begin_object();
   json.key("device").value(d.name);
   json.key("smCount").value(d.sm_count);
-  json.key("computeCapability").value(std::to_string(d.compute_major) + "." +
-                                      std::to_string(d.compute_minor));
+  json.key("computeCapability");
+  if (d.sm_count > 0) {
+    json.value(std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor));
+  } else {
+    json.null();  // the CPU
+  }
   json.key("l2Bytes").value(d.l2_bytes);
   json.key("memoryBytes").value(d.memory_bytes);
   json.key("tf32Matmul").value(d.tf32_matmul);

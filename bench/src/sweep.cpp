@@ -55,7 +55,8 @@ Result<SweepAxis> parse_sweep(std::string_view text) {
     axis.values.push_back(value);
     if (comma == std::string_view::npos) break;
     rest = rest.substr(comma + 1);
-    if (rest.empty()) return make_error("--sweep {}: a value is missing after the last comma", text);
+    if (rest.empty())
+      return make_error("--sweep {}: a value is missing after the last comma", text);
   }
   return axis;
 }
@@ -90,24 +91,36 @@ std::string sweep_csv(const StudyReport& report) {
       const auto& f = row.forward;
       const auto& c = m.correctness;
       std::vector<std::string> cells{
-          std::to_string(p.batch), std::to_string(p.heads), std::to_string(p.seq),
-          std::to_string(p.head_dim), std::string(name(p.dtype)), std::string(name(p.mask)),
-          p.backward ? "1" : "0", std::string(name(p.device)), std::string(name(m.variant)),
-          std::string(name(m.status)), csv_field(m.reason), m.chosen_backend,
+          std::to_string(p.batch),
+          std::to_string(p.heads),
+          std::to_string(p.seq),
+          std::to_string(p.head_dim),
+          std::string(name(p.dtype)),
+          std::string(name(p.mask)),
+          p.backward ? "1" : "0",
+          std::string(name(p.device)),
+          std::string(name(m.variant)),
+          std::string(name(m.status)),
+          csv_field(m.reason),
+          m.chosen_backend,
           csv_number(t ? std::optional(t->median_ms) : std::nullopt),
           csv_number(t ? std::optional(t->min_ms) : std::nullopt),
           csv_number(t ? std::optional(t->max_ms) : std::nullopt),
-          t ? std::to_string(t->reps) : "", t ? std::to_string(t->input_sets) : "",
-          csv_number(row.tflops), csv_number(row.percent_of_peak),
+          t ? std::to_string(t->reps) : "",
+          t ? std::to_string(t->input_sets) : "",
+          csv_number(row.tflops),
+          csv_number(row.percent_of_peak),
           m.peak_allocated_bytes ? std::to_string(*m.peak_allocated_bytes) : "",
           csv_number(f ? std::optional(f->kernels) : std::nullopt),
           csv_number(f ? std::optional(f->memcpy) : std::nullopt),
           csv_field(f ? f->main_kernel : ""),
           csv_number(f ? std::optional(f->main_kernel_us) : std::nullopt),
-          csv_number(f ? f->occupancy_pct : std::nullopt), f ? f->launch_api : "",
+          csv_number(f ? f->occupancy_pct : std::nullopt),
+          f ? f->launch_api : "",
           csv_number(f ? std::optional(f->cpu_us) : std::nullopt),
           csv_number(c ? std::optional(c->output_error) : std::nullopt),
-          csv_number(c ? c->grad_error : std::nullopt), csv_field(row.trace_file)};
+          csv_number(c ? c->grad_error : std::nullopt),
+          csv_field(row.trace_file)};
       for (size_t i = 0; i < cells.size(); ++i) {
         csv += cells[i];
         csv += i + 1 < cells.size() ? ',' : '\n';

@@ -15,17 +15,17 @@ struct RegionFacts {
   int regions = 0;
   double kernels = 0, memcpy = 0, memset = 0;
   std::map<std::string, double> memcpy_by_kind;  // "DtoD" -> 1
-  double gpu_busy_us = 0;  // union of the region's GPU activity
-  double wall_us = 0;      // the annotation's length on the CPU
-  double cpu_us = 0;       // time in the region's top-level CPU ops
+  double gpu_busy_us = 0;                        // union of the region's GPU activity
+  double wall_us = 0;                            // the annotation's length on the CPU
+  double cpu_us = 0;                             // time in the region's top-level CPU ops
   // The longest kernel of the typical region: where its GPU time goes.
   std::string main_kernel;  // short name
   double main_kernel_us = 0;
-  std::string launch_api;  // cudaLaunchKernel, cuLaunchKernelEx, ...
+  std::string launch_api;                      // cudaLaunchKernel, cuLaunchKernelEx, ...
   std::optional<double> occupancy_pct;         // attnprof's estimate
   std::string occupancy_limiter;               // what bounds it: "registers", ...
   std::optional<double> kineto_occupancy_pct;  // Kineto's own, where it gave one
-  uint64_t diagnostics = 0;  // oddities the reader counted in the trace
+  uint64_t diagnostics = 0;                    // oddities the reader counted in the trace
 };
 
 // Reads the trace at `path` (.json or .json.gz) and summarizes its regions named `region`.

@@ -1,7 +1,7 @@
 #pragma once
 // What the LibTorch half of the bench measures for one variant, as plain data, and the one call
-// that measures it. Implemented in libtorch/variant_runner.cpp; this header includes no LibTorch, so
-// the study (tables, JSON, traces) compiles against the core's fmt only (bench/README.md).
+// that measures it. Implemented in libtorch/variant_runner.cpp; this header includes no LibTorch,
+// so the study (tables, JSON, traces) compiles against the core's fmt only (bench/README.md).
 
 #include <cstdint>
 #include <functional>
@@ -22,11 +22,16 @@ enum class VariantStatus : uint8_t {
 };
 inline std::string_view name(VariantStatus status) {
   switch (status) {
-    case VariantStatus::kOk: return "ok";
-    case VariantStatus::kFailed: return "failed";
-    case VariantStatus::kUnsupported: return "unsupported";
-    case VariantStatus::kOutOfMemory: return "oom";
-    case VariantStatus::kError: return "error";
+    case VariantStatus::kOk:
+      return "ok";
+    case VariantStatus::kFailed:
+      return "failed";
+    case VariantStatus::kUnsupported:
+      return "unsupported";
+    case VariantStatus::kOutOfMemory:
+      return "oom";
+    case VariantStatus::kError:
+      return "error";
   }
   return "?";
 }
@@ -62,8 +67,8 @@ struct RunSettings {
   double time_budget_s = 1.0;  // timing repetitions are chosen to fill about this much GPU time
   int min_reps = 30;
   int max_reps = 5000;
-  int trace_iterations = 5;  // `forward` regions recorded in the trace
-  uint64_t seed = 0;         // random inputs of each check and input set derive from it
+  int trace_iterations = 5;     // `forward` regions recorded in the trace
+  uint64_t seed = 0;            // random inputs of each check and input set derive from it
   std::string trace_json_path;  // where to save the trace; empty: record none
 };
 
@@ -74,7 +79,7 @@ using PhaseCallback = std::function<void(std::string_view phase)>;
 // peak memory, timing, trace. SDPA backends are pinned for the duration and restored afterwards.
 // Never throws: whatever LibTorch throws becomes the status (per-variant boundary, so the other
 // variants go on).
-VariantMeasurement run_variant(Variant variant, const Problem& problem,
-                               const RunSettings& settings, const PhaseCallback& on_phase);
+VariantMeasurement run_variant(Variant variant, const Problem& problem, const RunSettings& settings,
+                               const PhaseCallback& on_phase);
 
 }  // namespace attnprof::bench

@@ -52,8 +52,8 @@ inline std::filesystem::path test_folder() {
 }  // namespace attnprof::bench::testing
 
 // Skips the test (rather than failing it) on a machine where LibTorch sees no CUDA GPU.
-#define ATTNPROF_REQUIRE_CUDA()                                                    \
-  do {                                                                             \
-    const auto device = ::attnprof::bench::query_device(DeviceKind::kCuda);        \
-    if (!device.available) GTEST_SKIP() << "no CUDA GPU: " << device.unavailable_reason; \
+#define ATTNPROF_REQUIRE_CUDA()                                                                \
+  do {                                                                                         \
+    const auto device = ::attnprof::bench::query_device(::attnprof::bench::DeviceKind::kCuda); \
+    if (!device.available) GTEST_SKIP() << "no CUDA GPU: " << device.unavailable_reason;       \
   } while (0)

@@ -59,8 +59,8 @@ TEST(Sweep, ParsesAndExpandsFirstAxisSlowest) {
 }
 
 TEST(Sweep, RejectsWhatItCannotRead) {
-  for (const char* bad : {"seq", "seq=", "seq=1,,2", "seq=1,", "seq=0", "seq=-4", "seq=12x",
-                          "width=1,2"}) {
+  for (const char* bad :
+       {"seq", "seq=", "seq=1,,2", "seq=1,", "seq=0", "seq=-4", "seq=12x", "width=1,2"}) {
     EXPECT_FALSE(parse_sweep(bad).ok()) << bad;
   }
 }
@@ -207,7 +207,8 @@ TEST(GzipFile, RoundTripsThroughAGzipReader) {
   std::filesystem::create_directories(folder);
   const std::string plain = (folder / "trace.json").string();
   std::string text;
-  for (int i = 0; i < 20000; ++i) text += "{\"ph\": \"X\", \"name\": \"kernel " + std::to_string(i) + "\"},\n";
+  for (int i = 0; i < 20000; ++i)
+    text += "{\"ph\": \"X\", \"name\": \"kernel " + std::to_string(i) + "\"},\n";
   std::ofstream(plain, std::ios::binary) << text;
   const Status status = gzip_file(plain, plain + ".gz");
   ASSERT_TRUE(status.ok()) << status.error().message;

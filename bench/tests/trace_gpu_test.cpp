@@ -2,6 +2,7 @@
 // 16 heads, seq 2048, head dim 64, causal): what MISSION.md's table says each variant shows.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -33,7 +34,10 @@ class StudyTraces : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     if (!query_device(DeviceKind::kCuda).available) return;
-    const auto folder = std::filesystem::temp_directory_path() / "attnprof_bench_traces";
+    // One folder per process: CTest may run this suite's tests in parallel processes.
+    folder_ = std::filesystem::temp_directory_path() /
+              ("attnprof_bench_traces." + std::to_string(getpid()));
+    const auto& folder = folder_;
     std::filesystem::create_directories(folder);
     const Problem study;  // the defaults are the study's problem
     for (Variant v : kAllVariants) {
@@ -48,6 +52,10 @@ class StudyTraces : public ::testing::Test {
       facts_[v] = *facts;
     }
   }
+  static void TearDownTestSuite() {
+    std::error_code ignored;
+    std::filesystem::remove_all(folder_, ignored);
+  }
   void SetUp() override {
     ATTNPROF_REQUIRE_CUDA();
     ASSERT_EQ(facts_.size(), kAllVariants.size()) << "recording the traces failed (see above)";
@@ -55,6 +63,7 @@ class StudyTraces : public ::testing::Test {
   static const RegionFacts& of(Variant v) { return facts_.at(v); }
 
  private:
+  static inline std::filesystem::path folder_;
   static inline std::map<Variant, RegionFacts> facts_;
 };
 
@@ -111,8 +120,8 @@ TEST(Study, WritesTracesAndSummaries) {
   options.settings = quick_settings();
   options.quiet = true;
   ASSERT_EQ(run_study(options), kExitAllRan);
-  for (const char* file : {"summary.json", "summary.md", "sweep.csv", "b2_h4_s128_d64/naive.json.gz",
-                           "b2_h4_s256_d64/sdpa-flash.json.gz"}) {
+  for (const char* file : {"summary.json", "summary.md", "sweep.csv",
+                           "b2_h4_s128_d64/naive.json.gz", "b2_h4_s256_d64/sdpa-flash.json.gz"}) {
     EXPECT_TRUE(std::filesystem::exists(folder / file)) << file;
   }
   std::ifstream json(folder / "summary.json");

@@ -46,7 +46,9 @@ void expect_within_threshold(const Problem& problem) {
     EXPECT_LE(m.timing->median_ms, m.timing->max_ms);
     ASSERT_TRUE(m.peak_allocated_bytes.has_value());
     EXPECT_GT(*m.peak_allocated_bytes, 0);
-    if (variant == Variant::kSdpaAuto) EXPECT_FALSE(m.chosen_backend.empty());
+    if (variant == Variant::kSdpaAuto) {
+      EXPECT_FALSE(m.chosen_backend.empty());
+    }
   }
 }
 
@@ -79,9 +81,8 @@ INSTANTIATE_TEST_SUITE_P(HalfPrecisions, BackwardAccuracy,
 
 TEST(Unsupported, FlashWithFp32GivesPyTorchsReason) {
   ATTNPROF_REQUIRE_CUDA();
-  const VariantMeasurement m =
-      run_variant(Variant::kSdpaFlash, small_problem(Dtype::kFp32, MaskKind::kCausal),
-                  quick_settings(), {});
+  const VariantMeasurement m = run_variant(
+      Variant::kSdpaFlash, small_problem(Dtype::kFp32, MaskKind::kCausal), quick_settings(), {});
   EXPECT_EQ(m.status, VariantStatus::kUnsupported);
   // PyTorch's own check: "Expected query, key and value to all be of dtype: {Half, BFloat16}..."
   EXPECT_NE(m.reason.find("dtype"), std::string::npos) << m.reason;
@@ -90,9 +91,8 @@ TEST(Unsupported, FlashWithFp32GivesPyTorchsReason) {
 
 TEST(Unsupported, CudnnWithFp32GivesAReason) {
   ATTNPROF_REQUIRE_CUDA();
-  const VariantMeasurement m =
-      run_variant(Variant::kSdpaCudnn, small_problem(Dtype::kFp32, MaskKind::kCausal),
-                  quick_settings(), {});
+  const VariantMeasurement m = run_variant(
+      Variant::kSdpaCudnn, small_problem(Dtype::kFp32, MaskKind::kCausal), quick_settings(), {});
   EXPECT_EQ(m.status, VariantStatus::kUnsupported);
   EXPECT_FALSE(m.reason.empty());
 }
@@ -118,8 +118,8 @@ TEST(BackendPins, AreRestoredAfterEachVariant) {
   const std::string before =
       run_variant(Variant::kSdpaAuto, problem, quick_settings(), {}).chosen_backend;
   ASSERT_FALSE(before.empty());
-  for (Variant v : {Variant::kSdpaMath, Variant::kSdpaCudnn, Variant::kSdpaEfficient,
-                    Variant::kSdpaFlash}) {
+  for (Variant v :
+       {Variant::kSdpaMath, Variant::kSdpaCudnn, Variant::kSdpaEfficient, Variant::kSdpaFlash}) {
     (void)run_variant(v, problem, quick_settings(), {});
   }
   // Also after a pinned variant that fails: flash refuses fp32.

@@ -8,18 +8,24 @@
 
 attnprof_deps_env() {
   local here root debs deps deb torch_prefix py f
+  local -a packages
   here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
   root=$(cd "$here/../.." && pwd)
   debs=${1:-$root/.debs}
   deps=${ATTNPROF_DEPS:-/tmp/deps}
 
-  if ! compgen -G "$debs/*.deb" >/dev/null; then
+  packages=("$debs"/*.deb)
+  if [[ ! -e ${packages[0]} ]]; then
     echo "deps-env.sh: no .deb files in $debs (run scripts/gpu/fetch-debs.sh where apt works)" >&2
+    return 1
+  fi
+  if [[ $deps != /*/* ]]; then
+    echo "deps-env.sh: ATTNPROF_DEPS=$deps: expected a folder of its own, like /tmp/deps" >&2
     return 1
   fi
   # Start clean so that a package dropped from the list does not linger.
   rm -rf "$deps" && mkdir -p "$deps" || return 1
-  for deb in "$debs"/*.deb; do
+  for deb in "${packages[@]}"; do
     dpkg -x "$deb" "$deps" || { echo "deps-env.sh: cannot unpack $deb" >&2; return 1; }
   done
 
@@ -49,14 +55,15 @@ attnprof_deps_env() {
 
   export ATTNPROF_DEPS=$deps
   export TORCH_PREFIX=$torch_prefix
-  export CMAKE_PREFIX_PATH="$deps/usr;$torch_prefix"
+  # An environment path list: colon-separated (a -D cache entry would take semicolons).
+  export CMAKE_PREFIX_PATH="$deps/usr:$torch_prefix${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
   export PKG_CONFIG_PATH="$deps/usr/lib/x86_64-linux-gnu/pkgconfig:$deps/usr/share/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
   export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$deps/usr/lib/x86_64-linux-gnu"
   # Appended, not prepended: the machine's own cmake, ninja and pkg-config win when present.
   export PATH="$PATH:$deps/usr/bin"
   # Torch's CMake files warn about every architecture otherwise; the GPU machine is an H200.
   export TORCH_CUDA_ARCH_LIST=${TORCH_CUDA_ARCH_LIST:-9.0}
-  echo "deps-env.sh: $(ls "$debs"/*.deb | wc -l) packages in $deps; LibTorch at $torch_prefix" >&2
+  echo "deps-env.sh: ${#packages[@]} packages in $deps; LibTorch at $torch_prefix" >&2
 }
 
 attnprof_deps_env "$@"

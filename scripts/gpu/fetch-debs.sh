@@ -27,8 +27,10 @@ mkdir -p "$dest"
 cd "$dest"
 # Keep one version of each package: a stale .deb would be unpacked too.
 rm -f ./*.deb
-apt-get download "${packages[@]}" >/dev/null
-count=$(ls ./*.deb | wc -l)
+# apt warns that it downloads "unsandboxed as root" when run as root: true, and harmless here.
+apt-get download "${packages[@]}" 2> >(grep -v 'unsandboxed' >&2) >/dev/null
+debs=(./*.deb)
+count=${#debs[@]}
 if ((count != ${#packages[@]})); then
   echo "fetch-debs.sh: expected ${#packages[@]} .deb files in $dest, got $count" >&2
   exit 1

@@ -13,7 +13,7 @@ struct LimitOptions {
     cmd.add_option("--max-json-bytes", limits.max_decompressed_bytes,
                    "Refuse traces whose JSON is larger (default 64 GiB)");
     cmd.add_option("--max-gzip-ratio", limits.max_gzip_ratio,
-                   "Refuse gzip files that expand more than this many times (default 1000)");
+                   "Refuse gzip files that expand more than this many times (default 200)");
     cmd.add_option("--max-event-bytes", limits.max_event_bytes,
                    "Refuse a single event larger than this (default 64 MiB)");
     cmd.add_option("--max-events", limits.max_events, "Refuse traces with more events");

@@ -13,7 +13,9 @@ namespace attnprof {
 namespace {
 
 // strerror() is not thread-safe, and the read-ahead stream reads on its own thread.
-std::string describe_errno(int error) { return std::generic_category().message(error); }
+std::string describe_errno(int error) {
+  return std::generic_category().message(error);
+}
 
 Error open_error(const std::string& path, int error) {
   switch (error) {
@@ -36,9 +38,10 @@ Result<PosixFile> PosixFile::open(const std::string& path) {
   struct stat info {};
   if (::fstat(fd, &info) != 0) return open_error(path, errno);
   if (S_ISDIR(info.st_mode)) {
-    return make_error("'{}' is a directory, not a trace file: give the path of a .json or "
-                      ".json.gz trace",
-                      path);
+    return make_error(
+        "'{}' is a directory, not a trace file: give the path of a .json or "
+        ".json.gz trace",
+        path);
   }
   return file;
 }
@@ -70,9 +73,10 @@ Result<size_t> PosixFile::read(void* out, size_t capacity) {
       return static_cast<size_t>(n);
     }
     if (errno == EINTR) continue;
-    return make_error("reading '{}' failed at byte offset {}: {}; check the disk or copy the file "
-                      "elsewhere",
-                      path_, bytes_read_, describe_errno(errno));
+    return make_error(
+        "reading '{}' failed at byte offset {}: {}; check the disk or copy the file "
+        "elsewhere",
+        path_, bytes_read_, describe_errno(errno));
   }
 }
 

@@ -5,12 +5,10 @@
 
 namespace attnprof {
 
-Result<std::unique_ptr<ByteStream>> open_read_ahead(const std::string& path,
-                                                    const Limits& limits) {
+Result<std::unique_ptr<ByteStream>> open_read_ahead(const std::string& path, const Limits& limits) {
   Result<std::unique_ptr<ByteStream>> source = ByteStream::open(path, limits);
   if (!source) return source.take_error();
-  return std::unique_ptr<ByteStream>(
-      std::make_unique<ReadAheadByteStream>(std::move(*source)));
+  return std::unique_ptr<ByteStream>(std::make_unique<ReadAheadByteStream>(std::move(*source)));
 }
 
 ReadAheadByteStream::ReadAheadByteStream(std::unique_ptr<ByteStream> source)

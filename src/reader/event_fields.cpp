@@ -1,6 +1,7 @@
 #include "reader/event_fields.h"
 
 #include <cmath>
+#include <cstring>
 
 #include "reader/kineto_format.h"
 #include "reader/time_parse.h"
@@ -13,11 +14,9 @@ using simdjson::ondemand::json_type;
 using simdjson::ondemand::value;
 using Field = EventFields::Field;
 
-// Kineto writes integers, but other producers write 1.0 or "7": take what is unambiguous.
+// Kineto writes integers, but other producers write 1.0: take what is unambiguous. (Each getter
+// checks the type itself; asking type() first cost a second look at every value.)
 bool read_integer(value v, int64_t& out) {
-  json_type type;
-  if (v.type().get(type)) return false;
-  if (type != json_type::number) return false;
   if (!v.get_int64().get(out)) return true;
   double d;
   if (v.get_double().get(d) || !std::isfinite(d) || std::fabs(d) > 9e18) return false;
@@ -26,18 +25,24 @@ bool read_integer(value v, int64_t& out) {
 }
 
 bool read_time(value v, int64_t& out_ns) {
-  json_type type;
-  if (v.type().get(type) || type != json_type::number) return false;
   std::string_view text = v.raw_json_token();
+  if (text.empty() || !(text[0] == '-' || (text[0] >= '0' && text[0] <= '9'))) return false;
   auto ns = microseconds_text_to_ns(text);
   if (!ns) return false;
   out_ns = *ns;
   return true;
 }
 
+// Strings without escapes (nearly all) are taken in place; only escaped ones are unescaped.
 bool read_string(value v, std::string_view& out) {
-  json_type type;
-  if (v.type().get(type) || type != json_type::string) return false;
+  std::string_view token = v.raw_json_token();
+  if (token.empty() || token[0] != '"') return false;
+  const char* begin = token.data() + 1;
+  const char* quote = static_cast<const char*>(std::memchr(begin, '"', token.size() - 1));
+  if (quote && !std::memchr(begin, '\\', quote - begin)) {
+    out = std::string_view(begin, quote - begin);
+    return true;
+  }
   return !v.get_string().get(out);
 }
 
@@ -69,6 +74,95 @@ bool read_dim3(value v, std::array<int32_t, 3>& out) {
   return i == 3;
 }
 
+// Keys are matched on their raw bytes, dispatched by the first byte: most events have a dozen
+// keys, and a chain of string compares per key showed in profiles. A key is `text` when its raw
+// bytes are `text` followed by the closing quote (escaped keys never match: no key we use has
+// escapes). Reading a few bytes past a short key is safe: the parser's input is padded.
+bool key_is(const char* raw, std::string_view text) {
+  return std::memcmp(raw, text.data(), text.size()) == 0 && raw[text.size()] == '"';
+}
+
+enum class Key {
+  kOther, kPhase, kCategory, kName, kPid, kTid, kTs, kDur, kId, kArgs,
+  kExternalId, kCorrelation, kDevice, kStream, kGrid, kBlock, kRegisters, kSharedMemory,
+  kOccupancy, kBytes, kMemoryBytes, kMemoryTotalAllocated, kMemoryDeviceId,
+};
+
+Key event_key(simdjson::ondemand::raw_json_string key) {
+  const char* k = key.raw();
+  switch (k[0]) {
+    case 'p':
+      if (key_is(k, kineto::kPhase)) return Key::kPhase;
+      if (key_is(k, kineto::kPid)) return Key::kPid;
+      break;
+    case 'c':
+      if (key_is(k, kineto::kCategory)) return Key::kCategory;
+      break;
+    case 'n':
+      if (key_is(k, kineto::kName)) return Key::kName;
+      break;
+    case 't':
+      if (key_is(k, kineto::kTs)) return Key::kTs;
+      if (key_is(k, kineto::kTid)) return Key::kTid;
+      break;
+    case 'd':
+      if (key_is(k, kineto::kDur)) return Key::kDur;
+      break;
+    case 'i':
+      if (key_is(k, kineto::kId)) return Key::kId;
+      break;
+    case 'a':
+      if (key_is(k, kineto::kArgs)) return Key::kArgs;
+      break;
+  }
+  return Key::kOther;
+}
+
+Key arg_key(simdjson::ondemand::raw_json_string key) {
+  const char* k = key.raw();
+  switch (k[0]) {
+    case 'E':
+      if (key_is(k, kineto::kExternalId)) return Key::kExternalId;
+      break;
+    case 'c':
+      if (key_is(k, kineto::kCorrelation)) return Key::kCorrelation;
+      break;
+    case 'd':
+      if (key_is(k, kineto::kDevice)) return Key::kDevice;
+      break;
+    case 's':
+      if (key_is(k, kineto::kStream)) return Key::kStream;
+      if (key_is(k, kineto::kSharedMemory)) return Key::kSharedMemory;
+      break;
+    case 'g':
+      if (key_is(k, kineto::kGrid)) return Key::kGrid;
+      break;
+    case 'b':
+      if (key_is(k, kineto::kBlock)) return Key::kBlock;
+      if (key_is(k, kineto::kBytes)) return Key::kBytes;
+      break;
+    case 'r':
+      if (key_is(k, kineto::kRegistersPerThread)) return Key::kRegisters;
+      break;
+    case 'e':
+      if (key_is(k, kineto::kEstAchievedOccupancy)) return Key::kOccupancy;
+      break;
+    case 'n':
+      if (key_is(k, kineto::kMetadataName)) return Key::kName;
+      break;
+    case 'B':
+      if (key_is(k, kineto::kMemoryBytes)) return Key::kMemoryBytes;
+      break;
+    case 'T':
+      if (key_is(k, kineto::kMemoryTotalAllocated)) return Key::kMemoryTotalAllocated;
+      break;
+    case 'D':
+      if (key_is(k, kineto::kMemoryDeviceId)) return Key::kMemoryDeviceId;
+      break;
+  }
+  return Key::kOther;
+}
+
 template <typename Reader>
 void read_field(value v, EventFields& out, Field f, Reader&& reader) {
   out.present |= f;
@@ -84,43 +178,60 @@ simdjson::error_code read_args(value v, EventFields& out) {
     value item;
     if (auto error = field.value().get(item)) return error;
     auto integer = [](int64_t& slot) { return [&slot](value x) { return read_integer(x, slot); }; };
-    if (key == kineto::kExternalId) {
-      read_field(item, out, Field::kExternalId, integer(out.external_id));
-    } else if (key == kineto::kCorrelation) {
-      read_field(item, out, Field::kCorrelation, integer(out.correlation));
-    } else if (key == kineto::kDevice) {
-      read_field(item, out, Field::kDevice, integer(out.device));
-    } else if (key == kineto::kStream) {
-      read_field(item, out, Field::kStream, integer(out.stream));
-    } else if (key == kineto::kGrid) {
-      read_field(item, out, Field::kGrid, [&](value x) { return read_dim3(x, out.grid); });
-    } else if (key == kineto::kBlock) {
-      read_field(item, out, Field::kBlock, [&](value x) { return read_dim3(x, out.block); });
-    } else if (key == kineto::kRegistersPerThread) {
-      read_field(item, out, Field::kRegisters, [&](value x) {
-        int64_t n;
-        if (!read_integer(x, n)) return false;
-        out.registers = static_cast<int32_t>(n);
-        return true;
-      });
-    } else if (key == kineto::kSharedMemory) {
-      read_field(item, out, Field::kSharedMemory, integer(out.shared_memory));
-    } else if (key == kineto::kEstAchievedOccupancy) {
-      read_field(item, out, Field::kOccupancy, [&](value x) {
-        double d;
-        return !x.get_double().get(d) && std::isfinite(d) && (out.occupancy_pct = d, true);
-      });
-    } else if (key == kineto::kBytes) {
-      read_field(item, out, Field::kBytes, integer(out.bytes));
-    } else if (key == kineto::kMetadataName) {
-      read_field(item, out, Field::kMetadataName,
-                 [&](value x) { return read_string(x, out.metadata_name); });
-    } else if (key == kineto::kMemoryBytes) {
-      read_field(item, out, Field::kMemoryBytes, integer(out.memory_bytes));
-    } else if (key == kineto::kMemoryTotalAllocated) {
-      read_field(item, out, Field::kMemoryTotalAllocated, integer(out.memory_total_allocated));
-    } else if (key == kineto::kMemoryDeviceId) {
-      read_field(item, out, Field::kMemoryDeviceId, integer(out.memory_device_id));
+    switch (arg_key(key)) {
+      case Key::kExternalId:
+        read_field(item, out, Field::kExternalId, integer(out.external_id));
+        break;
+      case Key::kCorrelation:
+        read_field(item, out, Field::kCorrelation, integer(out.correlation));
+        break;
+      case Key::kDevice:
+        read_field(item, out, Field::kDevice, integer(out.device));
+        break;
+      case Key::kStream:
+        read_field(item, out, Field::kStream, integer(out.stream));
+        break;
+      case Key::kGrid:
+        read_field(item, out, Field::kGrid, [&](value x) { return read_dim3(x, out.grid); });
+        break;
+      case Key::kBlock:
+        read_field(item, out, Field::kBlock, [&](value x) { return read_dim3(x, out.block); });
+        break;
+      case Key::kRegisters:
+        read_field(item, out, Field::kRegisters, [&](value x) {
+          int64_t n;
+          if (!read_integer(x, n)) return false;
+          out.registers = static_cast<int32_t>(n);
+          return true;
+        });
+        break;
+      case Key::kSharedMemory:
+        read_field(item, out, Field::kSharedMemory, integer(out.shared_memory));
+        break;
+      case Key::kOccupancy:
+        read_field(item, out, Field::kOccupancy, [&](value x) {
+          double d;
+          return !x.get_double().get(d) && std::isfinite(d) && (out.occupancy_pct = d, true);
+        });
+        break;
+      case Key::kBytes:
+        read_field(item, out, Field::kBytes, integer(out.bytes));
+        break;
+      case Key::kName:
+        read_field(item, out, Field::kMetadataName,
+                   [&](value x) { return read_string(x, out.metadata_name); });
+        break;
+      case Key::kMemoryBytes:
+        read_field(item, out, Field::kMemoryBytes, integer(out.memory_bytes));
+        break;
+      case Key::kMemoryTotalAllocated:
+        read_field(item, out, Field::kMemoryTotalAllocated, integer(out.memory_total_allocated));
+        break;
+      case Key::kMemoryDeviceId:
+        read_field(item, out, Field::kMemoryDeviceId, integer(out.memory_device_id));
+        break;
+      default:
+        break;
     }
   }
   return simdjson::SUCCESS;
@@ -137,34 +248,47 @@ simdjson::error_code read_event_fields(value event, EventFields& out) {
     if (auto error = field.key().get(key)) return error;
     value v;
     if (auto error = field.value().get(v)) return error;
-    if (key == kineto::kPhase) {
-      read_field(v, out, Field::kPhase, [&](value x) {
-        std::string_view ph;
-        if (!read_string(x, ph) || ph.size() != 1) return false;
-        out.phase = ph[0];
-        return true;
-      });
-    } else if (key == kineto::kCategory) {
-      read_field(v, out, Field::kCategory, [&](value x) { return read_string(x, out.category); });
-    } else if (key == kineto::kName) {
-      read_field(v, out, Field::kName, [&](value x) { return read_string(x, out.name); });
-    } else if (key == kineto::kPid) {
-      out.present |= Field::kPid;
-      read_id_or_text(v, out.pid, out.pid_text, out, Field::kPid);
-    } else if (key == kineto::kTid) {
-      out.present |= Field::kTid;
-      read_id_or_text(v, out.tid, out.tid_text, out, Field::kTid);
-    } else if (key == kineto::kTs) {
-      read_field(v, out, Field::kTs, [&](value x) { return read_time(x, out.ts_ns); });
-    } else if (key == kineto::kDur) {
-      read_field(v, out, Field::kDur, [&](value x) { return read_time(x, out.dur_ns); });
-    } else if (key == kineto::kId) {
-      out.present |= Field::kId;
-      std::string_view text;
-      read_id_or_text(v, out.id, text, out, Field::kId);
-      if (!text.empty()) out.mistyped |= Field::kId;
-    } else if (key == kineto::kArgs) {
-      if (auto error = read_args(v, out)) return error;
+    switch (event_key(key)) {
+      case Key::kPhase:
+        read_field(v, out, Field::kPhase, [&](value x) {
+          std::string_view ph;
+          if (!read_string(x, ph) || ph.size() != 1) return false;
+          out.phase = ph[0];
+          return true;
+        });
+        break;
+      case Key::kCategory:
+        read_field(v, out, Field::kCategory, [&](value x) { return read_string(x, out.category); });
+        break;
+      case Key::kName:
+        read_field(v, out, Field::kName, [&](value x) { return read_string(x, out.name); });
+        break;
+      case Key::kPid:
+        out.present |= Field::kPid;
+        read_id_or_text(v, out.pid, out.pid_text, out, Field::kPid);
+        break;
+      case Key::kTid:
+        out.present |= Field::kTid;
+        read_id_or_text(v, out.tid, out.tid_text, out, Field::kTid);
+        break;
+      case Key::kTs:
+        read_field(v, out, Field::kTs, [&](value x) { return read_time(x, out.ts_ns); });
+        break;
+      case Key::kDur:
+        read_field(v, out, Field::kDur, [&](value x) { return read_time(x, out.dur_ns); });
+        break;
+      case Key::kId: {
+        out.present |= Field::kId;
+        std::string_view text;
+        read_id_or_text(v, out.id, text, out, Field::kId);
+        if (!text.empty()) out.mistyped |= Field::kId;
+        break;
+      }
+      case Key::kArgs:
+        if (auto error = read_args(v, out)) return error;
+        break;
+      default:
+        break;
     }
   }
   return simdjson::SUCCESS;

@@ -6,6 +6,27 @@
 namespace attnprof::kineto {
 
 Category category_from_name(std::string_view cat) {
+  // The common spellings first, told apart by length and a byte, without string compares.
+  switch (cat.size()) {
+    case 6:
+      if (cat == "cpu_op") return Category::kCpuOp;
+      if (cat == "kernel") return Category::kKernel;
+      break;
+    case 4:
+      if (cat == "ac2g") return Category::kFlowAc2g;
+      break;
+    case 12:
+      if (cat == "cuda_runtime") return Category::kCudaRuntime;
+      break;
+    case 15:
+      if (cat == "python_function") return Category::kPythonFunction;
+      break;
+    case 17:
+      if (cat == "cpu_instant_event") return Category::kCpuInstantEvent;
+      break;
+    default:
+      break;
+  }
   static constexpr std::array<std::pair<std::string_view, Category>, 19> kNames{{
       {"cpu_op", Category::kCpuOp},
       {"user_annotation", Category::kUserAnnotation},

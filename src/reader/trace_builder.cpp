@@ -32,7 +32,15 @@ int32_t clamp32(int64_t v) {
 
 }  // namespace
 
-TraceBuilder::TraceBuilder(std::string path) { trace_.path = std::move(path); }
+TraceBuilder::TraceBuilder(std::string path, uint64_t json_bytes_hint) {
+  trace_.path = std::move(path);
+  // Reserve by the expected size: untouched capacity costs address space, not memory, while
+  // regrowth copies every row and touches twice the pages (PERF_NOTES.md: fresh pages are dear).
+  // Real traces average 300-700 bytes of JSON per host event and more per GPU activity.
+  uint64_t cap = std::min<uint64_t>(json_bytes_hint, uint64_t{16} << 30);
+  trace_.host_events.reserve(cap / 200);
+  trace_.gpu_activities.reserve(cap / 1000);
+}
 
 void TraceBuilder::begin_batch() {
   mark_.host = trace_.host_events.size();
@@ -188,6 +196,8 @@ void TraceBuilder::add_instant(const EventFields& f) {
 }
 
 void TraceBuilder::add_flow(const EventFields& f, uint64_t offset) {
+  // ac2g flows repeat the correlation ids that link launches to GPU work: not stored.
+  if (kineto::category_from_name(f.category) == Category::kFlowAc2g) return;
   if (!f.has(Field::kId) || f.bad(Field::kId) || !f.has(Field::kTs) || f.bad(Field::kTs)) {
     trace_.diagnostics.add(DiagnosticKind::kMissingField, offset,
                            "flow event without a numeric \"id\" and \"ts\"");
@@ -300,16 +310,21 @@ Status TraceBuilder::read_distributed_info(std::string_view raw, uint64_t offset
 Trace TraceBuilder::finish() && {
   auto& host = trace_.host_events;
   // Parents start first and, at a tie, last longer: then a stack per thread finds the nesting.
-  std::stable_sort(host.begin(), host.end(), [](const HostEvent& a, const HostEvent& b) {
+  // Full keys make the order deterministic without a stable sort's temporary buffer.
+  std::sort(host.begin(), host.end(), [](const HostEvent& a, const HostEvent& b) {
     if (a.pid != b.pid) return a.pid < b.pid;
     if (a.tid != b.tid) return a.tid < b.tid;
     if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
-    return a.dur_ns > b.dur_ns;
+    if (a.dur_ns != b.dur_ns) return a.dur_ns > b.dur_ns;
+    if (a.kind != b.kind) return a.kind < b.kind;
+    return a.correlation < b.correlation;
   });
-  std::stable_sort(trace_.gpu_activities.begin(), trace_.gpu_activities.end(),
-                   [](const GpuActivity& a, const GpuActivity& b) { return a.start_ns < b.start_ns; });
-  host.shrink_to_fit();
-  trace_.gpu_activities.shrink_to_fit();
+  std::sort(trace_.gpu_activities.begin(), trace_.gpu_activities.end(),
+            [](const GpuActivity& a, const GpuActivity& b) {
+              if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+              if (a.stream != b.stream) return a.stream < b.stream;
+              return a.correlation < b.correlation;
+            });
   return std::move(trace_);
 }
 

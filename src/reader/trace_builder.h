@@ -12,7 +12,8 @@ namespace attnprof {
 
 class TraceBuilder final : public TraceDocumentSink {
  public:
-  explicit TraceBuilder(std::string path);
+  // `json_bytes_hint`: the expected size of the JSON, for reserving the tables (0: unknown).
+  TraceBuilder(std::string path, uint64_t json_bytes_hint);
 
   Status top_level_member(std::string_view key, std::string_view raw_value,
                           uint64_t offset) override;

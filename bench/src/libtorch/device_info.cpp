@@ -1,10 +1,15 @@
 #include "device_info.h"
 
 #include <ATen/Context.h>
-#include <ATen/cuda/CUDAContext.h>
 #include <ATen/detail/CUDAHooksInterface.h>
-#include <c10/cuda/CUDAFunctions.h>
 #include <torch/headeronly/version.h>
+
+#include "libtorch/cuda_build.h"
+
+#if ATTNPROF_BENCH_CUDA
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAFunctions.h>
+#endif
 
 #include <exception>
 #include <thread>
@@ -34,6 +39,9 @@ DeviceInfo query_device(DeviceKind device) {
     info.name = "CPU (" + std::to_string(std::thread::hardware_concurrency()) + " threads)";
     return info;
   }
+#if !ATTNPROF_BENCH_CUDA
+  info.unavailable_reason = "this LibTorch has no CUDA support (a CPU-only build)";
+#else
   try {
     if (!at::globalContext().hasCUDA()) {
       info.unavailable_reason = "this LibTorch has no CUDA support (a CPU-only build)";
@@ -56,14 +64,14 @@ DeviceInfo query_device(DeviceKind device) {
     info.available = false;
     info.unavailable_reason = std::string("CUDA could not be initialized: ") + error_text(e);
   }
+#endif
   return info;
 }
 
 LibraryVersions library_versions() {
   LibraryVersions versions;
-  versions.torch = std::to_string(TORCH_VERSION_MAJOR) + "." +
-                   std::to_string(TORCH_VERSION_MINOR) + "." +
-                   std::to_string(TORCH_VERSION_PATCH);
+  versions.torch = std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) +
+                   "." + std::to_string(TORCH_VERSION_PATCH);
   try {
     const auto& hooks = at::detail::getCUDAHooks();
     if (hooks.hasCUDA()) {

@@ -4,9 +4,12 @@ namespace attnprof::bench {
 
 at::ScalarType scalar_type(Dtype dtype) {
   switch (dtype) {
-    case Dtype::kBf16: return at::kBFloat16;
-    case Dtype::kFp16: return at::kHalf;
-    case Dtype::kFp32: return at::kFloat;
+    case Dtype::kBf16:
+      return at::kBFloat16;
+    case Dtype::kFp16:
+      return at::kHalf;
+    case Dtype::kFp32:
+      return at::kFloat;
   }
   return at::kFloat;
 }

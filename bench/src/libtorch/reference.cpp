@@ -20,7 +20,8 @@ class RelativeError {
     ref_squared_ += ref.square().sum().item<double>();
   }
   double value() const {
-    if (ref_squared_ == 0.0) return diff_squared_ == 0.0 ? 0.0 : std::numeric_limits<double>::infinity();
+    if (ref_squared_ == 0.0)
+      return diff_squared_ == 0.0 ? 0.0 : std::numeric_limits<double>::infinity();
     return std::sqrt(diff_squared_ / ref_squared_);  // NaN stays NaN
   }
 
@@ -40,8 +41,8 @@ at::Tensor reference_attention(const at::Tensor& q, const at::Tensor& k, const a
 // (or autograd's saved tensors with the backward) keeps of the same size, within the budget.
 int64_t heads_per_chunk(const Problem& p) {
   const double budget = p.device == DeviceKind::kCuda ? 2.0 * (1LL << 30) : 0.5 * (1LL << 30);
-  const double per_head = static_cast<double>(p.seq) * static_cast<double>(p.seq) * 8.0 *
-                          (p.backward ? 8.0 : 4.0);
+  const double per_head =
+      static_cast<double>(p.seq) * static_cast<double>(p.seq) * 8.0 * (p.backward ? 8.0 : 4.0);
   return std::max<int64_t>(1, static_cast<int64_t>(budget / per_head));
 }
 

@@ -1,8 +1,14 @@
 #include "libtorch/sdpa_support.h"
 
 #include <ATen/core/grad_mode.h>
-#include <ATen/native/transformers/cuda/sdp_utils.h>
+#include <ATen/native/transformers/sdp_utils_cpp.h>
 #include <c10/util/Exception.h>
+
+#include "libtorch/cuda_build.h"
+
+#if ATTNPROF_BENCH_CUDA
+#include <ATen/native/transformers/cuda/sdp_utils.h>
+#endif
 
 #include <vector>
 
@@ -30,8 +36,13 @@ std::optional<at::Tensor> sdpa_mask(const Problem& problem, const Masks& masks) 
 }
 
 sdp::sdp_params sdpa_params(const Problem& problem, const InputSet& in, const Masks& masks) {
-  return sdp::sdp_params{in.q, in.k, in.v, sdpa_mask(problem, masks), /*dropout=*/0.0,
-                         /*is_causal=*/problem.mask == MaskKind::kCausal, /*enable_gqa=*/false};
+  return sdp::sdp_params{in.q,
+                         in.k,
+                         in.v,
+                         sdpa_mask(problem, masks),
+                         /*dropout=*/0.0,
+                         /*is_causal=*/problem.mask == MaskKind::kCausal,
+                         /*enable_gqa=*/false};
 }
 
 }  // namespace
@@ -51,17 +62,28 @@ std::optional<std::string> sdpa_unsupported_reason(Variant variant, const Proble
 
   WarningCollector collector;
   bool usable = false;
+#if ATTNPROF_BENCH_CUDA
   {
     c10::WarningUtils::WarningHandlerGuard guard(&collector);
     // Some reasons are TORCH_WARN_ONCE: make them speak every time.
     c10::WarningUtils::WarnAlways always(true);
     switch (variant) {
-      case Variant::kSdpaFlash: usable = sdp::can_use_flash_attention(params, true); break;
-      case Variant::kSdpaEfficient: usable = sdp::can_use_mem_efficient_attention(params, true); break;
-      case Variant::kSdpaCudnn: usable = sdp::can_use_cudnn_attention(params, true); break;
-      default: break;
+      case Variant::kSdpaFlash:
+        usable = sdp::can_use_flash_attention(params, true);
+        break;
+      case Variant::kSdpaEfficient:
+        usable = sdp::can_use_mem_efficient_attention(params, true);
+        break;
+      case Variant::kSdpaCudnn:
+        usable = sdp::can_use_cudnn_attention(params, true);
+        break;
+      default:
+        break;
     }
   }
+#else
+  collector.messages.push_back("this LibTorch was built without CUDA");
+#endif
   if (usable) return std::nullopt;
   std::string reason;
   for (const std::string& message : collector.messages) {
@@ -80,12 +102,18 @@ std::string sdpa_choice(const Problem& problem, const InputSet& in, const Masks&
   const int64_t choice = at::_fused_sdp_choice(in.q, in.k, in.v, sdpa_mask(problem, masks), 0.0,
                                                problem.mask == MaskKind::kCausal);
   switch (static_cast<at::SDPBackend>(choice)) {
-    case at::SDPBackend::math: return "math";
-    case at::SDPBackend::flash_attention: return "flash";
-    case at::SDPBackend::efficient_attention: return "efficient";
-    case at::SDPBackend::cudnn_attention: return "cudnn";
-    case at::SDPBackend::overrideable: return "overrideable";
-    case at::SDPBackend::error: return "none";
+    case at::SDPBackend::math:
+      return "math";
+    case at::SDPBackend::flash_attention:
+      return "flash";
+    case at::SDPBackend::efficient_attention:
+      return "efficient";
+    case at::SDPBackend::cudnn_attention:
+      return "cudnn";
+    case at::SDPBackend::overrideable:
+      return "overrideable";
+    case at::SDPBackend::error:
+      return "none";
   }
   return "backend " + std::to_string(choice);
 }

@@ -1,7 +1,11 @@
 #include "libtorch/timing.h"
 
+#include "libtorch/cuda_build.h"
+
+#if ATTNPROF_BENCH_CUDA
 #include <ATen/cuda/CUDAEvent.h>
 #include <c10/cuda/CUDAStream.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -46,6 +50,7 @@ int warm_up(DeviceKind device, double seconds, const std::function<void(int)>& c
   }
 }
 
+#if ATTNPROF_BENCH_CUDA
 std::vector<double> time_cuda(int first, int reps, const std::function<void(int)>& call) {
   const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream();
   std::vector<at::cuda::CUDAEvent> starts, ends;
@@ -66,6 +71,7 @@ std::vector<double> time_cuda(int first, int reps, const std::function<void(int)
   for (int r = 0; r < reps; ++r) times_ms[r] = starts[r].elapsed_time(ends[r]);
   return times_ms;
 }
+#endif
 
 std::vector<double> time_cpu(int first, int reps, const std::function<void(int)>& call) {
   std::vector<double> times_ms(reps);
@@ -79,8 +85,11 @@ std::vector<double> time_cpu(int first, int reps, const std::function<void(int)>
 
 std::vector<double> time_reps(DeviceKind device, int first, int reps,
                               const std::function<void(int)>& call) {
-  return device == DeviceKind::kCuda ? time_cuda(first, reps, call)
-                                     : time_cpu(first, reps, call);
+#if ATTNPROF_BENCH_CUDA
+  if (device == DeviceKind::kCuda) return time_cuda(first, reps, call);
+#endif
+  (void)device;  // a CPU-only LibTorch has no CUDA device to time (query_device says so first)
+  return time_cpu(first, reps, call);
 }
 
 }  // namespace
@@ -101,8 +110,8 @@ TimingStats time_calls(DeviceKind device, const TimingPlan& plan,
   next += 3;
   const double per_call_ms = std::max(1e-3, *std::max_element(probe.begin(), probe.end()));
   const double wanted = std::ceil(1e3 * plan.budget_s / per_call_ms);
-  const int reps = static_cast<int>(std::clamp(wanted, static_cast<double>(plan.min_reps),
-                                               static_cast<double>(plan.max_reps)));
+  const int reps = static_cast<int>(
+      std::clamp(wanted, static_cast<double>(plan.min_reps), static_cast<double>(plan.max_reps)));
   return summarize(time_reps(device, next, reps, call));
 }
 

@@ -1,6 +1,5 @@
 #include "variant_runner.h"
 
-#include <ATen/cuda/CUDAContext.h>
 #include <c10/util/Exception.h>
 #include <unistd.h>
 
@@ -8,6 +7,7 @@
 #include <exception>
 #include <vector>
 
+#include "libtorch/cuda_build.h"
 #include "libtorch/device_sync.h"
 #include "libtorch/error_text.h"
 #include "libtorch/inputs.h"
@@ -17,6 +17,10 @@
 #include "libtorch/timing.h"
 #include "libtorch/trace_capture.h"
 #include "libtorch/variants.h"
+
+#if ATTNPROF_BENCH_CUDA
+#include <ATen/cuda/CUDAContext.h>
+#endif
 
 namespace attnprof::bench {
 namespace {
@@ -28,11 +32,13 @@ struct RotationLimits {
   int64_t memory_budget = 0;
 };
 
-RotationLimits rotation_limits(DeviceKind device) {
+RotationLimits rotation_limits([[maybe_unused]] DeviceKind device) {
+#if ATTNPROF_BENCH_CUDA
   if (device == DeviceKind::kCuda) {
     const cudaDeviceProp* props = at::cuda::getCurrentDeviceProperties();
     return {props->l2CacheSize, static_cast<int64_t>(props->totalGlobalMem) / 8};
   }
+#endif
   const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
   return {l3 > 0 ? l3 : 0, int64_t{8} << 30};
 }
@@ -43,6 +49,24 @@ std::string format_error(double value) {
   return text;
 }
 
+// Gives the caching allocator's blocks back however run_variant leaves, so that one variant's
+// cache (or an out-of-memory failure's leftovers) does not shrink what the next can allocate.
+class ReleaseCachedMemoryOnExit {
+ public:
+  explicit ReleaseCachedMemoryOnExit(DeviceKind device) : device_(device) {}
+  ~ReleaseCachedMemoryOnExit() {
+    try {
+      release_cached_memory(device_);
+    } catch (const std::exception&) {  // a device that cannot free memory fails the next variant
+    }
+  }
+  ReleaseCachedMemoryOnExit(const ReleaseCachedMemoryOnExit&) = delete;
+  ReleaseCachedMemoryOnExit& operator=(const ReleaseCachedMemoryOnExit&) = delete;
+
+ private:
+  DeviceKind device_;
+};
+
 std::string cpu_unsupported_reason(Variant variant) {
   return "PyTorch has no CPU kernel for the " +
          std::string(variant == Variant::kSdpaCudnn ? "cuDNN" : "memory-efficient") +
@@ -51,8 +75,8 @@ std::string cpu_unsupported_reason(Variant variant) {
 
 }  // namespace
 
-VariantMeasurement run_variant(Variant variant, const Problem& problem,
-                               const RunSettings& settings, const PhaseCallback& on_phase) {
+VariantMeasurement run_variant(Variant variant, const Problem& problem, const RunSettings& settings,
+                               const PhaseCallback& on_phase) {
   VariantMeasurement m;
   m.variant = variant;
   const auto phase = [&](std::string_view name) {
@@ -64,14 +88,15 @@ VariantMeasurement run_variant(Variant variant, const Problem& problem,
     return m;
   }
 
+  const ReleaseCachedMemoryOnExit release(problem.device);
   bool variant_has_run = false;
   try {
     const SdpaBackendPin pin(variant);
     const Masks masks = make_masks(problem);
     const AttentionCall call(variant, problem, masks);
 
-    phase("support");
-    {
+    if (is_sdpa(variant)) {
+      phase("support");
       const InputSet probe = make_input_set(problem, settings.seed);
       if (auto reason = sdpa_unsupported_reason(variant, problem, probe, masks)) {
         m.status = VariantStatus::kUnsupported;
@@ -108,7 +133,8 @@ VariantMeasurement run_variant(Variant variant, const Problem& problem,
 
     phase("timing");
     const TimingPlan plan{settings.time_budget_s, settings.min_reps, settings.max_reps};
-    TimingStats timing = time_calls(problem.device, plan, [&](int i) { call.run(inputs[i % sets]); });
+    TimingStats timing =
+        time_calls(problem.device, plan, [&](int i) { call.run(inputs[i % sets]); });
     timing.input_sets = sets;
     timing.input_set_bytes = set_bytes;
     m.timing = timing;
@@ -130,10 +156,6 @@ VariantMeasurement run_variant(Variant variant, const Problem& problem,
   } catch (const std::exception& e) {
     m.status = VariantStatus::kError;
     m.reason = error_text(e);
-  }
-  try {
-    release_cached_memory(problem.device);
-  } catch (const std::exception&) {  // a device that cannot even free memory fails the next variant
   }
   return m;
 }

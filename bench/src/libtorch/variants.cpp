@@ -1,6 +1,7 @@
 #include "libtorch/variants.h"
 
 #include <ATen/Context.h>
+#include <ATen/ScalarOps.h>
 #include <ATen/core/grad_mode.h>
 #include <torch/csrc/autograd/autograd.h>
 
@@ -47,9 +48,12 @@ at::Tensor AttentionCall::forward(const InputSet& in) const {
   std::optional<at::NoGradGuard> no_grad;
   if (!problem_.backward) no_grad.emplace();
   switch (variant_) {
-    case Variant::kNaive: return unfused(in, /*in_place=*/false);
-    case Variant::kInplace: return unfused(in, /*in_place=*/true);
-    default: return sdpa(in);
+    case Variant::kNaive:
+      return unfused(in, /*in_place=*/false);
+    case Variant::kInplace:
+      return unfused(in, /*in_place=*/true);
+    default:
+      return sdpa(in);
   }
 }
 
@@ -57,7 +61,7 @@ at::Tensor AttentionCall::unfused(const InputSet& in, bool in_place) const {
   const double minus_inf = -std::numeric_limits<double>::infinity();
   at::Tensor s = at::matmul(in.q, in.k.transpose(-2, -1));
   if (!in_place) {
-    s = s * scale_;
+    s = at::mul(s, at::native::wrapped_scalar_tensor(scale_));  // Python's `s * SCALE`
     // Out of place: masked_fill clones s first, the DtoD copy the study finds in the trace.
     if (masks_.masked_out.defined()) s = s.masked_fill(masks_.masked_out, minus_inf);
   } else {
@@ -66,7 +70,9 @@ at::Tensor AttentionCall::unfused(const InputSet& in, bool in_place) const {
     if (s.requires_grad()) {
       s.mul_(scale_);
     } else {
-      at::mul_out(s, s, at::Scalar(scale_));
+      // Python passes the scalar as a wrapped-number tensor to mul.out, whose structured kernel
+      // writes into s; mul.Scalar_out is another op. Same op, same trace as the study.
+      at::mul_out(s, s, at::native::wrapped_scalar_tensor(scale_));
     }
     if (masks_.masked_out.defined()) s.masked_fill_(masks_.masked_out, minus_inf);
   }

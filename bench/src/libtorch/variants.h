@@ -23,8 +23,7 @@ class SdpaBackendPin {
 
  private:
   bool pinned_ = false;
-  bool flash_ = false, mem_efficient_ = false, math_ = false, cudnn_ = false,
-       overrideable_ = false;
+  bool flash_ = false, mem_efficient_ = false, math_ = false, cudnn_ = false, overrideable_ = false;
 };
 
 // One call of a variant on one input set: the forward, and with the backward the gradients of

@@ -1,0 +1,214 @@
+// Throughput of `analyze` beside its floors, measured side by side in one run (a benchmark, not a
+// timed test). For each trace, each mode runs in its own child process, so that its peak RSS is
+// its own; the best of --repeat runs is kept.
+//
+//   inflate        ISA-L inflate alone (gzip files): the floor of reading the bytes
+//   count/stream   inflate + the reader's chunking + simdjson on-demand over every event, reading
+//                  no field: the floor of the streaming parse
+//   count/whole    the whole JSON in one padded_string, one simdjson on-demand pass counting
+//                  traceEvents (PERF_NOTES.md's method; skipped above --whole-limit)
+//   analyze        attnprof's full analysis: read, model, links, regions, summaries
+//
+// usage: throughput [--repeat N] [--whole-limit BYTES] TRACE...
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include "attnprof/analysis.h"
+#include "io/byte_stream.h"
+#include "reader/trace_document.h"
+
+namespace {
+
+using attnprof::ByteStream;
+using attnprof::Limits;
+
+struct Measurement {
+  bool ok = false;
+  double seconds = 0;
+  uint64_t json_bytes = 0;
+  uint64_t events = 0;
+  long peak_rss_kb = 0;
+};
+
+struct ChildReport {
+  double seconds;
+  uint64_t json_bytes;
+  uint64_t events;
+};
+
+// Runs `work` in a child process; the child reports time and counts through a pipe.
+Measurement in_child(const std::function<bool(ChildReport&)>& work) {
+  int fds[2];
+  if (pipe(fds) != 0) return {};
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    ChildReport report{};
+    auto start = std::chrono::steady_clock::now();
+    bool ok = work(report);
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (ok && write(fds[1], &report, sizeof report) != sizeof report) _exit(3);
+    _exit(ok ? 0 : 1);
+  }
+  close(fds[1]);
+  ChildReport report{};
+  bool got = read(fds[0], &report, sizeof report) == sizeof report;
+  close(fds[0]);
+  int status = 0;
+  struct rusage usage {};
+  wait4(pid, &status, 0, &usage);
+  Measurement m;
+  m.ok = got && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  m.seconds = report.seconds;
+  m.json_bytes = report.json_bytes;
+  m.events = report.events;
+  m.peak_rss_kb = usage.ru_maxrss;
+  return m;
+}
+
+bool inflate_only(const std::string& path, ChildReport& r) {
+  auto stream = ByteStream::open(path, Limits{});
+  if (!stream.ok()) return false;
+  std::vector<char> buffer(4 << 20);
+  for (;;) {
+    auto n = (*stream)->read(buffer.data(), buffer.size());
+    if (!n.ok()) return false;
+    if (*n == 0) break;
+    r.json_bytes += *n;
+  }
+  return true;
+}
+
+class CountingSink final : public attnprof::TraceDocumentSink {
+ public:
+  attnprof::Status top_level_member(std::string_view, std::string_view, uint64_t) override { return {}; }
+  void begin_batch() override { batch_ = 0; }
+  simdjson::error_code event(simdjson::ondemand::value, uint64_t) override {
+    ++batch_;
+    return simdjson::SUCCESS;
+  }
+  void commit_batch() override { events += batch_; }
+  void rollback_batch() override {}
+  uint64_t events = 0;
+
+ private:
+  uint64_t batch_ = 0;
+};
+
+bool count_streamed(const std::string& path, ChildReport& r) {
+  auto stream = attnprof::open_read_ahead(path, Limits{});
+  if (!stream.ok()) return false;
+  CountingSink sink;
+  auto stats = attnprof::read_trace_document(**stream, path, Limits{}, sink);
+  if (!stats.ok()) return false;
+  r.json_bytes = stats->json_bytes;
+  r.events = sink.events;
+  return true;
+}
+
+bool count_whole(const std::string& path, ChildReport& r) {
+  auto stream = ByteStream::open(path, Limits{});
+  if (!stream.ok()) return false;
+  std::string text;
+  std::vector<char> buffer(4 << 20);
+  for (;;) {
+    auto n = (*stream)->read(buffer.data(), buffer.size());
+    if (!n.ok()) return false;
+    if (*n == 0) break;
+    text.append(buffer.data(), *n);
+  }
+  simdjson::padded_string json(text);
+  std::string().swap(text);
+  simdjson::ondemand::parser parser;
+  simdjson::ondemand::document doc;
+  simdjson::ondemand::array events;
+  if (parser.iterate(json).get(doc) || doc["traceEvents"].get_array().get(events)) return false;
+  for (auto e : events) {
+    if (e.error()) return false;
+    ++r.events;
+  }
+  r.json_bytes = json.size();
+  return true;
+}
+
+bool analyze(const std::string& path, ChildReport& r) {
+  auto result = attnprof::analyze_file(path, attnprof::AnalyzeOptions{});
+  if (!result.ok()) return false;
+  r.json_bytes = result->json_bytes;
+  r.events = result->events;
+  return true;
+}
+
+bool is_gzip(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  unsigned char magic[2] = {0, 0};
+  size_t n = std::fread(magic, 1, 2, f);
+  std::fclose(f);
+  return n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int repeat = 3;
+  uint64_t whole_limit = uint64_t{3} << 30;
+  std::vector<std::string> traces;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--repeat" && i + 1 < argc) repeat = std::stoi(argv[++i]);
+    else if (arg == "--whole-limit" && i + 1 < argc) whole_limit = std::stoull(argv[++i]);
+    else traces.push_back(arg);
+  }
+  if (traces.empty()) {
+    std::fprintf(stderr, "usage: throughput [--repeat N] [--whole-limit BYTES] TRACE...\n");
+    return 2;
+  }
+  std::printf("%-40s %-13s %8s %9s %10s %10s %9s\n", "trace", "mode", "seconds", "MB/s", "peak MB",
+              "events", "vs floor");
+  for (const auto& path : traces) {
+    struct Mode {
+      std::string name;
+      std::function<bool(ChildReport&)> work;
+    };
+    std::vector<Mode> modes;
+    if (is_gzip(path)) modes.push_back({"inflate", [&](ChildReport& r) { return inflate_only(path, r); }});
+    modes.push_back({"count/stream", [&](ChildReport& r) { return count_streamed(path, r); }});
+    modes.push_back({"count/whole", [&](ChildReport& r) { return count_whole(path, r); }});
+    modes.push_back({"analyze", [&](ChildReport& r) { return analyze(path, r); }});
+    double floor_seconds = 0;
+    uint64_t json_bytes = 0;
+    for (const auto& mode : modes) {
+      if (mode.name == "count/whole" && json_bytes > whole_limit) continue;
+      Measurement best;
+      for (int i = 0; i < repeat; ++i) {
+        Measurement m = in_child(mode.work);
+        if (!m.ok) {
+          std::fprintf(stderr, "%s: %s failed\n", path.c_str(), mode.name.c_str());
+          return 2;
+        }
+        if (!best.ok || m.seconds < best.seconds) best = m;
+      }
+      json_bytes = best.json_bytes;
+      if (mode.name == "count/stream") floor_seconds = best.seconds;
+      std::string name = path.size() > 40 ? "..." + path.substr(path.size() - 37) : path;
+      std::printf("%-40s %-13s %8.3f %9.0f %10.1f %10s %9s\n", name.c_str(), mode.name.c_str(),
+                  best.seconds, best.json_bytes / 1e6 / best.seconds, best.peak_rss_kb / 1024.0,
+                  best.events ? std::to_string(best.events).c_str() : "",
+                  floor_seconds > 0 ? fmt::format("{:.2f}x", best.seconds / floor_seconds).c_str() : "");
+    }
+  }
+  return 0;
+}
