@@ -19,18 +19,6 @@ std::string format_duration_us(double us) {
   return fmt::format("{:.2f} s", us / 1e6);
 }
 
-std::string format_bytes(int64_t bytes) {
-  const double b = static_cast<double>(bytes);
-  if (b < 1024.0 * 1024.0) return fmt::format("{:.1f} KiB", b / 1024.0);
-  if (b < 1024.0 * 1024.0 * 1024.0) return fmt::format("{:.1f} MiB", b / (1024.0 * 1024.0));
-  return fmt::format("{:.2f} GiB", b / (1024.0 * 1024.0 * 1024.0));
-}
-
-std::string format_count(double count) {
-  if (std::nearbyint(count) == count) return fmt::format("{:.0f}", count);
-  return fmt::format("{:.1f}", count);
-}
-
 std::string format_error(double relative_error) {
   if (std::isnan(relative_error)) return "nan";
   return fmt::format("{:.1e}", relative_error);

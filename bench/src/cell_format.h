@@ -1,14 +1,13 @@
 #pragma once
-// Numbers as the study's table shows them, with their units.
+// Numbers as the study's table shows them, with their units. Counts and bytes are formatted by
+// the core's render/format_units.h, as in `attnprof analyze`'s tables.
 
-#include <cstdint>
+#include <cstddef>
 #include <string>
 
 namespace attnprof::bench {
 
 std::string format_duration_us(double microseconds);  // "157.2 µs", "7.41 ms", "1.20 s"
-std::string format_bytes(int64_t bytes);              // "512.0 MiB", "1.07 GiB"
-std::string format_count(double count);               // "5", "2.5"
 std::string format_error(double relative_error);      // "3.1e-03"; "nan"
 std::string format_percent(double percent);           // "13.2 %"
 

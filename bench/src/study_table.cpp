@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cell_format.h"
+#include "render/format_units.h"
 
 namespace attnprof::bench {
 namespace {

@@ -14,8 +14,8 @@
 #include "cell_format.h"
 #include "gpu_peaks.h"
 #include "gzip_file.h"
-#include "json_writer.h"
 #include "problem.h"
+#include "render/format_units.h"
 #include "study_table.h"
 #include "summary_json.h"
 #include "sweep.h"
@@ -86,19 +86,6 @@ TEST(CellFormat, UnitsAndTruncation) {
   EXPECT_EQ(truncate_text("abcdef", 4), "abc…");
   EXPECT_EQ(truncate_text("µµµµµ", 3), "µµ…");
   EXPECT_EQ(truncate_text("abc", 3), "abc");
-}
-
-TEST(JsonWriter, EscapesAndWritesNullForNonFinite) {
-  JsonWriter json;
-  json.begin_object();
-  json.key("text").value("a\"b\\c\nd\x01");
-  json.key("nan").value(std::numeric_limits<double>::quiet_NaN());
-  json.key("list").begin_array().value(1).value(2.5).value(true).end_array();
-  json.key("empty").begin_object().end_object();
-  json.end_object();
-  EXPECT_EQ(json.text(),
-            "{\n  \"text\": \"a\\\"b\\\\c\\nd\\u0001\",\n  \"nan\": null,\n  \"list\": [\n    1,\n"
-            "    2.5,\n    true\n  ],\n  \"empty\": {}\n}\n");
 }
 
 StudyReport sample_report() {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "attnprof/diagnostics.h"
+#include "attnprof/findings.h"
 #include "attnprof/limits.h"
 #include "attnprof/result.h"
 
@@ -82,6 +83,8 @@ struct TraceAnalysis {
   RegionMedians median;
   // Index into regions of the typical one (closest to the medians); -1 when there are none.
   int typical_region = -1;
+  // Filled when AnalyzeOptions::explain is set.
+  std::vector<Finding> findings;
   Diagnostics diagnostics;
 };
 
@@ -91,6 +94,8 @@ struct AnalyzeOptions {
   std::string region_pattern;
   // Activities are listed for the typical region only unless this is set (JSON output sets it).
   bool activities_of_every_region = false;
+  // Compute findings (what the trace means) as well.
+  bool explain = false;
   Limits limits;
   // Called as the file is read, with the bytes of the file consumed so far.
   std::function<void(uint64_t file_bytes_read)> progress;

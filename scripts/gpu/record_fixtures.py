@@ -179,6 +179,39 @@ def record_cpu_only():
     save(prof, "cpu_only")
 
 
+def record_cudnn_cold():
+    """cuDNN SDPA profiled from its very first call on a new shape: the plan is built on the CPU
+    inside the first forward, before its kernel is launched; the later forwards reuse it."""
+    q, k, v, _ = inputs(b=2, h=8, s=1536, d=64)
+    with torch.no_grad(), profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
+                                  record_shapes=True) as prof:
+        for _ in range(4):
+            with record_function("forward"):
+                with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+                    F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            torch.cuda.synchronize()
+    save(prof, "cudnn_cold_start")
+
+
+def record_small_launch_bound():
+    """The naive forward on a tiny problem: the GPU waits for the CPU between kernels, and a
+    .item() inside the forward copies to the host and synchronizes."""
+    q, k, v, mask = inputs(b=1, h=2, s=64, d=32)
+    with torch.no_grad():
+        for _ in range(3):
+            naive(q, k, v, mask)
+        torch.cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
+                     schedule=schedule(wait=1, warmup=1, active=3, repeat=1),
+                     record_shapes=True) as prof:
+            for _ in range(5):
+                with record_function("forward"):
+                    out = naive(q, k, v, mask)
+                    out.sum().item()
+                prof.step()
+    save(prof, "small_launch_bound")
+
+
 def record_gpt2(out_dir):
     """A large real training trace (GPT-2 small, random weights) for throughput measurements."""
     from transformers import GPT2Config, GPT2LMHeadModel
@@ -206,9 +239,11 @@ def record_gpt2(out_dir):
 
 if __name__ == "__main__":
     print(torch.__version__, torch.version.cuda, torch.cuda.get_device_name(), flush=True)
-    what = sys.argv[2:] or ["variants", "train", "graph", "cpu"]
+    what = sys.argv[2:] or ["variants", "train", "graph", "cpu", "cold", "small"]
     if "variants" in what: record_variants()
     if "train" in what: record_train_step()
     if "graph" in what: record_cuda_graph()
     if "cpu" in what: record_cpu_only()
+    if "cold" in what: record_cudnn_cold()
+    if "small" in what: record_small_launch_bound()
     if "gpt2" in what: record_gpt2(os.environ.get("GPT2_OUT", OUT))

@@ -6,6 +6,7 @@
 
 #include "analysis/kernel_names.h"
 #include "analysis/occupancy.h"
+#include "analysis/findings/finding_context.h"
 #include "analysis/regions.h"
 
 namespace attnprof {
@@ -176,6 +177,8 @@ TraceAnalysis summarize_trace(const Trace& trace, const AnalyzeOptions& options)
     });
   }
   out.typical_region = typical_region(out.regions, m);
+
+  if (options.explain) out.findings = find_all(FindingContext{trace, set, members, out});
 
   RowMaker rows(trace);
   for (size_t r = 0; r < out.regions.size(); ++r) {

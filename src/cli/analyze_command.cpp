@@ -19,6 +19,7 @@ struct AnalyzeArgs {
   std::vector<std::string> traces;
   std::string region;
   std::string format = "text";
+  bool explain = false;
   LimitOptions limits;
 };
 
@@ -33,6 +34,7 @@ int run(const AnalyzeArgs& args) {
     AnalyzeOptions options;
     options.region_pattern = args.region;
     options.activities_of_every_region = args.format == "json";
+    options.explain = args.explain;
     options.limits = args.limits.to_limits();
     TerminalProgress progress("reading " + path, file_size(path));
     options.progress = [&progress](uint64_t done) { progress.update(done); };
@@ -63,6 +65,8 @@ void register_analyze(CLI::App& app, int& exit_code) {
                   "ProfilerStep#* when present, else the whole trace");
   cmd->add_option("--format", args->format, "Output format")
       ->check(CLI::IsMember({"text", "json", "md"}));
+  cmd->add_flag("--explain", args->explain,
+                "Also say what the trace means: findings with their evidence and suggestions");
   args->limits.add_to(*cmd);
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }

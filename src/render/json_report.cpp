@@ -104,6 +104,19 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t) {
     w.end_object();
   }
   w.end_array();
+  w.key("findings").begin_array();
+  for (const auto& f : t.findings) {
+    w.begin_object();
+    w.key("id").string(finding_id(f.kind));
+    w.key("summary").string(f.summary);
+    w.key("evidence").begin_array();
+    for (const auto& e : f.evidence) w.string(e);
+    w.end_array();
+    w.key("suggestion").string(f.suggestion);
+    w.key("regions_affected").number(f.regions_affected);
+    w.end_object();
+  }
+  w.end_array();
   w.key("warnings").begin_object();
   w.key("total").number(t.diagnostics.total());
   w.key("by_kind").begin_object();

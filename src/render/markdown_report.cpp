@@ -63,6 +63,15 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
           format_us(a.duration_ns));
     }
     put(out, "\n");
+    if (!t.findings.empty()) {
+      put(out, "Findings:\n\n");
+      for (const auto& f : t.findings) {
+        put(out, "- **{}**: {}", finding_id(f.kind), cell(f.summary));
+        if (!f.suggestion.empty()) put(out, " *Suggestion:* {}", cell(f.suggestion));
+        put(out, "\n");
+      }
+      put(out, "\n");
+    }
   }
   return out;
 }

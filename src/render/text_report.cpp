@@ -93,6 +93,14 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
       }
     }
   }
+  if (!t.findings.empty()) {
+    fmt::format_to(std::back_inserter(out), "\n  findings:\n");
+    for (const auto& f : t.findings) {
+      fmt::format_to(std::back_inserter(out), "  * [{}] {}\n", finding_id(f.kind), f.summary);
+      for (const auto& e : f.evidence) fmt::format_to(std::back_inserter(out), "      {}\n", e);
+      if (!f.suggestion.empty()) fmt::format_to(std::back_inserter(out), "      -> {}\n", f.suggestion);
+    }
+  }
   if (t.diagnostics.total() > 0) {
     fmt::format_to(std::back_inserter(out), "\n  warnings ({} in all):", t.diagnostics.total());
     for (size_t k = 0; k < static_cast<size_t>(DiagnosticKind::kCount); ++k) {

@@ -1,0 +1,36 @@
+#pragma once
+// Findings: what a trace means, each with its evidence and, where one applies, a suggestion.
+// They are computed from the trace by rules in src/analysis/findings/ (one file per rule) and
+// shown by `analyze --explain`, the bench's table, and the JSON output.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnprof {
+
+enum class FindingKind {
+  kHiddenCopy,        // a copy under an out-of-place op
+  kPrecisionUpcast,   // half-precision work computed in FP32
+  kMaskRebuilt,       // the attention op builds its mask on every call
+  kNotFused,          // attention as many kernels where one would do
+  kLowOccupancy,      // few resident warps, with what limits them
+  kCpuSideCost,       // CPU time before the first launch (plan building)
+  kLaunchBound,       // the GPU waits for the CPU
+  kSynchronization,   // the CPU waits for the GPU inside a region
+  kPersistentKernel,  // grid sized to the SM count
+  kLaunchKernelEx,    // launched through cuLaunchKernelEx
+};
+
+// Stable identifiers, used in JSON and in tests: "hidden-copy", "precision-upcast", ...
+std::string_view finding_id(FindingKind kind);
+
+struct Finding {
+  FindingKind kind;
+  std::string summary;                // one line: what happens
+  std::vector<std::string> evidence;  // the events, op chains and numbers that show it
+  std::string suggestion;             // one line, or empty
+  int regions_affected = 0;           // of the regions analyzed
+};
+
+}  // namespace attnprof

@@ -1,0 +1,63 @@
+#include "analysis/findings/finding_context.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace attnprof {
+
+std::string_view FindingContext::launch_api(GpuActivityId id) const {
+  HostEventId launch = trace.activity_launch[id];
+  return launch == kNoId ? std::string_view() : trace.strings.view(trace.host_events[launch].name);
+}
+
+std::vector<std::string_view> FindingContext::op_chain(GpuActivityId id) const {
+  std::vector<std::string_view> chain;
+  for (HostEventId op = trace.activity_op[id]; op != kNoId; op = trace.host_parent[op])
+    if (trace.host_events[op].kind == HostKind::kCpuOp)
+      chain.push_back(trace.strings.view(trace.host_events[op].name));
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+std::string FindingContext::chain_text(GpuActivityId id) const {
+  std::string text;
+  for (std::string_view op : op_chain(id)) text += (text.empty() ? "" : " -> ") + std::string(op);
+  std::string_view api = launch_api(id);
+  if (!api.empty()) text += (text.empty() ? "" : " -> ") + std::string(api);
+  return text;
+}
+
+std::string FindingContext::region_label(size_t region) const {
+  return fmt::format("{} #{}", regions.regions[region].name, region + 1);
+}
+
+std::vector<Finding> find_all(const FindingContext& context) {
+  static constexpr FindingRule kRules[] = {
+      find_hidden_copies,  find_precision_upcast,  find_mask_rebuilt,     find_not_fused,
+      find_low_occupancy,  find_cpu_side_cost,     find_launch_bound,     find_synchronizations,
+      find_persistent_kernels, find_launch_kernel_ex,
+  };
+  std::vector<Finding> findings;
+  if (context.region_count() == 0) return findings;
+  for (FindingRule rule : kRules) rule(context, findings);
+  return findings;
+}
+
+std::string_view finding_id(FindingKind kind) {
+  switch (kind) {
+    case FindingKind::kHiddenCopy: return "hidden-copy";
+    case FindingKind::kPrecisionUpcast: return "precision-upcast";
+    case FindingKind::kMaskRebuilt: return "mask-rebuilt";
+    case FindingKind::kNotFused: return "not-fused";
+    case FindingKind::kLowOccupancy: return "low-occupancy";
+    case FindingKind::kCpuSideCost: return "cpu-side-cost";
+    case FindingKind::kLaunchBound: return "launch-bound";
+    case FindingKind::kSynchronization: return "synchronization";
+    case FindingKind::kPersistentKernel: return "persistent-kernel";
+    case FindingKind::kLaunchKernelEx: return "cuLaunchKernelEx";
+  }
+  return "finding";
+}
+
+}  // namespace attnprof

@@ -1,0 +1,60 @@
+// Precision upcast: FP32 GEMMs on CUDA cores where the inputs were half precision, with the
+// casts (aten::to / aten::_to_copy) that brought them there.
+
+#include <fmt/format.h>
+
+#include "analysis/findings/finding_context.h"
+#include "analysis/findings/kernel_traits.h"
+#include "render/format_units.h"
+
+namespace attnprof {
+
+namespace {
+bool is_cast(const std::vector<std::string_view>& chain) {
+  for (std::string_view op : chain)
+    if (op == "aten::to" || op == "aten::_to_copy") return true;
+  return false;
+}
+}  // namespace
+
+void find_precision_upcast(const FindingContext& c, std::vector<Finding>& out) {
+  Finding f{FindingKind::kPrecisionUpcast, {}, {}, {}, 0};
+  int gemms = 0, casts = 0;
+  int64_t gemm_ns = 0;
+  std::string gemm_example, cast_example;
+  for (size_t r = 0; r < c.region_count(); ++r) {
+    bool fp32_gemm = false, cast = false;
+    for (GpuActivityId id : c.activities(r)) {
+      const GpuActivity& a = c.activity(id);
+      if (a.kind != GpuKind::kKernel) continue;
+      std::string_view name = c.name(id);
+      bool typical = static_cast<int>(r) == c.typical();
+      if (kernel_traits::is_fp32_gemm(name)) {
+        fp32_gemm = true;
+        if (typical) {
+          ++gemms;
+          gemm_ns += a.dur_ns;
+          if (gemm_example.empty()) gemm_example = fmt::format("{} <- {}", name.substr(0, 60), c.chain_text(id));
+        }
+      } else if (is_cast(c.op_chain(id))) {
+        cast = true;
+        if (typical) {
+          ++casts;
+          if (cast_example.empty()) cast_example = c.chain_text(id);
+        }
+      }
+    }
+    f.regions_affected += fp32_gemm && cast;
+  }
+  if (f.regions_affected == 0) return;
+  f.summary = fmt::format("half-precision inputs computed in FP32: {} FP32 GEMM kernel(s) on CUDA cores "
+                          "({} us) and {} cast kernel(s) per region, in {} of {} regions",
+                          gemms, format_us(gemm_ns), casts, f.regions_affected, c.region_count());
+  f.evidence.push_back("FP32 GEMM: " + gemm_example);
+  f.evidence.push_back("cast: " + cast_example);
+  f.suggestion = "a fused SDPA backend (flash, efficient, cuDNN) stays in bf16/fp16 on tensor cores; "
+                 "the math backend upcasts on purpose, as a numerically safe reference";
+  out.push_back(std::move(f));
+}
+
+}  // namespace attnprof

@@ -1,0 +1,160 @@
+// Each finding rule on real H200 traces: one where it must fire, one where it must not.
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace attnprof {
+namespace {
+
+const Finding* find(const TraceAnalysis& t, FindingKind kind) {
+  for (const auto& f : t.findings)
+    if (f.kind == kind) return &f;
+  return nullptr;
+}
+
+TraceAnalysis explain(const std::string& fixture, const std::string& region = "forward") {
+  AnalyzeOptions options;
+  options.region_pattern = region;
+  options.explain = true;
+  auto result = analyze_file(testing::fixture(fixture), options);
+  if (!result.ok()) throw std::runtime_error(result.error().message);
+  return std::move(result).value();
+}
+
+bool any_contains(const std::vector<std::string>& lines, std::string_view text) {
+  for (const auto& l : lines)
+    if (l.find(text) != std::string::npos) return true;
+  return false;
+}
+
+TEST(Findings, HiddenCopyUnderOutOfPlaceMaskedFill) {
+  TraceAnalysis naive = explain("study_naive.json.gz");
+  const Finding* f = find(naive, FindingKind::kHiddenCopy);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->regions_affected, 3);
+  EXPECT_NE(f->summary.find("aten::masked_fill"), std::string::npos);
+  EXPECT_TRUE(any_contains(f->evidence, "aten::masked_fill -> aten::clone -> aten::copy_ -> cudaMemcpyAsync"));
+  EXPECT_TRUE(any_contains(f->evidence, "512.0 MiB"));
+  EXPECT_NE(f->suggestion.find("aten::masked_fill_"), std::string::npos);
+  EXPECT_EQ(find(explain("study_inplace.json.gz"), FindingKind::kHiddenCopy), nullptr);
+}
+
+TEST(Findings, PrecisionUpcastInTheMathBackend) {
+  TraceAnalysis f_trace = explain("study_sdpa-math.json.gz");
+  const Finding* f = find(f_trace, FindingKind::kPrecisionUpcast);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->regions_affected, 3);
+  EXPECT_TRUE(any_contains(f->evidence, "gemm_f32f32"));
+  EXPECT_TRUE(any_contains(f->evidence, "aten::to -> aten::_to_copy"));
+  EXPECT_EQ(find(explain("study_sdpa-flash.json.gz"), FindingKind::kPrecisionUpcast), nullptr);
+  EXPECT_EQ(find(explain("study_naive.json.gz"), FindingKind::kPrecisionUpcast), nullptr);
+}
+
+TEST(Findings, MaskRebuiltInsideTheAttentionOp) {
+  TraceAnalysis f_trace = explain("study_sdpa-math.json.gz");
+  const Finding* f = find(f_trace, FindingKind::kMaskRebuilt);
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(any_contains(f->evidence, "aten::_scaled_dot_product_attention_math -> aten::tril"));
+  // The naive variant builds its mask once, outside the forward.
+  EXPECT_EQ(find(explain("study_naive.json.gz"), FindingKind::kMaskRebuilt), nullptr);
+}
+
+TEST(Findings, NotFusedCountsTheKernels) {
+  TraceAnalysis math_trace = explain("study_sdpa-math.json.gz");
+  const Finding* math = find(math_trace, FindingKind::kNotFused);
+  ASSERT_NE(math, nullptr);
+  EXPECT_NE(math->summary.find("20 kernels"), std::string::npos) << math->summary;
+  TraceAnalysis naive_trace = explain("study_naive.json.gz");
+  const Finding* naive = find(naive_trace, FindingKind::kNotFused);
+  ASSERT_NE(naive, nullptr);
+  EXPECT_NE(naive->summary.find("5 kernels"), std::string::npos) << naive->summary;
+  for (const char* fused : {"study_sdpa-flash.json.gz", "study_sdpa-efficient.json.gz", "study_sdpa-cudnn.json.gz"})
+    EXPECT_EQ(find(explain(fused), FindingKind::kNotFused), nullptr) << fused;
+}
+
+TEST(Findings, LowOccupancyOfFlashIsExplainedAsADesignChoice) {
+  TraceAnalysis f_trace = explain("study_sdpa-flash.json.gz");
+  const Finding* f = find(f_trace, FindingKind::kLowOccupancy);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->summary.find("12.5%"), std::string::npos) << f->summary;
+  EXPECT_NE(f->summary.find("255 registers per thread"), std::string::npos) << f->summary;
+  EXPECT_NE(f->suggestion.find("design choice"), std::string::npos);
+  // The efficient backend's kernel runs at 25%: not low.
+  EXPECT_EQ(find(explain("study_sdpa-efficient.json.gz"), FindingKind::kLowOccupancy), nullptr);
+}
+
+TEST(Findings, LaunchBoundSmallModel) {
+  TraceAnalysis f_trace = explain("train_step.json.gz");
+  const Finding* f = find(f_trace, FindingKind::kLaunchBound);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->regions_affected, 2);
+  EXPECT_EQ(find(explain("study_naive.json.gz"), FindingKind::kLaunchBound), nullptr);
+}
+
+TEST(Findings, SynchronizationInsideTheStepButNotTheForward) {
+  // record_fixtures.py synchronizes at the end of each step, outside `forward`.
+  TraceAnalysis f_trace = explain("study_naive.json.gz", "");
+  const Finding* f = find(f_trace, FindingKind::kSynchronization);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->regions_affected, 3);
+  EXPECT_TRUE(any_contains(f->evidence, "cudaDeviceSynchronize"));
+  EXPECT_EQ(find(explain("study_naive.json.gz"), FindingKind::kSynchronization), nullptr);
+}
+
+TEST(Findings, PersistentKernelAndCuLaunchKernelExForCudnn) {
+  TraceAnalysis cudnn = explain("study_sdpa-cudnn.json.gz");
+  const Finding* persistent = find(cudnn, FindingKind::kPersistentKernel);
+  ASSERT_NE(persistent, nullptr);
+  EXPECT_TRUE(any_contains(persistent->evidence, "132 blocks for 132 SMs"));
+  const Finding* ex = find(cudnn, FindingKind::kLaunchKernelEx);
+  ASSERT_NE(ex, nullptr);
+  EXPECT_TRUE(any_contains(ex->evidence, "cudnn_generated_fort_native_sdpa"));
+  TraceAnalysis flash = explain("study_sdpa-flash.json.gz");
+  EXPECT_EQ(find(flash, FindingKind::kPersistentKernel), nullptr);
+  EXPECT_EQ(find(flash, FindingKind::kLaunchKernelEx), nullptr);
+}
+
+TEST(Findings, NoCpuSideCostWhereTheGpuWorkDominates) {
+  for (const char* fixture : {"study_sdpa-flash.json.gz", "study_naive.json.gz", "study_sdpa-cudnn.json.gz"})
+    EXPECT_EQ(find(explain(fixture), FindingKind::kCpuSideCost), nullptr) << fixture;
+}
+
+TEST(Findings, ColdStartPlanBuildingOnTheFirstCall) {
+  // The pattern of cuDNN's first call on a new shape: the op waits long before its launch once.
+  testing::TempFile file("cold.json", R"json({"traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 0, "dur": 1000},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::scaled_dot_product_attention", "pid": 1, "tid": 1, "ts": 1, "dur": 900},
+    {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernelEx", "pid": 1, "tid": 1, "ts": 850, "dur": 5, "args": {"correlation": 1}},
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 860, "dur": 100, "args": {"correlation": 1}},
+    {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 2000, "dur": 200},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::scaled_dot_product_attention", "pid": 1, "tid": 1, "ts": 2001, "dur": 100},
+    {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernelEx", "pid": 1, "tid": 1, "ts": 2030, "dur": 5, "args": {"correlation": 2}},
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 2040, "dur": 100, "args": {"correlation": 2}},
+    {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 3000, "dur": 200},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::scaled_dot_product_attention", "pid": 1, "tid": 1, "ts": 3001, "dur": 100},
+    {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernelEx", "pid": 1, "tid": 1, "ts": 3031, "dur": 5, "args": {"correlation": 3}},
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 3040, "dur": 100, "args": {"correlation": 3}}
+  ]})json");
+  AnalyzeOptions options;
+  options.region_pattern = "forward";
+  options.explain = true;
+  auto t = analyze_file(file.path(), options);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  const Finding* f = find(*t, FindingKind::kCpuSideCost);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->summary.find("849.0 us on the CPU before its first launch on the first call"),
+            std::string::npos) << f->summary;
+  EXPECT_NE(f->summary.find("30.0 us in the steady state"), std::string::npos) << f->summary;
+}
+
+TEST(Findings, CliExplainPrintsThem) {
+  auto r = testing::run_cli("analyze --explain --region forward " + testing::fixture("study_naive.json.gz"));
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.output.find("[hidden-copy]"), std::string::npos) << r.output;
+  auto json = testing::run_cli("analyze --explain --format json " + testing::fixture("study_naive.json.gz"));
+  EXPECT_NE(json.output.find("\"id\": \"hidden-copy\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace attnprof
