@@ -221,11 +221,28 @@ std::string environment_line(const StudyReport& report) {
   return line;
 }
 
+// The findings of each variant's trace: the study's "what the trace shows" column, in words.
+std::vector<std::string> finding_notes(const StudyPoint& point) {
+  std::vector<std::string> notes;
+  for (const VariantRow& row : point.rows) {
+    if (!row.forward) continue;
+    for (const Finding& f : row.forward->findings) {
+      std::string note = fmt::format("{}: [{}] {}", name(row.measurement.variant), finding_id(f.kind), f.summary);
+      if (!f.suggestion.empty()) note += " -> " + f.suggestion;
+      notes.push_back(std::move(note));
+    }
+  }
+  return notes;
+}
+
 std::string render_text(const StudyReport& report) {
   std::string text = environment_line(report) + "\n";
   for (const StudyPoint& point : report.points) {
     text += fmt::format("\n{}\n", point_heading(point));
     text += render_table_text(study_table(point, CellWidth::kTerminal));
+    std::vector<std::string> notes = finding_notes(point);
+    if (!notes.empty()) text += "\nWhat the traces show (attnprof findings):\n";
+    for (const std::string& note : notes) text += "  - " + note + "\n";
   }
   text += "\nHow each column is measured:\n";
   for (const std::string& note : method_notes(report)) text += "  - " + note + "\n";
@@ -237,6 +254,9 @@ std::string render_markdown(const StudyReport& report) {
   for (const StudyPoint& point : report.points) {
     text += "\n## " + escape_markdown(point_heading(point)) + "\n\n";
     text += render_table_markdown(study_table(point, CellWidth::kFull));
+    std::vector<std::string> notes = finding_notes(point);
+    if (!notes.empty()) text += "\nWhat the traces show (attnprof findings):\n\n";
+    for (const std::string& note : notes) text += "- " + escape_markdown(note) + "\n";
   }
   text += "\nHow each column is measured:\n\n";
   for (const std::string& note : method_notes(report)) text += "- " + note + "\n";

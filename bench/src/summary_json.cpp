@@ -34,6 +34,15 @@ void write_region(JsonWriter& json, const RegionFacts& f) {
   json.key("occupancyLimiter").string(f.occupancy_limiter);
   number_or_null(json.key("kinetoOccupancyPct"), f.kineto_occupancy_pct);
   json.key("diagnostics").number(static_cast<int64_t>(f.diagnostics));
+  json.key("findings").begin_array();
+  for (const Finding& finding : f.findings) {
+    json.begin_object();
+    json.key("id").string(finding_id(finding.kind));
+    json.key("summary").string(finding.summary);
+    json.key("suggestion").string(finding.suggestion);
+    json.end_object();
+  }
+  json.end_array();
   json.end_object();
 }
 

@@ -7,6 +7,7 @@ namespace attnprof::bench {
 Result<RegionFacts> read_region_facts(const std::string& path, const std::string& region) {
   AnalyzeOptions options;
   options.region_pattern = region;
+  options.explain = true;
   Result<TraceAnalysis> analysis = analyze_file(path, options);
   if (!analysis.ok()) return analysis.take_error();
   const TraceAnalysis& trace = *analysis;
@@ -23,6 +24,7 @@ Result<RegionFacts> read_region_facts(const std::string& path, const std::string
   facts.wall_us = trace.median.wall_ns / 1e3;
   facts.cpu_us = trace.median.cpu_ns / 1e3;
   facts.diagnostics = trace.diagnostics.total();
+  facts.findings = trace.findings;
 
   const ActivityRow* main = nullptr;
   for (const ActivityRow& row : trace.regions[trace.typical_region].activities) {

@@ -4,7 +4,9 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "attnprof/findings.h"
 #include "attnprof/result.h"
 
 namespace attnprof::bench {
@@ -26,6 +28,7 @@ struct RegionFacts {
   std::string occupancy_limiter;               // what bounds it: "registers", ...
   std::optional<double> kineto_occupancy_pct;  // Kineto's own, where it gave one
   uint64_t diagnostics = 0;                    // oddities the reader counted in the trace
+  std::vector<Finding> findings;               // what the trace means (analyze --explain)
 };
 
 // Reads the trace at `path` (.json or .json.gz) and summarizes its regions named `region`.

@@ -1,7 +1,10 @@
 #pragma once
 // What the GPU tests share: a quick run's settings, and skipping where there is no GPU.
 
+#include <ftw.h>
 #include <gtest/gtest.h>
+
+#include <cstdio>
 
 #include <filesystem>
 #include <string>
@@ -36,6 +39,19 @@ inline Problem small_problem(Dtype dtype, MaskKind mask, bool backward = false) 
   return p;
 }
 
+// Removes a folder and what it holds. Not std::filesystem::remove_all: the torch 2.11 wheel's
+// libtorch.so exports its own copy of that symbol, the dynamic linker binds the tests to it, and
+// it jumps to address 0 on a folder with files in it (seen on the H200 machine, 2026-11-30).
+inline void remove_tree(const std::filesystem::path& folder) {
+  ::nftw(
+      folder.c_str(),
+      [](const char* path, const struct stat*, int, struct FTW*) {
+        ::remove(path);
+        return 0;  // keep going: remove what can be removed
+      },
+      16, FTW_DEPTH | FTW_PHYS);
+}
+
 // A fresh folder under the system's temporary folder, named after the running test.
 inline std::filesystem::path test_folder() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
@@ -44,7 +60,7 @@ inline std::filesystem::path test_folder() {
     if (c == '/') c = '_';
   }
   const auto folder = std::filesystem::temp_directory_path() / "attnprof_bench_tests" / name;
-  std::filesystem::remove_all(folder);
+  remove_tree(folder);
   std::filesystem::create_directories(folder);
   return folder;
 }

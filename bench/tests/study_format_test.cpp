@@ -13,6 +13,7 @@
 
 #include "cell_format.h"
 #include "gpu_peaks.h"
+#include "gpu_test_support.h"
 #include "gzip_file.h"
 #include "problem.h"
 #include "render/format_units.h"
@@ -202,7 +203,7 @@ TEST(GzipFile, RoundTripsThroughAGzipReader) {
   EXPECT_LT(std::filesystem::file_size(plain + ".gz"), text.size() / 4);
   EXPECT_EQ(inflate_gzip(plain + ".gz"), text);
   EXPECT_FALSE(gzip_file((folder / "missing.json").string(), plain + ".gz").ok());
-  std::filesystem::remove_all(folder);
+  testing::remove_tree(folder);
 }
 
 }  // namespace

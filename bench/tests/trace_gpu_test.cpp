@@ -53,8 +53,7 @@ class StudyTraces : public ::testing::Test {
     }
   }
   static void TearDownTestSuite() {
-    std::error_code ignored;
-    std::filesystem::remove_all(folder_, ignored);
+    testing::remove_tree(folder_);
   }
   void SetUp() override {
     ATTNPROF_REQUIRE_CUDA();

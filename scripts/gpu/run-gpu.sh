@@ -84,7 +84,7 @@ trap finish EXIT
 
 # 1. Dependencies: .deb files unpacked into /tmp/deps, LibTorch from the machine's PyTorch.
 # shellcheck source=scripts/gpu/deps-env.sh
-if ! source "$root/scripts/gpu/deps-env.sh" >"$out/deps.log" 2>&1; then
+if ! source "$root/scripts/gpu/deps-env.sh" "$root/.debs" >"$out/deps.log" 2>&1; then
   cat "$out/deps.log"
   note deps FAILED "see deps.log"
   exit 1
