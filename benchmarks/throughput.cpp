@@ -9,12 +9,14 @@
 //                  traceEvents (PERF_NOTES.md's method; skipped above --whole-limit)
 //   analyze        attnprof's full analysis: read, model, links, regions, summaries
 //
-// usage: throughput [--repeat N] [--whole-limit BYTES] TRACE...
+// usage: throughput [--repeat N] [--whole-limit BYTES] [--mode NAME]... TRACE...
+// (--mode runs only the named modes, e.g. to profile one of them under perf)
 
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -40,6 +42,7 @@ struct Measurement {
   uint64_t json_bytes = 0;
   uint64_t events = 0;
   long peak_rss_kb = 0;
+  double cpu_seconds = 0;  // user + system, all threads
 };
 
 struct ChildReport {
@@ -75,6 +78,8 @@ Measurement in_child(const std::function<bool(ChildReport&)>& work) {
   m.json_bytes = report.json_bytes;
   m.events = report.events;
   m.peak_rss_kb = usage.ru_maxrss;
+  m.cpu_seconds = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec +
+                  usage.ru_stime.tv_usec / 1e6;
   return m;
 }
 
@@ -166,18 +171,21 @@ int main(int argc, char** argv) {
   int repeat = 3;
   uint64_t whole_limit = uint64_t{3} << 30;
   std::vector<std::string> traces;
+  std::vector<std::string> only;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--repeat" && i + 1 < argc) repeat = std::stoi(argv[++i]);
     else if (arg == "--whole-limit" && i + 1 < argc) whole_limit = std::stoull(argv[++i]);
+    else if (arg == "--mode" && i + 1 < argc) only.push_back(argv[++i]);
     else traces.push_back(arg);
   }
   if (traces.empty()) {
-    std::fprintf(stderr, "usage: throughput [--repeat N] [--whole-limit BYTES] TRACE...\n");
+    std::fprintf(stderr, "usage: throughput [--repeat N] [--whole-limit BYTES] [--mode NAME]... TRACE...\n");
     return 2;
   }
-  std::printf("%-40s %-13s %8s %9s %10s %10s %9s\n", "trace", "mode", "seconds", "MB/s", "peak MB",
-              "events", "vs floor");
+  // seconds: the best of --repeat runs; worst: the slowest; cpu s: user + system of the best run.
+  std::printf("%-40s %-13s %8s %8s %8s %9s %10s %10s %9s\n", "trace", "mode", "seconds", "worst",
+              "cpu s", "MB/s", "peak MB", "events", "vs floor");
   for (const auto& path : traces) {
     struct Mode {
       std::string name;
@@ -192,7 +200,9 @@ int main(int argc, char** argv) {
     uint64_t json_bytes = 0;
     for (const auto& mode : modes) {
       if (mode.name == "count/whole" && json_bytes > whole_limit) continue;
+      if (!only.empty() && std::find(only.begin(), only.end(), mode.name) == only.end()) continue;
       Measurement best;
+      double worst_seconds = 0;
       for (int i = 0; i < repeat; ++i) {
         Measurement m = in_child(mode.work);
         if (!m.ok) {
@@ -200,12 +210,15 @@ int main(int argc, char** argv) {
           return 2;
         }
         if (!best.ok || m.seconds < best.seconds) best = m;
+        worst_seconds = std::max(worst_seconds, m.seconds);
       }
       json_bytes = best.json_bytes;
       if (mode.name == "count/stream") floor_seconds = best.seconds;
       std::string name = path.size() > 40 ? "..." + path.substr(path.size() - 37) : path;
-      std::printf("%-40s %-13s %8.3f %9.0f %10.1f %10s %9s\n", name.c_str(), mode.name.c_str(),
-                  best.seconds, best.json_bytes / 1e6 / best.seconds, best.peak_rss_kb / 1024.0,
+      std::printf("%-40s %-13s %8.3f %8.3f %8.2f %9.0f %10.1f %10s %9s\n", name.c_str(),
+                  mode.name.c_str(), best.seconds, worst_seconds, best.cpu_seconds,
+                  best.json_bytes / 1e6 / best.seconds,
+                  best.peak_rss_kb / 1024.0,
                   best.events ? std::to_string(best.events).c_str() : "",
                   floor_seconds > 0 ? fmt::format("{:.2f}x", best.seconds / floor_seconds).c_str() : "");
     }

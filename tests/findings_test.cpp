@@ -158,3 +158,39 @@ TEST(Findings, CliExplainPrintsThem) {
 
 }  // namespace
 }  // namespace attnprof
+
+namespace attnprof {
+namespace {
+
+TEST(Findings, CudnnPlanIsBuiltOnTheFirstCallOfARealTrace) {
+  // cudnn_cold_start.json.gz profiles cuDNN SDPA from its very first call on a new shape.
+  TraceAnalysis t = explain("cudnn_cold_start.json.gz");
+  ASSERT_EQ(t.regions.size(), 4u);
+  const Finding* f = find(t, FindingKind::kCpuSideCost);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->summary.find("on the first call"), std::string::npos) << f->summary;
+  EXPECT_NE(f->summary.find("aten::scaled_dot_product_attention"), std::string::npos);
+  // The first forward waits over 100 ms for its plan (read off the trace: 111.8 ms).
+  EXPECT_GT(t.regions[0].wall_ns, 100'000'000);
+  EXPECT_LT(t.regions[1].wall_ns, 1'000'000);
+}
+
+TEST(Findings, TinyProblemIsLaunchBoundSynchronizesAndUnderfillsTheGpu) {
+  TraceAnalysis t = explain("small_launch_bound.json.gz");
+  const Finding* launch = find(t, FindingKind::kLaunchBound);
+  ASSERT_NE(launch, nullptr);
+  EXPECT_EQ(launch->regions_affected, 3);
+  const Finding* sync = find(t, FindingKind::kSynchronization);
+  ASSERT_NE(sync, nullptr);
+  // out.sum().item() inside the forward: a copy to the host and a stream synchronize.
+  EXPECT_TRUE(any_contains(sync->evidence, "aten::item"));
+  EXPECT_TRUE(any_contains(sync->evidence, "copy to host"));
+  const Finding* small = nullptr;
+  for (const auto& f : t.findings)
+    if (f.kind == FindingKind::kLowOccupancy && f.summary.find("fewer blocks than") != std::string::npos) small = &f;
+  ASSERT_NE(small, nullptr);
+  EXPECT_NE(small->summary.find("132 SMs"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace attnprof

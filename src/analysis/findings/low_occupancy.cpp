@@ -23,6 +23,9 @@ void find_low_occupancy(const FindingContext& c, std::vector<Finding>& out) {
   if (r < 0) return;
   int64_t busy = c.analysis.regions[r].gpu_busy_ns;
   std::vector<std::string> seen;
+  // Kernels whose grid cannot fill the GPU are one story, told once: too little work per launch.
+  Finding small_grids{FindingKind::kLowOccupancy, {}, {}, {}, static_cast<int>(c.region_count())};
+  int sm_count = 0;
   for (GpuActivityId id : c.activities(r)) {
     const GpuActivity& a = c.activity(id);
     if (a.kind != GpuKind::kKernel || busy <= 0 || a.dur_ns < kShareOfRegion * busy) continue;
@@ -38,7 +41,14 @@ void find_low_occupancy(const FindingContext& c, std::vector<Finding>& out) {
 
     int64_t threads = int64_t{a.block[0]} * a.block[1] * a.block[2];
     int warps_per_sm = device->max_threads_per_sm / device->warp_size;
-    int warps = static_cast<int>(occupancy->achieved_pct * warps_per_sm / 100.0 + 0.5);
+    double warps = occupancy->achieved_pct * warps_per_sm / 100.0;
+    if (occupancy->limiter == "grid") {
+      sm_count = device->sm_count;
+      small_grids.evidence.push_back(fmt::format("{}: {} blocks of {} threads, {:.1f}% occupancy, {} us",
+                                                 name, int64_t{a.grid[0]} * a.grid[1] * a.grid[2],
+                                                 threads, occupancy->achieved_pct, format_us(a.dur_ns)));
+      continue;
+    }
     std::string cause;
     if (occupancy->limiter == "registers")
       cause = fmt::format("{} registers per thread x {} threads per block leave room for {} block(s) per SM",
@@ -46,9 +56,6 @@ void find_low_occupancy(const FindingContext& c, std::vector<Finding>& out) {
     else if (occupancy->limiter == "shared memory")
       cause = fmt::format("{} of shared memory per block leaves room for {} block(s) per SM",
                           format_bytes(a.shared_memory), occupancy->blocks_per_sm);
-    else if (occupancy->limiter == "grid")
-      cause = fmt::format("the grid has only {} blocks for {} SMs",
-                          int64_t{a.grid[0]} * a.grid[1] * a.grid[2], device->sm_count);
     else
       cause = fmt::format("{} threads per block", threads);
     bool by_design = kernel_traits::is_fused_attention(c.name(id)) || kernel_traits::is_gemm(c.name(id));
@@ -56,8 +63,8 @@ void find_low_occupancy(const FindingContext& c, std::vector<Finding>& out) {
 
     Finding f{FindingKind::kLowOccupancy, {}, {}, {}, 0};
     f.regions_affected = static_cast<int>(c.region_count());
-    f.summary = fmt::format("{}: {:.1f}% estimated occupancy ({} of {} warps per SM) for {:.0f}% of the "
-                            "region's GPU time; {}",
+    f.summary = fmt::format("{}: {:.1f}% estimated occupancy ({:.1f} of {} warps per SM) for {:.0f}% of "
+                            "the region's GPU time; {}",
                             name, occupancy->achieved_pct, warps, warps_per_sm, share, cause);
     f.evidence.push_back(fmt::format("grid {}, block {}, {} registers/thread, {} shared memory, {} us",
                                      format_dim3(a.grid), format_dim3(a.block), a.registers_per_thread,
@@ -71,6 +78,14 @@ void find_low_occupancy(const FindingContext& c, std::vector<Finding>& out) {
                        : "fewer registers per thread (launch bounds) or less shared memory per block "
                          "would let more warps hide latency";
     out.push_back(std::move(f));
+  }
+  if (!small_grids.evidence.empty()) {
+    small_grids.summary = fmt::format("{} kernel(s) launch fewer blocks than the GPU's {} SMs: the problem "
+                                      "is too small to fill the GPU, so most SMs idle",
+                                      small_grids.evidence.size(), sm_count);
+    small_grids.suggestion = "a larger batch (or several problems per launch) fills the GPU; at this "
+                             "size launch overhead dominates anyway";
+    out.push_back(std::move(small_grids));
   }
 }
 

@@ -1,0 +1,75 @@
+#pragma once
+// Expectations: what a trace should show, written down before reading it, then checked.
+// `attnprof check` and the bench use these; the grammar is in docs/check-and-diff.md.
+//
+//   kernels == 1
+//   memcpy == 0 and memset == 0
+//   main_kernel ~ "flash"          # ~ : contains, case-insensitive
+//   launch_api == cuLaunchKernelEx
+//   occupancy_pct >= 10
+//
+// Numbers compare the median over the trace's regions; main_kernel and its properties are those
+// of the typical region's longest kernel.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "attnprof/analysis.h"
+#include "attnprof/result.h"
+
+namespace attnprof {
+
+enum class CompareOp { kEq, kNe, kLt, kLe, kGt, kGe, kContains, kNotContains };
+
+// `METRIC OP VALUE`.
+struct Comparison {
+  std::string metric;
+  CompareOp op = CompareOp::kEq;
+  std::string value;            // as written, without quotes
+  std::optional<double> number;  // when the value is a number
+};
+
+// One expression: one comparison, or several joined by `and`.
+struct Expectation {
+  std::string text;    // as written, trimmed
+  std::string source;  // "FILE:LINE" for one read from a file, "" otherwise
+  std::vector<Comparison> all_of;
+};
+
+struct ExpectationResult {
+  std::string text;
+  std::string source;
+  bool holds = false;
+  // What the trace shows, for each metric of the expression: "1", "flash_fwd_kernel<...>",
+  // "2.271 (median of 3 regions, 2.270..2.273)", "n/a (no region matches \"forward\")".
+  std::string actual;
+};
+
+// Parses one expression. Fails with "WHAT at column N: TEXT" (N counts from 1), e.g.
+// "expected an operator at column 9: kernels = 1", for a syntax error, an unknown metric, or a
+// value of the wrong type for its metric.
+Result<Expectation> parse_expectation(std::string_view text);
+
+// Parses an expectations file's content: one expression per line; `#` starts a comment; blank
+// lines are ignored. Fails with "SOURCE:LINE:COLUMN: WHAT: TEXT" at the first bad line.
+Result<std::vector<Expectation>> parse_expectations(std::string_view content, std::string_view source);
+
+// Reads and parses the file at `path`; fails as parse_expectations does, or when the file cannot
+// be read.
+Result<std::vector<Expectation>> load_expectations(const std::string& path);
+
+// Evaluates each expectation on `analysis`. Per-class metrics (kernels.gemm, ...) read the
+// regions whose activities were listed: analyze with AnalyzeOptions::activities_of_every_region
+// for medians over every region.
+std::vector<ExpectationResult> check_expectations(const std::vector<Expectation>& expectations,
+                                                  const TraceAnalysis& analysis);
+
+inline bool all_hold(const std::vector<ExpectationResult>& results) {
+  for (const auto& r : results)
+    if (!r.holds) return false;
+  return true;
+}
+
+}  // namespace attnprof

@@ -1,0 +1,331 @@
+#include "analysis/expectation.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace attnprof {
+
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool is_metric_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_metric_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::optional<double> parse_number(std::string_view token) {
+  if (token.empty()) return std::nullopt;
+  if (token.front() == '+') token.remove_prefix(1);
+  double value = 0;
+  auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+  if (ec != std::errc() || end != token.data() + token.size() || !std::isfinite(value))
+    return std::nullopt;
+  return value;
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string unknown_metric(std::string_view name) {
+  const MetricInfo* closest = nullptr;
+  size_t best = 0;
+  for (const auto& info : metric_catalog()) {
+    size_t d = edit_distance(lower(name), info.name);
+    if (!closest || d < best) {
+      closest = &info;
+      best = d;
+    }
+  }
+  if (closest && best <= std::max<size_t>(2, name.size() / 4))
+    return fmt::format("unknown metric \"{}\" (did you mean {}?)", name, closest->name);
+  std::string known;
+  for (const auto& info : metric_catalog())
+    if (info.name.find('.') == std::string::npos) known += (known.empty() ? "" : ", ") + info.name;
+  std::string classes;
+  for (KernelClass k : kAllKernelClasses)
+    classes += std::string(classes.empty() ? "" : ", ") + std::string(kernel_class_id(k));
+  return fmt::format("unknown metric \"{}\" (metrics: {}, kernels.CLASS, gpu_time_ms.CLASS with CLASS "
+                     "one of {})",
+                     name, known, classes);
+}
+
+// A recursive-descent reading of one line; `pos_` is a 0-based index into `text_`.
+class Parser {
+ public:
+  explicit Parser(std::string_view text) : text_(text) {}
+
+  std::variant<Expectation, SyntaxError> parse() {
+    Expectation e;
+    skip_spaces();
+    size_t first = pos_;
+    for (;;) {
+      Comparison c;
+      if (!parse_comparison(c)) return error_;
+      e.all_of.push_back(std::move(c));
+      size_t last = pos_;
+      skip_spaces();
+      if (at_end()) {
+        e.text = std::string(text_.substr(first, last - first));
+        return e;
+      }
+      size_t word_start = pos_;
+      std::string_view word = bare_token();
+      if (word != "and") return fail(word_start, "expected \"and\" or the end of the expression");
+      skip_spaces();
+    }
+  }
+
+ private:
+  bool at_end() const { return pos_ >= text_.size() || text_[pos_] == '#'; }
+  void skip_spaces() {
+    while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
+  }
+  std::variant<Expectation, SyntaxError> fail(size_t at, std::string what) {
+    error_ = SyntaxError{static_cast<int>(at) + 1, std::move(what)};
+    return error_;
+  }
+  bool failed(size_t at, std::string what) {
+    fail(at, std::move(what));
+    return false;
+  }
+  // A run of characters up to a space, a quote or a comment.
+  std::string_view bare_token() {
+    size_t start = pos_;
+    while (pos_ < text_.size() && !is_space(text_[pos_]) && text_[pos_] != '"' && text_[pos_] != '#')
+      ++pos_;
+    return text_.substr(start, pos_ - start);
+  }
+
+  bool parse_comparison(Comparison& c) {
+    size_t metric_at = pos_;
+    if (at_end() || !is_metric_start(text_[pos_])) return failed(pos_, "expected a metric name");
+    while (pos_ < text_.size() && is_metric_char(text_[pos_])) ++pos_;
+    c.metric = std::string(text_.substr(metric_at, pos_ - metric_at));
+    const MetricInfo* metric = find_metric(c.metric);
+    if (!metric) return failed(metric_at, unknown_metric(c.metric));
+    skip_spaces();
+
+    size_t op_at = pos_;
+    if (!parse_op(c.op)) return failed(op_at, "expected an operator (== != < <= > >= ~ !~)");
+    bool text_op = c.op == CompareOp::kContains || c.op == CompareOp::kNotContains;
+    bool order_op = c.op != CompareOp::kEq && c.op != CompareOp::kNe && !text_op;
+    if (metric->type == MetricType::kNumber && text_op)
+      return failed(op_at, fmt::format("{} compares text, and {} is a number", op_text(c.op), c.metric));
+    if (metric->type == MetricType::kText && order_op)
+      return failed(op_at, fmt::format("{} compares numbers, and {} is text", op_text(c.op), c.metric));
+    skip_spaces();
+
+    size_t value_at = pos_;
+    if (at_end()) return failed(pos_, "expected a value");
+    bool quoted = text_[pos_] == '"';
+    if (quoted) {
+      if (!quoted_string(c.value)) return failed(value_at, "unterminated string");
+    } else {
+      c.value = std::string(bare_token());
+      c.number = parse_number(c.value);
+    }
+    if (metric->type == MetricType::kNumber && !c.number)
+      return failed(value_at, fmt::format("expected a number ({} is a number)", c.metric));
+    return true;
+  }
+
+  bool parse_op(CompareOp& op) {
+    static constexpr std::pair<std::string_view, CompareOp> kOps[] = {
+        {"==", CompareOp::kEq}, {"!=", CompareOp::kNe},       {"<=", CompareOp::kLe},
+        {">=", CompareOp::kGe}, {"!~", CompareOp::kNotContains}, {"<", CompareOp::kLt},
+        {">", CompareOp::kGt},  {"~", CompareOp::kContains}};
+    std::string_view rest = text_.substr(pos_);
+    for (const auto& [spelling, value] : kOps) {
+      if (rest.substr(0, spelling.size()) == spelling) {
+        op = value;
+        pos_ += spelling.size();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // At an opening quote: reads up to the closing one; \" and \\ are escapes.
+  bool quoted_string(std::string& out) {
+    ++pos_;
+    while (pos_ < text_.size()) {
+      char c = text_[pos_++];
+      if (c == '"') return true;
+      if (c == '\\' && pos_ < text_.size() && (text_[pos_] == '"' || text_[pos_] == '\\')) c = text_[pos_++];
+      out += c;
+    }
+    return false;
+  }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+  SyntaxError error_;
+};
+
+std::string format_number(double v) {
+  if (std::fabs(v - std::round(v)) < 1e-9 && std::fabs(v) < 1e15)
+    return fmt::format("{}", static_cast<int64_t>(std::round(v)));
+  std::string s = fmt::format("{:.3f}", v);
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
+std::string format_actual(const MetricValue& v) {
+  if (!v.available) return "n/a (" + v.why_unavailable + ")";
+  if (v.type == MetricType::kText) return v.texts.empty() ? std::string() : v.texts.front();
+  const Spread& s = v.number;
+  if (s.count <= 1 || !s.varies()) return format_number(s.median);
+  return fmt::format("{} (median of {} regions, {}..{})", format_number(s.median), s.count,
+                     format_number(s.min), format_number(s.max));
+}
+
+bool numbers_equal(double a, double b) {
+  return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)});
+}
+
+bool compare(const Comparison& c, const MetricValue& v) {
+  if (!v.available) return false;  // what the trace cannot tell fails every comparison
+  if (v.type == MetricType::kNumber) {
+    double a = v.number.median, b = *c.number;
+    switch (c.op) {
+      case CompareOp::kEq: return numbers_equal(a, b);
+      case CompareOp::kNe: return !numbers_equal(a, b);
+      case CompareOp::kLt: return a < b && !numbers_equal(a, b);
+      case CompareOp::kLe: return a <= b || numbers_equal(a, b);
+      case CompareOp::kGt: return a > b && !numbers_equal(a, b);
+      case CompareOp::kGe: return a >= b || numbers_equal(a, b);
+      default: return false;
+    }
+  }
+  std::string needle = lower(c.value);
+  auto equal = [&](const std::string& s) { return s == c.value; };
+  auto contains = [&](const std::string& s) { return lower(s).find(needle) != std::string::npos; };
+  const auto& t = v.texts;
+  switch (c.op) {
+    case CompareOp::kEq: return std::any_of(t.begin(), t.end(), equal);
+    case CompareOp::kNe: return std::none_of(t.begin(), t.end(), equal);
+    case CompareOp::kContains: return std::any_of(t.begin(), t.end(), contains);
+    case CompareOp::kNotContains: return std::none_of(t.begin(), t.end(), contains);
+    default: return false;
+  }
+}
+
+std::string format_syntax_error(const SyntaxError& e, std::string_view text) {
+  return fmt::format("{} at column {}: {}", e.what, e.column, text);
+}
+
+}  // namespace
+
+std::variant<Expectation, SyntaxError> parse_expression(std::string_view text) {
+  return Parser(text).parse();
+}
+
+std::string_view op_text(CompareOp op) {
+  switch (op) {
+    case CompareOp::kEq: return "==";
+    case CompareOp::kNe: return "!=";
+    case CompareOp::kLt: return "<";
+    case CompareOp::kLe: return "<=";
+    case CompareOp::kGt: return ">";
+    case CompareOp::kGe: return ">=";
+    case CompareOp::kContains: return "~";
+    case CompareOp::kNotContains: return "!~";
+  }
+  return "?";
+}
+
+ExpectationResult evaluate_expectation(const Expectation& e, const RegionMetrics& metrics) {
+  ExpectationResult r;
+  r.text = e.text;
+  r.source = e.source;
+  r.holds = true;
+  for (const auto& c : e.all_of) {
+    MetricValue v = metric_value(metrics, c.metric);
+    bool holds = compare(c, v);
+    r.holds = r.holds && holds;
+    std::string actual = format_actual(v);
+    // A text metric with several spellings failed on all of them: show the full name too.
+    if (!holds && v.available && v.texts.size() > 1) {
+      std::string full = v.texts[1].size() > 120 ? v.texts[1].substr(0, 117) + "..." : v.texts[1];
+      actual += " (full name: " + full + ")";
+    }
+    if (e.all_of.size() > 1) actual = c.metric + " = " + actual;
+    r.actual += (r.actual.empty() ? "" : "; ") + actual;
+  }
+  return r;
+}
+
+Result<Expectation> parse_expectation(std::string_view text) {
+  auto parsed = parse_expression(text);
+  if (auto* e = std::get_if<SyntaxError>(&parsed)) return Error{format_syntax_error(*e, text)};
+  return std::get<Expectation>(std::move(parsed));
+}
+
+Result<std::vector<Expectation>> parse_expectations(std::string_view content, std::string_view source) {
+  std::vector<Expectation> out;
+  size_t line_number = 0;
+  while (!content.empty()) {
+    size_t end = content.find('\n');
+    std::string_view line = content.substr(0, end);
+    content = end == std::string_view::npos ? std::string_view() : content.substr(end + 1);
+    ++line_number;
+    size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos || line[first] == '#') continue;
+    auto parsed = parse_expression(line);
+    if (auto* e = std::get_if<SyntaxError>(&parsed)) {
+      size_t last = line.find_last_not_of(" \t\r");
+      return make_error("{}:{}:{}: {}: {}", source, line_number, e->column, e->what,
+                        line.substr(first, last + 1 - first));
+    }
+    Expectation expectation = std::get<Expectation>(std::move(parsed));
+    expectation.source = fmt::format("{}:{}", source, line_number);
+    out.push_back(std::move(expectation));
+  }
+  return out;
+}
+
+Result<std::vector<Expectation>> load_expectations(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error("{}: cannot open the expectations file", path);
+  std::ostringstream content;
+  content << in.rdbuf();
+  if (in.bad()) return make_error("{}: cannot read the expectations file", path);
+  return parse_expectations(content.str(), path);
+}
+
+std::vector<ExpectationResult> check_expectations(const std::vector<Expectation>& expectations,
+                                                  const TraceAnalysis& analysis) {
+  RegionMetrics metrics = compute_region_metrics(analysis);
+  std::vector<ExpectationResult> out;
+  out.reserve(expectations.size());
+  for (const auto& e : expectations) out.push_back(evaluate_expectation(e, metrics));
+  return out;
+}
+
+}  // namespace attnprof

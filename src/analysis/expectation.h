@@ -1,0 +1,34 @@
+#pragma once
+// The expression language of `check` (docs/check-and-diff.md has the grammar):
+//
+//   expression := comparison ("and" comparison)*
+//   comparison := METRIC OP VALUE
+//   OP         := == | != | < | <= | > | >= | ~ | !~
+//   VALUE      := NUMBER | BARE_WORD | "quoted string"
+//
+// Metrics come from region_metrics.h; a metric is a number or text, and each operator and value
+// must fit its type. `#` outside a quoted string ends the expression (a comment).
+// The public entry points are in attnprof/expectations.h; this header adds what the CLI needs to
+// draw a caret under a syntax error, and the evaluation on precomputed metrics.
+
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "analysis/region_metrics.h"
+#include "attnprof/expectations.h"
+
+namespace attnprof {
+
+struct SyntaxError {
+  int column = 0;  // 1-based, into the text given to the parser
+  std::string what;  // "expected an operator"
+};
+
+std::variant<Expectation, SyntaxError> parse_expression(std::string_view text);
+
+std::string_view op_text(CompareOp op);
+
+ExpectationResult evaluate_expectation(const Expectation& expectation, const RegionMetrics& metrics);
+
+}  // namespace attnprof

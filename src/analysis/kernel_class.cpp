@@ -1,0 +1,69 @@
+#include "analysis/kernel_class.h"
+
+#include <algorithm>
+#include <cctype>
+#include <initializer_list>
+#include <string>
+
+namespace attnprof {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+bool has_any(const std::string& text, std::initializer_list<std::string_view> keywords) {
+  return std::any_of(keywords.begin(), keywords.end(),
+                     [&](std::string_view k) { return text.find(k) != std::string::npos; });
+}
+
+}  // namespace
+
+std::string_view kernel_class_label(KernelClass c) {
+  switch (c) {
+    case KernelClass::kFusedAttention: return "fused attention";
+    case KernelClass::kGemm: return "gemm";
+    case KernelClass::kSoftmax: return "softmax";
+    case KernelClass::kMask: return "mask";
+    case KernelClass::kElementwise: return "elementwise";
+    case KernelClass::kReduction: return "reduction";
+    case KernelClass::kCopy: return "copy";
+    case KernelClass::kMemset: return "memset";
+    case KernelClass::kOther: return "other";
+  }
+  return "other";
+}
+
+std::string_view kernel_class_id(KernelClass c) {
+  return c == KernelClass::kFusedAttention ? "fused_attention" : kernel_class_label(c);
+}
+
+KernelClass classify_kernel(std::string_view short_name, std::string_view name) {
+  std::string full = lower(name.empty() ? short_name : name);
+  std::string brief = lower(short_name.empty() ? name : short_name);
+  if (has_any(full, {"flash_fwd", "flash_bwd", "flash_attn", "fmha", "efficient_attention",
+                     "cudnn_generated_fort_native_sdpa"}))
+    return KernelClass::kFusedAttention;
+  if (has_any(full, {"gemm", "nvjet", "xmma", "cublas", "cutlass"})) return KernelClass::kGemm;
+  if (has_any(brief, {"softmax"})) return KernelClass::kSoftmax;
+  if (has_any(brief, {"triu_tril"})) return KernelClass::kMask;
+  if (has_any(brief, {"copy"})) return KernelClass::kCopy;
+  if (has_any(brief, {"reduce_kernel", "reduction"})) return KernelClass::kReduction;
+  if (has_any(brief, {"elementwise", "multi_tensor_apply"})) return KernelClass::kElementwise;
+  return KernelClass::kOther;
+}
+
+KernelClass classify_activity(const ActivityRow& row) {
+  switch (row.kind) {
+    case ActivityKind::kMemcpy: return KernelClass::kCopy;
+    case ActivityKind::kMemset: return KernelClass::kMemset;
+    case ActivityKind::kKernel: break;
+  }
+  return classify_kernel(row.short_name, row.name);
+}
+
+}  // namespace attnprof
