@@ -11,5 +11,9 @@ if "$attnprof" bench --help >/dev/null 2>&1 && "$attnprof" bench --help 2>&1 | g
   exec "$attnprof" bench --out out/study "$@"
 fi
 
-echo "No CUDA GPU with LibTorch here: analyzing the H200 traces shipped in examples/h200-study." >&2
-exec "$attnprof" analyze --region forward examples/h200-study/traces/*.json.gz "$@"
+echo "No CUDA GPU with LibTorch here: the study as recorded on an H200 (examples/h200-study), then" >&2
+echo "attnprof's analysis of its traces." >&2
+echo
+cat examples/h200-study/table.txt
+echo
+exec "$attnprof" analyze --explain --region forward examples/h200-study/traces/*.json.gz "$@"

@@ -51,7 +51,8 @@ size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-std::string unknown_metric(std::string_view name) {
+// What to say about an unknown metric: the closest known name, or the list of them.
+std::string unknown_metric_hint(std::string_view name) {
   const MetricInfo* closest = nullptr;
   size_t best = 0;
   for (const auto& info : metric_catalog()) {
@@ -62,16 +63,15 @@ std::string unknown_metric(std::string_view name) {
     }
   }
   if (closest && best <= std::max<size_t>(2, name.size() / 4))
-    return fmt::format("unknown metric \"{}\" (did you mean {}?)", name, closest->name);
+    return fmt::format("did you mean {}?", closest->name);
   std::string known;
   for (const auto& info : metric_catalog())
     if (info.name.find('.') == std::string::npos) known += (known.empty() ? "" : ", ") + info.name;
   std::string classes;
   for (KernelClass k : kAllKernelClasses)
     classes += std::string(classes.empty() ? "" : ", ") + std::string(kernel_class_id(k));
-  return fmt::format("unknown metric \"{}\" (metrics: {}, kernels.CLASS, gpu_time_ms.CLASS with CLASS "
-                     "one of {})",
-                     name, known, classes);
+  return fmt::format("metrics: {}, kernels.CLASS, gpu_time_ms.CLASS with CLASS one of {}", known,
+                     classes);
 }
 
 // A recursive-descent reading of one line; `pos_` is a 0-based index into `text_`.
@@ -105,12 +105,12 @@ class Parser {
   void skip_spaces() {
     while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
   }
-  std::variant<Expectation, SyntaxError> fail(size_t at, std::string what) {
-    error_ = SyntaxError{static_cast<int>(at) + 1, std::move(what)};
+  std::variant<Expectation, SyntaxError> fail(size_t at, std::string what, std::string hint = {}) {
+    error_ = SyntaxError{static_cast<int>(at) + 1, std::move(what), std::move(hint)};
     return error_;
   }
-  bool failed(size_t at, std::string what) {
-    fail(at, std::move(what));
+  bool failed(size_t at, std::string what, std::string hint = {}) {
+    fail(at, std::move(what), std::move(hint));
     return false;
   }
   // A run of characters up to a space, a quote or a comment.
@@ -127,11 +127,12 @@ class Parser {
     while (pos_ < text_.size() && is_metric_char(text_[pos_])) ++pos_;
     c.metric = std::string(text_.substr(metric_at, pos_ - metric_at));
     const MetricInfo* metric = find_metric(c.metric);
-    if (!metric) return failed(metric_at, unknown_metric(c.metric));
+    if (!metric)
+      return failed(metric_at, fmt::format("unknown metric \"{}\"", c.metric), unknown_metric_hint(c.metric));
     skip_spaces();
 
     size_t op_at = pos_;
-    if (!parse_op(c.op)) return failed(op_at, "expected an operator (== != < <= > >= ~ !~)");
+    if (!parse_op(c.op)) return failed(op_at, "expected an operator", "operators: == != < <= > >= ~ !~");
     bool text_op = c.op == CompareOp::kContains || c.op == CompareOp::kNotContains;
     bool order_op = c.op != CompareOp::kEq && c.op != CompareOp::kNe && !text_op;
     if (metric->type == MetricType::kNumber && text_op)
@@ -236,14 +237,14 @@ bool compare(const Comparison& c, const MetricValue& v) {
   }
 }
 
-std::string format_syntax_error(const SyntaxError& e, std::string_view text) {
-  return fmt::format("{} at column {}: {}", e.what, e.column, text);
-}
-
 }  // namespace
 
 std::variant<Expectation, SyntaxError> parse_expression(std::string_view text) {
   return Parser(text).parse();
+}
+
+std::string describe(const SyntaxError& e, std::string_view text) {
+  return fmt::format("{} at column {}: {}{}", e.what, e.column, text, e.hint.empty() ? "" : " (" + e.hint + ")");
 }
 
 std::string_view op_text(CompareOp op) {
@@ -283,7 +284,7 @@ ExpectationResult evaluate_expectation(const Expectation& e, const RegionMetrics
 
 Result<Expectation> parse_expectation(std::string_view text) {
   auto parsed = parse_expression(text);
-  if (auto* e = std::get_if<SyntaxError>(&parsed)) return Error{format_syntax_error(*e, text)};
+  if (auto* e = std::get_if<SyntaxError>(&parsed)) return Error{describe(*e, text)};
   return std::get<Expectation>(std::move(parsed));
 }
 
@@ -300,8 +301,8 @@ Result<std::vector<Expectation>> parse_expectations(std::string_view content, st
     auto parsed = parse_expression(line);
     if (auto* e = std::get_if<SyntaxError>(&parsed)) {
       size_t last = line.find_last_not_of(" \t\r");
-      return make_error("{}:{}:{}: {}: {}", source, line_number, e->column, e->what,
-                        line.substr(first, last + 1 - first));
+      return make_error("{}:{}:{}: {}: {}{}", source, line_number, e->column, e->what,
+                        line.substr(first, last + 1 - first), e->hint.empty() ? "" : " (" + e->hint + ")");
     }
     Expectation expectation = std::get<Expectation>(std::move(parsed));
     expectation.source = fmt::format("{}:{}", source, line_number);

@@ -23,7 +23,11 @@ namespace attnprof {
 struct SyntaxError {
   int column = 0;  // 1-based, into the text given to the parser
   std::string what;  // "expected an operator"
+  std::string hint;  // "operators: == != < <= > >= ~ !~", "did you mean kernels?"; may be empty
 };
+
+// "WHAT at column N: TEXT (HINT)".
+std::string describe(const SyntaxError& error, std::string_view text);
 
 std::variant<Expectation, SyntaxError> parse_expression(std::string_view text);
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "model/huge_pages.h"
 #include "reader/kineto_format.h"
 
 namespace attnprof {
@@ -13,7 +14,7 @@ namespace {
 
 void link_parents(Trace& trace) {
   const auto& host = trace.host_events;
-  trace.host_parent.assign(host.size(), kNoId);
+  assign_on_huge_pages(trace.host_parent, host.size(), kNoId);
   std::vector<HostEventId> stack;
   for (size_t i = 0; i < host.size(); ++i) {
     const HostEvent& e = host[i];
@@ -45,8 +46,8 @@ void link_launches(Trace& trace) {
   }
 
   const auto& gpu = trace.gpu_activities;
-  trace.activity_launch.assign(gpu.size(), kNoId);
-  trace.activity_op.assign(gpu.size(), kNoId);
+  assign_on_huge_pages(trace.activity_launch, gpu.size(), kNoId);
+  assign_on_huge_pages(trace.activity_op, gpu.size(), kNoId);
   std::unordered_set<HostEventId> launched;
   for (size_t g = 0; g < gpu.size(); ++g) {
     const GpuActivity& a = gpu[g];

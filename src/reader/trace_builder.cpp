@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "model/huge_pages.h"
 #include "reader/kineto_format.h"
 
 namespace attnprof {
@@ -38,8 +39,8 @@ TraceBuilder::TraceBuilder(std::string path, uint64_t json_bytes_hint) {
   // regrowth copies every row and touches twice the pages (PERF_NOTES.md: fresh pages are dear).
   // Real traces average 300-700 bytes of JSON per host event and more per GPU activity.
   uint64_t cap = std::min<uint64_t>(json_bytes_hint, uint64_t{16} << 30);
-  trace_.host_events.reserve(cap / 200);
-  trace_.gpu_activities.reserve(cap / 1000);
+  reserve_on_huge_pages(trace_.host_events, cap / 200);
+  reserve_on_huge_pages(trace_.gpu_activities, cap / 1000);
 }
 
 void TraceBuilder::begin_batch() {

@@ -1,0 +1,93 @@
+// `attnprof check` output: text (one line per expectation) and JSON.
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "render/check_report.h"
+#include "render/json_writer.h"
+#include "render/report_words.h"
+
+namespace attnprof {
+
+namespace {
+
+std::string typical_words(const RegionMetrics& m) {
+  if (m.typical_region < 0 || m.regions <= 1) return "";
+  return fmt::format("; typical region #{} ({})", m.typical_region + 1, m.typical_region_name);
+}
+
+}  // namespace
+
+std::string render_check_text(const CheckReport& report) {
+  const RegionMetrics& m = report.metrics;
+  std::string out = fmt::format("{}: {}{}\n", m.path, describe_regions(m.regions, m.region_pattern),
+                                typical_words(m));
+  size_t width = 0;
+  for (const auto& r : report.results) width = std::max(width, std::min<size_t>(r.text.size(), 48));
+  size_t failed = 0;
+  for (const auto& r : report.results) {
+    if (!r.holds) ++failed;
+    fmt::format_to(std::back_inserter(out), "  {:<4}  {:<{}}  actual {}{}\n", r.holds ? "ok" : "FAIL",
+                   r.text, width, r.actual, r.source.empty() ? "" : "  [" + r.source + "]");
+  }
+  size_t n = report.results.size();
+  if (failed == 0)
+    fmt::format_to(std::back_inserter(out), "{} of {} expectation{} hold\n", n, n, n == 1 ? "" : "s");
+  else
+    fmt::format_to(std::back_inserter(out), "{} of {} expectation{} hold; {} fail{}\n", n - failed, n,
+                   n == 1 ? "" : "s", failed, failed == 1 ? "s" : "");
+  return out;
+}
+
+std::string render_check_json(const CheckReport& report) {
+  const RegionMetrics& m = report.metrics;
+  JsonWriter w;
+  w.begin_object();
+  w.key("schemaVersion").number(kCheckSchemaVersion);
+  w.key("trace").string(m.path);
+  w.key("region_pattern").string(m.region_pattern);
+  w.key("regions").number(m.regions);
+  w.key("typical_region");
+  if (m.typical_region >= 0) {
+    w.begin_object();
+    w.key("index").number(m.typical_region);
+    w.key("name").string(m.typical_region_name);
+    w.end_object();
+  } else {
+    w.null();
+  }
+  w.key("all_hold").boolean(all_hold(report.results));
+  w.key("results").begin_array();
+  for (const auto& r : report.results) {
+    w.begin_object();
+    w.key("expression").string(r.text);
+    w.key("source").string(r.source);
+    w.key("holds").boolean(r.holds);
+    w.key("actual").string(r.actual);
+    w.end_object();
+  }
+  w.end_array();
+  // Every metric: null where the trace cannot give it; numbers as median, min, max over regions.
+  w.key("metrics").begin_object();
+  for (const auto& info : metric_catalog()) {
+    MetricValue v = metric_value(m, info.name);
+    w.key(info.name);
+    if (!v.available) {
+      w.null();
+    } else if (v.type == MetricType::kText) {
+      w.string(v.texts.empty() ? std::string() : v.texts.front());
+    } else {
+      w.begin_object();
+      w.key("median").number(v.number.median);
+      w.key("min").number(v.number.min);
+      w.key("max").number(v.number.max);
+      w.end_object();
+    }
+  }
+  w.end_object();
+  w.end_object();
+  return w.take() + "\n";
+}
+
+}  // namespace attnprof

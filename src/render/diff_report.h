@@ -1,0 +1,17 @@
+#pragma once
+// The output of `attnprof diff`: text for terminals, JSON for programs, Markdown for pull requests.
+
+#include <string>
+
+#include "analysis/trace_diff.h"
+
+namespace attnprof {
+
+// The JSON output's schema version (docs/check-and-diff.md).
+inline constexpr int kDiffSchemaVersion = 1;
+
+std::string render_diff_text(const TraceDiff& diff);
+std::string render_diff_json(const TraceDiff& diff);
+std::string render_diff_markdown(const TraceDiff& diff);
+
+}  // namespace attnprof
