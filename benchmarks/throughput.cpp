@@ -117,7 +117,10 @@ bool count_streamed(const std::string& path, ChildReport& r) {
   if (!stream.ok()) return false;
   CountingSink sink;
   auto stats = attnprof::read_trace_document(**stream, path, Limits{}, sink);
-  if (!stats.ok()) return false;
+  if (!stats.ok()) {
+    std::fprintf(stderr, "%s\n", stats.error().message.c_str());
+    return false;
+  }
   r.json_bytes = stats->json_bytes;
   r.events = sink.events;
   return true;
@@ -150,7 +153,10 @@ bool count_whole(const std::string& path, ChildReport& r) {
 
 bool analyze(const std::string& path, ChildReport& r) {
   auto result = attnprof::analyze_file(path, attnprof::AnalyzeOptions{});
-  if (!result.ok()) return false;
+  if (!result.ok()) {
+    std::fprintf(stderr, "%s\n", result.error().message.c_str());
+    return false;
+  }
   r.json_bytes = result->json_bytes;
   r.events = result->events;
   return true;

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "render/report.h"
 #include "study.h"
 #include "sweep.h"
 
@@ -33,6 +34,8 @@ struct BenchFlags {
   RunSettings settings;
   std::optional<uint64_t> seed;
   bool quiet = false;
+  bool report = false;  // also write DIR/report.html
+  std::string expectations;
   CLI::Option* causal_flag = nullptr;
 };
 
@@ -112,7 +115,26 @@ Result<StudyOptions> study_options(const BenchFlags& flags) {
   if (flags.out.empty()) return make_error("--out must name a folder");
   options.out_dir = flags.out;
   options.quiet = flags.quiet;
+  if (!flags.expectations.empty()) {
+    auto expectations = load_study_expectations(flags.expectations);
+    if (!expectations.ok()) return expectations.take_error();
+    options.expectations_file = flags.expectations;
+    options.expectations = std::move(*expectations);
+  }
   return options;
+}
+
+// `--report`: the run's HTML report (`attnprof report DIR`), once the run's outputs are written.
+// A report that cannot be written turns success into exit code 2, as an unwritable output does.
+int write_run_report(const std::string& out_dir, int code) {
+  const std::string path = out_dir + "/report.html";
+  Status written = write_report({out_dir}, ReportOptions{}, ReportFormat::kHtml, path);
+  if (!written.ok()) {
+    std::fprintf(stderr, "attnprof bench: %s\n", written.error().message.c_str());
+    return code == kExitAllRan ? kExitUsage : code;
+  }
+  std::printf("Report: %s\n", path.c_str());
+  return code;
 }
 
 int run_bench(const BenchFlags& flags) {
@@ -122,7 +144,8 @@ int run_bench(const BenchFlags& flags) {
     return kExitUsage;
   }
   try {
-    return run_study(*options);
+    const int code = run_study(*options);
+    return flags.report && code != kExitUsage ? write_run_report(options->out_dir, code) : code;
   } catch (const std::exception& e) {
     // run_variant stops LibTorch's exceptions per variant; this is for the rest (bad_alloc, a
     // filesystem error), so that none escapes to main.
@@ -158,6 +181,9 @@ void register_bench_command(CLI::App& app, int& exit_code) {
       ->delimiter(',');
   cmd->add_option("--out", flags->out, "Folder for the traces, summary.json and summary.md")
       ->capture_default_str();
+  cmd->add_flag("--report", flags->report,
+                "Also write report.html in the --out folder: the table with findings, timelines, "
+                "GPU time by kernel class, sweep plots (as `attnprof report`)");
   cmd->add_option("--sweep", flags->sweeps,
                   "Run the table over sizes, e.g. seq=512,1024,2048 or head-dim=64,128 "
                   "(repeatable: every combination); also writes sweep.csv");
@@ -173,6 +199,9 @@ void register_bench_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--seed", flags->seed, "Seed of the random inputs (default: a fresh one)");
   cmd->add_flag("--quiet", flags->quiet, "No progress on stderr");
+  cmd->add_option("--expectations", flags->expectations,
+                  "Hypotheses to check on each variant's trace, one `VARIANT: EXPRESSION` per "
+                  "line (the grammar of `attnprof check`); any failure exits with 1");
   cmd->callback([flags, &exit_code] { exit_code = run_bench(*flags); });
 }
 

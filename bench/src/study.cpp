@@ -27,7 +27,7 @@ constexpr size_t kProgressReasonWidth = 60;
 // the study's facts from it with the core. Failures land in row.trace_error: the measurement
 // stands without them.
 void attach_trace(VariantRow& row, const Problem& problem, const fs::path& out_dir,
-                  const std::string& trace_file) {
+                  const std::string& trace_file, const std::vector<Expectation>& expectations) {
   const std::string plain = row.measurement.trace_json_path;
   if (plain.empty()) return;
   const std::string compressed = (out_dir / trace_file).string();
@@ -39,7 +39,7 @@ void attach_trace(VariantRow& row, const Problem& problem, const fs::path& out_d
     return;
   }
   row.trace_file = trace_file;
-  Result<RegionFacts> forward = read_region_facts(compressed, "forward");
+  Result<RegionFacts> forward = read_region_facts(compressed, "forward", expectations);
   if (!forward.ok()) {
     row.trace_error = forward.error().message;
     return;
@@ -96,6 +96,7 @@ int run_study(const StudyOptions& options) {
   report.versions = library_versions();
   report.settings = options.settings;
   report.sweeps = options.sweeps;
+  report.expectations_file = options.expectations_file;
 
   const fs::path out_dir = options.out_dir;
   const std::vector<Problem> problems = expand_sweep(options.problem, options.sweeps);
@@ -135,7 +136,8 @@ int run_study(const StudyOptions& options) {
       row.measurement = run_variant(variant, problem, settings,
                                     [&](std::string_view phase) { progress.phase(phase); });
       progress.phase("reading the trace");
-      attach_trace(row, problem, out_dir, trace_file);
+      attach_trace(row, problem, out_dir, trace_file,
+                   expectations_for(options.expectations, name(variant)));
       attach_throughput(row, point);
       progress.finish(outcome(row));
       point.rows.push_back(std::move(row));
@@ -151,7 +153,7 @@ int run_study(const StudyOptions& options) {
   std::printf("\nTraces (open in https://ui.perfetto.dev), summary.json and summary.md%s in %s\n",
               report.sweeps.empty() ? "" : ", sweep.csv", out_dir.c_str());
   std::fflush(stdout);
-  return has_failures(report) ? kExitVariantFailed : kExitAllRan;
+  return has_failures(report) || !expectations_hold(report) ? kExitVariantFailed : kExitAllRan;
 }
 
 }  // namespace attnprof::bench

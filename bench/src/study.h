@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "study_expectations.h"
 #include "problem.h"
 #include "study_result.h"
 #include "variant_runner.h"
@@ -23,6 +24,9 @@ struct StudyOptions {
   std::string out_dir;
   RunSettings settings;  // trace_json_path is chosen per variant
   bool quiet = false;
+  // --expectations: hypotheses checked on each variant's trace; a failure makes the exit code 1.
+  std::string expectations_file;
+  std::vector<VariantExpectation> expectations;
 };
 
 // Runs the study and prints its table on stdout (progress on stderr). Writes under out_dir: one

@@ -12,4 +12,13 @@ bool has_failures(const StudyReport& report) {
   return false;
 }
 
+bool expectations_hold(const StudyReport& report) {
+  for (const StudyPoint& point : report.points)
+    for (const VariantRow& row : point.rows)
+      if (row.forward)
+        for (const ExpectationResult& e : row.forward->expectations)
+          if (!e.holds) return false;
+  return true;
+}
+
 }  // namespace attnprof::bench

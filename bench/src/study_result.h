@@ -43,10 +43,14 @@ struct StudyReport {
   RunSettings settings;  // budget, repetitions, trace regions, seed (trace path unused)
   std::vector<SweepAxis> sweeps;
   std::vector<StudyPoint> points;
+  std::string expectations_file;  // "" without --expectations
 };
 
 // True when a variant failed its correctness check or threw something other than unsupported
 // or out-of-memory: what makes `attnprof bench` exit with 1.
 bool has_failures(const StudyReport& report);
+
+// False when an expectation (bench --expectations) failed on some variant's trace.
+bool expectations_hold(const StudyReport& report);
 
 }  // namespace attnprof::bench

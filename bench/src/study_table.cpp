@@ -235,6 +235,38 @@ std::vector<std::string> finding_notes(const StudyPoint& point) {
   return notes;
 }
 
+// The expectations checked on each variant's trace (bench --expectations), failures first.
+std::vector<std::string> expectation_lines(const StudyReport& report, size_t* failed, size_t* total) {
+  std::vector<std::string> lines, passed;
+  for (const StudyPoint& point : report.points)
+    for (const VariantRow& row : point.rows) {
+      if (!row.forward) continue;
+      for (const ExpectationResult& e : row.forward->expectations) {
+        ++*total;
+        std::string line = fmt::format("{} {}: {}   actual {}", e.holds ? "ok  " : "FAIL",
+                                       name(row.measurement.variant), e.text, e.actual);
+        if (e.holds) {
+          passed.push_back(std::move(line));
+        } else {
+          ++*failed;
+          lines.push_back(std::move(line));
+        }
+      }
+    }
+  lines.insert(lines.end(), passed.begin(), passed.end());
+  return lines;
+}
+
+std::string render_expectations(const StudyReport& report, std::string_view bullet) {
+  if (report.expectations_file.empty()) return {};
+  size_t failed = 0, total = 0;
+  std::vector<std::string> lines = expectation_lines(report, &failed, &total);
+  std::string text = fmt::format("\nExpectations ({}): {} of {} hold\n", report.expectations_file,
+                                 total - failed, total);
+  for (const std::string& line : lines) text += fmt::format("{}{}\n", bullet, line);
+  return text;
+}
+
 std::string render_text(const StudyReport& report) {
   std::string text = environment_line(report) + "\n";
   for (const StudyPoint& point : report.points) {
@@ -244,6 +276,7 @@ std::string render_text(const StudyReport& report) {
     if (!notes.empty()) text += "\nWhat the traces show (attnprof findings):\n";
     for (const std::string& note : notes) text += "  - " + note + "\n";
   }
+  text += render_expectations(report, "  ");
   text += "\nHow each column is measured:\n";
   for (const std::string& note : method_notes(report)) text += "  - " + note + "\n";
   return text;
@@ -258,6 +291,7 @@ std::string render_markdown(const StudyReport& report) {
     if (!notes.empty()) text += "\nWhat the traces show (attnprof findings):\n\n";
     for (const std::string& note : notes) text += "- " + escape_markdown(note) + "\n";
   }
+  text += render_expectations(report, "- ");
   text += "\nHow each column is measured:\n\n";
   for (const std::string& note : method_notes(report)) text += "- " + note + "\n";
   return text;

@@ -34,6 +34,16 @@ void write_region(JsonWriter& json, const RegionFacts& f) {
   json.key("occupancyLimiter").string(f.occupancy_limiter);
   number_or_null(json.key("kinetoOccupancyPct"), f.kineto_occupancy_pct);
   json.key("diagnostics").number(static_cast<int64_t>(f.diagnostics));
+  json.key("expectations").begin_array();
+  for (const ExpectationResult& e : f.expectations) {
+    json.begin_object();
+    json.key("text").string(e.text);
+    json.key("source").string(e.source);
+    json.key("holds").boolean(e.holds);
+    json.key("actual").string(e.actual);
+    json.end_object();
+  }
+  json.end_array();
   json.key("findings").begin_array();
   for (const Finding& finding : f.findings) {
     json.begin_object();

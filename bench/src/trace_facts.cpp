@@ -1,13 +1,17 @@
 #include "trace_facts.h"
 
 #include "attnprof/analysis.h"
+#include "attnprof/expectations.h"
 
 namespace attnprof::bench {
 
-Result<RegionFacts> read_region_facts(const std::string& path, const std::string& region) {
+Result<RegionFacts> read_region_facts(const std::string& path, const std::string& region,
+                                      const std::vector<Expectation>& expectations) {
   AnalyzeOptions options;
   options.region_pattern = region;
   options.explain = true;
+  // Per-class metrics (kernels.gemm, ...) read every region's activities.
+  options.activities_of_every_region = !expectations.empty();
   Result<TraceAnalysis> analysis = analyze_file(path, options);
   if (!analysis.ok()) return analysis.take_error();
   const TraceAnalysis& trace = *analysis;
@@ -25,6 +29,7 @@ Result<RegionFacts> read_region_facts(const std::string& path, const std::string
   facts.cpu_us = trace.median.cpu_ns / 1e3;
   facts.diagnostics = trace.diagnostics.total();
   facts.findings = trace.findings;
+  if (!expectations.empty()) facts.expectations = check_expectations(expectations, trace);
 
   const ActivityRow* main = nullptr;
   for (const ActivityRow& row : trace.regions[trace.typical_region].activities) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "attnprof/expectations.h"
 #include "attnprof/findings.h"
 #include "attnprof/result.h"
 
@@ -29,11 +30,14 @@ struct RegionFacts {
   std::optional<double> kineto_occupancy_pct;  // Kineto's own, where it gave one
   uint64_t diagnostics = 0;                    // oddities the reader counted in the trace
   std::vector<Finding> findings;               // what the trace means (analyze --explain)
+  std::vector<ExpectationResult> expectations;  // --expectations, checked on these regions
 };
 
 // Reads the trace at `path` (.json or .json.gz) and summarizes its regions named `region`.
 // Fails (one line naming the file) when the core cannot read the trace, or when it holds no such
 // region.
-Result<RegionFacts> read_region_facts(const std::string& path, const std::string& region);
+// `expectations` are checked against the same analysis (bench --expectations).
+Result<RegionFacts> read_region_facts(const std::string& path, const std::string& region,
+                                      const std::vector<Expectation>& expectations = {});
 
 }  // namespace attnprof::bench

@@ -27,7 +27,7 @@ enum class CompareOp { kEq, kNe, kLt, kLe, kGt, kGe, kContains, kNotContains };
 struct Comparison {
   std::string metric;
   CompareOp op = CompareOp::kEq;
-  std::string value;            // as written, without quotes
+  std::string value;             // as written, without quotes
   std::optional<double> number;  // when the value is a number
 };
 
@@ -47,14 +47,15 @@ struct ExpectationResult {
   std::string actual;
 };
 
-// Parses one expression. Fails with "WHAT at column N: TEXT" (N counts from 1), e.g.
-// "expected an operator at column 9: kernels = 1", for a syntax error, an unknown metric, or a
-// value of the wrong type for its metric.
+// Parses one expression. Fails with "WHAT at column N: TEXT (HINT)" (N counts from 1), e.g.
+// "expected an operator at column 9: kernels = 1 (operators: == != < <= > >= ~ !~)", for a syntax
+// error, an unknown metric, or an operator or value of the wrong type for its metric.
 Result<Expectation> parse_expectation(std::string_view text);
 
 // Parses an expectations file's content: one expression per line; `#` starts a comment; blank
-// lines are ignored. Fails with "SOURCE:LINE:COLUMN: WHAT: TEXT" at the first bad line.
-Result<std::vector<Expectation>> parse_expectations(std::string_view content, std::string_view source);
+// lines are ignored. Fails with "SOURCE:LINE:COLUMN: WHAT: TEXT (HINT)" at the first bad line.
+Result<std::vector<Expectation>> parse_expectations(std::string_view content,
+                                                    std::string_view source);
 
 // Reads and parses the file at `path`; fails as parse_expectations does, or when the file cannot
 // be read.

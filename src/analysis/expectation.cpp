@@ -9,21 +9,20 @@
 
 #include <fmt/format.h>
 
+#include "analysis/text_match.h"
+
 namespace attnprof {
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-bool is_metric_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r';
+}
+bool is_metric_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
 bool is_metric_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
 }
 
 std::optional<double> parse_number(std::string_view token) {
@@ -56,7 +55,7 @@ std::string unknown_metric_hint(std::string_view name) {
   const MetricInfo* closest = nullptr;
   size_t best = 0;
   for (const auto& info : metric_catalog()) {
-    size_t d = edit_distance(lower(name), info.name);
+    size_t d = edit_distance(to_lower(name), info.name);
     if (!closest || d < best) {
       closest = &info;
       best = d;
@@ -73,6 +72,12 @@ std::string unknown_metric_hint(std::string_view name) {
   return fmt::format("metrics: {}, kernels.CLASS, gpu_time_ms.CLASS with CLASS one of {}", known,
                      classes);
 }
+
+// Two-character spellings first, so that `<=` is not read as `<`.
+constexpr std::pair<std::string_view, CompareOp> kOps[] = {
+    {"==", CompareOp::kEq}, {"!=", CompareOp::kNe},          {"<=", CompareOp::kLe},
+    {">=", CompareOp::kGe}, {"!~", CompareOp::kNotContains}, {"<", CompareOp::kLt},
+    {">", CompareOp::kGt},  {"~", CompareOp::kContains}};
 
 // A recursive-descent reading of one line; `pos_` is a 0-based index into `text_`.
 class Parser {
@@ -116,7 +121,8 @@ class Parser {
   // A run of characters up to a space, a quote or a comment.
   std::string_view bare_token() {
     size_t start = pos_;
-    while (pos_ < text_.size() && !is_space(text_[pos_]) && text_[pos_] != '"' && text_[pos_] != '#')
+    while (pos_ < text_.size() && !is_space(text_[pos_]) && text_[pos_] != '"' &&
+           text_[pos_] != '#')
       ++pos_;
     return text_.substr(start, pos_ - start);
   }
@@ -128,17 +134,21 @@ class Parser {
     c.metric = std::string(text_.substr(metric_at, pos_ - metric_at));
     const MetricInfo* metric = find_metric(c.metric);
     if (!metric)
-      return failed(metric_at, fmt::format("unknown metric \"{}\"", c.metric), unknown_metric_hint(c.metric));
+      return failed(metric_at, fmt::format("unknown metric \"{}\"", c.metric),
+                    unknown_metric_hint(c.metric));
     skip_spaces();
 
     size_t op_at = pos_;
-    if (!parse_op(c.op)) return failed(op_at, "expected an operator", "operators: == != < <= > >= ~ !~");
+    if (!parse_op(c.op))
+      return failed(op_at, "expected an operator", "operators: == != < <= > >= ~ !~");
     bool text_op = c.op == CompareOp::kContains || c.op == CompareOp::kNotContains;
     bool order_op = c.op != CompareOp::kEq && c.op != CompareOp::kNe && !text_op;
     if (metric->type == MetricType::kNumber && text_op)
-      return failed(op_at, fmt::format("{} compares text, and {} is a number", op_text(c.op), c.metric));
+      return failed(op_at, fmt::format("{} needs a text metric", op_text(c.op)),
+                    fmt::format("{} is a number: use == != < <= > >=", c.metric));
     if (metric->type == MetricType::kText && order_op)
-      return failed(op_at, fmt::format("{} compares numbers, and {} is text", op_text(c.op), c.metric));
+      return failed(op_at, fmt::format("{} needs a number metric", op_text(c.op)),
+                    fmt::format("{} is text: use == != ~ !~", c.metric));
     skip_spaces();
 
     size_t value_at = pos_;
@@ -151,15 +161,11 @@ class Parser {
       c.number = parse_number(c.value);
     }
     if (metric->type == MetricType::kNumber && !c.number)
-      return failed(value_at, fmt::format("expected a number ({} is a number)", c.metric));
+      return failed(value_at, "expected a number", fmt::format("{} is a number", c.metric));
     return true;
   }
 
   bool parse_op(CompareOp& op) {
-    static constexpr std::pair<std::string_view, CompareOp> kOps[] = {
-        {"==", CompareOp::kEq}, {"!=", CompareOp::kNe},       {"<=", CompareOp::kLe},
-        {">=", CompareOp::kGe}, {"!~", CompareOp::kNotContains}, {"<", CompareOp::kLt},
-        {">", CompareOp::kGt},  {"~", CompareOp::kContains}};
     std::string_view rest = text_.substr(pos_);
     for (const auto& [spelling, value] : kOps) {
       if (rest.substr(0, spelling.size()) == spelling) {
@@ -177,7 +183,8 @@ class Parser {
     while (pos_ < text_.size()) {
       char c = text_[pos_++];
       if (c == '"') return true;
-      if (c == '\\' && pos_ < text_.size() && (text_[pos_] == '"' || text_[pos_] == '\\')) c = text_[pos_++];
+      if (c == '\\' && pos_ < text_.size() && (text_[pos_] == '"' || text_[pos_] == '\\'))
+        c = text_[pos_++];
       out += c;
     }
     return false;
@@ -215,25 +222,36 @@ bool compare(const Comparison& c, const MetricValue& v) {
   if (v.type == MetricType::kNumber) {
     double a = v.number.median, b = *c.number;
     switch (c.op) {
-      case CompareOp::kEq: return numbers_equal(a, b);
-      case CompareOp::kNe: return !numbers_equal(a, b);
-      case CompareOp::kLt: return a < b && !numbers_equal(a, b);
-      case CompareOp::kLe: return a <= b || numbers_equal(a, b);
-      case CompareOp::kGt: return a > b && !numbers_equal(a, b);
-      case CompareOp::kGe: return a >= b || numbers_equal(a, b);
-      default: return false;
+      case CompareOp::kEq:
+        return numbers_equal(a, b);
+      case CompareOp::kNe:
+        return !numbers_equal(a, b);
+      case CompareOp::kLt:
+        return a < b && !numbers_equal(a, b);
+      case CompareOp::kLe:
+        return a <= b || numbers_equal(a, b);
+      case CompareOp::kGt:
+        return a > b && !numbers_equal(a, b);
+      case CompareOp::kGe:
+        return a >= b || numbers_equal(a, b);
+      default:
+        return false;
     }
   }
-  std::string needle = lower(c.value);
   auto equal = [&](const std::string& s) { return s == c.value; };
-  auto contains = [&](const std::string& s) { return lower(s).find(needle) != std::string::npos; };
+  auto contains = [&](const std::string& s) { return contains_ignoring_case(s, c.value); };
   const auto& t = v.texts;
   switch (c.op) {
-    case CompareOp::kEq: return std::any_of(t.begin(), t.end(), equal);
-    case CompareOp::kNe: return std::none_of(t.begin(), t.end(), equal);
-    case CompareOp::kContains: return std::any_of(t.begin(), t.end(), contains);
-    case CompareOp::kNotContains: return std::none_of(t.begin(), t.end(), contains);
-    default: return false;
+    case CompareOp::kEq:
+      return std::any_of(t.begin(), t.end(), equal);
+    case CompareOp::kNe:
+      return std::none_of(t.begin(), t.end(), equal);
+    case CompareOp::kContains:
+      return std::any_of(t.begin(), t.end(), contains);
+    case CompareOp::kNotContains:
+      return std::none_of(t.begin(), t.end(), contains);
+    default:
+      return false;
   }
 }
 
@@ -244,20 +262,13 @@ std::variant<Expectation, SyntaxError> parse_expression(std::string_view text) {
 }
 
 std::string describe(const SyntaxError& e, std::string_view text) {
-  return fmt::format("{} at column {}: {}{}", e.what, e.column, text, e.hint.empty() ? "" : " (" + e.hint + ")");
+  return fmt::format("{} at column {}: {}{}", e.what, e.column, text,
+                     e.hint.empty() ? "" : " (" + e.hint + ")");
 }
 
 std::string_view op_text(CompareOp op) {
-  switch (op) {
-    case CompareOp::kEq: return "==";
-    case CompareOp::kNe: return "!=";
-    case CompareOp::kLt: return "<";
-    case CompareOp::kLe: return "<=";
-    case CompareOp::kGt: return ">";
-    case CompareOp::kGe: return ">=";
-    case CompareOp::kContains: return "~";
-    case CompareOp::kNotContains: return "!~";
-  }
+  for (const auto& [spelling, value] : kOps)
+    if (value == op) return spelling;
   return "?";
 }
 
@@ -288,7 +299,8 @@ Result<Expectation> parse_expectation(std::string_view text) {
   return std::get<Expectation>(std::move(parsed));
 }
 
-Result<std::vector<Expectation>> parse_expectations(std::string_view content, std::string_view source) {
+Result<std::vector<Expectation>> parse_expectations(std::string_view content,
+                                                    std::string_view source) {
   std::vector<Expectation> out;
   size_t line_number = 0;
   while (!content.empty()) {
@@ -302,7 +314,8 @@ Result<std::vector<Expectation>> parse_expectations(std::string_view content, st
     if (auto* e = std::get_if<SyntaxError>(&parsed)) {
       size_t last = line.find_last_not_of(" \t\r");
       return make_error("{}:{}:{}: {}: {}{}", source, line_number, e->column, e->what,
-                        line.substr(first, last + 1 - first), e->hint.empty() ? "" : " (" + e->hint + ")");
+                        line.substr(first, last + 1 - first),
+                        e->hint.empty() ? "" : " (" + e->hint + ")");
     }
     Expectation expectation = std::get<Expectation>(std::move(parsed));
     expectation.source = fmt::format("{}:{}", source, line_number);

@@ -21,7 +21,7 @@
 namespace attnprof {
 
 struct SyntaxError {
-  int column = 0;  // 1-based, into the text given to the parser
+  int column = 0;    // 1-based, into the text given to the parser
   std::string what;  // "expected an operator"
   std::string hint;  // "operators: == != < <= > >= ~ !~", "did you mean kernels?"; may be empty
 };
@@ -33,6 +33,7 @@ std::variant<Expectation, SyntaxError> parse_expression(std::string_view text);
 
 std::string_view op_text(CompareOp op);
 
-ExpectationResult evaluate_expectation(const Expectation& expectation, const RegionMetrics& metrics);
+ExpectationResult evaluate_expectation(const Expectation& expectation,
+                                       const RegionMetrics& metrics);
 
 }  // namespace attnprof

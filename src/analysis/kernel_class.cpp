@@ -1,20 +1,19 @@
 #include "analysis/kernel_class.h"
 
 #include <algorithm>
-#include <cctype>
 #include <initializer_list>
 #include <string>
+
+#include "analysis/text_match.h"
 
 namespace attnprof {
 
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
+// In the order of the enum.
+constexpr std::array<std::string_view, kKernelClassCount> kLabels = {
+    "fused attention", "gemm", "softmax", "mask", "elementwise",
+    "reduction",       "copy", "memset",  "other"};
 
 bool has_any(const std::string& text, std::initializer_list<std::string_view> keywords) {
   return std::any_of(keywords.begin(), keywords.end(),
@@ -24,18 +23,7 @@ bool has_any(const std::string& text, std::initializer_list<std::string_view> ke
 }  // namespace
 
 std::string_view kernel_class_label(KernelClass c) {
-  switch (c) {
-    case KernelClass::kFusedAttention: return "fused attention";
-    case KernelClass::kGemm: return "gemm";
-    case KernelClass::kSoftmax: return "softmax";
-    case KernelClass::kMask: return "mask";
-    case KernelClass::kElementwise: return "elementwise";
-    case KernelClass::kReduction: return "reduction";
-    case KernelClass::kCopy: return "copy";
-    case KernelClass::kMemset: return "memset";
-    case KernelClass::kOther: return "other";
-  }
-  return "other";
+  return kLabels[static_cast<size_t>(c)];
 }
 
 std::string_view kernel_class_id(KernelClass c) {
@@ -43,8 +31,8 @@ std::string_view kernel_class_id(KernelClass c) {
 }
 
 KernelClass classify_kernel(std::string_view short_name, std::string_view name) {
-  std::string full = lower(name.empty() ? short_name : name);
-  std::string brief = lower(short_name.empty() ? name : short_name);
+  std::string full = to_lower(name.empty() ? short_name : name);
+  std::string brief = to_lower(short_name.empty() ? name : short_name);
   if (has_any(full, {"flash_fwd", "flash_bwd", "flash_attn", "fmha", "efficient_attention",
                      "cudnn_generated_fort_native_sdpa"}))
     return KernelClass::kFusedAttention;
@@ -59,9 +47,12 @@ KernelClass classify_kernel(std::string_view short_name, std::string_view name) 
 
 KernelClass classify_activity(const ActivityRow& row) {
   switch (row.kind) {
-    case ActivityKind::kMemcpy: return KernelClass::kCopy;
-    case ActivityKind::kMemset: return KernelClass::kMemset;
-    case ActivityKind::kKernel: break;
+    case ActivityKind::kMemcpy:
+      return KernelClass::kCopy;
+    case ActivityKind::kMemset:
+      return KernelClass::kMemset;
+    case ActivityKind::kKernel:
+      break;
   }
   return classify_kernel(row.short_name, row.name);
 }

@@ -43,9 +43,9 @@ inline constexpr size_t kKernelClassCount = 9;
 
 // Every class, in the order reports list them.
 inline constexpr std::array<KernelClass, kKernelClassCount> kAllKernelClasses = {
-    KernelClass::kFusedAttention, KernelClass::kGemm,      KernelClass::kSoftmax,
+    KernelClass::kFusedAttention, KernelClass::kGemm,        KernelClass::kSoftmax,
     KernelClass::kMask,           KernelClass::kElementwise, KernelClass::kReduction,
-    KernelClass::kCopy,           KernelClass::kMemset,    KernelClass::kOther};
+    KernelClass::kCopy,           KernelClass::kMemset,      KernelClass::kOther};
 
 // For people: "fused attention", "gemm", ...
 std::string_view kernel_class_label(KernelClass c);

@@ -41,8 +41,10 @@ std::optional<MainKernel> main_kernel_of(const RegionSummary& region) {
   return k;
 }
 
-Spread scaled(const Spread& s, double factor) {
-  return Spread{s.median * factor, s.min * factor, s.max * factor, s.count};
+// Divides rather than multiplies by a reciprocal, so that 91920 ns reads 0.09192 ms, not
+// 0.09191999999999999.
+Spread divided(const Spread& s, double divisor) {
+  return Spread{s.median / divisor, s.min / divisor, s.max / divisor, s.count};
 }
 
 MetricValue number(const Spread& s) {
@@ -67,7 +69,7 @@ MetricValue text(std::vector<std::string> spellings) {
   return v;
 }
 
-constexpr double kMs = 1e-6;
+constexpr double kNsPerMs = 1e6;
 
 // One metric: what it is and how to read it. `of_main_kernel` ones need the typical region to have
 // run a kernel.
@@ -80,11 +82,13 @@ struct MetricDef {
 std::vector<MetricDef> build_catalog() {
   using T = MetricType;
   auto region = [](std::string name, std::string meaning, auto get) {
-    return MetricDef{{std::move(name), T::kNumber, std::move(meaning)}, false,
+    return MetricDef{{std::move(name), T::kNumber, std::move(meaning)},
+                     false,
                      [get](const RegionMetrics& m) { return number(get(m)); }};
   };
   auto kernel = [](std::string name, T type, std::string meaning, auto get) {
-    return MetricDef{{std::move(name), type, std::move(meaning)}, true,
+    return MetricDef{{std::move(name), type, std::move(meaning)},
+                     true,
                      [get](const RegionMetrics& m) { return get(*m.main_kernel); }};
   };
   auto memcpy_kind = [&region](std::string name, std::string kind, std::string meaning) {
@@ -101,25 +105,30 @@ std::vector<MetricDef> build_catalog() {
       memcpy_kind("memcpy_dtoh", "DtoH", "device-to-host copies per region"),
       region("memset", "memsets per region", [](const RegionMetrics& m) { return m.memset; }),
       region("gpu_time_ms", "GPU busy time per region (the union of its activities), ms",
-             [](const RegionMetrics& m) { return scaled(m.gpu_busy_ns, kMs); }),
+             [](const RegionMetrics& m) { return divided(m.gpu_busy_ns, kNsPerMs); }),
       region("wall_ms", "the region annotation's duration on the CPU, ms",
-             [](const RegionMetrics& m) { return scaled(m.wall_ns, kMs); }),
+             [](const RegionMetrics& m) { return divided(m.wall_ns, kNsPerMs); }),
       region("cpu_ms", "time in the region's top-level CPU ops, ms",
-             [](const RegionMetrics& m) { return scaled(m.cpu_ns, kMs); }),
+             [](const RegionMetrics& m) { return divided(m.cpu_ns, kNsPerMs); }),
       kernel("main_kernel", T::kText,
              "short name of the typical region's longest kernel (~ and == also try its full name)",
-             [](const MainKernel& k) { return text({k.short_name, k.name}); }),
+             [](const MainKernel& k) {
+               return text({k.short_name, k.name});
+             }),
       kernel("launch_api", T::kText, "the API that launched the main kernel",
              [](const MainKernel& k) { return text({k.launch_api}); }),
-      kernel("main_kernel_ms", T::kNumber, "the main kernel's duration, ms", [](const MainKernel& k) {
-        return number(spread_of_one(static_cast<double>(k.duration_ns) * kMs));
-      }),
+      kernel("main_kernel_ms", T::kNumber, "the main kernel's duration, ms",
+             [](const MainKernel& k) {
+               return number(spread_of_one(static_cast<double>(k.duration_ns) / kNsPerMs));
+             }),
       kernel("occupancy_pct", T::kNumber, "the main kernel's occupancy as attnprof estimates it, %",
              [](const MainKernel& k) {
-               return optional_number(k.occupancy_pct,
-                                      "attnprof could not estimate it (no device properties in the trace)");
+               return optional_number(
+                   k.occupancy_pct,
+                   "attnprof could not estimate it (no device properties in the trace)");
              }),
-      kernel("kineto_occupancy_pct", T::kNumber, "the main kernel's occupancy as Kineto wrote it, %",
+      kernel("kineto_occupancy_pct", T::kNumber,
+             "the main kernel's occupancy as Kineto wrote it, %",
              [](const MainKernel& k) {
                return optional_number(k.kineto_occupancy_pct, "the trace gives none");
              }),
@@ -130,7 +139,9 @@ std::vector<MetricDef> build_catalog() {
                return number(spread_of_one(static_cast<double>(k.shared_memory_bytes) / 1024.0));
              }),
       kernel("grid_blocks", T::kNumber, "the main kernel's blocks (grid x*y*z)",
-             [](const MainKernel& k) { return number(spread_of_one(static_cast<double>(k.grid_blocks))); }),
+             [](const MainKernel& k) {
+               return number(spread_of_one(static_cast<double>(k.grid_blocks)));
+             }),
   };
   for (KernelClass k : kAllKernelClasses) {
     std::string id(kernel_class_id(k));
@@ -138,9 +149,10 @@ std::vector<MetricDef> build_catalog() {
     c.push_back(region("kernels." + id,
                        fmt::format("GPU activities of class {} per region", kernel_class_label(k)),
                        [i](const RegionMetrics& m) { return m.by_class[i].count; }));
-    c.push_back(region("gpu_time_ms." + id,
-                       fmt::format("summed duration of class {} per region, ms", kernel_class_label(k)),
-                       [i](const RegionMetrics& m) { return scaled(m.by_class[i].time_ns, kMs); }));
+    c.push_back(
+        region("gpu_time_ms." + id,
+               fmt::format("summed duration of class {} per region, ms", kernel_class_label(k)),
+               [i](const RegionMetrics& m) { return divided(m.by_class[i].time_ns, kNsPerMs); }));
   }
   return c;
 }

@@ -70,13 +70,14 @@ const MetricInfo* find_metric(std::string_view name);
 // (main_kernel: its short name, then its full name); the first one is shown.
 struct MetricValue {
   bool available = false;
-  std::string why_unavailable;  // "no region matches \"forward\"", "the typical region ran no kernel"
+  std::string
+      why_unavailable;  // "no region matches \"forward\"", "the typical region ran no kernel"
   MetricType type = MetricType::kNumber;
   Spread number;  // medians over regions; a single value for the main kernel's properties
   std::vector<std::string> texts;
 };
 
-// `name` must be in metric_catalog().
+// An unknown `name` gives an unavailable value that says so.
 MetricValue metric_value(const RegionMetrics& metrics, std::string_view name);
 
 }  // namespace attnprof

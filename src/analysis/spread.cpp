@@ -16,6 +16,8 @@ Spread spread_of(std::vector<double> values) {
   return s;
 }
 
-Spread spread_of_one(double value) { return Spread{value, value, value, 1}; }
+Spread spread_of_one(double value) {
+  return Spread{value, value, value, 1};
+}
 
 }  // namespace attnprof

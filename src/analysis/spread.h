@@ -18,7 +18,8 @@ struct Spread {
 // The median (the mean of the two middle values for an even count), min and max of `values`.
 Spread spread_of(std::vector<double> values);
 
-// A spread of a single value (a quantity that exists once, such as the typical region's main kernel).
+// A spread of a single value (a quantity that exists once, such as the typical region's main
+// kernel).
 Spread spread_of_one(double value);
 
 }  // namespace attnprof

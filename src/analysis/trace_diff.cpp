@@ -61,8 +61,8 @@ using Pairs = std::vector<std::pair<size_t, size_t>>;
 
 // Longest common subsequence of a[lo_a, hi_a) and b[lo_b, hi_b), appended to `out` in order.
 // Two rolling rows of lengths, and two bits per cell for the way back.
-void lcs(const std::vector<int>& a, size_t lo_a, size_t hi_a, const std::vector<int>& b, size_t lo_b,
-         size_t hi_b, Pairs& out) {
+void lcs(const std::vector<int>& a, size_t lo_a, size_t hi_a, const std::vector<int>& b,
+         size_t lo_b, size_t hi_b, Pairs& out) {
   size_t n = hi_a - lo_a, m = hi_b - lo_b;
   enum : uint8_t { kMatch = 0, kSkipA = 1, kSkipB = 2 };
   std::vector<uint8_t> way((n * m + 3) / 4, 0);
@@ -95,9 +95,12 @@ void lcs(const std::vector<int>& a, size_t lo_a, size_t hi_a, const std::vector<
   size_t i = 0, j = 0;
   while (i < n && j < m) {
     uint8_t w = get_way(i, j);
-    if (w == kMatch) out.emplace_back(lo_a + i++, lo_b + j++);
-    else if (w == kSkipA) ++i;
-    else ++j;
+    if (w == kMatch)
+      out.emplace_back(lo_a + i++, lo_b + j++);
+    else if (w == kSkipA)
+      ++i;
+    else
+      ++j;
   }
 }
 
@@ -111,7 +114,8 @@ Pairs align(const std::vector<int>& a, const std::vector<int>& b, bool& in_order
   }
   size_t end_a = a.size(), end_b = b.size();
   Pairs tail;
-  while (end_a > start && end_b > start && a[end_a - 1] == b[end_b - 1]) tail.emplace_back(--end_a, --end_b);
+  while (end_a > start && end_b > start && a[end_a - 1] == b[end_b - 1])
+    tail.emplace_back(--end_a, --end_b);
   auto cells = static_cast<int64_t>(end_a - start) * static_cast<int64_t>(end_b - start);
   in_order = cells <= kMaxAlignmentCells;
   if (in_order) {
@@ -177,8 +181,10 @@ std::vector<ActivityDiff> activity_diffs(const Sequence& a, const Sequence& b, b
       for (; j < pj; ++j) out.push_back(one_side(b.activities[j], ActivityChange::kAdded));
       out.push_back(matched(a.activities[i++], b.activities[j++]));
     }
-    for (; i < a.activities.size(); ++i) out.push_back(one_side(a.activities[i], ActivityChange::kRemoved));
-    for (; j < b.activities.size(); ++j) out.push_back(one_side(b.activities[j], ActivityChange::kAdded));
+    for (; i < a.activities.size(); ++i)
+      out.push_back(one_side(a.activities[i], ActivityChange::kRemoved));
+    for (; j < b.activities.size(); ++j)
+      out.push_back(one_side(b.activities[j], ActivityChange::kAdded));
     return out;
   }
   // Matched by name: A's order, then what B added.
@@ -251,7 +257,8 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
     const ClassMetrics& ca = ma.by_class[static_cast<size_t>(k)];
     const ClassMetrics& cb = mb.by_class[static_cast<size_t>(k)];
     if (ca.count.max == 0 && cb.count.max == 0) continue;
-    d.classes.push_back(ClassDiff{k, diff_count(ca.count, cb.count), diff_time(ca.time_ns, cb.time_ns)});
+    d.classes.push_back(
+        ClassDiff{k, diff_count(ca.count, cb.count), diff_time(ca.time_ns, cb.time_ns)});
   }
 
   KeyTable keys;
@@ -259,10 +266,18 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
   d.activities = activity_diffs(sa, sb, d.aligned_in_order);
   for (const auto& x : d.activities) {
     switch (x.change) {
-      case ActivityChange::kSame: ++d.unchanged; break;
-      case ActivityChange::kChanged: ++d.changed; break;
-      case ActivityChange::kAdded: ++d.added; break;
-      case ActivityChange::kRemoved: ++d.removed; break;
+      case ActivityChange::kSame:
+        ++d.unchanged;
+        break;
+      case ActivityChange::kChanged:
+        ++d.changed;
+        break;
+      case ActivityChange::kAdded:
+        ++d.added;
+        break;
+      case ActivityChange::kRemoved:
+        ++d.removed;
+        break;
     }
   }
   return d;

@@ -66,7 +66,7 @@ struct TracedActivity {
 struct ActivityDiff {
   ActivityChange change = ActivityChange::kSame;
   KernelClass kernel_class = KernelClass::kOther;
-  std::optional<TracedActivity> a, b;  // removed: a only; added: b only
+  std::optional<TracedActivity> a, b;    // removed: a only; added: b only
   std::optional<QuantityDiff> duration;  // matched pairs
   // For a changed pair, what changed, each a short phrase: "duration", "op chain", "grid", ...
   std::vector<std::string> what_changed;
@@ -84,7 +84,8 @@ struct TraceDiff {
   TraceSide a, b;
   QuantityDiff kernels, memcpy, memset, gpu_busy_ns, wall_ns, cpu_ns;
   std::map<std::string, QuantityDiff> memcpy_by_kind;  // kinds present in either trace
-  std::vector<ClassDiff> classes;  // classes with activities in either trace, in kAllKernelClasses order
+  std::vector<ClassDiff>
+      classes;  // classes with activities in either trace, in kAllKernelClasses order
   std::vector<ActivityDiff> activities;  // the aligned sequence, in GPU order
   bool aligned_in_order = true;
   int added = 0, removed = 0, changed = 0, unchanged = 0;

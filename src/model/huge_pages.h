@@ -1,9 +1,11 @@
 #pragma once
 // Large tables on transparent huge pages. On our VMs touching a fresh 4 KiB page costs ~2.6 s
 // per GB (PERF_NOTES.md), and the model's tables are its largest fresh memory; with 2 MiB pages
-// the kernel takes one fault where it took 512. Measured on the 2-core VM (THP "madvise" mode):
-// 256 MB memset, fresh, 1.3-1.8 s on 4 KiB pages against 0.04-0.06 s once advised (the first
-// huge-page allocation after boot can take longer while the kernel compacts).
+// the kernel takes one fault where it took 512. Measured on the 2-core VM (THP "madvise" mode),
+// a 256 MB memset: 1.3-1.8 s on 4 KiB pages; 0.5-1.1 s on huge pages the VM has not used
+// lately, but 0.04-0.06 s on huge pages it just freed (reused while another table is released
+// block by block). So the reader writes its rows into 2 MiB blocks (RowBlocks) and frees each
+// block as soon as its rows are copied into the final tables, whose pages then come warm.
 //
 // The advice is a hint: where THP is off or no huge page is free, memory behaves as before.
 
@@ -12,9 +14,17 @@
 
 namespace attnprof {
 
+constexpr size_t kHugePageBytes = size_t{2} << 20;
+
 // Asks for huge pages over the 2 MiB-aligned part of [data, data + bytes). Does nothing for
 // less than 4 MiB (no huge page could fit once aligned, or it is not worth a system call).
 void advise_huge_pages(const void* data, size_t bytes);
+
+// A kHugePageBytes block aligned to its size, advised for huge pages when `advise`; throws
+// std::bad_alloc like operator new when memory is out. free_huge_block returns it to the system
+// at once.
+void* allocate_huge_block(bool advise = true);
+void free_huge_block(void* block);
 
 // v.reserve(n), then the advice over the reserved capacity (before its pages are touched).
 template <typename T>

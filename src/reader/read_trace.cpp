@@ -1,6 +1,7 @@
 #include "reader/read_trace.h"
 
-#include <sys/stat.h>
+#include <algorithm>
+#include <thread>
 
 #include "io/byte_stream.h"
 #include "model/linker.h"
@@ -8,16 +9,23 @@
 
 namespace attnprof {
 
+namespace {
+
+// One reading worker per core (the calling thread reads and cuts, and a gzip file inflates on a
+// thread of its own: they are light next to parsing). More than 8 have not been measured.
+size_t reading_workers() {
+  unsigned cores = std::thread::hardware_concurrency();
+  return std::clamp<size_t>(cores, 1, 8);
+}
+
+}  // namespace
+
 Result<Trace> read_trace(const std::string& path, const Limits& limits,
                          const ProgressCallback& progress) {
   auto stream = open_read_ahead(path, limits);
   if (!stream.ok()) return stream.take_error();
-  // The JSON's size, for reserving the model: a plain file's size, or a gzip file's times the
-  // typical ratio of Kineto traces (about 15).
-  struct stat st {};
-  uint64_t file_bytes = ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
-  TraceBuilder builder(path, (*stream)->is_gzip() ? file_bytes * 15 : file_bytes);
-  auto stats = read_trace_document(**stream, path, limits, builder, progress);
+  TraceBuilder builder(path, reading_workers());
+  auto stats = read_trace_document(**stream, path, limits, builder, builder.worker_sinks(), progress);
   if (!stats.ok()) return stats.take_error();
   Trace trace = std::move(builder).finish();
   trace.json_bytes = stats->json_bytes;

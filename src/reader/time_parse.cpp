@@ -20,9 +20,10 @@ std::optional<int64_t> via_double(std::string_view text) {
   return static_cast<int64_t>(ns);
 }
 
-}  // namespace
+bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
-std::optional<int64_t> microseconds_text_to_ns(std::string_view text) {
+// Every case: exponents, overflow, malformed text.
+std::optional<int64_t> any_microseconds_text_to_ns(std::string_view text) {
   while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' ||
                            text.back() == '\t'))
     text.remove_suffix(1);
@@ -62,6 +63,38 @@ std::optional<int64_t> microseconds_text_to_ns(std::string_view text) {
     if (round_up) ++ns;
   }
   return negative ? -ns : ns;
+}
+
+}  // namespace
+
+// The common case, Kineto's "<up to 15 digits>.<digits>", without overflow checks (15 digits of
+// microseconds are below 1e18 ns); anything else goes to the general parser, so both agree.
+std::optional<int64_t> microseconds_text_to_ns(std::string_view text) {
+  const char* p = text.data();
+  const char* end = p + text.size();
+  while (end > p && is_space(end[-1])) --end;
+  const bool negative = p < end && *p == '-';
+  if (negative) ++p;
+  const char* digits = p;
+  uint64_t us = 0;
+  while (p < end && is_digit(*p)) us = us * 10 + static_cast<uint64_t>(*p++ - '0');
+  if (p == digits || p - digits > 15) return any_microseconds_text_to_ns(text);
+  uint64_t ns = us * 1000;
+  if (p < end) {
+    if (*p != '.' || p + 1 == end || !is_digit(p[1])) return any_microseconds_text_to_ns(text);
+    ++p;
+    if (is_digit(*p)) ns += static_cast<uint64_t>(*p++ - '0') * 100;
+    if (p < end && is_digit(*p)) ns += static_cast<uint64_t>(*p++ - '0') * 10;
+    if (p < end && is_digit(*p)) ns += static_cast<uint64_t>(*p++ - '0');
+    if (p < end && is_digit(*p)) {
+      ns += *p >= '5';  // rounds half away from zero: the sign comes after
+      while (++p < end && is_digit(*p)) {
+      }
+    }
+    if (p != end) return any_microseconds_text_to_ns(text);
+  }
+  auto value = static_cast<int64_t>(ns);
+  return negative ? -value : value;
 }
 
 }  // namespace attnprof

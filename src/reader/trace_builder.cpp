@@ -2,228 +2,77 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 #include "model/huge_pages.h"
+#include "model/sorted_runs.h"
 #include "reader/kineto_format.h"
 
 namespace attnprof {
 
 namespace {
 
-using kineto::Category;
-using Field = EventFields::Field;
-
-std::string_view field_list(uint32_t bits) {
-  // The first missing or mistyped field, for the diagnostic's detail.
-  static constexpr std::pair<uint32_t, std::string_view> kNames[] = {
-      {Field::kPhase, "ph"}, {Field::kCategory, "cat"}, {Field::kName, "name"},
-      {Field::kPid, "pid"},  {Field::kTid, "tid"},      {Field::kTs, "ts"},
-      {Field::kDur, "dur"},  {Field::kId, "id"},        {Field::kExternalId, "External id"},
-      {Field::kCorrelation, "correlation"},             {Field::kGrid, "grid"},
-      {Field::kBlock, "block"},                         {Field::kBytes, "bytes"}};
-  for (const auto& [bit, name] : kNames)
-    if (bits & bit) return name;
-  return "a field";
-}
-
 int32_t clamp32(int64_t v) {
   return static_cast<int32_t>(std::clamp<int64_t>(v, std::numeric_limits<int32_t>::min(),
                                                   std::numeric_limits<int32_t>::max()));
 }
 
+// Host events of one thread: parents start first and, at a tie, last longer; then a stack per
+// thread finds the nesting (model/linker.h).
+bool host_before(const HostEvent& a, const HostEvent& b) {
+  if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+  if (a.dur_ns != b.dur_ns) return a.dur_ns > b.dur_ns;
+  if (a.kind != b.kind) return a.kind < b.kind;
+  return a.correlation < b.correlation;
+}
+
+bool gpu_before(const GpuActivity& a, const GpuActivity& b) {
+  if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+  if (a.stream != b.stream) return a.stream < b.stream;
+  return a.correlation < b.correlation;
+}
+
+// The workers' string ids and text keys, as the trace's.
+class IdMap {
+ public:
+  explicit IdMap(size_t workers) : ids_(workers) {}
+  std::vector<StringId>& of(size_t worker) { return ids_[worker]; }
+  StringId string(size_t worker, StringId id) const { return ids_[worker][id]; }
+  int32_t key(size_t worker, int32_t key, bool text) const {
+    return text ? text_thread_key(ids_[worker][text_thread_key_string(key)]) : key;
+  }
+
+ private:
+  std::vector<std::vector<StringId>> ids_;
+};
+
+// Walks a worker's list of text-key rows (row << 2 | bits) alongside its rows, in order.
+class TextKeys {
+ public:
+  explicit TextKeys(const std::vector<uint64_t>& list) : list_(list) {}
+  // The text bits of `row` (0 for most rows); rows must be asked in increasing order.
+  uint32_t bits(size_t row) {
+    while (next_ < list_.size() && (list_[next_] >> 2) < row) ++next_;
+    return next_ < list_.size() && (list_[next_] >> 2) == row ? list_[next_] & 3 : 0;
+  }
+
+ private:
+  const std::vector<uint64_t>& list_;
+  size_t next_ = 0;
+};
+
 }  // namespace
 
-TraceBuilder::TraceBuilder(std::string path, uint64_t json_bytes_hint) {
+TraceBuilder::TraceBuilder(std::string path, size_t workers) {
   trace_.path = std::move(path);
-  // Reserve by the expected size: untouched capacity costs address space, not memory, while
-  // regrowth copies every row and touches twice the pages (PERF_NOTES.md: fresh pages are dear).
-  // Real traces average 300-700 bytes of JSON per host event and more per GPU activity.
-  uint64_t cap = std::min<uint64_t>(json_bytes_hint, uint64_t{16} << 30);
-  reserve_on_huge_pages(trace_.host_events, cap / 200);
-  reserve_on_huge_pages(trace_.gpu_activities, cap / 1000);
-}
-
-void TraceBuilder::begin_batch() {
-  mark_.host = trace_.host_events.size();
-  mark_.gpu = trace_.gpu_activities.size();
-  mark_.instants = trace_.instants.size();
-  mark_.flows = trace_.flows.size();
-  mark_.names = trace_.thread_names.size();
-  mark_.events = trace_.events_read;
-  mark_.diagnostics = trace_.diagnostics;
-}
-
-void TraceBuilder::rollback_batch() {
-  trace_.host_events.resize(mark_.host);
-  trace_.gpu_activities.resize(mark_.gpu);
-  trace_.instants.resize(mark_.instants);
-  trace_.flows.resize(mark_.flows);
-  trace_.thread_names.resize(mark_.names);
-  trace_.events_read = mark_.events;
-  trace_.diagnostics = mark_.diagnostics;
-}
-
-// Threads and processes named by strings get negative keys, so they never collide with real ids.
-int32_t TraceBuilder::thread_key(int64_t number, std::string_view text) {
-  if (text.empty()) return clamp32(number);
-  return -1 - static_cast<int32_t>(trace_.strings.intern(text));
-}
-
-simdjson::error_code TraceBuilder::event(simdjson::ondemand::value element, uint64_t offset) {
-  ++trace_.events_read;
-  EventFields& f = fields_;
-  if (auto error = read_event_fields(element, f)) {
-    if (error != simdjson::INCORRECT_TYPE) return error;
-    trace_.diagnostics.add(DiagnosticKind::kMistypedField, offset,
-                           "an element of traceEvents is not an object");
-    return simdjson::SUCCESS;
-  }
-  if (!f.has(Field::kPhase) || f.bad(Field::kPhase)) {
-    trace_.diagnostics.add(f.has(Field::kPhase) ? DiagnosticKind::kMistypedField
-                                                : DiagnosticKind::kMissingField,
-                           offset, "event without a valid \"ph\"");
-    return simdjson::SUCCESS;
-  }
-  switch (f.phase) {
-    case 'X':
-      add_complete(f, offset);
-      break;
-    case 'i':
-    case 'I':
-      add_instant(f);
-      break;
-    case 's':
-    case 'f':
-      add_flow(f, offset);
-      break;
-    case 'M':
-      add_metadata(f);
-      break;
-    default:
-      trace_.diagnostics.add(DiagnosticKind::kUnknownPhase, offset,
-                             fmt::format("phase '{}'", f.phase));
-  }
-  return simdjson::SUCCESS;
-}
-
-void TraceBuilder::add_complete(const EventFields& f, uint64_t offset) {
-  Category category = kineto::category_from_name(f.category);
-  if (category == Category::kTraceSpan) return;
-  if (category == Category::kUnknown || category == Category::kCpuInstantEvent ||
-      category == Category::kFlowAc2g || category == Category::kFlowFwdBwd) {
-    trace_.diagnostics.add(DiagnosticKind::kUnknownCategory, offset,
-                           fmt::format("category \"{}\"", f.category));
-    return;
-  }
-  constexpr uint32_t kNeeded = Field::kTs | Field::kDur | Field::kName;
-  if ((f.present & kNeeded) != kNeeded) {
-    trace_.diagnostics.add(DiagnosticKind::kMissingField, offset,
-                           fmt::format("{} event without \"{}\"", f.category,
-                                       field_list(kNeeded & ~f.present)));
-    return;
-  }
-  constexpr uint32_t kMustType = kNeeded | Field::kPid | Field::kTid | Field::kExternalId |
-                                 Field::kCorrelation | Field::kGrid | Field::kBlock;
-  if (f.mistyped & kMustType) {
-    trace_.diagnostics.add(DiagnosticKind::kMistypedField, offset,
-                           fmt::format("{} event with a mistyped \"{}\"", f.category,
-                                       field_list(f.mistyped & kMustType)));
-    return;
-  }
-  if (f.dur_ns < 0) {
-    trace_.diagnostics.add(DiagnosticKind::kNegativeDuration, offset,
-                           fmt::format("\"{}\" has dur {} ns", f.name, f.dur_ns));
-    return;
-  }
-  StringId name = trace_.strings.intern(f.name);
-  auto host = [&](HostKind kind) {
-    HostEvent e;
-    e.start_ns = f.ts_ns;
-    e.dur_ns = f.dur_ns;
-    e.external_id = f.external_id;
-    e.correlation = f.correlation;
-    e.pid = thread_key(f.pid, f.pid_text);
-    e.tid = thread_key(f.tid, f.tid_text);
-    e.name = name;
-    e.kind = kind;
-    trace_.host_events.push_back(e);
-  };
-  auto gpu = [&](GpuKind kind) {
-    GpuActivity a;
-    a.start_ns = f.ts_ns;
-    a.dur_ns = f.dur_ns;
-    a.correlation = f.correlation;
-    a.external_id = f.external_id;
-    a.bytes = f.bytes;
-    a.name = name;
-    a.kind = kind;
-    a.device = f.has(Field::kDevice) ? clamp32(f.device) : clamp32(f.pid);
-    a.stream = f.has(Field::kStream) ? clamp32(f.stream) : clamp32(f.tid);
-    a.grid = f.grid;
-    a.block = f.block;
-    a.registers_per_thread = f.registers;
-    a.shared_memory = clamp32(f.shared_memory);
-    a.kineto_occupancy_pct = f.has(Field::kOccupancy) && !f.bad(Field::kOccupancy)
-                                 ? static_cast<float>(f.occupancy_pct)
-                                 : -1.0f;
-    trace_.gpu_activities.push_back(a);
-  };
-  switch (category) {
-    case Category::kCpuOp: host(HostKind::kCpuOp); break;
-    case Category::kUserAnnotation: host(HostKind::kUserAnnotation); break;
-    case Category::kCudaRuntime: host(HostKind::kRuntime); break;
-    case Category::kCudaDriver: host(HostKind::kDriver); break;
-    case Category::kPythonFunction: host(HostKind::kPythonFunction); break;
-    case Category::kOverhead: host(HostKind::kOverhead); break;
-    case Category::kKernel: gpu(GpuKind::kKernel); break;
-    case Category::kGpuMemcpy: gpu(GpuKind::kMemcpy); break;
-    case Category::kGpuMemset: gpu(GpuKind::kMemset); break;
-    case Category::kGpuUserAnnotation: gpu(GpuKind::kUserAnnotation); break;
-    default: break;
+  for (size_t i = 0; i < std::max<size_t>(workers, 1); ++i) {
+    tables_.push_back(std::make_unique<EventTables>());
+    worker_sinks_.push_back(tables_.back().get());
   }
 }
 
-void TraceBuilder::add_instant(const EventFields& f) {
-  if (!f.has(Field::kTs) || f.bad(Field::kTs)) return;  // markers without time say nothing
-  InstantEvent e;
-  e.ts_ns = f.ts_ns;
-  e.pid = thread_key(f.pid, f.pid_text);
-  e.tid = thread_key(f.tid, f.tid_text);
-  e.name = trace_.strings.intern(f.name);
-  e.bytes = f.memory_bytes;
-  e.total_allocated = f.memory_total_allocated;
-  e.device = clamp32(f.memory_device_id);
-  trace_.instants.push_back(e);
-}
-
-void TraceBuilder::add_flow(const EventFields& f, uint64_t offset) {
-  // ac2g flows repeat the correlation ids that link launches to GPU work: not stored.
-  if (kineto::category_from_name(f.category) == Category::kFlowAc2g) return;
-  if (!f.has(Field::kId) || f.bad(Field::kId) || !f.has(Field::kTs) || f.bad(Field::kTs)) {
-    trace_.diagnostics.add(DiagnosticKind::kMissingField, offset,
-                           "flow event without a numeric \"id\" and \"ts\"");
-    return;
-  }
-  FlowEvent e;
-  e.id = f.id;
-  e.ts_ns = f.ts_ns;
-  e.pid = thread_key(f.pid, f.pid_text);
-  e.tid = thread_key(f.tid, f.tid_text);
-  e.category = trace_.strings.intern(f.category);
-  e.phase = f.phase;
-  trace_.flows.push_back(e);
-}
-
-void TraceBuilder::add_metadata(const EventFields& f) {
-  bool process = f.name == kineto::kProcessName;
-  if (!process && f.name != kineto::kThreadName) return;  // sort indices, labels: not modeled
-  if (!f.has(Field::kMetadataName)) return;
-  ThreadName n;
-  n.pid = thread_key(f.pid, f.pid_text);
-  n.tid = process ? 0 : thread_key(f.tid, f.tid_text);
-  n.name = trace_.strings.intern(f.metadata_name);
-  n.is_process = process;
-  trace_.thread_names.push_back(n);
+void TraceBuilder::commit_batch(uint64_t, size_t worker) {
+  committed_.push_back(static_cast<uint32_t>(worker));
 }
 
 Status TraceBuilder::top_level_member(std::string_view key, std::string_view raw, uint64_t offset) {
@@ -250,8 +99,8 @@ Status TraceBuilder::read_device_properties(std::string_view raw, uint64_t offse
   simdjson::ondemand::document doc;
   simdjson::ondemand::array devices;
   if (top_level_parser_.iterate(text).get(doc) || doc.get_array().get(devices)) {
-    trace_.diagnostics.add(DiagnosticKind::kMistypedField, offset,
-                           "\"deviceProperties\" is not an array");
+    top_level_diagnostics_.add(DiagnosticKind::kMistypedField, offset,
+                               [] { return std::string("\"deviceProperties\" is not an array"); });
     return {};
   }
   for (auto element : devices) {
@@ -290,8 +139,8 @@ Status TraceBuilder::read_distributed_info(std::string_view raw, uint64_t offset
   simdjson::ondemand::document doc;
   simdjson::ondemand::object object;
   if (top_level_parser_.iterate(text).get(doc) || doc.get_object().get(object)) {
-    trace_.diagnostics.add(DiagnosticKind::kMistypedField, offset,
-                           "\"distributedInfo\" is not an object");
+    top_level_diagnostics_.add(DiagnosticKind::kMistypedField, offset,
+                               [] { return std::string("\"distributedInfo\" is not an object"); });
     return {};
   }
   trace_.distributed.present = true;
@@ -309,23 +158,185 @@ Status TraceBuilder::read_distributed_info(std::string_view raw, uint64_t offset
 }
 
 Trace TraceBuilder::finish() && {
-  auto& host = trace_.host_events;
-  // Parents start first and, at a tie, last longer: then a stack per thread finds the nesting.
-  // Full keys make the order deterministic without a stable sort's temporary buffer.
-  std::sort(host.begin(), host.end(), [](const HostEvent& a, const HostEvent& b) {
-    if (a.pid != b.pid) return a.pid < b.pid;
-    if (a.tid != b.tid) return a.tid < b.tid;
-    if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
-    if (a.dur_ns != b.dur_ns) return a.dur_ns > b.dur_ns;
-    if (a.kind != b.kind) return a.kind < b.kind;
-    return a.correlation < b.correlation;
-  });
-  std::sort(trace_.gpu_activities.begin(), trace_.gpu_activities.end(),
-            [](const GpuActivity& a, const GpuActivity& b) {
-              if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
-              if (a.stream != b.stream) return a.stream < b.stream;
-              return a.correlation < b.correlation;
-            });
+  const size_t workers = tables_.size();
+  // Which of its batches each committed batch is, per worker: the workers' batches are exactly
+  // the committed ones, in order.
+  std::vector<size_t> batch_index(committed_.size());
+  {
+    std::vector<size_t> next(workers, 0);
+    for (size_t i = 0; i < committed_.size(); ++i) batch_index[i] = next[committed_[i]]++;
+  }
+  auto batch_end = [&](const EventTables& t, size_t b, auto field, size_t size) {
+    return b + 1 < t.batches.size() ? t.batches[b + 1].*field : size;
+  };
+
+  // Strings: interned in the order of the batches, each batch's in the order it met them, which
+  // is the order of first use in the document.
+  IdMap ids(workers);
+  for (size_t w = 0; w < workers; ++w) ids.of(w).assign(tables_[w]->strings.size(), 0);
+  for (size_t i = 0; i < committed_.size(); ++i) {
+    const size_t w = committed_[i];
+    const EventTables& t = *tables_[w];
+    const size_t b = batch_index[i];
+    const size_t end = batch_end(t, b, &EventTables::Mark::strings, t.strings.size());
+    for (size_t s = t.batches[b].strings; s < end; ++s)
+      ids.of(w)[s] = trace_.strings.intern(t.strings.view(static_cast<StringId>(s)));
+  }
+
+  // Host events: thread by thread in (pid, tid) order, each thread's rows in document order
+  // (its batches interleave across workers), then sorted by start within the thread.
+  {
+    struct Source {
+      size_t worker;
+      EventTables::HostThread* thread;
+      size_t next = 0;  // into thread->batch_starts
+    };
+    std::map<std::pair<int32_t, int32_t>, std::vector<Source>> threads;
+    size_t total = 0;
+    for (size_t w = 0; w < workers; ++w) {
+      for (auto& t : tables_[w]->host_threads) {
+        if (t.rows.empty()) continue;
+        int32_t pid = ids.key(w, t.pid, t.text & EventTables::kPidIsText);
+        int32_t tid = ids.key(w, t.tid, t.text & EventTables::kTidIsText);
+        threads[{pid, tid}].push_back({w, &t});
+        total += t.rows.size();
+      }
+    }
+    auto& host = trace_.host_events;
+    reserve_on_huge_pages(host, total);
+    for (auto& [key, sources] : threads) {
+      const size_t begin = host.size();
+      for (;;) {
+        Source* next = nullptr;
+        for (Source& s : sources)
+          if (s.next < s.thread->batch_starts.size() &&
+              (!next || s.thread->batch_starts[s.next].first <
+                            next->thread->batch_starts[next->next].first))
+            next = &s;
+        if (!next) break;
+        const auto& starts = next->thread->batch_starts;
+        const size_t from = starts[next->next].second;
+        const size_t to = next->next + 1 < starts.size() ? starts[next->next + 1].second
+                                                         : next->thread->rows.size();
+        ++next->next;
+        const std::vector<StringId>& names = ids.of(next->worker);
+        next->thread->rows.for_each_span(from, to, [&](const HostEvent* rows, size_t n) {
+          for (size_t i = 0; i < n; ++i) {
+            HostEvent e = rows[i];
+            e.name = names[e.name];
+            e.pid = key.first;
+            e.tid = key.second;
+            host.push_back(e);
+          }
+        });
+        next->thread->rows.release_before(to);
+      }
+      stable_sort_runs(host.begin() + begin, host.end(), host_before);
+    }
+    for (auto& t : tables_) std::vector<EventTables::HostThread>().swap(t->host_threads);
+  }
+
+  // The other tables: batch after batch, in document order.
+  size_t gpu_total = 0, instant_total = 0, flow_total = 0, name_total = 0;
+  for (auto& t : tables_) {
+    gpu_total += t->gpu_activities.size();
+    instant_total += t->instants.size();
+    flow_total += t->flows.size();
+    name_total += t->thread_names.size();
+  }
+  reserve_on_huge_pages(trace_.gpu_activities, gpu_total);
+  reserve_on_huge_pages(trace_.instants, instant_total);
+  reserve_on_huge_pages(trace_.flows, flow_total);
+  trace_.thread_names.reserve(name_total);
+  std::vector<TextKeys> instant_keys, flow_keys, name_keys;
+  for (auto& t : tables_) {
+    instant_keys.emplace_back(t->instant_text_keys);
+    flow_keys.emplace_back(t->flow_text_keys);
+    name_keys.emplace_back(t->name_text_keys);
+  }
+  for (size_t i = 0; i < committed_.size(); ++i) {
+    const size_t w = committed_[i];
+    EventTables& t = *tables_[w];
+    const size_t b = batch_index[i];
+    const EventTables::Mark& m = t.batches[b];
+    const std::vector<StringId>& names = ids.of(w);
+
+    size_t end = batch_end(t, b, &EventTables::Mark::gpu, t.gpu_activities.size());
+    t.gpu_activities.for_each_span(m.gpu, end, [&](const GpuActivity* rows, size_t n) {
+      for (size_t r = 0; r < n; ++r) {
+        GpuActivity a = rows[r];
+        a.name = names[a.name];
+        trace_.gpu_activities.push_back(a);
+      }
+    });
+    t.gpu_activities.release_before(end);
+
+    size_t row = m.instants;
+    end = batch_end(t, b, &EventTables::Mark::instants, t.instants.size());
+    t.instants.for_each_span(m.instants, end, [&](const InstantEvent* rows, size_t n) {
+      for (size_t r = 0; r < n; ++r, ++row) {
+        InstantEvent e = rows[r];
+        e.name = names[e.name];
+        if (uint32_t text = instant_keys[w].bits(row)) {
+          e.pid = ids.key(w, e.pid, text & EventTables::kPidIsText);
+          e.tid = ids.key(w, e.tid, text & EventTables::kTidIsText);
+        }
+        trace_.instants.push_back(e);
+      }
+    });
+    t.instants.release_before(end);
+
+    row = m.flows;
+    end = batch_end(t, b, &EventTables::Mark::flows, t.flows.size());
+    t.flows.for_each_span(m.flows, end, [&](const FlowEvent* rows, size_t n) {
+      for (size_t r = 0; r < n; ++r, ++row) {
+        FlowEvent e = rows[r];
+        e.category = names[e.category];
+        if (uint32_t text = flow_keys[w].bits(row)) {
+          e.pid = ids.key(w, e.pid, text & EventTables::kPidIsText);
+          e.tid = ids.key(w, e.tid, text & EventTables::kTidIsText);
+        }
+        trace_.flows.push_back(e);
+      }
+    });
+    t.flows.release_before(end);
+
+    end = batch_end(t, b, &EventTables::Mark::names, t.thread_names.size());
+    for (size_t r = m.names; r < end; ++r) {
+      ThreadName n = t.thread_names[r];
+      n.name = names[n.name];
+      if (uint32_t text = name_keys[w].bits(r)) {
+        n.pid = ids.key(w, n.pid, text & EventTables::kPidIsText);
+        n.tid = ids.key(w, n.tid, text & EventTables::kTidIsText);
+      }
+      trace_.thread_names.push_back(n);
+    }
+  }
+  for (auto& t : tables_) trace_.events_read += t->events_read;
+  stable_sort_runs(trace_.gpu_activities.begin(), trace_.gpu_activities.end(), gpu_before);
+
+  // Diagnostics: each worker kept the first few of each kind among its own events; in byte-offset
+  // order, the document's first few of each kind are among them.
+  {
+    std::vector<const DiagnosticLog::Entry*> kept;
+    std::array<uint64_t, static_cast<size_t>(DiagnosticKind::kCount)> counts{};
+    auto gather = [&](const DiagnosticLog& log) {
+      for (const auto& e : log.kept) kept.push_back(&e);
+      for (size_t k = 0; k < counts.size(); ++k) counts[k] += log.counts[k];
+    };
+    gather(top_level_diagnostics_);
+    for (auto& t : tables_) gather(t->diagnostics);
+    std::stable_sort(kept.begin(), kept.end(),
+                     [](const auto* a, const auto* b) { return a->offset < b->offset; });
+    for (const auto* e : kept) trace_.diagnostics.add(e->kind, e->offset, e->detail);
+    // The rest are only counted.
+    for (size_t k = 0; k < counts.size(); ++k) {
+      auto kind = static_cast<DiagnosticKind>(k);
+      for (uint64_t n = trace_.diagnostics.count(kind); n < counts[k]; ++n)
+        trace_.diagnostics.add(kind, 0, {});
+    }
+  }
+  tables_.clear();
   return std::move(trace_);
 }
 

@@ -1,47 +1,48 @@
 #pragma once
-// Turns the reader's stream of top-level members and events into the model's tables.
-// Each event becomes one compact row (or a diagnostic); a batch can be rolled back whole.
+// Turns what the reader hands out into the model: the top-level members here, the events in one
+// EventTables per reading worker (reader/event_tables.h), merged by finish().
+//
+// The merge gives the Trace a one-thread read would give: string ids in order of first use in
+// the document, and the tables in the order of TraceBuilder's contract below, whatever batches
+// each worker parsed.
 
+#include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "model/trace.h"
-#include "reader/event_fields.h"
+#include "reader/event_tables.h"
 #include "reader/trace_document.h"
 
 namespace attnprof {
 
-class TraceBuilder final : public TraceDocumentSink {
+class TraceBuilder final : public DocumentSink {
  public:
-  // `json_bytes_hint`: the expected size of the JSON, for reserving the tables (0: unknown).
-  TraceBuilder(std::string path, uint64_t json_bytes_hint);
+  TraceBuilder(std::string path, size_t workers);
+
+  // One sink per reading worker, for read_trace_document.
+  std::span<EventBatchSink* const> worker_sinks() const { return worker_sinks_; }
 
   Status top_level_member(std::string_view key, std::string_view raw_value,
                           uint64_t offset) override;
-  void begin_batch() override;
-  simdjson::error_code event(simdjson::ondemand::value element, uint64_t offset) override;
-  void commit_batch() override {}
-  void rollback_batch() override;
+  void commit_batch(uint64_t sequence, size_t worker) override;
 
-  // The trace, its events sorted (host events by thread and start, GPU activities by start).
+  // The trace: host events sorted by thread, then start (longest first at a tie), GPU activities
+  // by start; rows that tie on every key keep their document order. Instants, flows and thread
+  // names in document order.
   Trace finish() &&;
 
  private:
-  void add_complete(const EventFields& f, uint64_t offset);
-  void add_instant(const EventFields& f);
-  void add_flow(const EventFields& f, uint64_t offset);
-  void add_metadata(const EventFields& f);
-  int32_t thread_key(int64_t number, std::string_view text);
   Status read_device_properties(std::string_view raw, uint64_t offset);
   Status read_distributed_info(std::string_view raw, uint64_t offset);
 
   Trace trace_;
-  EventFields fields_;
+  DiagnosticLog top_level_diagnostics_;
+  std::vector<std::unique_ptr<EventTables>> tables_;
+  std::vector<EventBatchSink*> worker_sinks_;
+  std::vector<uint32_t> committed_;  // the worker of each committed batch, in document order
   simdjson::ondemand::parser top_level_parser_;
-  struct Mark {
-    size_t host = 0, gpu = 0, instants = 0, flows = 0, names = 0;
-    uint64_t events = 0;
-    Diagnostics diagnostics;
-  } mark_;
 };
 
 }  // namespace attnprof

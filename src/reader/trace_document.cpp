@@ -1,7 +1,11 @@
 #include "reader/trace_document.h"
 
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "io/byte_stream.h"
@@ -12,23 +16,196 @@ namespace attnprof {
 namespace {
 
 constexpr size_t kChunkBytes = size_t{1} << 20;
+// Batches cut ahead of the oldest one not yet committed, per worker: enough to keep every worker
+// busy while the reader waits on the oldest.
+constexpr size_t kBatchesInFlightPerWorker = 2;
 
 std::string printable(char c) {
   if (c >= 0x20 && c < 0x7f) return fmt::format("'{}'", c);
   return fmt::format("byte 0x{:02x}", static_cast<unsigned char>(c));
 }
 
+// Whole elements of traceEvents, parsed in place in the reader's buffer: the batch takes the
+// buffer, and the reader goes on in another one that starts with the bytes after the batch.
+struct Batch {
+  uint64_t sequence = 0;
+  uint64_t offset = 0;       // of the batch's first byte in the JSON
+  bool speculative = false;  // cut by the quick cut, which a failed parse proves wrong
+  std::vector<char> text;    // the reader's buffer: the batch is text[from, to)
+  size_t from = 0, to = 0;
+  // The bytes around the batch, overwritten by the `[` and `]` that make it an array.
+  char before = 0, after = 0;
+  // Set by the parse.
+  size_t worker = 0;
+  uint64_t events = 0;
+  simdjson::error_code error = simdjson::SUCCESS;
+  uint64_t error_offset = 0;
+  bool done = false;  // guarded by the pool's mutex when workers run
+};
+
+// Parses `batch` as one array, handing each element to `sink`.
+void parse_batch(simdjson::ondemand::parser& parser, EventBatchSink& sink, Batch& batch) {
+  simdjson::padded_string_view view(batch.text.data() + batch.from - 1, batch.to - batch.from + 2,
+                                    batch.text.size() - batch.from + 1);
+  // Offsets in the view are one byte ahead of the batch's first byte.
+  const char* first = batch.text.data() + batch.from;
+  auto offset_of = [&](const char* p) { return batch.offset + (p - first); };
+
+  sink.begin_batch(batch.sequence);
+  uint64_t count = 0;
+  uint64_t element_offset = batch.offset;
+  simdjson::error_code error = simdjson::SUCCESS;
+  simdjson::ondemand::document doc;
+  bool iterated = !(error = parser.iterate(view).get(doc));
+  if (iterated) {
+    simdjson::ondemand::array array;
+    if (!(error = doc.get_array().get(array))) {
+      for (auto element : array) {
+        simdjson::ondemand::value value;
+        if ((error = element.get(value))) break;
+        const char* location = nullptr;
+        if (!doc.current_location().get(location)) element_offset = offset_of(location);
+        if ((error = sink.event(value, element_offset))) break;
+        ++count;
+      }
+      const char* trailing = nullptr;
+      if (!error && !doc.current_location().get(trailing)) {
+        error = simdjson::TRAILING_CONTENT;
+        element_offset = offset_of(trailing);
+      }
+    }
+  }
+  sink.end_batch(!error);
+  batch.events = count;
+  batch.error = error;
+  if (error) {
+    const char* location = nullptr;
+    bool located = iterated && !doc.current_location().get(location);
+    batch.error_offset = located ? offset_of(location) : element_offset;
+  }
+}
+
+// One thread per sink, parsing batches in the order they were submitted.
+class WorkerPool {
+ public:
+  explicit WorkerPool(std::span<EventBatchSink* const> sinks) {
+    threads_.reserve(sinks.size());
+    for (size_t i = 0; i < sinks.size(); ++i)
+      threads_.emplace_back([this, i, sink = sinks[i]] { work(i, *sink); });
+  }
+  ~WorkerPool() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    work_ready_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+
+  void submit(Batch* batch) {
+    {
+      std::lock_guard lock(mutex_);
+      queue_.push_back(batch);
+    }
+    work_ready_.notify_one();
+  }
+  bool done(const Batch* batch) {
+    std::lock_guard lock(mutex_);
+    return batch->done;
+  }
+  void wait(const Batch* batch) {
+    std::unique_lock lock(mutex_);
+    batch_done_.wait(lock, [&] { return batch->done; });
+  }
+  // Takes back the batches no worker has started, and waits for the others.
+  void cancel_all() {
+    std::unique_lock lock(mutex_);
+    queue_.clear();
+    batch_done_.wait(lock, [&] { return running_ == 0; });
+  }
+
+ private:
+  void work(size_t index, EventBatchSink& sink) {
+    simdjson::ondemand::parser parser;
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      work_ready_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      Batch* batch = queue_.front();
+      queue_.pop_front();
+      ++running_;
+      lock.unlock();
+      batch->worker = index;
+      parse_batch(parser, sink, *batch);
+      lock.lock();
+      batch->done = true;
+      --running_;
+      batch_done_.notify_all();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable work_ready_;
+  std::condition_variable batch_done_;
+  std::deque<Batch*> queue_;
+  size_t running_ = 0;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;  // last: started once the rest is built
+};
+
+// Feeds the one-thread sink through the batch interface: batches are parsed and committed one
+// at a time, so a failed batch is rolled back at once and nothing is ever discarded later.
+class OneThreadSinks final : public DocumentSink, public EventBatchSink {
+ public:
+  explicit OneThreadSinks(TraceDocumentSink& sink) : sink_(sink) {}
+  Status top_level_member(std::string_view key, std::string_view raw, uint64_t offset) override {
+    return sink_.top_level_member(key, raw, offset);
+  }
+  void commit_batch(uint64_t, size_t) override { sink_.commit_batch(); }
+  void begin_batch(uint64_t) override { sink_.begin_batch(); }
+  simdjson::error_code event(simdjson::ondemand::value element, uint64_t offset) override {
+    return sink_.event(element, offset);
+  }
+  void end_batch(bool parsed) override {
+    if (!parsed) sink_.rollback_batch();
+  }
+  void discard_batches_from(uint64_t) override {}
+
+ private:
+  TraceDocumentSink& sink_;
+};
+
 class DocumentReader {
  public:
+  // `threaded`: one worker thread per sink in `workers`; else batches are parsed at once, on
+  // this thread, by workers[0].
   DocumentReader(ByteStream& stream, const std::string& path, const Limits& limits,
-                 TraceDocumentSink& sink, const ProgressCallback& progress)
-      : stream_(stream), path_(path), limits_(limits), sink_(sink), progress_(progress) {}
+                 DocumentSink& sink, std::span<EventBatchSink* const> workers, bool threaded,
+                 const ProgressCallback& progress)
+      : stream_(stream),
+        path_(path),
+        limits_(limits),
+        sink_(sink),
+        workers_(workers),
+        progress_(progress),
+        max_in_flight_(threaded ? kBatchesInFlightPerWorker * workers.size() : 1) {
+    if (threaded) pool_ = std::make_unique<WorkerPool>(workers);
+  }
+  ~DocumentReader() {
+    if (pool_) pool_->cancel_all();
+  }
 
   Result<DocumentStats> run();
 
  private:
   // The separator after an element of traceEvents.
   enum class Separator { kMore, kClosed };
+  // How cutting traceEvents stopped.
+  enum class Cut { kClosed, kBatchFailed };
+  // What committing found at the front of the batches in flight.
+  enum class Front { kClear, kFailed, kTooManyEvents };
+  // Whom committing waits for: none, the oldest batch in flight, all of them.
+  enum class Wait { kNone, kOldest, kAll };
 
   std::string_view data() const { return {buf_.data() + begin_, end_ - begin_}; }
   uint64_t offset_at(size_t index) const { return abs_begin_ + (index - begin_); }
@@ -45,47 +222,74 @@ class DocumentReader {
                       "record or download it again",
                       path_, abs_begin_ + (end_ - begin_), inside);
   }
+  Error too_many_events() const {
+    return make_error("{}: more than {} events; raise the limit with --max-events", path_,
+                      limits_.max_events);
+  }
 
   Status refill();
   // Skips whitespace (reading more as needed) and returns the next byte, or nothing at the end.
   Result<std::optional<char>> peek();
   Status members();
   Status events();
+  Result<Cut> cut_events();
   Result<Separator> separator();
-  // Parses [from, to) of buf_ (whole elements of traceEvents) as one array into the sink.
-  bool parse_batch(size_t from, size_t to);
-  Error batch_error() const;
+
+  // Hands the whole elements in buf_[begin_, to) to a worker as batch number next_sequence_,
+  // with buf_; the reader goes on from `to` in a buffer of its own.
+  void submit(size_t to, bool speculative);
+  // Commits the parsed batches at the front of those in flight, in order, up to the first that
+  // failed (left at the front) or is still being parsed.
+  Front commit_front(Wait wait);
+  // Waits for every batch in flight and commits them in order. A failed batch stops it: a
+  // speculative one rewinds the reader to its first byte (true), another one is the document's
+  // error.
+  Result<bool> settle();
+  void rewind_to(const Batch& failed);
+  Batch* new_batch();
+  std::vector<char> new_buffer();
 
   ByteStream& stream_;
   const std::string& path_;
   const Limits& limits_;
-  TraceDocumentSink& sink_;
+  DocumentSink& sink_;
+  std::span<EventBatchSink* const> workers_;
   const ProgressCallback& progress_;
 
-  // Text lives in buf_[begin_, end_); begin_ >= 1 keeps a byte free before it for the `[` that
-  // turns a run of events into an array, and SIMDJSON_PADDING readable bytes follow end_.
+  // Text lives in buf_[begin_, end_); begin_ >= 1 keeps a byte free before it, and
+  // SIMDJSON_PADDING + 1 readable bytes follow end_.
   std::vector<char> buf_;
+  std::vector<std::vector<char>> free_buffers_;  // given back by committed batches
   size_t begin_ = 1;
   size_t end_ = 1;
   uint64_t abs_begin_ = 0;
   bool eof_ = false;
+  bool exact_next_ = false;  // the next batch is cut exactly: its quick cut failed
+  bool too_many_events_ = false;
 
-  simdjson::ondemand::parser parser_;
-  simdjson::error_code batch_error_code_ = simdjson::SUCCESS;
-  uint64_t batch_error_offset_ = 0;
+  const size_t max_in_flight_;
+  std::deque<Batch*> in_flight_;  // in document order
+  std::vector<std::unique_ptr<Batch>> batches_;
+  std::vector<Batch*> free_batches_;
+  uint64_t next_sequence_ = 0;
+  simdjson::ondemand::parser parser_;  // one-thread mode
+  std::unique_ptr<WorkerPool> pool_;   // last: its threads stop before the rest goes
   DocumentStats stats_;
 };
 
 Status DocumentReader::refill() {
   if (eof_) return {};
-  if (begin_ > 1) {
-    std::memmove(buf_.data() + 1, buf_.data() + begin_, end_ - begin_);
-    end_ -= begin_ - 1;
-    begin_ = 1;
+  // While batches are in flight the buffer starts where the last one ended: the separator after
+  // it stays, for a rewind (rewind_to). Else only the unread bytes are kept.
+  const size_t keep = in_flight_.empty() ? begin_ : 1;
+  if (keep > 1) {
+    std::memmove(buf_.data() + 1, buf_.data() + keep, end_ - keep);
+    end_ -= keep - 1;
+    begin_ -= keep - 1;
   }
   // Read at least as much as is held, so an event larger than a chunk costs O(n), not O(n^2).
   size_t want = std::max(kChunkBytes, end_ - begin_);
-  size_t needed = end_ + want + simdjson::SIMDJSON_PADDING;
+  size_t needed = end_ + want + simdjson::SIMDJSON_PADDING + 1;
   if (needed > buf_.size()) buf_.resize(needed);
   size_t got = 0;
   while (got < want) {
@@ -265,18 +469,31 @@ Status DocumentReader::events() {
     return {};
   }
   for (;;) {
+    Result<Cut> cut = cut_events();
+    // Whatever stopped the cutting, the batches in flight come first: one that failed before
+    // this point decides (its cut was wrong, or the JSON is bad there).
+    if (cut.ok() || !too_many_events_) {
+      Result<bool> rewound = settle();
+      if (!rewound.ok()) return rewound.take_error();
+      if (*rewound) continue;  // cut again from the failed batch's first byte
+    }
+    if (!cut.ok()) return cut.take_error();
+    return {};
+  }
+}
+
+Result<DocumentReader::Cut> DocumentReader::cut_events() {
+  for (;;) {
     // begin_ is at the first byte of an element.
     if (!eof_ && end_ - begin_ < kChunkBytes) {
       ATTNPROF_RETURN_IF_ERROR(refill());
       continue;
     }
-    size_t cut = quick_cut(data());
-    size_t batch_end = 0;
-    if (cut > 0 && parse_batch(begin_, begin_ + cut)) {
-      batch_end = begin_ + cut;
+    size_t cut = exact_next_ ? 0 : quick_cut(data());
+    if (cut > 0) {
+      submit(begin_ + cut, /*speculative=*/true);
     } else {
-      if (cut > 0) ++stats_.recuts;
-      // Exact cut: walk the elements one by one.
+      // Exact cut: walk the elements one by one, up to about a chunk's worth.
       std::string_view text = data();
       size_t pos = 0, last_end = 0, elements = 0;
       for (;;) {
@@ -291,7 +508,7 @@ Status DocumentReader::events() {
         size_t q = json_scan::skip_space(text, extent.end);
         if (q == text.size() || text[q] != ',') break;
         pos = json_scan::skip_space(text, q + 1);
-        if (pos == text.size()) break;
+        if (pos == text.size() || last_end >= kChunkBytes) break;
       }
       if (elements == 0) {
         if (eof_) return truncated("\"traceEvents\"");
@@ -302,69 +519,141 @@ Status DocumentReader::events() {
         ATTNPROF_RETURN_IF_ERROR(refill());
         continue;
       }
-      if (!parse_batch(begin_, begin_ + last_end)) return batch_error();
-      batch_end = begin_ + last_end;
+      submit(begin_ + last_end, /*speculative=*/false);
+      exact_next_ = false;
     }
-    advance_to(batch_end);
-    if (stats_.events > limits_.max_events)
-      return make_error("{}: more than {} events; raise the limit with --max-events", path_,
-                        limits_.max_events);
+    switch (commit_front(in_flight_.size() >= max_in_flight_ ? Wait::kOldest : Wait::kNone)) {
+      case Front::kClear: break;
+      case Front::kFailed: return Cut::kBatchFailed;
+      case Front::kTooManyEvents: too_many_events_ = true; return too_many_events();
+    }
     auto sep = separator();
     if (!sep.ok()) return sep.take_error();
-    if (*sep == Separator::kClosed) return {};
+    if (*sep == Separator::kClosed) return Cut::kClosed;
   }
 }
 
-bool DocumentReader::parse_batch(size_t from, size_t to) {
-  char saved_before = buf_[from - 1];
-  char saved_after = buf_[to];
-  buf_[from - 1] = '[';
-  buf_[to] = ']';
-  simdjson::padded_string_view view(buf_.data() + from - 1, to - from + 2, buf_.size() - from + 1);
-  // Offsets in the view are one byte ahead of buf_[from].
-  auto offset_of = [&](const char* p) { return offset_at(from) + (p - (buf_.data() + from)); };
+Batch* DocumentReader::new_batch() {
+  if (free_batches_.empty()) {
+    batches_.push_back(std::make_unique<Batch>());
+    free_batches_.push_back(batches_.back().get());
+  }
+  Batch* b = free_batches_.back();
+  free_batches_.pop_back();
+  return b;
+}
 
-  sink_.begin_batch();
-  uint64_t count = 0;
-  uint64_t element_offset = offset_at(from);
-  simdjson::error_code error = simdjson::SUCCESS;
-  simdjson::ondemand::document doc;
-  bool iterated = !(error = parser_.iterate(view).get(doc));
-  if (iterated) {
-    simdjson::ondemand::array array;
-    if (!(error = doc.get_array().get(array))) {
-      for (auto element : array) {
-        simdjson::ondemand::value value;
-        if ((error = element.get(value))) break;
-        const char* location = nullptr;
-        if (!doc.current_location().get(location)) element_offset = offset_of(location);
-        if ((error = sink_.event(value, element_offset))) break;
-        ++count;
-      }
-      const char* trailing = nullptr;
-      if (!error && !doc.current_location().get(trailing)) {
-        error = simdjson::TRAILING_CONTENT;
-        element_offset = offset_of(trailing);
-      }
+std::vector<char> DocumentReader::new_buffer() {
+  if (free_buffers_.empty()) return {};
+  std::vector<char> b = std::move(free_buffers_.back());
+  free_buffers_.pop_back();
+  return b;
+}
+
+void DocumentReader::submit(size_t to, bool speculative) {
+  // The reader goes on in another buffer, from the bytes after the batch.
+  std::vector<char> rest = new_buffer();
+  const size_t carry = end_ - to;
+  const size_t needed = 1 + carry + simdjson::SIMDJSON_PADDING + 1;
+  if (rest.size() < needed) rest.resize(std::max(needed, 2 * kChunkBytes + needed));
+  std::memcpy(rest.data() + 1, buf_.data() + to, carry);
+
+  Batch* b = new_batch();
+  b->sequence = next_sequence_++;
+  b->offset = abs_begin_;
+  b->speculative = speculative;
+  b->from = begin_;
+  b->to = to;
+  b->before = buf_[begin_ - 1];
+  b->after = buf_[to];
+  buf_[begin_ - 1] = '[';
+  buf_[to] = ']';
+  b->text.swap(buf_);
+  b->worker = 0;
+  b->events = 0;
+  b->error = simdjson::SUCCESS;
+  b->done = false;
+
+  buf_.swap(rest);
+  abs_begin_ += to - begin_;
+  begin_ = 1;
+  end_ = 1 + carry;
+
+  in_flight_.push_back(b);
+  ++stats_.batches;
+  if (pool_) {
+    pool_->submit(b);
+  } else {
+    parse_batch(parser_, *workers_[0], *b);
+    b->done = true;
+  }
+}
+
+DocumentReader::Front DocumentReader::commit_front(Wait wait) {
+  while (!in_flight_.empty()) {
+    Batch* b = in_flight_.front();
+    if (pool_) {
+      if (wait != Wait::kNone) pool_->wait(b);
+      else if (!pool_->done(b)) break;
+    }
+    if (b->error) return Front::kFailed;
+    in_flight_.pop_front();
+    sink_.commit_batch(b->sequence, b->worker);
+    stats_.events += b->events;
+    free_buffers_.push_back(std::move(b->text));
+    free_batches_.push_back(b);
+    if (stats_.events > limits_.max_events) return Front::kTooManyEvents;
+    if (wait == Wait::kOldest) wait = Wait::kNone;
+  }
+  return Front::kClear;
+}
+
+Result<bool> DocumentReader::settle() {
+  switch (commit_front(Wait::kAll)) {
+    case Front::kClear: break;
+    case Front::kTooManyEvents: return too_many_events();
+    case Front::kFailed: {
+      const Batch& failed = *in_flight_.front();
+      if (!failed.speculative)
+        return json_error(failed.error_offset, simdjson::error_message(failed.error));
+      rewind_to(failed);
+      return true;
     }
   }
-  buf_[from - 1] = saved_before;
-  buf_[to] = saved_after;
-  if (error) {
-    sink_.rollback_batch();
-    batch_error_code_ = error;
-    const char* location = nullptr;
-    bool located = iterated && !doc.current_location().get(location);
-    batch_error_offset_ = located ? offset_of(location) : element_offset;
-    return false;
-  }
-  sink_.commit_batch();
-  stats_.events += count;
-  return true;
+  // Waiting for all, commit_front returns kClear only once every batch is committed.
+  return false;
 }
 
-Error DocumentReader::batch_error() const {
-  return json_error(batch_error_offset_, simdjson::error_message(batch_error_code_));
+void DocumentReader::rewind_to(const Batch& failed) {
+  if (pool_) pool_->cancel_all();
+  const uint64_t sequence = failed.sequence;
+  for (EventBatchSink* w : workers_) w->discard_batches_from(sequence);
+  // The document from the failed batch's first byte: that batch, then each later one with the
+  // separator before it (each buffer starts where the batch before it ended), then the bytes the
+  // reader holds.
+  std::vector<char> text(1);
+  for (Batch* b : in_flight_) {
+    b->text[b->from - 1] = b->before;
+    b->text[b->to] = b->after;
+    size_t first = b == &failed ? b->from : 1;
+    text.insert(text.end(), b->text.begin() + first, b->text.begin() + b->to);
+  }
+  const uint64_t offset = failed.offset;
+  text.insert(text.end(), buf_.begin() + 1, buf_.begin() + end_);
+  end_ = text.size();
+  text.resize(end_ + simdjson::SIMDJSON_PADDING + 1);
+  buf_.swap(text);
+  free_buffers_.push_back(std::move(text));
+  begin_ = 1;
+  abs_begin_ = offset;
+  for (Batch* b : in_flight_) {
+    free_buffers_.push_back(std::move(b->text));
+    free_batches_.push_back(b);
+  }
+  in_flight_.clear();
+  next_sequence_ = sequence;
+  exact_next_ = true;
+  ++stats_.recuts;
 }
 
 }  // namespace
@@ -372,7 +661,18 @@ Error DocumentReader::batch_error() const {
 Result<DocumentStats> read_trace_document(ByteStream& stream, const std::string& path,
                                           const Limits& limits, TraceDocumentSink& sink,
                                           const ProgressCallback& progress) {
-  DocumentReader reader(stream, path, limits, sink, progress);
+  OneThreadSinks sinks(sink);
+  EventBatchSink* worker = &sinks;
+  DocumentReader reader(stream, path, limits, sinks, std::span<EventBatchSink* const>(&worker, 1),
+                        /*threaded=*/false, progress);
+  return reader.run();
+}
+
+Result<DocumentStats> read_trace_document(ByteStream& stream, const std::string& path,
+                                          const Limits& limits, DocumentSink& sink,
+                                          std::span<EventBatchSink* const> workers,
+                                          const ProgressCallback& progress) {
+  DocumentReader reader(stream, path, limits, sink, workers, /*threaded=*/true, progress);
   return reader.run();
 }
 

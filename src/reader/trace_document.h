@@ -1,18 +1,26 @@
 #pragma once
 // Streams a trace's JSON text and hands its parts to a sink without building a DOM:
 //   decompressed bytes (io/byte_stream.h) -> the top-level object, scanned exactly
-//   -> "traceEvents", cut into chunks at event boundaries -> simdjson on-demand, one chunk at a time.
+//   -> "traceEvents", cut into batches at event boundaries -> simdjson on-demand, batch by batch.
 // Memory stays at a few chunk buffers whatever the file's size; only the sink grows.
 //
-// How a chunk is cut (PERF_NOTES.md): the reader looks back from the chunk's end for the last
-// `}` `,` `{` between two events and parses everything before it as one array. simdjson proves
-// the cut: a cut inside a string leaves an unclosed string, a cut inside an event leaves an
-// unclosed object, and either fails the parse. Then (rarely) the exact scanner finds the true
-// boundary. No event is ever lost or read twice: the sink's batch is rolled back on failure.
+// How a batch is cut (PERF_NOTES.md): the reader looks back from the end of its ~1 MiB window for
+// the last `}` `,` `{` between two events and parses everything before it as one array. simdjson
+// proves the cut: a cut inside a string leaves an unclosed string, a cut inside an event leaves
+// an unclosed object, and either fails the parse. Then (rarely) the exact scanner finds the true
+// boundary. No event is ever lost or read twice: a failed batch is rolled back whole.
+//
+// Batches can be parsed on worker threads, one sink per worker. The reader then cuts ahead while
+// the workers parse, on the guess that each quick cut is right; the batches are committed in
+// document order once parsed. When a batch fails, every batch cut after it is discarded, and the
+// reader goes back to the failed batch's first byte (it keeps every byte from the oldest batch
+// not yet committed) and cuts it exactly, as the one-thread reader does. So the events, their
+// order within each batch and the errors are those of a one-thread read.
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -25,6 +33,7 @@ namespace attnprof {
 
 class ByteStream;
 
+// The one-thread form: one sink sees the top-level members and every event.
 class TraceDocumentSink {
  public:
   virtual ~TraceDocumentSink() = default;
@@ -40,6 +49,33 @@ class TraceDocumentSink {
   virtual void rollback_batch() = 0;
 };
 
+// The parallel form, for one worker thread: it sees the events of the batches that worker parses.
+class EventBatchSink {
+ public:
+  virtual ~EventBatchSink() = default;
+  // Batches are numbered in document order; a worker gets its batches in increasing order.
+  virtual void begin_batch(uint64_t sequence) = 0;
+  // As TraceDocumentSink::event.
+  virtual simdjson::error_code event(simdjson::ondemand::value element, uint64_t offset) = 0;
+  // `parsed` false: the batch failed; forget its events now.
+  virtual void end_batch(bool parsed) = 0;
+  // Forget every batch numbered `sequence` or later: a cut before them proved wrong. Called on
+  // the reading thread while no worker parses.
+  virtual void discard_batches_from(uint64_t sequence) = 0;
+};
+
+// The parallel form, for the reading (calling) thread.
+class DocumentSink {
+ public:
+  virtual ~DocumentSink() = default;
+  // As TraceDocumentSink::top_level_member.
+  virtual Status top_level_member(std::string_view key, std::string_view raw_value,
+                                  uint64_t offset) = 0;
+  // Batch `sequence`, filled into the sink of worker `worker`, is final, and so is every batch
+  // numbered before it: batches are committed in order, each once.
+  virtual void commit_batch(uint64_t sequence, size_t worker) = 0;
+};
+
 // Called after each chunk with the bytes of the file consumed so far (compressed, for gzip).
 using ProgressCallback = std::function<void(uint64_t file_bytes_read)>;
 
@@ -47,7 +83,8 @@ struct DocumentStats {
   uint64_t json_bytes = 0;
   uint64_t events = 0;
   uint64_t chunks = 0;
-  uint64_t recuts = 0;  // chunks whose quick cut failed and were cut exactly
+  uint64_t batches = 0;
+  uint64_t recuts = 0;  // batches whose quick cut failed and were cut exactly
   bool saw_trace_events = false;
 };
 
@@ -57,6 +94,13 @@ struct DocumentStats {
 // Limits::max_events, or the stream's own errors.
 Result<DocumentStats> read_trace_document(ByteStream& stream, const std::string& path,
                                           const Limits& limits, TraceDocumentSink& sink,
+                                          const ProgressCallback& progress = {});
+
+// The same with events parsed by one thread per sink in `workers` (which must not be empty); the
+// calling thread reads, cuts and commits. Same errors.
+Result<DocumentStats> read_trace_document(ByteStream& stream, const std::string& path,
+                                          const Limits& limits, DocumentSink& sink,
+                                          std::span<EventBatchSink* const> workers,
                                           const ProgressCallback& progress = {});
 
 }  // namespace attnprof

@@ -28,15 +28,17 @@ std::string render_check_text(const CheckReport& report) {
   size_t failed = 0;
   for (const auto& r : report.results) {
     if (!r.holds) ++failed;
-    fmt::format_to(std::back_inserter(out), "  {:<4}  {:<{}}  actual {}{}\n", r.holds ? "ok" : "FAIL",
-                   r.text, width, r.actual, r.source.empty() ? "" : "  [" + r.source + "]");
+    fmt::format_to(std::back_inserter(out), "  {:<4}  {:<{}}  actual {}{}\n",
+                   r.holds ? "ok" : "FAIL", r.text, width, r.actual,
+                   r.source.empty() ? "" : "  [" + r.source + "]");
   }
   size_t n = report.results.size();
-  if (failed == 0)
-    fmt::format_to(std::back_inserter(out), "{} of {} expectation{} hold\n", n, n, n == 1 ? "" : "s");
-  else
-    fmt::format_to(std::back_inserter(out), "{} of {} expectation{} hold; {} fail{}\n", n - failed, n,
-                   n == 1 ? "" : "s", failed, failed == 1 ? "s" : "");
+  size_t held = n - failed;
+  fmt::format_to(std::back_inserter(out), "{} of {} expectation{} hold{}", held, n,
+                 n == 1 ? "" : "s", held == 1 ? "s" : "");
+  if (failed > 0)
+    fmt::format_to(std::back_inserter(out), "; {} fail{}", failed, failed == 1 ? "s" : "");
+  out += "\n";
   return out;
 }
 
@@ -68,7 +70,8 @@ std::string render_check_json(const CheckReport& report) {
     w.end_object();
   }
   w.end_array();
-  // Every metric: null where the trace cannot give it; numbers as median, min, max over regions.
+  // Every metric: null where the trace cannot give it; numbers as median, min, max over regions
+  // ("regions": 1 for the main kernel's properties, which are the typical region's).
   w.key("metrics").begin_object();
   for (const auto& info : metric_catalog()) {
     MetricValue v = metric_value(m, info.name);
@@ -78,11 +81,7 @@ std::string render_check_json(const CheckReport& report) {
     } else if (v.type == MetricType::kText) {
       w.string(v.texts.empty() ? std::string() : v.texts.front());
     } else {
-      w.begin_object();
-      w.key("median").number(v.number.median);
-      w.key("min").number(v.number.min);
-      w.key("max").number(v.number.max);
-      w.end_object();
+      write_json_spread(w, v.number);
     }
   }
   w.end_object();

@@ -12,14 +12,24 @@ std::string describe_regions(int64_t count, const std::string& pattern) {
   return fmt::format("{} {} matching \"{}\"", count, noun, pattern);
 }
 
+namespace {
+
+// "median (min..max)", or the median alone when min and max read the same.
+template <typename Format>
+std::string format_spread(const Spread& s, Format format) {
+  std::string low = format(s.min), high = format(s.max);
+  if (s.count <= 1 || low == high) return format(s.median);
+  return fmt::format("{} ({}..{})", format(s.median), low, high);
+}
+
+}  // namespace
+
 std::string format_spread_us(const Spread& s) {
-  if (s.count <= 1 || !s.varies()) return format_us(s.median);
-  return fmt::format("{} ({}..{})", format_us(s.median), format_us(s.min), format_us(s.max));
+  return format_spread(s, [](double ns) { return format_us(ns); });
 }
 
 std::string format_spread_count(const Spread& s) {
-  if (s.count <= 1 || !s.varies()) return format_count(s.median);
-  return fmt::format("{} ({}..{})", format_count(s.median), format_count(s.min), format_count(s.max));
+  return format_spread(s, [](double v) { return format_count(v); });
 }
 
 std::string clip(const std::string& text, size_t width) {
@@ -30,12 +40,25 @@ std::string clip(const std::string& text, size_t width) {
 std::string markdown_cell(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else
+      out += c;
   }
   return out;
+}
+
+std::string markdown_code(const std::string& text) {
+  std::string out = "`";
+  for (char c : text) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out + "`";
 }
 
 std::string launch_chain(const std::vector<std::string>& op_chain, const std::string& launch_api,
@@ -43,6 +66,15 @@ std::string launch_chain(const std::vector<std::string>& op_chain, const std::st
   std::string out;
   for (const auto& op : op_chain) out += op + arrow;
   return out + (launch_api.empty() ? "?" : launch_api);
+}
+
+void write_json_spread(JsonWriter& w, const Spread& s, double divisor) {
+  w.begin_object();
+  w.key("median").number(s.median / divisor);
+  w.key("min").number(s.min / divisor);
+  w.key("max").number(s.max / divisor);
+  w.key("regions").number(s.count);
+  w.end_object();
 }
 
 }  // namespace attnprof

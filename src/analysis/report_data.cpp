@@ -1,0 +1,188 @@
+#include "analysis/report_data.h"
+
+#include <filesystem>
+#include <set>
+#include <system_error>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "analysis/regions.h"
+#include "analysis/summarize.h"
+#include "reader/read_trace.h"
+
+namespace attnprof {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kBenchRegions = "forward";  // the bench's user annotation per call
+
+bool is_file(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
+bool is_folder(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_directory(p, ec);
+}
+
+// "naive.json.gz" -> "naive"
+std::string trace_stem(const std::string& path) {
+  std::string name = fs::path(path).filename().string();
+  for (const char* suffix : {".gz", ".json"}) {
+    std::string_view s(suffix);
+    if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0)
+      name.resize(name.size() - s.size());
+  }
+  return name;
+}
+
+// Reads, analyzes (with findings) and lays out the typical region of one trace. A trace that
+// cannot be read leaves `variant.missing` set and returns the error.
+Status analyze_variant(ReportVariant& variant, const std::string& path, const ReportOptions& options,
+                       const std::string& region_pattern) {
+  variant.trace_path = path;
+  Result<Trace> trace = read_trace(path, options.limits);
+  if (!trace.ok()) {
+    variant.missing = trace.error().message;
+    return trace.take_error();
+  }
+  AnalyzeOptions analyze;
+  analyze.region_pattern = region_pattern;
+  analyze.explain = true;
+  analyze.limits = options.limits;
+  TraceAnalysis analysis = summarize_trace(*trace, analyze);
+  if (analysis.typical_region < 0) {
+    variant.missing = region_pattern.empty()
+                          ? "the trace has no events"
+                          : fmt::format("no region matches `{}`", region_pattern);
+  } else {
+    // The same regions summarize_trace found, for the typical one's members.
+    RegionSet set = find_regions(*trace, region_pattern);
+    RegionMembers members = assign_to_regions(*trace, set);
+    const auto r = static_cast<size_t>(analysis.typical_region);
+    const RegionSummary& summary = analysis.regions[r];
+    variant.timeline = build_region_timeline(*trace, set.regions[r], members.activities[r],
+                                             summary.activities, options.timeline);
+    for (const ActivityRow& row : summary.activities)
+      variant.class_ns[static_cast<size_t>(classify_activity(row))] += row.duration_ns;
+  }
+  variant.analysis = std::move(analysis);
+  return Status::success();
+}
+
+std::string display_name(const RunVariant& v) {
+  return v.chosen_backend.empty() ? v.variant : v.variant + " (" + v.chosen_backend + ")";
+}
+
+// summary.json names each trace relative to the run's folder; examples/ keeps them under traces/.
+std::optional<std::string> find_trace(const fs::path& dir, const std::string& file) {
+  for (const fs::path& candidate : {dir / file, dir / "traces" / file,
+                                    dir / "traces" / fs::path(file).filename()}) {
+    if (is_file(candidate)) return candidate.string();
+  }
+  return std::nullopt;
+}
+
+void load_sweep(ReportData& data, const fs::path& dir) {
+  if (!data.run->sweep.empty()) {
+    data.sweep = sweep_rows(*data.run);
+    data.sweep_source = data.run->path;
+    return;
+  }
+  if (const fs::path nested = dir / "sweep" / "summary.json"; is_file(nested)) {
+    Result<RunSummary> sweep = read_run_summary(nested.string());
+    if (sweep.ok()) {
+      data.sweep = sweep_rows(*sweep);
+      data.sweep_source = nested.string();
+      return;
+    }
+    data.warnings.push_back(sweep.error().message);
+  }
+  for (const fs::path& csv : {dir / "sweep.csv", dir / "sweep" / "sweep.csv"}) {
+    if (!is_file(csv)) continue;
+    Result<std::vector<SweepRow>> rows = read_sweep_csv(csv.string());
+    if (rows.ok()) {
+      data.sweep = std::move(*rows);
+      data.sweep_source = csv.string();
+      return;
+    }
+    data.warnings.push_back(rows.error().message);
+  }
+}
+
+Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
+                            const ReportOptions& options) {
+  ReportData data;
+  Result<RunSummary> run = read_run_summary(summary_path.string());
+  if (!run.ok()) return run.take_error();
+  data.run = std::move(*run);
+  data.region_pattern = options.region_pattern.empty() ? kBenchRegions : options.region_pattern;
+  if (!data.run->points.empty()) {
+    data.focus_point = static_cast<int>(data.run->points.size() / 2);
+    for (const RunVariant& v : data.run->points[data.focus_point].variants) {
+      ReportVariant variant;
+      variant.name = display_name(v);
+      if (v.trace_file.empty()) {
+        variant.missing = v.status == "ok" ? "no trace recorded" : "no trace: the variant did not run";
+      } else if (auto path = find_trace(dir, v.trace_file)) {
+        Status read = analyze_variant(variant, *path, options, data.region_pattern);
+        if (!read.ok()) data.warnings.push_back(read.error().message);
+      } else {
+        variant.missing = fmt::format("trace {} not found in {}", v.trace_file, dir.string());
+      }
+      data.variants.push_back(std::move(variant));
+    }
+  }
+  load_sweep(data, dir);
+  return data;
+}
+
+}  // namespace
+
+Result<ReportData> load_report(const std::vector<std::string>& inputs, const ReportOptions& options) {
+  if (inputs.empty()) return make_error("nothing to report: give a bench output folder or trace files");
+  std::optional<fs::path> run_dir, summary;
+  for (const std::string& input : inputs) {
+    const fs::path p(input);
+    if (is_folder(p)) {
+      run_dir = p;
+      summary = p / "summary.json";
+    } else if (p.filename() == "summary.json") {
+      run_dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+      summary = p;
+    } else {
+      continue;
+    }
+    if (inputs.size() > 1)
+      return make_error("{}: a bench output folder must be the only input", input);
+    if (!is_file(*summary)) {
+      return make_error("{}: not a bench output folder (no summary.json); give trace files instead",
+                        input);
+    }
+  }
+  ReportData data;
+  if (run_dir) {
+    Result<ReportData> run = load_run(*run_dir, *summary, options);
+    if (!run.ok()) return run.take_error();
+    data = std::move(*run);
+  } else {
+    data.region_pattern = options.region_pattern;
+    std::set<std::string> names;
+    for (const std::string& path : inputs) {
+      ReportVariant variant;
+      variant.name = trace_stem(path);
+      // Two traces of the same name (a/naive.json, b/naive.json) are told apart by their paths.
+      if (!names.insert(variant.name).second) variant.name = path;
+      ATTNPROF_RETURN_IF_ERROR(analyze_variant(variant, path, options, options.region_pattern));
+      data.variants.push_back(std::move(variant));
+    }
+  }
+  data.inputs = inputs;
+  return data;
+}
+
+}  // namespace attnprof

@@ -1,0 +1,64 @@
+#pragma once
+// Everything `attnprof report` shows, gathered once as plain data (the renderers only draw it):
+// the study's table (a bench run's summary.json, or the analyses of plain traces), per variant
+// its findings, the timeline of its typical region and its GPU time by kernel class, and a sweep
+// when the run has one.
+//
+// Inputs (load_report):
+// - a bench run's folder (or its summary.json): the table comes from summary.json; each variant's
+//   trace is the file summary.json names, beside it or under traces/ (how examples/ ships them);
+//   regions are `forward` unless asked otherwise. The sweep comes from the run itself when it
+//   swept, else from sweep/summary.json, else from sweep.csv or sweep/sweep.csv.
+// - trace files: one variant per trace, named after the file; regions as `analyze` finds them.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/kernel_class.h"
+#include "analysis/region_timeline.h"
+#include "attnprof/analysis.h"
+#include "attnprof/limits.h"
+#include "attnprof/result.h"
+#include "reader/run_summary.h"
+
+namespace attnprof {
+
+struct ReportVariant {
+  std::string name;        // the bench's variant, or the trace's file name without .json[.gz]
+  std::string trace_path;  // as read; empty when there is none
+  std::string missing;     // why there is no timeline, when there is none
+  // analyze --explain of the trace (activities of the typical region only).
+  std::optional<TraceAnalysis> analysis;
+  std::optional<RegionTimeline> timeline;  // of the typical region
+  // GPU time of the typical region by kernel class, indexed by KernelClass.
+  std::array<int64_t, kKernelClassCount> class_ns{};
+};
+
+struct ReportData {
+  std::vector<std::string> inputs;
+  std::optional<RunSummary> run;  // for a bench run
+  // The run point whose traces the variants show: the middle one of a sweep (for the study's
+  // five sequence lengths, its default 2048), the only one otherwise.
+  int focus_point = -1;
+  std::string region_pattern;  // as asked ("forward" for a bench run); empty: analyze's default
+  std::vector<ReportVariant> variants;
+  std::vector<SweepRow> sweep;  // empty: no sweep
+  std::string sweep_source;     // the file it came from
+  std::vector<std::string> warnings;  // what could not be shown, and why
+};
+
+struct ReportOptions {
+  std::string region_pattern;  // empty: `forward` for a bench run, analyze's default for traces
+  Limits limits;
+  TimelineOptions timeline;
+};
+
+// Fails with one line when the inputs are neither one bench run folder nor trace files, when a
+// run's summary.json cannot be read, or when a trace given on the command line cannot be read.
+// A run's missing or unreadable trace is not an error: its variant says why it has no timeline.
+Result<ReportData> load_report(const std::vector<std::string>& inputs, const ReportOptions& options);
+
+}  // namespace attnprof

@@ -1,0 +1,58 @@
+// `attnprof report (RUN_DIR | TRACE...) -o FILE [--format html|md] [--region NAME]`
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cli/limit_options.h"
+#include "render/report.h"
+
+namespace attnprof::cli {
+
+namespace {
+
+struct ReportArgs {
+  std::vector<std::string> inputs;
+  std::string out;
+  std::string format = "html";
+  std::string region;
+  LimitOptions limits;
+};
+
+int run(const ReportArgs& args) {
+  ReportOptions options;
+  options.region_pattern = args.region;
+  options.limits = args.limits.to_limits();
+  const ReportFormat format = args.format == "md" ? ReportFormat::kMarkdown : ReportFormat::kHtml;
+  Status written = write_report(args.inputs, options, format, args.out);
+  if (!written.ok()) {
+    std::fprintf(stderr, "attnprof: %s\n", written.error().message.c_str());
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void register_report(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<ReportArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "report",
+      "Write the study as one self-contained HTML page (table with findings, GPU time by kernel "
+      "class, timelines of a typical region, sweep plots) or its table as Markdown");
+  cmd->add_option("inputs", args->inputs,
+                  "A bench output folder (with summary.json), or trace files (.json or .json.gz)")
+      ->required();
+  cmd->add_option("-o,--output", args->out, "The file to write")->required();
+  cmd->add_option("--format", args->format, "html (default) or md (the table and findings)")
+      ->check(CLI::IsMember({"html", "md"}));
+  cmd->add_option("--region", args->region,
+                  "Regions are the user annotations with this name (wildcards * and ?); default: "
+                  "forward for a bench folder, else as analyze chooses");
+  args->limits.add_to(*cmd);
+  cmd->callback([args, &exit_code] { exit_code = run(*args); });
+}
+
+}  // namespace attnprof::cli

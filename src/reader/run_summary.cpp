@@ -1,0 +1,293 @@
+#include "reader/run_summary.h"
+
+#include <simdjson.h>
+
+#include <charconv>
+#include <fstream>
+#include <string_view>
+
+namespace attnprof {
+
+namespace {
+
+using simdjson::dom::element;
+using simdjson::dom::object;
+
+// summary.json is small (kilobytes): the DOM is the simple way to read it.
+std::optional<element> field(const object& o, std::string_view key) {
+  element e;
+  if (o.at_key(key).get(e) != simdjson::SUCCESS || e.is_null()) return std::nullopt;
+  return e;
+}
+
+std::string text(const object& o, std::string_view key) {
+  std::string_view s;
+  auto e = field(o, key);
+  return e && e->get_string().get(s) == simdjson::SUCCESS ? std::string(s) : std::string();
+}
+
+std::optional<double> real(const object& o, std::string_view key) {
+  double v;
+  auto e = field(o, key);
+  if (!e || e->get_double().get(v) != simdjson::SUCCESS) return std::nullopt;
+  return v;
+}
+
+std::optional<int64_t> integer(const object& o, std::string_view key) {
+  int64_t v;
+  auto e = field(o, key);
+  if (!e) return std::nullopt;
+  if (e->get_int64().get(v) == simdjson::SUCCESS) return v;
+  double d;
+  if (e->get_double().get(d) == simdjson::SUCCESS) return static_cast<int64_t>(d);
+  return std::nullopt;
+}
+
+std::optional<object> child(const object& o, std::string_view key) {
+  object c;
+  auto e = field(o, key);
+  if (!e || e->get_object().get(c) != simdjson::SUCCESS) return std::nullopt;
+  return c;
+}
+
+std::optional<simdjson::dom::array> list(const object& o, std::string_view key) {
+  simdjson::dom::array a;
+  auto e = field(o, key);
+  if (!e || e->get_array().get(a) != simdjson::SUCCESS) return std::nullopt;
+  return a;
+}
+
+RunRegionFacts read_region(const object& o) {
+  RunRegionFacts f;
+  f.regions = integer(o, "regions").value_or(0);
+  f.kernels = real(o, "kernels").value_or(0);
+  f.memcpy = real(o, "memcpy").value_or(0);
+  f.memset = real(o, "memset").value_or(0);
+  if (auto kinds = child(o, "memcpyByKind")) {
+    for (auto [key, value] : *kinds) {
+      double n;
+      if (value.get_double().get(n) == simdjson::SUCCESS) f.memcpy_by_kind[std::string(key)] = n;
+    }
+  }
+  f.gpu_busy_us = real(o, "gpuBusyUs").value_or(0);
+  f.wall_us = real(o, "wallUs").value_or(0);
+  f.cpu_us = real(o, "cpuUs").value_or(0);
+  f.main_kernel = text(o, "mainKernel");
+  f.main_kernel_us = real(o, "mainKernelUs").value_or(0);
+  f.launch_api = text(o, "launchApi");
+  f.occupancy_pct = real(o, "occupancyPct");
+  f.occupancy_limiter = text(o, "occupancyLimiter");
+  f.kineto_occupancy_pct = real(o, "kinetoOccupancyPct");
+  if (auto findings = list(o, "findings")) {
+    for (element e : *findings) {
+      object fo;
+      if (e.get_object().get(fo) != simdjson::SUCCESS) continue;
+      f.findings.push_back({text(fo, "id"), text(fo, "summary"), text(fo, "suggestion")});
+    }
+  }
+  return f;
+}
+
+RunVariant read_variant(const object& o) {
+  RunVariant v;
+  v.variant = text(o, "variant");
+  v.status = text(o, "status");
+  v.reason = text(o, "reason");
+  v.chosen_backend = text(o, "chosenBackend");
+  if (auto c = child(o, "correctness")) {
+    v.output_error = real(*c, "outputError");
+    v.grad_error = real(*c, "gradError");
+  }
+  if (auto t = child(o, "timing")) v.median_ms = real(*t, "medianMs");
+  v.tflops = real(o, "tflops");
+  v.percent_of_peak = real(o, "percentOfPeak");
+  v.peak_allocated_bytes = integer(o, "peakAllocatedBytes");
+  if (auto t = child(o, "trace")) {
+    v.trace_file = text(*t, "file");
+    v.trace_error = text(*t, "error");
+    if (auto f = child(*t, "forward")) v.forward = read_region(*f);
+    if (auto b = child(*t, "backward")) v.backward = read_region(*b);
+  }
+  return v;
+}
+
+RunProblem read_problem(const object& o) {
+  RunProblem p;
+  p.batch = integer(o, "batch").value_or(0);
+  p.heads = integer(o, "heads").value_or(0);
+  p.seq = integer(o, "seq").value_or(0);
+  p.head_dim = integer(o, "headDim").value_or(0);
+  p.dtype = text(o, "dtype");
+  p.mask = text(o, "mask");
+  p.device = text(o, "device");
+  bool backward = false;
+  auto b = field(o, "backward");
+  if (b && b->get_bool().get(backward) == simdjson::SUCCESS) p.backward = backward;
+  return p;
+}
+
+// Splits one CSV record (RFC 4180 quoting; the bench never writes a newline inside a field).
+std::vector<std::string> csv_fields(std::string_view line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else if (c != '\r') {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+template <typename T>
+std::optional<T> parse_number(const std::string& s) {
+  T v{};
+  auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || error != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+Result<RunSummary> read_run_summary(const std::string& path) {
+  simdjson::dom::parser parser;
+  element doc;
+  if (auto error = parser.load(path).get(doc); error != simdjson::SUCCESS) {
+    if (error == simdjson::IO_ERROR) return make_error("{}: cannot read the file", path);
+    return make_error("{}: not valid JSON ({})", path, simdjson::error_message(error));
+  }
+  object top;
+  if (doc.get_object().get(top) != simdjson::SUCCESS)
+    return make_error("{}: not a bench summary (the top level is not an object)", path);
+  RunSummary s;
+  s.path = path;
+  s.schema_version = integer(top, "schemaVersion").value_or(0);
+  if (s.schema_version != 1) {
+    return make_error("{}: not a bench summary of schemaVersion 1 (found {})", path,
+                      s.schema_version);
+  }
+  if (auto env = child(top, "environment")) {
+    s.device = text(*env, "device");
+    s.sm_count = integer(*env, "smCount").value_or(0);
+    s.compute_capability = text(*env, "computeCapability");
+    s.memory_bytes = integer(*env, "memoryBytes").value_or(0);
+    s.torch = text(*env, "torch");
+    s.cuda_runtime = text(*env, "cudaRuntime");
+    s.cudnn = text(*env, "cudnn");
+  }
+  if (auto methods = list(top, "methods")) {
+    for (element e : *methods) {
+      std::string_view note;
+      if (e.get_string().get(note) == simdjson::SUCCESS) s.methods.emplace_back(note);
+    }
+  }
+  if (auto axes = list(top, "sweep")) {
+    for (element e : *axes) {
+      object axis;
+      if (e.get_object().get(axis) != simdjson::SUCCESS) continue;
+      auto& values = s.sweep[text(axis, "key")];
+      if (auto items = list(axis, "values")) {
+        for (element v : *items) {
+          int64_t n;
+          if (v.get_int64().get(n) == simdjson::SUCCESS) values.push_back(n);
+        }
+      }
+    }
+  }
+  auto points = list(top, "points");
+  if (!points) return make_error("{}: not a bench summary (no `points`)", path);
+  for (element e : *points) {
+    object po;
+    if (e.get_object().get(po) != simdjson::SUCCESS) continue;
+    RunPoint point;
+    if (auto problem = child(po, "problem")) point.problem = read_problem(*problem);
+    point.flops_per_call = real(po, "flopsPerCall").value_or(0);
+    if (auto peak = child(po, "peak")) {
+      point.peak_tflops = real(*peak, "tflops");
+      point.peak_precision = text(*peak, "precision");
+    }
+    if (auto variants = list(po, "variants")) {
+      for (element v : *variants) {
+        object vo;
+        if (v.get_object().get(vo) == simdjson::SUCCESS) point.variants.push_back(read_variant(vo));
+      }
+    }
+    s.points.push_back(std::move(point));
+  }
+  return s;
+}
+
+std::vector<SweepRow> sweep_rows(const RunSummary& summary) {
+  std::vector<SweepRow> rows;
+  for (const RunPoint& point : summary.points) {
+    for (const RunVariant& v : point.variants)
+      rows.push_back({point.problem, v.variant, v.status, v.median_ms, v.peak_allocated_bytes});
+  }
+  return rows;
+}
+
+Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error("{}: cannot read the file", path);
+  std::string line;
+  if (!std::getline(in, line)) return make_error("{}: empty, expected a header line", path);
+  std::vector<std::string> header = csv_fields(line);
+  auto column = [&](std::string_view name) -> int {
+    for (size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name) return static_cast<int>(i);
+    return -1;
+  };
+  const int batch = column("batch"), heads = column("heads"), seq = column("seq"),
+            head_dim = column("head_dim"), dtype = column("dtype"), mask = column("mask"),
+            backward = column("backward"), device = column("device"), variant = column("variant"),
+            status = column("status"), median = column("gpu_median_ms"),
+            peak = column("peak_allocated_bytes");
+  for (auto [index, name] : {std::pair{seq, "seq"}, {variant, "variant"}, {median, "gpu_median_ms"},
+                             {peak, "peak_allocated_bytes"}}) {
+    if (index < 0) return make_error("{}: line 1: no `{}` column, not a bench sweep.csv", path, name);
+  }
+  std::vector<SweepRow> rows;
+  int line_number = 1;
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (line.empty() || line == "\r") continue;
+    std::vector<std::string> f = csv_fields(line);
+    if (f.size() != header.size()) {
+      return make_error("{}: line {}: {} fields where the header has {}", path, line_number,
+                        f.size(), header.size());
+    }
+    auto at = [&](int index) { return index < 0 ? std::string() : f[index]; };
+    SweepRow row;
+    row.problem.batch = parse_number<int64_t>(at(batch)).value_or(0);
+    row.problem.heads = parse_number<int64_t>(at(heads)).value_or(0);
+    row.problem.head_dim = parse_number<int64_t>(at(head_dim)).value_or(0);
+    row.problem.dtype = at(dtype);
+    row.problem.mask = at(mask);
+    row.problem.backward = at(backward) == "1";
+    row.problem.device = at(device);
+    auto seq_value = parse_number<int64_t>(at(seq));
+    if (!seq_value) return make_error("{}: line {}: seq `{}` is not a number", path, line_number, at(seq));
+    row.problem.seq = *seq_value;
+    row.variant = at(variant);
+    row.status = at(status);
+    row.median_ms = parse_number<double>(at(median));
+    if (auto bytes = parse_number<double>(at(peak))) row.peak_allocated_bytes = static_cast<int64_t>(*bytes);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace attnprof

@@ -1,0 +1,100 @@
+#pragma once
+// What a bench run wrote: its summary.json (bench/src/summary_json.h, schemaVersion 1) and its
+// sweep.csv, read back as plain data for `attnprof report`. Only what the report shows is kept.
+// Absent or null values stay empty (std::nullopt), as summary.json has them.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attnprof/result.h"
+
+namespace attnprof {
+
+struct RunFinding {
+  std::string id;  // finding_id(): "hidden-copy", ...
+  std::string summary;
+  std::string suggestion;
+};
+
+// The trace facts of one region kind (forward or backward): medians over its regions.
+struct RunRegionFacts {
+  int64_t regions = 0;
+  double kernels = 0, memcpy = 0, memset = 0;
+  std::map<std::string, double> memcpy_by_kind;
+  double gpu_busy_us = 0, wall_us = 0, cpu_us = 0;
+  std::string main_kernel;
+  double main_kernel_us = 0;
+  std::string launch_api;
+  std::optional<double> occupancy_pct;
+  std::string occupancy_limiter;
+  std::optional<double> kineto_occupancy_pct;
+  std::vector<RunFinding> findings;
+};
+
+struct RunVariant {
+  std::string variant;
+  std::string status;  // "ok", "failed", "unsupported", "oom", "error"
+  std::string reason;
+  std::string chosen_backend;  // sdpa-auto: the backend PyTorch chose
+  std::optional<double> output_error, grad_error;
+  std::optional<double> median_ms;
+  std::optional<double> tflops, percent_of_peak;
+  std::optional<int64_t> peak_allocated_bytes;
+  std::string trace_file;  // relative to the run's folder
+  std::string trace_error;
+  std::optional<RunRegionFacts> forward, backward;
+};
+
+struct RunProblem {
+  int64_t batch = 0, heads = 0, seq = 0, head_dim = 0;
+  std::string dtype, mask, device;
+  bool backward = false;
+};
+
+struct RunPoint {
+  RunProblem problem;
+  double flops_per_call = 0;
+  std::optional<double> peak_tflops;
+  std::string peak_precision;
+  std::vector<RunVariant> variants;
+};
+
+struct RunSummary {
+  std::string path;
+  int64_t schema_version = 0;
+  std::string device;
+  int64_t sm_count = 0;
+  std::string compute_capability;  // empty on the CPU
+  int64_t memory_bytes = 0;
+  std::string torch, cuda_runtime, cudnn;
+  std::vector<std::string> methods;  // how each column is measured
+  std::map<std::string, std::vector<int64_t>> sweep;  // "seq" -> 512, 1024, ...; empty: no sweep
+  std::vector<RunPoint> points;
+};
+
+// Reads a bench run's summary.json. Fails with one line naming the file when it cannot be read,
+// is not JSON (with the byte offset where simdjson stopped, when it says), has a schemaVersion
+// other than 1, or lacks `points`.
+Result<RunSummary> read_run_summary(const std::string& path);
+
+// One row of sweep.csv: the sizes and the measurements that a sweep plot needs.
+struct SweepRow {
+  RunProblem problem;
+  std::string variant;
+  std::string status;
+  std::optional<double> median_ms;
+  std::optional<int64_t> peak_allocated_bytes;
+};
+
+// The same rows from a summary.json (one per point and variant).
+std::vector<SweepRow> sweep_rows(const RunSummary& summary);
+
+// Reads the bench's sweep.csv (a header line, then one row per point and variant; fields quoted
+// as RFC 4180 says). Fails with one line naming the file and the line when the file cannot be
+// read or lacks a column the plot needs (variant, seq, gpu_median_ms, ...).
+Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path);
+
+}  // namespace attnprof

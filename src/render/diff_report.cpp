@@ -1,0 +1,395 @@
+// `attnprof diff` output: the per-region totals of A and B, GPU time per kernel class, and the
+// typical regions' activities aligned, each added, removed or changed one with its op chain.
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "render/diff_report.h"
+#include "render/format_units.h"
+#include "render/json_writer.h"
+#include "render/report_words.h"
+
+namespace attnprof {
+
+namespace {
+
+template <typename... Args>
+void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
+  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
+}
+
+std::string signed_us(double ns) {
+  return (ns > 0 ? "+" : "") + format_us(ns);
+}
+
+std::string signed_count(double v) {
+  return (v > 0 ? "+" : "") + format_count(v);
+}
+
+// "+12.1%", or "" when A's median is 0.
+std::string relative(const QuantityDiff& q) {
+  if (q.a.median == 0) return "";
+  return fmt::format("{:+.1f}%", 100.0 * q.delta / q.a.median);
+}
+
+std::string time_delta(const QuantityDiff& q) {
+  std::string r = relative(q);
+  return signed_us(q.delta) + (r.empty() ? "" : " (" + r + ")");
+}
+
+std::string time_verdict(const QuantityDiff& q) {
+  return q.changed ? fmt::format("changed (beyond {})", format_us(q.threshold))
+                   : fmt::format("within noise ({})", format_us(q.threshold));
+}
+
+std::string side_words(const TraceSide& s) {
+  return fmt::format("{}: {}", s.path, describe_regions(s.regions, s.region_pattern));
+}
+
+std::string typical_words(const TraceSide& s) {
+  return fmt::format("#{} {}", s.typical_region + 1, s.typical_region_name);
+}
+
+// The diff's mark (as in a unified diff) and JSON word for each change, in the enum's order.
+struct ChangeWords {
+  const char* mark;
+  const char* id;
+};
+constexpr ChangeWords kChangeWords[] = {
+    {" ", "same"}, {"~", "changed"}, {"+", "added"}, {"-", "removed"}};
+
+const char* change_mark(ActivityChange c) {
+  return kChangeWords[static_cast<size_t>(c)].mark;
+}
+const char* change_id(ActivityChange c) {
+  return kChangeWords[static_cast<size_t>(c)].id;
+}
+
+const ActivityRow& row_of(const ActivityDiff& d) {
+  return d.a ? d.a->row : d.b->row;
+}
+
+// One phrase per changed aspect of a matched pair: (what, A's, B's).
+struct Detail {
+  std::string what, a, b;
+};
+
+std::vector<Detail> details(const ActivityDiff& d, const char* arrow) {
+  std::vector<Detail> out;
+  const ActivityRow& a = d.a->row;
+  const ActivityRow& b = d.b->row;
+  for (const auto& what : d.what_changed) {
+    if (what == "duration")
+      out.push_back({what, format_us(d.duration->a.median) + " us",
+                     fmt::format("{} us ({} us{}; noise threshold {} us)",
+                                 format_us(d.duration->b.median), signed_us(d.duration->delta),
+                                 relative(*d.duration).empty() ? "" : ", " + relative(*d.duration),
+                                 format_us(d.duration->threshold))});
+    else if (what == "launch API")
+      out.push_back({what, a.launch_api, b.launch_api});
+    else if (what == "op chain")
+      out.push_back({what, launch_chain(a.op_chain, a.launch_api, arrow),
+                     launch_chain(b.op_chain, b.launch_api, arrow)});
+    else if (what == "grid")
+      out.push_back({what, format_dim3(a.grid), format_dim3(b.grid)});
+    else if (what == "block")
+      out.push_back({what, format_dim3(a.block), format_dim3(b.block)});
+    else if (what == "registers")
+      out.push_back({what, fmt::format("{}", a.registers_per_thread),
+                     fmt::format("{}", b.registers_per_thread)});
+    else if (what == "shared memory")
+      out.push_back(
+          {what, format_bytes(a.shared_memory_bytes), format_bytes(b.shared_memory_bytes)});
+    else if (what == "bytes")
+      out.push_back({what, format_bytes(a.bytes), format_bytes(b.bytes)});
+    else
+      out.push_back({what, clip(a.name, 100), clip(b.name, 100)});
+  }
+  return out;
+}
+
+// Long runs of unchanged activities are folded, as a unified diff folds unchanged lines.
+constexpr size_t kContext = 3;
+
+template <typename Emit, typename Fold>
+void walk_activities(const TraceDiff& d, Emit emit, Fold fold) {
+  const auto& list = d.activities;
+  for (size_t i = 0; i < list.size();) {
+    size_t run = 0;
+    while (i + run < list.size() && list[i + run].change == ActivityChange::kSame) ++run;
+    if (run > 2 * kContext + 1) {
+      size_t head = i == 0 ? 0 : kContext;
+      size_t tail = i + run == list.size() ? 0 : kContext;
+      for (size_t k = 0; k < head; ++k) emit(list[i + k]);
+      fold(run - head - tail);
+      for (size_t k = run - tail; k < run; ++k) emit(list[i + k]);
+      i += run;
+    } else if (run > 0) {
+      for (size_t k = 0; k < run; ++k) emit(list[i + k]);
+      i += run;
+    } else {
+      emit(list[i++]);
+    }
+  }
+}
+
+std::string summary_words(const TraceDiff& d) {
+  return fmt::format("{} removed, {} added, {} changed, {} unchanged", d.removed, d.added,
+                     d.changed, d.unchanged);
+}
+
+// --- text -------------------------------------------------------------------------------------
+
+void text_row(std::string& out, const std::string& label, const std::string& a,
+              const std::string& b, const std::string& delta, const std::string& verdict) {
+  std::string line = fmt::format("  {:<16} {:<28} {:<28} {:<22} {}", label, a, b, delta, verdict);
+  line.erase(line.find_last_not_of(' ') + 1);
+  out += line + "\n";
+}
+
+void text_count_row(std::string& out, const std::string& label, const QuantityDiff& q) {
+  text_row(out, label, format_spread_count(q.a), format_spread_count(q.b), signed_count(q.delta),
+           q.changed ? "changed" : "");
+}
+
+void text_time_row(std::string& out, const std::string& label, const QuantityDiff& q) {
+  text_row(out, label, format_spread_us(q.a), format_spread_us(q.b), time_delta(q),
+           time_verdict(q));
+}
+
+void text_activity(std::string& out, const ActivityDiff& d) {
+  const ActivityRow& row = row_of(d);
+  put(out, "  {} {:>9} {:>9}  {}\n", change_mark(d.change),
+      d.a ? format_us(d.a->duration_ns.median) : "", d.b ? format_us(d.b->duration_ns.median) : "",
+      clip(row.short_name, 72));
+  constexpr const char* kIndent = "                         ";  // under the activity's name
+  if (d.change == ActivityChange::kAdded || d.change == ActivityChange::kRemoved) {
+    put(out, "{}{}\n", kIndent, launch_chain(row.op_chain, row.launch_api));
+    return;
+  }
+  for (const auto& x : details(d, " -> ")) {
+    put(out, "{}{:<14} A: {}\n", kIndent, x.what, x.a);
+    put(out, "{}{:<14} B: {}\n", kIndent, "", x.b);
+  }
+}
+
+// --- JSON -------------------------------------------------------------------------------------
+
+void json_quantity(JsonWriter& w, const QuantityDiff& q, double divisor) {
+  w.begin_object();
+  w.key("a");
+  write_json_spread(w, q.a, divisor);
+  w.key("b");
+  write_json_spread(w, q.b, divisor);
+  w.key("delta").number(q.delta / divisor);
+  w.key("threshold").number(q.threshold / divisor);
+  w.key("changed").boolean(q.changed);
+  w.end_object();
+}
+
+void json_side(JsonWriter& w, const TraceSide& s) {
+  w.begin_object();
+  w.key("path").string(s.path);
+  w.key("region_pattern").string(s.region_pattern);
+  w.key("regions").number(s.regions);
+  w.key("typical_region").number(s.typical_region);
+  w.key("typical_region_name").string(s.typical_region_name);
+  w.end_object();
+}
+
+void json_activity(JsonWriter& w, const TracedActivity& t) {
+  const ActivityRow& a = t.row;
+  w.begin_object();
+  w.key("short_name").string(a.short_name);
+  w.key("name").string(a.name);
+  w.key("launch_api").string(a.launch_api);
+  w.key("op_chain").begin_array();
+  for (const auto& op : a.op_chain) w.string(op);
+  w.end_array();
+  if (a.kind == ActivityKind::kKernel) {
+    w.key("grid").string(format_dim3(a.grid));
+    w.key("block").string(format_dim3(a.block));
+    w.key("registers_per_thread").number(a.registers_per_thread);
+    w.key("shared_memory_bytes").number(a.shared_memory_bytes);
+  } else {
+    w.key("bytes").number(a.bytes);
+  }
+  w.key("duration_us");
+  write_json_spread(w, t.duration_ns, 1000);
+  w.end_object();
+}
+
+// --- Markdown ---------------------------------------------------------------------------------
+
+void md_row(std::string& out, const std::string& label, const std::string& a, const std::string& b,
+            const std::string& delta, bool changed) {
+  put(out, "| {} | {} | {} | {} | {} |\n", label, a, b, delta, changed ? "**changed**" : "");
+}
+
+}  // namespace
+
+std::string render_diff_text(const TraceDiff& d) {
+  std::string out;
+  put(out, "A  {}\nB  {}\n\n", side_words(d.a), side_words(d.b));
+  text_row(out, "per region", "A: median (min..max)", "B: median (min..max)", "B - A", "");
+  text_count_row(out, "kernels", d.kernels);
+  text_count_row(out, "memcpy", d.memcpy);
+  for (const auto& [kind, q] : d.memcpy_by_kind) text_count_row(out, "  " + kind, q);
+  text_count_row(out, "memset", d.memset);
+  text_time_row(out, "GPU busy us", d.gpu_busy_ns);
+  text_time_row(out, "wall us", d.wall_ns);
+  text_time_row(out, "CPU us", d.cpu_ns);
+
+  put(out, "\n");
+  text_row(out, "GPU time, us", "A [activities]", "B [activities]", "B - A", "");
+  for (const auto& c : d.classes) {
+    std::string delta = time_delta(c.time_ns);
+    if (c.count.delta != 0) delta += " [" + signed_count(c.count.delta) + "]";
+    text_row(out, std::string(kernel_class_label(c.kernel_class)),
+             format_spread_us(c.time_ns.a) + " [" + format_count(c.count.a.median) + "]",
+             format_spread_us(c.time_ns.b) + " [" + format_count(c.count.b.median) + "]", delta,
+             c.count.changed ? "changed" : time_verdict(c.time_ns));
+  }
+
+  put(out, "\nGPU activities of the typical regions (A {}, B {}){}:\n", typical_words(d.a),
+      typical_words(d.b),
+      d.aligned_in_order ? ", aligned in GPU order" : ", matched by name (too many to align)");
+  put(out, "  {} {:>9} {:>9}  {}\n", " ", "A us", "B us", "activity");
+  walk_activities(
+      d, [&out](const ActivityDiff& x) { text_activity(out, x); },
+      [&out](size_t n) { put(out, "    ... {} unchanged ...\n", n); });
+  put(out, "{}\n", summary_words(d));
+  return out;
+}
+
+std::string render_diff_json(const TraceDiff& d) {
+  JsonWriter w;
+  w.begin_object();
+  w.key("schemaVersion").number(kDiffSchemaVersion);
+  w.key("tool").string("attnprof diff");
+  w.key("a");
+  json_side(w, d.a);
+  w.key("b");
+  json_side(w, d.b);
+  w.key("per_region").begin_object();
+  w.key("kernels");
+  json_quantity(w, d.kernels, 1);
+  w.key("memcpy");
+  json_quantity(w, d.memcpy, 1);
+  w.key("memcpy_by_kind").begin_object();
+  for (const auto& [kind, q] : d.memcpy_by_kind) {
+    w.key(kind);
+    json_quantity(w, q, 1);
+  }
+  w.end_object();
+  w.key("memset");
+  json_quantity(w, d.memset, 1);
+  w.key("gpu_busy_us");
+  json_quantity(w, d.gpu_busy_ns, 1000);
+  w.key("wall_us");
+  json_quantity(w, d.wall_ns, 1000);
+  w.key("cpu_us");
+  json_quantity(w, d.cpu_ns, 1000);
+  w.end_object();
+  w.key("kernel_classes").begin_array();
+  for (const auto& c : d.classes) {
+    w.begin_object();
+    w.key("class").string(kernel_class_id(c.kernel_class));
+    w.key("activities");
+    json_quantity(w, c.count, 1);
+    w.key("gpu_time_us");
+    json_quantity(w, c.time_ns, 1000);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("aligned_in_order").boolean(d.aligned_in_order);
+  w.key("activities").begin_array();
+  for (const auto& x : d.activities) {
+    w.begin_object();
+    w.key("change").string(change_id(x.change));
+    w.key("kind").string(row_of(x).kind == ActivityKind::kKernel   ? "kernel"
+                         : row_of(x).kind == ActivityKind::kMemcpy ? "memcpy"
+                                                                   : "memset");
+    w.key("class").string(kernel_class_id(x.kernel_class));
+    w.key("what_changed").begin_array();
+    for (const auto& what : x.what_changed) w.string(what);
+    w.end_array();
+    w.key("a");
+    if (x.a)
+      json_activity(w, *x.a);
+    else
+      w.null();
+    w.key("b");
+    if (x.b)
+      json_activity(w, *x.b);
+    else
+      w.null();
+    w.end_object();
+  }
+  w.end_array();
+  w.key("summary").begin_object();
+  w.key("added").number(d.added);
+  w.key("removed").number(d.removed);
+  w.key("changed").number(d.changed);
+  w.key("unchanged").number(d.unchanged);
+  w.end_object();
+  w.end_object();
+  return w.take() + "\n";
+}
+
+std::string render_diff_markdown(const TraceDiff& d) {
+  std::string out;
+  put(out, "### attnprof diff\n\n- A: `{}`, {}\n- B: `{}`, {}\n\n", d.a.path,
+      describe_regions(d.a.regions, d.a.region_pattern), d.b.path,
+      describe_regions(d.b.regions, d.b.region_pattern));
+  put(out, "| per region | A: median (min..max) | B: median (min..max) | B − A | |\n");
+  put(out, "|---|---:|---:|---:|---|\n");
+  auto count_row = [&out](const std::string& label, const QuantityDiff& q) {
+    md_row(out, label, format_spread_count(q.a), format_spread_count(q.b), signed_count(q.delta),
+           q.changed);
+  };
+  auto time_row = [&out](const std::string& label, const QuantityDiff& q) {
+    md_row(out, label, format_spread_us(q.a), format_spread_us(q.b), time_delta(q), q.changed);
+  };
+  count_row("kernels", d.kernels);
+  count_row("memcpy", d.memcpy);
+  for (const auto& [kind, q] : d.memcpy_by_kind) count_row("memcpy " + kind, q);
+  count_row("memset", d.memset);
+  time_row("GPU busy (us)", d.gpu_busy_ns);
+  time_row("wall (us)", d.wall_ns);
+  time_row("CPU (us)", d.cpu_ns);
+
+  put(out, "\n| GPU time per class (us) | A [activities] | B [activities] | B − A | |\n");
+  put(out, "|---|---:|---:|---:|---|\n");
+  for (const auto& c : d.classes)
+    md_row(out, std::string(kernel_class_label(c.kernel_class)),
+           format_spread_us(c.time_ns.a) + " [" + format_count(c.count.a.median) + "]",
+           format_spread_us(c.time_ns.b) + " [" + format_count(c.count.b.median) + "]",
+           time_delta(c.time_ns), c.time_ns.changed || c.count.changed);
+
+  put(out, "\nGPU activities of the typical regions (A {}, B {}): {}.\n\n",
+      markdown_cell(typical_words(d.a)), markdown_cell(typical_words(d.b)), summary_words(d));
+  if (d.added + d.removed + d.changed == 0) return out;
+  put(out, "| | activity | A (us) | B (us) | launched by / what changed |\n");
+  put(out, "|---|---|---:|---:|---|\n");
+  for (const auto& x : d.activities) {
+    if (x.change == ActivityChange::kSame) continue;
+    const ActivityRow& row = row_of(x);
+    std::string note;
+    if (x.change == ActivityChange::kChanged) {
+      for (const auto& detail : details(x, " → "))
+        note += (note.empty() ? "" : "<br>") +
+                markdown_cell(fmt::format("{}: A {}; B {}", detail.what, detail.a, detail.b));
+    } else {
+      note = markdown_cell(launch_chain(row.op_chain, row.launch_api, " → "));
+    }
+    put(out, "| {} | {} | {} | {} | {} |\n",
+        x.change == ActivityChange::kRemoved ? "−" : change_mark(x.change),
+        markdown_code(row.short_name), x.a ? format_us(x.a->duration_ns.median) : "",
+        x.b ? format_us(x.b->duration_ns.median) : "", note);
+  }
+  return out;
+}
+
+}  // namespace attnprof

@@ -1,0 +1,383 @@
+// The report as one HTML page: inline CSS and SVG, system fonts, no script, no external resource,
+// so that it opens anywhere, offline, and can be attached to an issue or a CI run as it is.
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "render/format_units.h"
+#include "render/report.h"
+#include "render/report_table.h"
+#include "render/report_words.h"
+#include "render/svg.h"
+#include "render/svg_charts.h"
+
+namespace attnprof {
+
+namespace {
+
+using svg::escape;
+using svg::put;
+
+constexpr std::string_view kStyle = R"css(
+:root{--ink:#0f172a;--muted:#64748b;--line:#e2e8f0;--bg:#f1f5f9;--card:#fff}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--ink);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,"Noto Sans","Liberation Sans",sans-serif}
+.mono,td.kernel,code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono","Liberation Mono",monospace}
+header.top{background:#0f172a;color:#e2e8f0}
+header.top .inner,main{max-width:1320px;margin:0 auto;padding:0 24px}
+header.top .inner{padding-top:18px;padding-bottom:14px}
+h1{font-size:21px;margin:0 0 2px;color:#fff;font-weight:650}
+h1 .tool{color:#a5b4fc}
+.env{margin:0;color:#cbd5e1}
+.src{margin:2px 0 0;color:#94a3b8;font-size:12px}
+nav{margin-top:10px;font-size:12.5px}
+nav a{color:#c7d2fe;text-decoration:none;margin-right:14px}
+nav a:hover{text-decoration:underline}
+main{padding-bottom:40px}
+section.card,article.card,footer.card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:16px 20px;margin:16px 0;box-shadow:0 1px 2px rgba(15,23,42,.05)}
+h2{font-size:17px;margin:0 0 2px}
+h3{font-size:14px;margin:14px 0 6px;color:#1e293b}
+h3 .muted,.muted{color:var(--muted);font-weight:400}
+p.lead{color:var(--muted);margin:0 0 10px}
+.table-wrap{overflow-x:auto}
+table{border-collapse:collapse;font-variant-numeric:tabular-nums}
+table.study-table{width:100%;font-size:12px}
+th{text-align:left;font-weight:600;color:#475569;border-bottom:2px solid var(--line);padding:6px 5px;white-space:nowrap;background:#f8fafc}
+td{border-bottom:1px solid var(--line);padding:5px 5px;white-space:nowrap;vertical-align:top}
+th.num,td.num{text-align:right}
+td.kernel{font-size:11px;max-width:160px;overflow:hidden;text-overflow:ellipsis}
+td.variant{font-weight:600}
+.note-links{margin-top:2px;font-weight:400}
+td.status{max-width:220px;overflow:hidden;text-overflow:ellipsis}
+tbody tr:hover td{background:#f8fafc}
+a.note,.notes .n{display:inline-block;min-width:19px;text-align:center;font-size:10.5px;font-weight:600;line-height:16px;padding:0 4px;margin:0 1px;border-radius:9px;text-decoration:none;border:1px solid;vertical-align:1px}
+.act{background:#fef3c7;color:#92400e;border-color:#fcd34d}
+.info{background:#f1f5f9;color:#475569;border-color:#cbd5e1}
+.pill{display:inline-block;font-size:11px;line-height:16px;padding:0 7px;border-radius:9px;border:1px solid;margin:0 4px 0 6px}
+.notes{margin-top:6px;font-size:13px}
+.note-group{display:grid;grid-template-columns:150px 1fr;gap:10px;border-top:1px solid var(--line);padding:6px 0}
+.note-group .v{font-weight:600}
+.note-group ol{list-style:none;margin:0;padding:0}
+.note-group li{margin:1px 0 5px}
+.note-group li:target{background:#fef9c3}
+.notes .s{color:#166534}
+.legend{font-size:12px;color:#334155;margin:4px 0 8px}
+.legend span.item{margin-right:14px;white-space:nowrap}
+.legend i{display:inline-block;width:12px;height:12px;border-radius:2px;vertical-align:-2px;margin-right:5px}
+.legend i.link{height:0;border-top:1.5px solid #475569;width:18px;vertical-align:3px;border-radius:0}
+svg{display:block}
+svg text{pointer-events:none;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,"Noto Sans","Liberation Sans",sans-serif}
+svg rect.span:hover,svg rect.segment:hover,svg rect.share:hover{stroke:#0f172a;stroke-width:1}
+svg path.launch-link:hover{stroke-opacity:1;stroke-width:2}
+.charts{display:flex;flex-wrap:wrap;gap:18px}
+.charts>svg{flex:1 1 520px;max-width:570px}
+p.meta{margin:0 0 8px;color:#334155;font-size:12.5px}
+p.capped,.warn{color:#9a3412;background:#fff7ed;border:1px solid #fed7aa;border-radius:6px;padding:4px 8px;font-size:12px}
+details{margin-top:8px}
+summary{cursor:pointer;color:#334155;font-size:12.5px}
+table.activities{font-size:12px;margin-top:6px}
+table.activities td.kernel{max-width:360px}
+footer{color:var(--muted);font-size:12px}
+footer ul{padding-left:18px}
+)css";
+
+std::string table_id(size_t index, const ReportTable& table) {
+  return table.focus ? "study-table" : fmt::format("study-table-{}", index);
+}
+
+std::string variant_anchor(size_t index) { return fmt::format("variant-{}", index); }
+
+// The study's table(s), each row with links to its notes, and the notes below.
+void write_tables(std::string& out, const ReportData& data) {
+  std::vector<ReportTable> tables = report_tables(data);
+  put(out, R"(<section class="card" id="table"><h2>{}</h2>)",
+      data.run ? "The study" : "The traces");
+  put(out, R"(<p class="lead">{}</p>)",
+      data.run ? "As the bench measured it (summary.json); the numbered notes are attnprof's findings "
+                 "in each variant's trace."
+               : "Medians over each trace's regions; the numbered notes are attnprof's findings.");
+  for (size_t t = 0; t < tables.size(); ++t) {
+    const ReportTable& table = tables[t];
+    if (!table.heading.empty()) {
+      put(out, "<h3>{}{}</h3>", escape(table.heading),
+          table.focus && tables.size() > 1 ? R"( <span class="muted">(the timelines below show this one)</span>)" : "");
+    }
+    put(out, R"(<div class="table-wrap"><table class="study-table" id="{}"><thead><tr>)",
+        table_id(t, table));
+    for (size_t c = 0; c < table.header.size(); ++c)
+      put(out, R"(<th{}>{}</th>)", table.numeric[c] ? R"( class="num")" : "", escape(table.header[c]));
+    put(out, "</tr></thead><tbody>");
+    // Notes are numbered through the table; each row links to its own beside its name.
+    int note_number = 0;
+    for (size_t r = 0; r < table.rows.size(); ++r) {
+      put(out, R"(<tr data-variant="{}">)", escape(table.variants[r]));
+      for (size_t c = 0; c < table.rows[r].size(); ++c) {
+        const std::string& h = table.header[c];
+        const std::string& cell = table.rows[r][c];
+        if (c == 0) {
+          put(out, R"(<td class="variant">{}<div class="note-links">)", escape(cell));
+          for (const ReportNote& note : table.notes[r]) {
+            ++note_number;
+            put(out, R"(<a class="note {}" href="#note-{}-{}" title="{}: {}">{}</a>)",
+                is_actionable_finding(note.id) ? "act" : "info", t, note_number, escape(note.id),
+                escape(note.summary), note_number);
+          }
+          put(out, "</div></td>");
+        } else if (h == "main kernel" || h == "status") {
+          // Long cells are cut by the style sheet; their title keeps the whole text.
+          put(out, R"(<td class="{}" title="{}">{}</td>)", h == "status" ? "status" : "kernel",
+              escape(cell), escape(cell));
+        } else {
+          put(out, R"(<td{}>{}</td>)", table.numeric[c] ? R"( class="num")" : "", escape(cell));
+        }
+      }
+      put(out, "</tr>");
+    }
+    put(out, "</tbody></table></div>");
+    if (note_number > 0) {
+      put(out, R"(<div class="notes"><h3>What the traces show <span class="muted">(attnprof's findings)</span></h3>)");
+      int n = 0;
+      for (size_t r = 0; r < table.rows.size(); ++r) {
+        if (table.notes[r].empty()) continue;
+        put(out, R"(<div class="note-group"><div class="v">{}</div><ol>)", escape(table.variants[r]));
+        for (const ReportNote& note : table.notes[r]) {
+          ++n;
+          const char* kind = is_actionable_finding(note.id) ? "act" : "info";
+          put(out, R"(<li id="note-{}-{}"><span class="n {}">{}</span><span class="pill {}">{}</span> {})",
+              t, n, kind, n, kind, escape(note.id), escape(note.summary));
+          if (!note.suggestion.empty()) put(out, R"( <span class="s">→ {}</span>)", escape(note.suggestion));
+          put(out, "</li>");
+        }
+        put(out, "</ol></div>");
+      }
+      put(out, "</div>");
+    }
+  }
+  put(out, "</section>");
+}
+
+void write_class_bars(std::string& out, const ReportData& data) {
+  std::vector<svg::ClassBar> bars;
+  for (const ReportVariant& v : data.variants)
+    bars.push_back({v.name, v.timeline.has_value(), v.class_ns});
+  put(out, R"(<section class="card" id="classes"><h2>GPU time by kernel class</h2>)");
+  put(out, R"(<p class="lead">Each variant's typical region: the time of its kernels, copies and memsets, by what the kernel does (from its name: GEMM, softmax, elementwise, copy, fused attention, ...). Hover a segment for its time.</p>)");
+  out += svg::class_bars(bars);
+  put(out, "</section>");
+}
+
+// The sweep's x axis: sequence length when it varies, else the first size that does.
+struct SweepAxisChoice {
+  const char* label;
+  int64_t RunProblem::*field;
+};
+
+void write_sweep(std::string& out, const ReportData& data) {
+  static const SweepAxisChoice kAxes[] = {{"sequence length", &RunProblem::seq},
+                                          {"head dim", &RunProblem::head_dim},
+                                          {"batch", &RunProblem::batch},
+                                          {"heads", &RunProblem::heads}};
+  auto distinct = [&](int64_t RunProblem::*field) {
+    std::set<int64_t> values;
+    for (const SweepRow& row : data.sweep) values.insert(row.problem.*field);
+    return values.size();
+  };
+  const SweepAxisChoice* axis = nullptr;
+  for (const SweepAxisChoice& a : kAxes) {
+    if (distinct(a.field) > 1) {
+      axis = &a;
+      break;
+    }
+  }
+  if (!axis) return;
+  // A line per variant, and per value of any other size that varies ("naive, head dim 128").
+  std::map<std::string, size_t> order;
+  std::vector<svg::Series> time, memory;
+  for (const SweepRow& row : data.sweep) {
+    std::string name = row.variant;
+    for (const SweepAxisChoice& other : kAxes) {
+      if (&other != axis && distinct(other.field) > 1)
+        name += fmt::format(", {} {}", other.label, row.problem.*other.field);
+    }
+    auto [it, added] = order.emplace(name, time.size());
+    if (added) {
+      time.push_back({name, {}});
+      memory.push_back({name, {}});
+    }
+    const double x = static_cast<double>(row.problem.*(axis->field));
+    if (row.median_ms && *row.median_ms > 0) time[it->second].points.emplace_back(x, *row.median_ms * 1e6);
+    if (row.peak_allocated_bytes && *row.peak_allocated_bytes > 0)
+      memory[it->second].points.emplace_back(x, static_cast<double>(*row.peak_allocated_bytes));
+  }
+  for (auto* list : {&time, &memory})
+    for (svg::Series& s : *list) std::sort(s.points.begin(), s.points.end());
+  put(out, R"(<section class="card" id="sweep"><h2>Across sizes</h2>)");
+  put(out, R"(<p class="lead">From <code>{}</code>: per variant, the GPU median per call and the peak memory against {}, both axes logarithmic. Hover a point for its value.</p><div class="charts">)",
+      escape(data.sweep_source), axis->label);
+  out += svg::loglog_chart({"sweep-time", "GPU median time per call", axis->label, time,
+                            [](double ns) { return svg::format_duration(ns); },
+                            svg::format_tick_duration, false});
+  out += svg::loglog_chart({"sweep-memory", "Peak memory allocated per call", axis->label, memory,
+                            [](double bytes) { return format_bytes(static_cast<int64_t>(bytes)); },
+                            svg::format_tick_bytes, true});
+  put(out, "</div></section>");
+}
+
+void write_timeline_legend(std::string& out, const ReportData& data) {
+  std::array<bool, kKernelClassCount> present{};
+  for (const ReportVariant& v : data.variants)
+    for (size_t c = 0; c < kKernelClassCount; ++c) present[c] = present[c] || v.class_ns[c] > 0;
+  put(out, R"(<div class="legend"><span class="item"><b>CPU</b></span>)");
+  for (auto [color, label] : {std::pair{"#cbd5e1", "user annotation"}, {"#c7d2fe", "CPU op (nested)"},
+                              {"#fdba74", "CUDA runtime / driver call"}}) {
+    put(out, R"(<span class="item"><i style="background:{}"></i>{}</span>)", color, label);
+  }
+  put(out, R"(<span class="item"><b>GPU</b></span>)");
+  for (KernelClass c : kAllKernelClasses) {
+    if (!present[static_cast<size_t>(c)]) continue;
+    put(out, R"(<span class="item"><i style="background:{}"></i>{}</span>)", svg::class_color(c),
+        escape(kernel_class_label(c)));
+  }
+  put(out, R"(<span class="item"><i class="link"></i>launch → the GPU work it launched</span></div>)");
+}
+
+// A training step can run thousands of kernels: the list stops there (analyze lists them all).
+constexpr size_t kMaxActivityRows = 300;
+
+void write_activities(std::string& out, const RegionTimeline& t) {
+  const size_t shown = std::min(t.activities.size(), kMaxActivityRows);
+  put(out, R"(<details><summary>GPU activities of this region ({}{})</summary><div class="table-wrap"><table class="activities"><thead><tr>)",
+      t.activities.size(), shown < t.activities.size() ? fmt::format(", the first {} listed", shown) : "");
+  for (const char* h : {"#", "activity", "class", "start", "duration", "grid", "block", "regs",
+                        "shared mem", "occupancy", "launched by"}) {
+    const bool numeric = std::string_view(h) != "activity" && std::string_view(h) != "class" &&
+                         std::string_view(h) != "launched by" && std::string_view(h) != "grid" &&
+                         std::string_view(h) != "block";
+    put(out, R"(<th{}>{}</th>)", numeric ? R"( class="num")" : "", h);
+  }
+  put(out, "</tr></thead><tbody>");
+  int n = 0;
+  for (size_t i = 0; i < shown; ++i) {
+    const ActivityRow& a = t.activities[i];
+    const bool kernel = a.kind == ActivityKind::kKernel;
+    std::string occupancy = a.occupancy_pct ? fmt::format("{:.1f} %", *a.occupancy_pct) : "";
+    if (a.occupancy_pct && !a.occupancy_limiter.empty()) occupancy += " (" + a.occupancy_limiter + ")";
+    put(out, R"(<tr><td class="num">{}</td><td class="kernel" title="{}">{}</td><td>{}</td><td class="num">+{}</td><td class="num">{}</td><td>{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td>{}</td></tr>)",
+        ++n, escape(clip(a.name, 300)), escape(a.short_name), escape(kernel_class_label(classify_activity(a))),
+        escape(svg::format_duration(static_cast<double>(a.start_ns))),
+        escape(svg::format_duration(static_cast<double>(a.duration_ns))),
+        kernel ? format_dim3(a.grid) : "", kernel ? format_dim3(a.block) : "",
+        kernel ? std::to_string(a.registers_per_thread) : "",
+        kernel ? format_bytes(a.shared_memory_bytes) : format_bytes(a.bytes), escape(occupancy),
+        escape(launch_chain(a.op_chain, a.launch_api, " → ")));
+  }
+  put(out, "</tbody></table></div></details>");
+}
+
+std::string region_meta(const ReportVariant& v) {
+  const TraceAnalysis& a = *v.analysis;
+  const RegionSummary& r = a.regions[a.typical_region];
+  std::string copies = std::to_string(r.memcpy) + " memcpy";
+  std::string kinds;
+  for (const auto& [kind, n] : r.memcpy_by_kind) kinds += (kinds.empty() ? "" : ", ") + kind;
+  if (!kinds.empty()) copies += " (" + kinds + ")";
+  return fmt::format("{} kernel{} · {} · {} memset · GPU busy {} · CPU {} · wall {} (on the CPU)",
+                     r.kernels, r.kernels == 1 ? "" : "s", copies, r.memset, svg::format_duration(r.gpu_busy_ns),
+                     svg::format_duration(r.cpu_ns), svg::format_duration(r.wall_ns));
+}
+
+void write_timelines(std::string& out, const ReportData& data) {
+  put(out, R"(<section class="card" id="timelines"><h2>Timelines of a typical region</h2>)");
+  put(out, R"(<p class="lead">Per variant, the region closest to the medians ({}): CPU threads above, GPU streams below, on one time axis from the region's start; an arrow joins each launch to the GPU work it started. Hover any span for its name, duration, grid, block and occupancy.</p>)",
+      data.region_pattern.empty() ? std::string("regions as analyze finds them")
+                                  : fmt::format("regions matching <code>{}</code>", escape(data.region_pattern)));
+  write_timeline_legend(out, data);
+  put(out, "</section>");
+  for (size_t i = 0; i < data.variants.size(); ++i) {
+    const ReportVariant& v = data.variants[i];
+    put(out, R"(<article class="card timeline-card" id="{}" data-variant="{}">)", variant_anchor(i),
+        escape(v.name));
+    if (!v.timeline) {
+      put(out, R"(<h3>{}</h3><p class="warn">No timeline: {}</p></article>)", escape(v.name),
+          escape(v.missing));
+      continue;
+    }
+    const TraceAnalysis& a = *v.analysis;
+    put(out, R"(<h3>{} <span class="muted">· typical <code>{}</code> region, #{} of {} · <span class="mono">{}</span></span></h3>)",
+        escape(v.name), escape(v.timeline->region_name), a.typical_region + 1, a.regions.size(),
+        escape(v.trace_path));
+    put(out, R"(<p class="meta">{} · {} launch link(s) drawn</p>)", escape(region_meta(v)),
+        v.timeline->links.size());
+    out += svg::timeline(*v.timeline, fmt::format("timeline-{}", i), v.name);
+    // When the GPU runs long after the CPU is done, the CPU side is a sliver of the axis: show
+    // it again, zoomed to where the CPU is busy.
+    const RegionTimeline& t = *v.timeline;
+    int64_t cpu_end = 0;
+    for (const TimelineLane& lane : t.lanes)
+      if (!lane.gpu)
+        for (const TimelineSpan& s : lane.spans) cpu_end = std::max(cpu_end, s.start_ns + s.duration_ns);
+    if (cpu_end > 0 && cpu_end * 4 < t.end_ns) {
+      const int64_t window = cpu_end + cpu_end / 20;
+      put(out, R"(<details class="zoom" open><summary>The CPU side, zoomed to its first {}</summary>)",
+          escape(svg::format_duration(static_cast<double>(window))));
+      out += svg::timeline(t, fmt::format("timeline-zoom-{}", i), v.name, window);
+      put(out, "</details>");
+    }
+    if (v.timeline->capped) {
+      put(out, R"(<p class="capped">This region is too large to draw whole: lanes with more spans show their longest ones (the count is beside the lane), and CPU ops nested deeper than 12 levels are left out.</p>)");
+    }
+    write_activities(out, *v.timeline);
+    put(out, "</article>");
+  }
+}
+
+void write_footer(std::string& out, const ReportData& data) {
+  put(out, R"(<footer class="card" id="about"><h2>About these numbers</h2>)");
+  if (data.run && !data.run->methods.empty()) {
+    put(out, "<p>How each column of the study's table is measured (from summary.json):</p><ul>");
+    for (const std::string& m : data.run->methods) put(out, "<li>{}</li>", escape(m));
+    put(out, "</ul>");
+  }
+  for (const std::string& w : data.warnings) put(out, R"(<p class="warn">{}</p>)", escape(w));
+  std::string inputs;
+  for (const std::string& in : data.inputs) inputs += (inputs.empty() ? "" : " ") + in;
+  put(out, R"(<p>Written by <code>attnprof report {}</code>. The page is self-contained: no script, no font or image to fetch; the plots are SVG drawn by attnprof.</p></footer>)",
+      escape(inputs));
+}
+
+}  // namespace
+
+std::string render_report_html(const ReportData& data) {
+  std::string out;
+  const std::string env = environment_line(data);
+  put(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+  put(out, "<title>attnprof report{}</title><style>{}</style></head><body>",
+      env.empty() ? "" : escape(" · " + env), kStyle);
+  put(out, R"(<header class="top"><div class="inner"><h1><span class="tool">attnprof</span> report</h1>)");
+  if (!env.empty()) put(out, R"(<p class="env">{}</p>)", escape(env));
+  std::string source = data.run ? data.run->path : fmt::format("{} trace(s)", data.variants.size());
+  put(out, R"(<p class="src">{}{}</p><nav><a href="#table">table</a><a href="#classes">GPU time by class</a>)",
+      escape(source),
+      data.region_pattern.empty() ? "" : escape(fmt::format(" · regions `{}`", data.region_pattern)));
+  if (!data.sweep.empty()) put(out, R"(<a href="#sweep">across sizes</a>)");
+  put(out, R"(<a href="#timelines">timelines:</a>)");
+  for (size_t i = 0; i < data.variants.size(); ++i)
+    put(out, R"(<a href="#{}">{}</a>)", variant_anchor(i), escape(data.variants[i].name));
+  put(out, "</nav></div></header><main>");
+  write_tables(out, data);
+  write_class_bars(out, data);
+  if (!data.sweep.empty()) write_sweep(out, data);
+  write_timelines(out, data);
+  write_footer(out, data);
+  put(out, "</main></body></html>\n");
+  return out;
+}
+
+}  // namespace attnprof

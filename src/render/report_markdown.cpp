@@ -1,0 +1,54 @@
+// The report's table(s) and findings as Markdown, for a pull request.
+
+#include <string>
+
+#include <fmt/format.h>
+
+#include "render/report.h"
+#include "render/report_table.h"
+#include "render/report_words.h"
+#include "render/svg.h"
+
+namespace attnprof {
+
+std::string render_report_markdown(const ReportData& data) {
+  using svg::put;
+  std::string out = "# attnprof report";
+  const std::string env = environment_line(data);
+  if (!env.empty()) out += ": " + markdown_cell(env);
+  out += "\n";
+  for (const ReportTable& table : report_tables(data)) {
+    out += "\n";
+    if (!table.heading.empty()) put(out, "## {}\n\n", markdown_cell(table.heading));
+    out += "|";
+    for (const std::string& h : table.header) put(out, " {} |", markdown_cell(h));
+    out += " findings |\n|";
+    for (bool numeric : table.numeric) out += numeric ? "---:|" : "---|";
+    out += "---|\n";
+    for (size_t r = 0; r < table.rows.size(); ++r) {
+      out += "|";
+      for (const std::string& cell : table.rows[r]) put(out, " {} |", markdown_cell(cell));
+      std::string ids;
+      for (const ReportNote& note : table.notes[r]) ids += (ids.empty() ? "" : ", ") + note.id;
+      put(out, " {} |\n", markdown_cell(ids));
+    }
+    bool any = false;
+    for (size_t r = 0; r < table.rows.size(); ++r) {
+      for (const ReportNote& note : table.notes[r]) {
+        if (!any) out += "\nWhat the traces show (attnprof findings):\n\n";
+        any = true;
+        put(out, "- {}: **{}** {}", markdown_cell(table.variants[r]), note.id, markdown_cell(note.summary));
+        if (!note.suggestion.empty()) put(out, " → {}", markdown_cell(note.suggestion));
+        out += "\n";
+      }
+    }
+  }
+  if (data.run && !data.run->methods.empty()) {
+    out += "\nHow each column is measured:\n\n";
+    for (const std::string& m : data.run->methods) out += "- " + markdown_cell(m) + "\n";
+  }
+  for (const std::string& w : data.warnings) out += "\n> " + markdown_cell(w) + "\n";
+  return out;
+}
+
+}  // namespace attnprof

@@ -1,0 +1,190 @@
+#include "render/report_table.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "render/format_units.h"
+#include "render/svg.h"
+
+namespace attnprof {
+
+namespace {
+
+constexpr const char* kNone = "-";
+
+std::string memcpy_cell(double count, const std::map<std::string, double>& by_kind) {
+  std::string kinds;
+  for (const auto& [kind, n] : by_kind) {
+    if (n <= 0) continue;
+    kinds += kinds.empty() ? kind : ", " + kind;
+  }
+  return format_count(count) + (kinds.empty() ? "" : " (" + kinds + ")");
+}
+
+std::string duration_us(double us) { return svg::format_duration(us * 1e3); }
+
+std::string occupancy_cell(const std::optional<double>& ours, const std::optional<double>& kineto) {
+  if (ours) return fmt::format("{:.0f} %", *ours);
+  if (kineto) return fmt::format("{:.0f} % (Kineto)", *kineto);
+  return "n/a";
+}
+
+std::string status_cell(const RunVariant& v) {
+  if (v.status == "ok") return v.trace_error.empty() ? "ok" : "ok; no trace facts: " + v.trace_error;
+  if (v.status == "failed") return "FAILED: " + v.reason;
+  if (v.status == "unsupported") return "unsupported: " + v.reason;
+  if (v.status == "oom") return "OOM";
+  return v.status + (v.reason.empty() ? "" : ": " + v.reason);
+}
+
+std::string problem_heading(const RunPoint& point) {
+  const RunProblem& p = point.problem;
+  const std::string mask = p.mask == "causal" ? "causal"
+                           : p.mask == "none" ? "no mask"
+                                              : "explicit causal mask";
+  return fmt::format("{}, batch {}, {} heads, seq {}, head dim {}, {}, {} on {}: {:.1f} GFLOP per call",
+                     p.dtype, p.batch, p.heads, p.seq, p.head_dim, mask,
+                     p.backward ? "forward+backward" : "forward", p.device,
+                     point.flops_per_call / 1e9);
+}
+
+ReportTable run_table(const ReportData& data, size_t index) {
+  const RunPoint& point = data.run->points[index];
+  ReportTable table;
+  table.heading = problem_heading(point);
+  table.focus = static_cast<int>(index) == data.focus_point;
+  table.header = {"variant", "kernels/fwd", "main kernel", "memcpy/fwd", "GPU median", "TFLOP/s",
+                  "% peak",  "peak mem",    "occupancy",   "launch API", "CPU/fwd",    "rel. error",
+                  "status"};
+  const bool backward = point.problem.backward;
+  if (backward) table.header.insert(table.header.begin() + 2, "kernels/bwd");
+  for (const std::string& h : table.header)
+    table.numeric.push_back(h != "variant" && h != "main kernel" && h != "launch API" && h != "status");
+  for (const RunVariant& v : point.variants) {
+    const auto& f = v.forward;
+    const bool ran = v.median_ms.has_value();
+    std::string variant = v.chosen_backend.empty() ? v.variant : v.variant + " (" + v.chosen_backend + ")";
+    std::string error = kNone;
+    if (v.output_error) {
+      error = fmt::format("{:.1e}", *v.output_error);
+      if (v.grad_error) error += fmt::format(" / {:.1e}", *v.grad_error);
+    }
+    std::vector<std::string> cells{
+        variant,
+        f ? format_count(f->kernels) : kNone,
+        f && !f->main_kernel.empty() ? f->main_kernel : kNone,
+        f ? memcpy_cell(f->memcpy, f->memcpy_by_kind) : kNone,
+        ran ? duration_us(*v.median_ms * 1e3) : kNone,
+        v.tflops ? fmt::format("{:.1f}", *v.tflops) : kNone,
+        v.percent_of_peak ? fmt::format("{:.1f} %", *v.percent_of_peak) : ran ? "n/a" : kNone,
+        v.peak_allocated_bytes ? format_bytes(*v.peak_allocated_bytes) : ran ? "n/a" : kNone,
+        f ? occupancy_cell(f->occupancy_pct, f->kineto_occupancy_pct) : kNone,
+        f && !f->launch_api.empty() ? f->launch_api : kNone,
+        f ? duration_us(f->cpu_us) : kNone,
+        error,
+        status_cell(v)};
+    if (backward) cells.insert(cells.begin() + 2, v.backward ? format_count(v.backward->kernels) : kNone);
+    std::vector<ReportNote> notes;
+    if (f) {
+      for (const RunFinding& finding : f->findings)
+        notes.push_back({finding.id, finding.summary, finding.suggestion});
+    }
+    table.variants.push_back(variant);
+    table.rows.push_back(std::move(cells));
+    table.notes.push_back(std::move(notes));
+  }
+  return table;
+}
+
+ReportTable trace_table(const ReportData& data) {
+  ReportTable table;
+  table.focus = true;
+  table.header = {"trace",   "regions",     "kernels",   "memcpy",    "memset",    "GPU busy",
+                  "wall",    "CPU",         "main kernel", "occupancy", "launch API"};
+  for (const std::string& h : table.header)
+    table.numeric.push_back(h != "trace" && h != "main kernel" && h != "launch API");
+  for (const ReportVariant& v : data.variants) {
+    std::vector<std::string> cells(table.header.size(), kNone);
+    std::vector<ReportNote> notes;
+    cells[0] = v.name;
+    if (v.analysis) {
+      const TraceAnalysis& a = *v.analysis;
+      const RegionMedians& m = a.median;
+      cells[1] = std::to_string(a.regions.size());
+      cells[2] = format_count(m.kernels);
+      cells[3] = memcpy_cell(m.memcpy, m.memcpy_by_kind);
+      cells[4] = format_count(m.memset);
+      cells[5] = svg::format_duration(m.gpu_busy_ns);
+      cells[6] = svg::format_duration(m.wall_ns);
+      cells[7] = svg::format_duration(m.cpu_ns);
+      // The main kernel: the longest of the typical region, as the bench's table has it.
+      if (a.typical_region >= 0) {
+        const ActivityRow* main = nullptr;
+        for (const ActivityRow& row : a.regions[a.typical_region].activities)
+          if (row.kind == ActivityKind::kKernel && (!main || row.duration_ns > main->duration_ns)) main = &row;
+        if (main) {
+          cells[8] = main->short_name;
+          cells[9] = occupancy_cell(main->occupancy_pct, main->kineto_occupancy_pct);
+          if (!main->launch_api.empty()) cells[10] = main->launch_api;
+        }
+      }
+      for (const Finding& f : a.findings)
+        notes.push_back({std::string(finding_id(f.kind)), f.summary, f.suggestion});
+    }
+    table.variants.push_back(v.name);
+    table.rows.push_back(std::move(cells));
+    table.notes.push_back(std::move(notes));
+  }
+  return table;
+}
+
+}  // namespace
+
+std::vector<ReportTable> report_tables(const ReportData& data) {
+  std::vector<ReportTable> tables;
+  if (data.run) {
+    for (size_t i = 0; i < data.run->points.size(); ++i) tables.push_back(run_table(data, i));
+  } else {
+    tables.push_back(trace_table(data));
+  }
+  return tables;
+}
+
+std::string environment_line(const ReportData& data) {
+  if (data.run) {
+    const RunSummary& r = *data.run;
+    std::string line = r.device;
+    if (r.sm_count > 0) {
+      std::string sm = r.compute_capability;
+      sm.erase(std::remove(sm.begin(), sm.end(), '.'), sm.end());
+      line += fmt::format(" ({} SMs, sm_{}, {})", r.sm_count, sm, format_bytes(r.memory_bytes));
+    }
+    if (!r.torch.empty()) line += ", torch " + r.torch;
+    if (!r.cuda_runtime.empty()) line += ", CUDA " + r.cuda_runtime;
+    if (!r.cudnn.empty()) line += ", cuDNN " + r.cudnn;
+    return line;
+  }
+  std::set<std::string> devices;
+  for (const ReportVariant& v : data.variants) {
+    if (!v.analysis) continue;
+    for (const DeviceSummary& d : v.analysis->devices) {
+      devices.insert(d.sm_count > 0 ? fmt::format("{} ({} SMs, sm_{}{})", d.name, d.sm_count,
+                                                  d.compute_major, d.compute_minor)
+                                    : d.name);
+    }
+  }
+  std::string line;
+  for (const std::string& d : devices) line += (line.empty() ? "" : "; ") + d;
+  return line;
+}
+
+bool is_actionable_finding(const std::string& id) {
+  static const std::set<std::string> kActionable = {
+      "hidden-copy", "precision-upcast", "mask-rebuilt", "not-fused",
+      "cpu-side-cost", "launch-bound", "synchronization"};
+  return kActionable.count(id) > 0;
+}
+
+}  // namespace attnprof

@@ -1,0 +1,61 @@
+#pragma once
+// What the report's SVG plots share: escaping, numbers as SVG wants them, axis ticks, colors and
+// the units people read. The plots are drawn by the project (no library, no script): each is one
+// <svg> element inlined in the page, with hover text in <title> elements.
+
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "analysis/kernel_class.h"
+
+namespace attnprof::svg {
+
+// Appends formatted text to `out`.
+template <typename... Args>
+void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
+  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
+}
+
+// Text for HTML and SVG content and attribute values: & < > " ' escaped.
+std::string escape(std::string_view text);
+
+// A coordinate: at most two decimals, no trailing zeros ("12.5", "3").
+std::string num(double v);
+
+// "0.8 µs", "157.2 µs", "2.26 ms", "1.20 s": durations as the study's table writes them.
+std::string format_duration(double ns);
+
+// Tick labels: "0", "500 µs", "1.5 ms", "100 ms"; "16 MiB", "1 GiB".
+std::string format_tick_duration(double ns);
+std::string format_tick_bytes(double bytes);
+
+// Ticks for a linear axis from 0: 1, 2 or 5 times a power of ten apart, about `target` of them
+// up to `max` (0 included); with `cover`, one more when needed so that the last is >= `max`.
+std::vector<double> linear_ticks(double max, int target, bool cover = false);
+// Ticks for a log axis over [lo, hi]: the 1, 2 and 5 of each decade inside, or only the decades
+// when the range spans many of them.
+std::vector<double> log_ticks(double lo, double hi);
+// Ticks for a log axis of bytes over [lo, hi]: powers of two, every second or fourth one when
+// there would be more than eight.
+std::vector<double> log2_ticks(double lo, double hi);
+
+// Cuts `text` to at most `chars` characters (UTF-8 aware), ending in "…" when cut; "" when even
+// one character and the ellipsis do not fit.
+std::string fit(std::string_view text, int chars);
+// Roughly how many characters of the report's sans-serif font fit in `width` pixels at `font_px`.
+int chars_in(double width, double font_px);
+
+// The color of each kernel class, the same in the bar chart and the timelines.
+std::string_view class_color(KernelClass c);
+// Dark or white text, whichever reads better on the fill `hex` ("#rrggbb").
+std::string_view text_on(std::string_view hex);
+// Distinct colors for the lines of a chart (Tableau 10), cycling.
+std::string_view series_color(size_t i);
+
+}  // namespace attnprof::svg

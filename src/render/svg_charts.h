@@ -1,0 +1,54 @@
+#pragma once
+// The report's plots, each one self-contained <svg> element (no script, no external resource):
+// a region's timeline, GPU time by kernel class per variant, and a log-log line chart.
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/kernel_class.h"
+#include "analysis/region_timeline.h"
+
+namespace attnprof::svg {
+
+// CPU thread lanes above GPU stream lanes on one time axis, launch -> GPU work links; hover text
+// (<title>) gives each span's name, duration and, for GPU work, grid, block, registers, shared
+// memory, occupancy and the op chain that launched it. `id` must be unique in the page (it names
+// the arrow marker); `variant` goes into the element's data-variant attribute. With `window_ns`,
+// a zoomed view of the first `window_ns` of the region (class timeline-zoom): what starts later is
+// left out, and launches of it point out of the right edge.
+std::string timeline(const RegionTimeline& t, const std::string& id, const std::string& variant,
+                     int64_t window_ns = 0);
+
+struct ClassBar {
+  std::string label;
+  bool has_data = false;  // false: drawn as "no trace"
+  std::array<int64_t, kKernelClassCount> ns{};
+};
+
+// One row per bar: GPU time stacked by kernel class on the left (with the total), the same as
+// shares of 100 % on the right, a legend of the classes present above.
+std::string class_bars(const std::vector<ClassBar>& bars);
+
+struct Series {
+  std::string name;
+  std::vector<std::pair<double, double>> points;  // (x, y), both > 0
+};
+
+struct LogLogChart {
+  std::string id;  // element id, unique in the page
+  std::string title;
+  std::string x_label;
+  std::vector<Series> series;
+  std::function<std::string(double)> format_y;     // hover
+  std::function<std::string(double)> format_tick;  // y tick labels
+  bool binary_ticks = false;  // y ticks at powers of two (bytes), else at 1, 2, 5 per decade
+};
+
+// Both axes logarithmic; a line with markers per series and a legend on the right.
+std::string loglog_chart(const LogLogChart& chart);
+
+}  // namespace attnprof::svg

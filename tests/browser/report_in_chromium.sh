@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The report in a real browser: renders `attnprof report` of a bench run (the shipped H200 study)
+# in headless Chromium (Debian's `chromium`, installed by scripts/setup-debian.sh), takes a
+# screenshot, checks the laid-out DOM (tests/browser/check_report.html: the table, every timeline,
+# the bar chart, the sweep charts, present and not empty) and proves that the page made no
+# request: Chromium's net log must hold no URL request that the page started, and the page's
+# own resource timing must be empty.
+#
+# Before trusting a pass, it shows that the checks can fail: a copy of the report that fetches an
+# image must fail the request check, and a copy without GPU spans must fail the DOM check.
+#
+# usage: report_in_chromium.sh ATTNPROF RUN_DIR VARIANTS OUT_DIR
+#   writes OUT_DIR/report.html, OUT_DIR/report.png (the top of the page, for docs/) and
+#   OUT_DIR/report-full.png (the whole page)
+set -euo pipefail
+
+attnprof=$1 run_dir=$2 variants=$3 out=$4
+here=$(cd "$(dirname "$0")" && pwd)
+
+browser=${CHROMIUM:-}
+for candidate in chromium chromium-browser google-chrome; do
+  [[ -n $browser ]] && break
+  command -v "$candidate" >/dev/null && browser=$candidate
+done
+if [[ -z $browser ]]; then
+  echo "FAIL: no Chromium found (chromium, chromium-browser, google-chrome, or \$CHROMIUM); scripts/setup-debian.sh installs Debian's chromium" >&2
+  exit 1
+fi
+
+rm -rf "$out"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+profiles=$(mktemp -d)
+trap 'rm -rf "$profiles"' EXIT
+
+# One fresh profile per run; the flags keep the browser's own background traffic down (what is
+# left is told apart from the page's by its initiator, below).
+run_chromium() {
+  local profile
+  profile=$(mktemp -d "$profiles/p.XXXXXX")
+  timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage \
+    --disable-background-networking --disable-component-update --disable-sync --no-first-run \
+    --disable-extensions --disable-default-apps --no-pings --hide-scrollbars \
+    --user-data-dir="$profile" "$@" 2>>"$out/chromium.log"
+}
+
+# The DOM check of one report; prints check_report.html's lines, returns 0 when all pass.
+dom_check() {
+  local report=$1 sweep=$2 dom result
+  dom=$(run_chromium --allow-file-access-from-files --virtual-time-budget=10000 --dump-dom \
+    "file://$here/check_report.html?report=file://$report&variants=$variants&sweep=$sweep") || true
+  # The <pre id="result"> block (not the script, which spells out its verdicts too), decoded.
+  result=$(sed -n '/<pre id="result">/,/<\/pre>/p' <<<"$dom" | sed -e 's/<[^>]*>//g' \
+    -e 's/&quot;/"/g' -e 's/&gt;/>/g' -e 's/&lt;/</g' -e 's/&amp;/\&/g')
+  echo "$result"
+  grep -qx "RESULT: PASS" <<<"$result"
+}
+
+# Loads a report alone with a net log (the arguments after the log must make Chromium exit once
+# the page is loaded: --screenshot or --dump-dom); prints the URLs the page requested,
+# returns 0 when there are none. A request the browser makes for itself (update checks, account
+# lookups) has the initiator "not an origin"; anything the page starts has the page's (a file://
+# page's origin is "null").
+page_requests() {
+  local report=$1 log=$2
+  shift 2
+  run_chromium --log-net-log="$log" --net-log-capture-mode=Default "$@" "file://$report" >/dev/null || true
+  [[ -s $log ]] || { echo "no net log written"; return 1; }
+  local urls
+  # One event per line; a request's start event carries both its initiator and its URL.
+  urls=$(grep '"initiator":"' "$log" | grep -v '"initiator":"not an origin"' |
+    grep -o '"url":"[^"]*"' | sort -u || true)
+  [[ -z $urls ]] || { echo "$urls"; return 1; }
+}
+
+"$attnprof" report "$run_dir" -o "$out/report.html"
+report="$out/report.html"
+echo "report: $report ($(wc -c <"$report") bytes)"
+
+status=0
+# Static: nothing in the file that could fetch.
+# (url(#id) is a reference inside the page: the timelines' arrowheads.)
+if grep -n -o -i -E 'https?://|src=|url\([^#]|@import|<link|<script' "$report" | head -5 | grep .; then
+  echo "FAIL: the report's HTML refers to something to fetch (above)"
+  status=1
+fi
+
+echo "== DOM check"
+if ! dom_check "$report" 1 | tee "$out/dom-check.txt"; then status=1; fi
+height=$(sed -n 's/^HEIGHT \([0-9]*\)$/\1/p' "$out/dom-check.txt")
+height=${height:-6000}
+
+echo "== requests and screenshots"
+if ! page_requests "$report" "$out/netlog.json" --window-size="1360,$height" \
+    --screenshot="$out/report-full.png" >"$out/requests.txt"; then
+  echo "FAIL: the page made requests:"; cat "$out/requests.txt"; status=1
+else
+  echo "PASS the page made no request (net log: $out/netlog.json)"
+fi
+run_chromium --window-size=1360,1800 --screenshot="$out/report.png" "file://$report" >/dev/null || true
+for shot in report.png report-full.png; do
+  if [[ ! -s $out/$shot ]]; then echo "FAIL: no screenshot $shot"; status=1; fi
+done
+
+echo "== the checks can fail"
+# A report that fetches an image must be caught by the request check...
+sed 's|<main>|<main><img alt="" src="http://127.0.0.1:9/leak.png">|' "$report" >"$out/leaky.html"
+if page_requests "$out/leaky.html" "$out/leaky-netlog.json" --dump-dom >/dev/null; then
+  echo "FAIL: a page that fetches an image passed the request check"; status=1
+else
+  echo "PASS a page that fetches an image fails the request check"
+fi
+# ...and one whose timelines lost their GPU spans by the DOM check.
+sed 's|class="span gpu-span"|class="span"|g' "$report" >"$out/no-gpu-spans.html"
+if dom_check "$out/no-gpu-spans.html" 1 >/dev/null; then
+  echo "FAIL: a report without GPU spans passed the DOM check"; status=1
+else
+  echo "PASS a report without GPU spans fails the DOM check"
+fi
+
+echo "screenshots: $out/report.png (top), $out/report-full.png (whole page)"
+[[ $status == 0 ]] && echo "RESULT: PASS" || echo "RESULT: FAIL"
+exit $status

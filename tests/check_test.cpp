@@ -1,0 +1,234 @@
+// `attnprof check`: the expression language (analysis/expectation.h), its evaluation on the real
+// H200 traces, and the command's exit codes (0 all hold, 1 one fails, 2 bad input).
+
+#include <gtest/gtest.h>
+
+#include "analysis/expectation.h"
+#include "attnprof/expectations.h"
+#include "test_support.h"
+
+namespace attnprof {
+namespace {
+
+using testing::analyze_fixture;
+using testing::fixture;
+using testing::run_cli;
+using testing::TempFile;
+
+Expectation parse_ok(std::string_view text) {
+  auto e = parse_expectation(text);
+  EXPECT_TRUE(e.ok()) << text << ": " << (e.ok() ? "" : e.error().message);
+  return e.ok() ? *e : Expectation{};
+}
+
+std::string parse_error(std::string_view text) {
+  auto e = parse_expectation(text);
+  EXPECT_FALSE(e.ok()) << text;
+  return e.ok() ? std::string() : e.error().message;
+}
+
+TEST(ExpectationParse, ComparisonsOfEachType) {
+  Expectation e = parse_ok("kernels == 1");
+  ASSERT_EQ(e.all_of.size(), 1u);
+  EXPECT_EQ(e.all_of[0].metric, "kernels");
+  EXPECT_EQ(e.all_of[0].op, CompareOp::kEq);
+  EXPECT_EQ(e.all_of[0].number, 1.0);
+
+  e = parse_ok("  gpu_time_ms<0.2  ");
+  EXPECT_EQ(e.text, "gpu_time_ms<0.2");
+  EXPECT_EQ(e.all_of[0].op, CompareOp::kLt);
+  EXPECT_DOUBLE_EQ(*e.all_of[0].number, 0.2);
+
+  e = parse_ok("main_kernel ~ \"flash\"");
+  EXPECT_EQ(e.all_of[0].op, CompareOp::kContains);
+  EXPECT_EQ(e.all_of[0].value, "flash");
+
+  e = parse_ok("launch_api == cuLaunchKernelEx");
+  EXPECT_EQ(e.all_of[0].value, "cuLaunchKernelEx");
+  EXPECT_FALSE(e.all_of[0].number.has_value());
+
+  e = parse_ok(
+      "kernels.gemm >= 2 and memcpy_dtod == 0 and main_kernel !~ \"a # \\\"b\\\"\"  # a comment");
+  ASSERT_EQ(e.all_of.size(), 3u);
+  EXPECT_EQ(e.all_of[0].metric, "kernels.gemm");
+  EXPECT_EQ(e.all_of[1].metric, "memcpy_dtod");
+  EXPECT_EQ(e.all_of[2].op, CompareOp::kNotContains);
+  EXPECT_EQ(e.all_of[2].value, "a # \"b\"");  // a # inside quotes is not a comment
+  EXPECT_EQ(e.text, "kernels.gemm >= 2 and memcpy_dtod == 0 and main_kernel !~ \"a # \\\"b\\\"\"");
+}
+
+TEST(ExpectationParse, ErrorsSayWhatAndWhichColumn) {
+  EXPECT_EQ(parse_error("kernels = 1").substr(0, 47),
+            "expected an operator at column 9: kernels = 1 (");
+  EXPECT_NE(parse_error("kernal == 1")
+                .find("unknown metric \"kernal\" at column 1: kernal == 1 (did you mean kernels?)"),
+            std::string::npos);
+  EXPECT_NE(parse_error("kernels ==").find("expected a value at column 11"), std::string::npos);
+  EXPECT_NE(parse_error("kernels == one").find("expected a number at column 12"),
+            std::string::npos);
+  EXPECT_NE(parse_error("kernels ~ \"x\"").find("~ needs a text metric at column 9"),
+            std::string::npos);
+  EXPECT_NE(parse_error("main_kernel < 3").find("< needs a number metric at column 13"),
+            std::string::npos);
+  EXPECT_NE(parse_error("main_kernel ~ \"flash").find("unterminated string at column 15"),
+            std::string::npos);
+  EXPECT_NE(parse_error("kernels == 1 or memset == 0")
+                .find("expected \"and\" or the end of the expression at column 14"),
+            std::string::npos);
+  EXPECT_NE(parse_error("kernels == 1 and").find("expected a metric name at column 17"),
+            std::string::npos);
+  EXPECT_NE(parse_error("").find("expected a metric name at column 1"), std::string::npos);
+}
+
+TEST(ExpectationParse, FileSkipsCommentsAndBlankLinesAndNamesTheBadLine) {
+  auto ok = parse_expectations("# the flash backend\n\nkernels == 1\n  memcpy == 0   # no copy\n",
+                               "flash.expect");
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  ASSERT_EQ(ok->size(), 2u);
+  EXPECT_EQ((*ok)[0].source, "flash.expect:3");
+  EXPECT_EQ((*ok)[1].text, "memcpy == 0");
+  EXPECT_EQ((*ok)[1].source, "flash.expect:4");
+
+  auto bad = parse_expectations("# comment\nkernels == 1\nkernels = 1\n", "flash.expect");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message.substr(0, 55),
+            "flash.expect:3:9: expected an operator: kernels = 1 (op");
+}
+
+TEST(ExpectationCheck, FlashForwardHoldsWhatTheStudySays) {
+  TraceAnalysis t = analyze_fixture("study_sdpa-flash.json.gz", "forward");
+  auto parsed = parse_expectations(
+      "kernels == 1\nmemcpy == 0\nmain_kernel ~ \"flash\"\nmain_kernel ~ \"PYTORCH_FLASH\"\n"
+      "launch_api == cudaLaunchKernel\noccupancy_pct >= 10\nkineto_occupancy_pct == 13\n"
+      "registers == 255\nshared_memory_kb == 48\ngrid_blocks == 1024\nkernels.fused_attention == "
+      "1\n"
+      "gpu_time_ms < 0.2\nregions == 3\n",
+      "inline");
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  auto results = check_expectations(*parsed, t);
+  ASSERT_EQ(results.size(), parsed->size());
+  for (const auto& r : results) EXPECT_TRUE(r.holds) << r.text << " actual " << r.actual;
+  EXPECT_TRUE(all_hold(results));
+  EXPECT_EQ(results[2].actual, "flash_fwd_kernel<...>");
+  EXPECT_EQ(results[5].actual, "12.5");
+}
+
+TEST(ExpectationCheck, FailuresShowTheActualValue) {
+  TraceAnalysis t = analyze_fixture("study_naive.json.gz", "forward");
+  auto parsed = parse_expectations(
+      "memcpy == 0\nkernels == 5 and memcpy_dtod == 0\nmain_kernel ~ \"flash\"\n", "x");
+  ASSERT_TRUE(parsed.ok());
+  auto results = check_expectations(*parsed, t);
+  EXPECT_FALSE(results[0].holds);
+  EXPECT_EQ(results[0].actual, "1");
+  EXPECT_FALSE(results[1].holds);
+  EXPECT_EQ(results[1].actual, "kernels = 5; memcpy_dtod = 1");
+  EXPECT_FALSE(results[2].holds);
+  // The longest kernel of the naive forward is the softmax; its full name is shown when ~ fails.
+  EXPECT_EQ(
+      results[2].actual.rfind(
+          "softmax_warp_forward<...> (full name: void (anonymous namespace)::softmax_warp_forward",
+          0),
+      0u)
+      << results[2].actual;
+}
+
+TEST(ExpectationCheck, NoMatchingRegionFailsWithTheReason) {
+  TraceAnalysis t = analyze_fixture("study_sdpa-flash.json.gz", "no_such_region");
+  auto results = check_expectations(*parse_expectations("kernels == 0\nregions == 0\n", "x"), t);
+  EXPECT_FALSE(results[0].holds);
+  EXPECT_EQ(results[0].actual, "n/a (no region matches \"no_such_region\")");
+  EXPECT_TRUE(results[1].holds);
+}
+
+// The line of `output` that contains `needle`, without its newline; "" when none does.
+std::string line_with(const std::string& output, std::string_view needle) {
+  size_t at = output.find(needle);
+  if (at == std::string::npos) return {};
+  size_t start = output.rfind('\n', at);
+  start = start == std::string::npos ? 0 : start + 1;
+  return output.substr(start, output.find('\n', at) - start);
+}
+
+const char* kFlashExpectations =
+    "--expect 'kernels == 1' --expect 'memcpy == 0' --expect 'main_kernel ~ \"flash\"' "
+    "--expect 'launch_api == cudaLaunchKernel' --expect 'occupancy_pct >= 10'";
+
+TEST(CheckCommand, FlashPassesWithExitZero) {
+  auto r = run_cli("check --region forward " + fixture("study_sdpa-flash.json.gz") + " " +
+                   kFlashExpectations);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("ok    main_kernel ~ \"flash\""), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("5 of 5 expectations hold"), std::string::npos) << r.output;
+}
+
+TEST(CheckCommand, AFailedExpectationExitsOneWithTheActualValue) {
+  auto r = run_cli("check --region forward " + fixture("study_sdpa-flash.json.gz") + " " +
+                   kFlashExpectations + " --expect 'kernels == 2'");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  std::string line = line_with(r.output, "FAIL  kernels == 2");
+  EXPECT_TRUE(line.ends_with(" actual 1")) << r.output;
+  EXPECT_NE(r.output.find("5 of 6 expectations hold; 1 fails"), std::string::npos) << r.output;
+}
+
+TEST(CheckCommand, CudnnIsLaunchedWithCuLaunchKernelEx) {
+  auto r = run_cli(
+      "check --region forward " + fixture("study_sdpa-cudnn.json.gz") +
+      " --expect 'launch_api == cuLaunchKernelEx' --expect 'main_kernel ~ cudnn_generated'");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+}
+
+TEST(CheckCommand, ABadExpressionExitsTwoWithTheColumnAndACaret) {
+  auto r = run_cli("check --region forward " + fixture("study_sdpa-flash.json.gz") +
+                   " --expect 'kernels = 1'");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("expected an operator at column 9: kernels = 1"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("\n  kernels = 1\n          ^\n"), std::string::npos) << r.output;
+}
+
+TEST(CheckCommand, AnExpectationsFileWithABadLineNamesFileLineAndColumn) {
+  TempFile file("flash.expect", "# flash: one fused kernel\nkernels == 1\n\nmemcpy = 0\n");
+  auto r =
+      run_cli("check " + fixture("study_sdpa-flash.json.gz") + " --expectations " + file.path());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(file.path() + ":4:8: expected an operator: memcpy = 0"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST(CheckCommand, AnExpectationsFileIsCheckedLineByLine) {
+  TempFile file("flash.expect",
+                "# The study's claims about the flash backend, written before reading the trace.\n"
+                "kernels == 1\nmemcpy == 0          # no hidden copy\nmain_kernel ~ \"flash\"\n");
+  auto r = run_cli("check --region forward " + fixture("study_sdpa-flash.json.gz") +
+                   " --expectations " + file.path() + " --expect 'occupancy_pct < 20'");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("[" + file.path() + ":3]"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("4 of 4 expectations hold"), std::string::npos) << r.output;
+}
+
+TEST(CheckCommand, BadInputExitsTwo) {
+  EXPECT_EQ(run_cli("check " + fixture("study_sdpa-flash.json.gz")).exit_code,
+            2);  // nothing to check
+  EXPECT_EQ(
+      run_cli("check " + fixture("no_such_file.json.gz") + " --expect 'kernels == 1'").exit_code,
+      2);
+  EXPECT_EQ(
+      run_cli("check " + fixture("study_sdpa-flash.json.gz") + " --expectations /no/such/file")
+          .exit_code,
+      2);
+}
+
+TEST(CheckCommand, JsonOutputCarriesResultsAndEveryMetric) {
+  auto r = run_cli("check --region forward --format json " + fixture("study_sdpa-cudnn.json.gz") +
+                   " --expect 'kineto_occupancy_pct == 0'");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("\"schemaVersion\": 1"), std::string::npos);
+  EXPECT_NE(r.output.find("\"all_hold\": true"), std::string::npos);
+  EXPECT_NE(r.output.find("\"launch_api\": \"cuLaunchKernelEx\""), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\"kernels.fused_attention\": {"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace attnprof

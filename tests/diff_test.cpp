@@ -1,0 +1,232 @@
+// `attnprof diff`: the noise rule, the alignment of activity sequences (on tiny inline analyses),
+// and the study's facts on the real H200 traces: naive -> in-place removes exactly the hidden
+// `Memcpy DtoD` launched from aten::masked_fill.
+
+#include <gtest/gtest.h>
+
+#include "analysis/trace_diff.h"
+#include "test_support.h"
+
+namespace attnprof {
+namespace {
+
+using testing::analyze_fixture;
+using testing::fixture;
+using testing::run_cli;
+
+constexpr int64_t kUs = 1000;
+
+ActivityRow kernel(const std::string& name, int64_t duration_ns) {
+  ActivityRow a;
+  a.short_name = a.name = name;
+  a.launch_api = "cudaLaunchKernel";
+  a.duration_ns = duration_ns;
+  return a;
+}
+
+// An analysis of `regions`, each a list of kernels; the first region is the typical one.
+TraceAnalysis analysis_of(const std::vector<std::vector<ActivityRow>>& regions) {
+  TraceAnalysis t;
+  t.path = "inline";
+  t.region_pattern = "forward";
+  for (const auto& activities : regions) {
+    RegionSummary r;
+    r.name = "forward";
+    r.kernels = static_cast<int64_t>(activities.size());
+    for (const auto& a : activities) r.gpu_busy_ns += a.duration_ns;
+    r.activities = activities;
+    t.regions.push_back(r);
+  }
+  t.typical_region = regions.empty() ? -1 : 0;
+  return t;
+}
+
+std::vector<ActivityRow> kernels(const std::vector<std::string>& names,
+                                 int64_t duration_ns = 100 * kUs) {
+  std::vector<ActivityRow> out;
+  for (const auto& n : names) out.push_back(kernel(n, duration_ns));
+  return out;
+}
+
+std::string changes(const TraceDiff& d) {
+  std::string out;
+  for (const auto& x : d.activities) {
+    const ActivityRow& row = x.a ? x.a->row : x.b->row;
+    const char* mark = x.change == ActivityChange::kSame      ? " "
+                       : x.change == ActivityChange::kChanged ? "~"
+                       : x.change == ActivityChange::kAdded   ? "+"
+                                                              : "-";
+    out += mark + row.short_name + " ";
+  }
+  return out;
+}
+
+TEST(DiffNoise, ATimeMustMoveBeyondTwiceTheScatterAndFivePercent) {
+  // A: 100 us in every region; B: 104 us. 5 % of 100 us is the bar.
+  QuantityDiff q = diff_time(spread_of({100e3, 100e3, 100e3}), spread_of({104e3, 104e3, 104e3}));
+  EXPECT_DOUBLE_EQ(q.threshold, 5e3);
+  EXPECT_FALSE(q.changed);
+  EXPECT_TRUE(diff_time(spread_of({100e3, 100e3}), spread_of({106e3, 106e3})).changed);
+  // B scatters over 90..130 us (half-range 20): a 15 us move of the median is noise.
+  q = diff_time(spread_of({100e3, 100e3, 100e3}), spread_of({90e3, 115e3, 130e3}));
+  EXPECT_DOUBLE_EQ(q.threshold, 40e3);
+  EXPECT_FALSE(q.changed);
+  // Tiny kernels: below 1 us nothing counts.
+  EXPECT_FALSE(diff_time(spread_of({2e3}), spread_of({2.9e3})).changed);
+}
+
+TEST(DiffNoise, ACountChangesWhenItsMediansDiffer) {
+  EXPECT_TRUE(diff_count(spread_of({5, 5, 5}), spread_of({4, 4, 4})).changed);
+  EXPECT_FALSE(diff_count(spread_of({5, 5, 5}), spread_of({5, 5, 5})).changed);
+  // A varies by one kernel between regions: a one-kernel move of the median is within it.
+  EXPECT_FALSE(diff_count(spread_of({5, 6, 4}), spread_of({6, 6, 6})).changed);
+}
+
+TEST(DiffAlignment, AddedAndRemovedActivitiesStandWhereTheyRan) {
+  TraceAnalysis a = analysis_of({kernels({"gemm", "scale", "copy", "fill", "softmax", "gemm"})});
+  TraceAnalysis b = analysis_of({kernels({"gemm", "scale", "fill", "softmax", "cast", "gemm"})});
+  auto d = diff_traces(a, b);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_TRUE(d->aligned_in_order);
+  EXPECT_EQ(changes(*d), " gemm  scale -copy  fill  softmax +cast  gemm ");
+  EXPECT_EQ(d->removed, 1);
+  EXPECT_EQ(d->added, 1);
+  EXPECT_EQ(d->unchanged, 5);
+}
+
+TEST(DiffAlignment, AMatchedKernelChangesWhenItsDurationMovesBeyondNoise) {
+  TraceAnalysis a = analysis_of({kernels({"gemm", "softmax"}), kernels({"gemm", "softmax"})});
+  auto slower = kernels({"gemm", "softmax"});
+  slower[1].duration_ns = 150 * kUs;
+  slower[0].launch_api = "cuLaunchKernelEx";
+  TraceAnalysis b = analysis_of({slower, slower});
+  auto d = diff_traces(a, b);
+  ASSERT_TRUE(d.ok());
+  ASSERT_EQ(d->activities.size(), 2u);
+  EXPECT_EQ(d->activities[0].change, ActivityChange::kChanged);
+  EXPECT_EQ(d->activities[0].what_changed, std::vector<std::string>{"launch API"});
+  EXPECT_EQ(d->activities[1].change, ActivityChange::kChanged);
+  EXPECT_EQ(d->activities[1].what_changed, std::vector<std::string>{"duration"});
+  EXPECT_DOUBLE_EQ(d->activities[1].duration->delta, 50.0 * kUs);
+}
+
+TEST(DiffAlignment, SequencesTooLongToAlignAreMatchedByName) {
+  std::vector<std::string> names;
+  for (int i = 0; i < 10000; ++i) names.push_back("k" + std::to_string(i));
+  std::vector<std::string> reversed(names.rbegin(), names.rend());
+  reversed.push_back("extra");
+  auto d = diff_traces(analysis_of({kernels(names, 1000)}), analysis_of({kernels(reversed, 1000)}));
+  ASSERT_TRUE(d.ok());
+  EXPECT_FALSE(d->aligned_in_order);
+  EXPECT_EQ(d->unchanged, 10000);
+  EXPECT_EQ(d->added, 1);
+  EXPECT_EQ(d->removed, 0);
+  EXPECT_EQ(d->activities.back().b->row.short_name, "extra");
+}
+
+TEST(DiffAlignment, ATraceWithoutRegionsIsAnError) {
+  TraceAnalysis none = analysis_of({});
+  auto d = diff_traces(analysis_of({kernels({"gemm"})}), none);
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.error().message, "inline: no region matches \"forward\"");
+}
+
+TEST(StudyDiff, InPlaceRemovesExactlyTheHiddenCopyFromMaskedFill) {
+  TraceAnalysis naive = analyze_fixture("study_naive.json.gz", "forward");
+  TraceAnalysis inplace = analyze_fixture("study_inplace.json.gz", "forward");
+  auto d = diff_traces(naive, inplace);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_TRUE(d->aligned_in_order);
+  EXPECT_EQ(d->removed, 1);
+  EXPECT_EQ(d->added, 0);
+  const ActivityDiff* removed = nullptr;
+  for (const auto& x : d->activities)
+    if (x.change == ActivityChange::kRemoved) removed = &x;
+  ASSERT_NE(removed, nullptr);
+  const ActivityRow& copy = removed->a->row;
+  EXPECT_EQ(copy.kind, ActivityKind::kMemcpy);
+  EXPECT_EQ(copy.short_name, "Memcpy DtoD");
+  EXPECT_EQ(copy.op_chain,
+            (std::vector<std::string>{"aten::masked_fill", "aten::clone", "aten::copy_"}));
+  EXPECT_EQ(copy.launch_api, "cudaMemcpyAsync");
+  EXPECT_EQ(removed->kernel_class, KernelClass::kCopy);
+  // The masked_fill kernel itself stays, now launched by masked_fill_ alone: a changed op chain,
+  // and no kernel's duration moves beyond the noise.
+  for (const auto& x : d->activities) {
+    if (x.change != ActivityChange::kChanged) continue;
+    EXPECT_EQ(x.a->row.short_name, "elementwise_kernel<...> [masked_fill_kernel]");
+    EXPECT_EQ(x.what_changed, std::vector<std::string>{"op chain"});
+    EXPECT_EQ(x.b->row.op_chain, std::vector<std::string>{"aten::masked_fill_"});
+  }
+  EXPECT_EQ(d->changed, 1);
+  EXPECT_EQ(d->unchanged, 5);
+  // Per region: one copy fewer, the kernels the same, ~252 us of GPU time saved.
+  EXPECT_TRUE(d->memcpy.changed);
+  EXPECT_EQ(d->memcpy.delta, -1);
+  EXPECT_EQ(d->memcpy_by_kind.at("DtoD").delta, -1);
+  EXPECT_FALSE(d->kernels.changed);
+  EXPECT_FALSE(d->memset.changed);
+  EXPECT_TRUE(d->gpu_busy_ns.changed);
+  EXPECT_LT(d->gpu_busy_ns.delta, -240 * kUs);
+  EXPECT_GT(d->gpu_busy_ns.delta, -270 * kUs);
+  for (const auto& c : d->classes) {
+    bool copy_class = c.kernel_class == KernelClass::kCopy;
+    EXPECT_EQ(c.time_ns.changed, copy_class) << kernel_class_label(c.kernel_class);
+    EXPECT_EQ(c.count.changed, copy_class) << kernel_class_label(c.kernel_class);
+  }
+}
+
+TEST(StudyDiff, ATraceAgainstItselfShowsNoChange) {
+  for (const char* file :
+       {"study_naive.json.gz", "study_sdpa-math.json.gz", "train_step.json.gz"}) {
+    SCOPED_TRACE(file);
+    TraceAnalysis t = analyze_fixture(file);
+    auto d = diff_traces(t, t);
+    ASSERT_TRUE(d.ok());
+    EXPECT_EQ(d->added + d->removed + d->changed, 0);
+    EXPECT_EQ(d->unchanged, static_cast<int>(t.regions[t.typical_region].activities.size()));
+    for (const QuantityDiff* q :
+         {&d->kernels, &d->memcpy, &d->memset, &d->gpu_busy_ns, &d->wall_ns, &d->cpu_ns})
+      EXPECT_FALSE(q->changed);
+    for (const auto& c : d->classes) EXPECT_FALSE(c.time_ns.changed || c.count.changed);
+  }
+}
+
+TEST(DiffCommand, TextShowsTheRemovedCopyWithItsOpChain) {
+  auto r = run_cli("diff --region forward " + fixture("study_naive.json.gz") + " " +
+                   fixture("study_inplace.json.gz"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("  -     252.5            Memcpy DtoD\n"
+                          "                         aten::masked_fill -> aten::clone -> "
+                          "aten::copy_ -> cudaMemcpyAsync\n"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("1 removed, 0 added, 1 changed, 5 unchanged"), std::string::npos)
+      << r.output;
+}
+
+TEST(DiffCommand, JsonAndMarkdown) {
+  std::string traces = fixture("study_naive.json.gz") + " " + fixture("study_inplace.json.gz");
+  auto json = run_cli("diff --region forward --format json " + traces);
+  EXPECT_EQ(json.exit_code, 0);
+  EXPECT_NE(json.output.find("\"schemaVersion\": 1"), std::string::npos);
+  EXPECT_NE(json.output.find("\"change\": \"removed\""), std::string::npos);
+  auto md = run_cli("diff --region forward --format md " + traces);
+  EXPECT_EQ(md.exit_code, 0);
+  EXPECT_NE(md.output.find(
+                "| − | `Memcpy DtoD` | 252.5 |  | aten::masked_fill → aten::clone → aten::copy_ → "
+                "cudaMemcpyAsync |"),
+            std::string::npos)
+      << md.output;
+}
+
+TEST(DiffCommand, BadInputExitsTwo) {
+  std::string naive = fixture("study_naive.json.gz");
+  EXPECT_EQ(run_cli("diff " + naive + " " + fixture("no_such_file.json.gz")).exit_code, 2);
+  auto r = run_cli("diff --region no_such_region " + naive + " " + naive);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("no region matches \"no_such_region\""), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace attnprof

@@ -1,0 +1,430 @@
+// `attnprof report`: the region timeline as data, the run summary read back, and the HTML and
+// Markdown of the shipped H200 study (examples/h200-study) and of plain traces. The page in a real
+// browser is tests/browser/report_in_chromium.sh (CTest label `browser`).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "analysis/region_timeline.h"
+#include "analysis/regions.h"
+#include "analysis/report_data.h"
+#include "analysis/summarize.h"
+#include "reader/read_trace.h"
+#include "reader/run_summary.h"
+#include "render/report.h"
+#include "test_support.h"
+
+namespace attnprof {
+namespace {
+
+const std::string kStudy = std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study";
+const std::vector<std::string> kVariants = {"naive",      "inplace",   "sdpa-math", "sdpa-efficient",
+                                            "sdpa-flash", "sdpa-cudnn", "sdpa-auto (cudnn)"};
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+// The text between `open` (first occurrence at or after `from`) and the next `close`.
+std::string between(const std::string& text, const std::string& open, const std::string& close,
+                    size_t from = 0) {
+  size_t a = text.find(open, from);
+  if (a == std::string::npos) return {};
+  size_t b = text.find(close, a);
+  return text.substr(a, b == std::string::npos ? std::string::npos : b - a);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+ReportData load(const std::vector<std::string>& inputs, const std::string& region = {}) {
+  ReportOptions options;
+  options.region_pattern = region;
+  auto data = load_report(inputs, options);
+  if (!data.ok()) throw std::runtime_error(data.error().message);
+  return std::move(data).value();
+}
+
+// The typical `forward` region of a fixture, laid out.
+RegionTimeline timeline_of(const std::string& fixture, const TimelineOptions& options = {}) {
+  auto trace = read_trace(testing::fixture(fixture), Limits{});
+  if (!trace.ok()) throw std::runtime_error(trace.error().message);
+  AnalyzeOptions analyze;
+  analyze.region_pattern = "forward";
+  TraceAnalysis a = summarize_trace(*trace, analyze);
+  RegionSet set = find_regions(*trace, "forward");
+  RegionMembers members = assign_to_regions(*trace, set);
+  const auto r = static_cast<size_t>(a.typical_region);
+  return build_region_timeline(*trace, set.regions[r], members.activities[r], a.regions[r].activities,
+                               options);
+}
+
+const TimelineLane* gpu_lane(const RegionTimeline& t) {
+  for (const auto& lane : t.lanes)
+    if (lane.gpu) return &lane;
+  return nullptr;
+}
+
+TEST(RegionTimeline, NaiveForwardHasCpuLanesAboveGpuLanesAndALinkPerLaunch) {
+  RegionTimeline t = timeline_of("study_naive.json.gz");
+  ASSERT_GE(t.lanes.size(), 2u);
+  EXPECT_FALSE(t.lanes.front().gpu);
+  EXPECT_TRUE(t.lanes.back().gpu);
+  // CPU lanes come first, then GPU lanes, never mixed.
+  EXPECT_TRUE(std::is_partitioned(t.lanes.begin(), t.lanes.end(),
+                                  [](const TimelineLane& l) { return !l.gpu; }));
+  const TimelineLane* gpu = gpu_lane(t);
+  ASSERT_NE(gpu, nullptr);
+  // The study's naive forward: memset, GEMM, mul, the hidden DtoD copy, masked_fill, softmax, GEMM.
+  ASSERT_EQ(gpu->spans.size(), 7u);
+  EXPECT_EQ(t.activities.size(), 7u);
+  EXPECT_EQ(t.links.size(), 7u);  // every GPU activity's launch is in the region
+  int copies = 0;
+  for (const auto& s : gpu->spans) {
+    ASSERT_GE(s.activity, 0);
+    EXPECT_EQ(s.name, t.activities[s.activity].short_name);
+    if (s.kind == SpanKind::kMemcpy) {
+      ++copies;
+      EXPECT_EQ(s.kernel_class, KernelClass::kCopy);
+      EXPECT_EQ(t.activities[s.activity].memcpy_kind, "DtoD");
+    }
+  }
+  EXPECT_EQ(copies, 1);
+  // Each link goes from a runtime or driver call on a CPU lane to a span on a GPU lane, and the
+  // GPU work starts after its launch.
+  for (const auto& link : t.links) {
+    const TimelineSpan& from = t.lanes[link.from_lane].spans[link.from_span];
+    const TimelineSpan& to = t.lanes[link.to_lane].spans[link.to_span];
+    EXPECT_FALSE(t.lanes[link.from_lane].gpu);
+    EXPECT_TRUE(t.lanes[link.to_lane].gpu);
+    EXPECT_TRUE(from.kind == SpanKind::kRuntime || from.kind == SpanKind::kDriver) << from.name;
+    EXPECT_GE(to.start_ns, from.start_ns);
+  }
+  // The region's annotation is the outermost CPU span; ops nest below it; the GPU runs on after
+  // the CPU has left the region (the kernels are asynchronous).
+  const TimelineLane& cpu = t.lanes.front();
+  EXPECT_EQ(cpu.spans.front().name, "forward");
+  EXPECT_EQ(cpu.spans.front().depth, 0);
+  EXPECT_GE(cpu.levels, 3);
+  EXPECT_GT(t.end_ns, t.region_duration_ns);
+  EXPECT_FALSE(t.capped);
+  for (const auto& lane : t.lanes)
+    EXPECT_TRUE(std::is_sorted(lane.spans.begin(), lane.spans.end(),
+                               [](const TimelineSpan& a, const TimelineSpan& b) { return a.start_ns < b.start_ns; }));
+}
+
+TEST(RegionTimeline, CappedLanesKeepTheirLongestSpans) {
+  TimelineOptions options;
+  options.max_spans_per_lane = 3;
+  RegionTimeline t = timeline_of("study_naive.json.gz", options);
+  EXPECT_TRUE(t.capped);
+  const TimelineLane* gpu = gpu_lane(t);
+  ASSERT_NE(gpu, nullptr);
+  ASSERT_EQ(gpu->spans.size(), 3u);
+  EXPECT_EQ(gpu->spans_in_region, 7);
+  RegionTimeline whole = timeline_of("study_naive.json.gz");
+  std::vector<int64_t> durations;
+  for (const auto& s : gpu_lane(whole)->spans) durations.push_back(s.duration_ns);
+  std::sort(durations.rbegin(), durations.rend());
+  for (const auto& s : gpu->spans) EXPECT_GE(s.duration_ns, durations[2]) << s.name;
+  for (const auto& lane : t.lanes) EXPECT_LE(lane.spans.size(), 3u);
+  // Links only join spans that were kept.
+  for (const auto& link : t.links) {
+    EXPECT_LT(static_cast<size_t>(link.from_span), t.lanes[link.from_lane].spans.size());
+    EXPECT_LT(static_cast<size_t>(link.to_span), t.lanes[link.to_lane].spans.size());
+  }
+}
+
+TEST(RegionTimeline, DepthCapLeavesDeepOpsOut) {
+  TimelineOptions options;
+  options.max_depth = 1;
+  RegionTimeline t = timeline_of("study_sdpa-math.json.gz", options);
+  EXPECT_TRUE(t.capped);
+  for (const auto& lane : t.lanes)
+    for (const auto& s : lane.spans) EXPECT_EQ(s.depth, 0) << s.name;
+}
+
+TEST(RunSummary, ReadsTheShippedStudy) {
+  auto run = read_run_summary(kStudy + "/summary.json");
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(run->device, "NVIDIA H200");
+  EXPECT_EQ(run->sm_count, 132);
+  EXPECT_TRUE(run->sweep.empty());
+  ASSERT_EQ(run->points.size(), 1u);
+  const RunPoint& p = run->points[0];
+  EXPECT_EQ(p.problem.seq, 2048);
+  EXPECT_EQ(p.problem.dtype, "bf16");
+  ASSERT_EQ(p.variants.size(), 7u);
+  const RunVariant& naive = p.variants[0];
+  EXPECT_EQ(naive.variant, "naive");
+  ASSERT_TRUE(naive.median_ms.has_value());
+  EXPECT_NEAR(*naive.median_ms, 2.2596, 1e-3);
+  ASSERT_TRUE(naive.forward.has_value());
+  EXPECT_EQ(naive.forward->memcpy_by_kind.at("DtoD"), 1);
+  ASSERT_FALSE(naive.forward->findings.empty());
+  EXPECT_EQ(naive.forward->findings[0].id, "hidden-copy");
+  EXPECT_EQ(p.variants[6].chosen_backend, "cudnn");
+  EXPECT_FALSE(naive.grad_error.has_value());  // null in the file
+}
+
+TEST(RunSummary, SweepCsvAgreesWithSweepSummary) {
+  auto summary = read_run_summary(kStudy + "/sweep/summary.json");
+  ASSERT_TRUE(summary.ok()) << summary.error().message;
+  ASSERT_EQ(summary->sweep.count("seq"), 1u);
+  EXPECT_EQ(summary->sweep.at("seq"), (std::vector<int64_t>{512, 1024, 2048, 4096, 8192}));
+  std::vector<SweepRow> from_json = sweep_rows(*summary);
+  auto from_csv = read_sweep_csv(kStudy + "/sweep/sweep.csv");
+  ASSERT_TRUE(from_csv.ok()) << from_csv.error().message;
+  ASSERT_EQ(from_csv->size(), from_json.size());
+  ASSERT_EQ(from_json.size(), 35u);
+  for (size_t i = 0; i < from_json.size(); ++i) {
+    const SweepRow& a = from_json[i];
+    const SweepRow& b = (*from_csv)[i];
+    EXPECT_EQ(a.variant, b.variant);
+    EXPECT_EQ(a.problem.seq, b.problem.seq);
+    ASSERT_TRUE(a.median_ms && b.median_ms);
+    EXPECT_NEAR(*a.median_ms, *b.median_ms, *a.median_ms * 1e-5);  // the CSV keeps 6 digits
+    ASSERT_TRUE(a.peak_allocated_bytes && b.peak_allocated_bytes);
+    EXPECT_NEAR(static_cast<double>(*a.peak_allocated_bytes), static_cast<double>(*b.peak_allocated_bytes),
+                static_cast<double>(*a.peak_allocated_bytes) * 1e-5);
+  }
+}
+
+TEST(RunSummary, BadFilesGetOneLineNamingThem) {
+  testing::TempFile not_json("summary.json", "{\"schemaVersion\": 1, ");
+  auto a = read_run_summary(not_json.path());
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(a.error().message.find(not_json.path()), std::string::npos);
+  EXPECT_EQ(a.error().message.find('\n'), std::string::npos);
+
+  testing::TempFile future("summary.json", R"({"schemaVersion": 2, "points": []})");
+  auto b = read_run_summary(future.path());
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.error().message.find("schemaVersion"), std::string::npos);
+
+  testing::TempFile csv("sweep.csv", "batch,heads\n4,16\n");
+  auto c = read_sweep_csv(csv.path());
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("seq"), std::string::npos);
+
+  EXPECT_FALSE(read_run_summary("/nonexistent/summary.json").ok());
+}
+
+class ShippedStudyReport : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    data_ = new ReportData(load({kStudy}));
+    html_ = new std::string(render_report_html(*data_));
+  }
+  static void TearDownTestSuite() {
+    delete data_;
+    delete html_;
+  }
+  static ReportData* data_;
+  static std::string* html_;
+};
+ReportData* ShippedStudyReport::data_ = nullptr;
+std::string* ShippedStudyReport::html_ = nullptr;
+
+TEST_F(ShippedStudyReport, DataHasEveryVariantWithATimelineAndTheSweep) {
+  const ReportData& d = *data_;
+  ASSERT_TRUE(d.run.has_value());
+  EXPECT_EQ(d.region_pattern, "forward");
+  EXPECT_EQ(d.focus_point, 0);
+  ASSERT_EQ(d.variants.size(), kVariants.size());
+  for (size_t i = 0; i < kVariants.size(); ++i) {
+    const ReportVariant& v = d.variants[i];
+    EXPECT_EQ(v.name, kVariants[i]);
+    ASSERT_TRUE(v.timeline.has_value()) << v.name << ": " << v.missing;
+    EXPECT_NE(v.trace_path.find("traces/"), std::string::npos);  // found under traces/
+    ASSERT_TRUE(v.analysis.has_value());
+  }
+  // analyze --explain ran on each trace.
+  ASSERT_FALSE(d.variants[0].analysis->findings.empty());
+  EXPECT_EQ(d.variants[0].analysis->findings[0].kind, FindingKind::kHiddenCopy);
+  // GPU time by class: the naive forward's copy, the fused kernels' fused attention.
+  EXPECT_GT(d.variants[0].class_ns[static_cast<size_t>(KernelClass::kCopy)], 0);
+  EXPECT_EQ(d.variants[1].class_ns[static_cast<size_t>(KernelClass::kCopy)], 0);
+  EXPECT_GT(d.variants[4].class_ns[static_cast<size_t>(KernelClass::kFusedAttention)], 0);
+  EXPECT_EQ(d.variants[4].class_ns[static_cast<size_t>(KernelClass::kGemm)], 0);
+  EXPECT_EQ(d.sweep.size(), 35u);
+  EXPECT_NE(d.sweep_source.find("sweep/summary.json"), std::string::npos);
+  EXPECT_TRUE(d.warnings.empty());
+}
+
+TEST_F(ShippedStudyReport, HtmlHasTheTableWithARowPerVariantAndTheNotes) {
+  const std::string& html = *html_;
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  std::string table = between(html, R"(<table class="study-table" id="study-table">)", "</table>");
+  ASSERT_FALSE(table.empty());
+  EXPECT_EQ(count(table, "<tr data-variant="), kVariants.size());
+  for (const std::string& v : kVariants) EXPECT_NE(table.find("data-variant=\"" + v + "\""), std::string::npos) << v;
+  EXPECT_NE(table.find("2.26 ms"), std::string::npos);    // naive's GPU median
+  EXPECT_NE(table.find("1 (DtoD)"), std::string::npos);   // naive's hidden copy
+  EXPECT_NE(table.find("href=\"#note-0-1\""), std::string::npos);
+  std::string notes = between(html, R"(<div class="notes">)", "</section>");
+  EXPECT_NE(notes.find("id=\"note-0-1\""), std::string::npos);
+  EXPECT_NE(notes.find("hidden-copy"), std::string::npos);
+  EXPECT_NE(notes.find("aten::masked_fill copies its input"), std::string::npos);
+  EXPECT_EQ(count(notes, "<li id=\"note-"), count(table, "<a class=\"note "));
+}
+
+TEST_F(ShippedStudyReport, HtmlHasATimelinePerVariantWithCpuAndGpuLanesAndLinks) {
+  const std::string& html = *html_;
+  EXPECT_EQ(count(html, "<svg class=\"timeline\""), kVariants.size());
+  size_t from = 0;
+  for (const std::string& v : kVariants) {
+    from = html.find("<svg class=\"timeline\"", from);
+    ASSERT_NE(from, std::string::npos);
+    std::string svg = between(html, "<svg class=\"timeline\"", "</svg>", from);
+    from += svg.size();
+    EXPECT_NE(svg.find("data-variant=\"" + v + "\""), std::string::npos) << v;
+    EXPECT_NE(svg.find("class=\"lane cpu-lane\""), std::string::npos) << v;
+    EXPECT_NE(svg.find("class=\"lane gpu-lane\""), std::string::npos) << v;
+    EXPECT_GT(count(svg, "class=\"span cpu-span\""), 0u) << v;
+    EXPECT_GT(count(svg, "class=\"span gpu-span\""), 0u) << v;
+    EXPECT_GE(count(svg, "class=\"launch-link\""), 1u) << v;
+    // Hover text: grid, block and occupancy of the kernels.
+    EXPECT_NE(svg.find("grid ["), std::string::npos) << v;
+    EXPECT_NE(svg.find("occupancy"), std::string::npos) << v;
+  }
+  // The naive forward's hidden copy, with the op chain that made it.
+  EXPECT_NE(html.find("Memcpy DtoD"), std::string::npos);
+  EXPECT_NE(html.find("aten::masked_fill → aten::clone → aten::copy_ → cudaMemcpyAsync"), std::string::npos);
+}
+
+TEST_F(ShippedStudyReport, HtmlHasTheBarChartAndTheSweepCharts) {
+  const std::string& html = *html_;
+  std::string bars = between(html, "<svg id=\"class-bars\"", "</svg>");
+  ASSERT_FALSE(bars.empty());
+  EXPECT_EQ(count(bars, "<g class=\"bar\""), kVariants.size());
+  for (const char* label : {"gemm", "softmax", "elementwise", "copy", "fused attention"})
+    EXPECT_NE(bars.find(std::string(">") + label + "<"), std::string::npos) << label;
+  EXPECT_EQ(count(html, "<svg class=\"sweep-chart\""), 2u);
+  for (const char* id : {"sweep-time", "sweep-memory"}) {
+    std::string chart = between(html, std::string("id=\"") + id + "\"", "</svg>");
+    EXPECT_EQ(count(chart, "<polyline"), 7u) << id;
+    EXPECT_EQ(count(chart, "<circle"), 35u) << id;
+    EXPECT_NE(chart.find(">8192<"), std::string::npos) << id;
+  }
+}
+
+TEST_F(ShippedStudyReport, HtmlIsSelfContainedAndSmall) {
+  const std::string& html = *html_;
+  for (const char* outside : {"http://", "https://", "src=", "<script", "<link", "@import", "<img"})
+    EXPECT_EQ(html.find(outside), std::string::npos) << outside;
+  // url(...) appears only as references inside the page (the timelines' arrowheads).
+  for (size_t at = html.find("url("); at != std::string::npos; at = html.find("url(", at + 1))
+    EXPECT_EQ(html[at + 4], '#');
+  EXPECT_LT(html.size(), 600u * 1024);
+  EXPECT_GT(html.size(), 50u * 1024);
+}
+
+TEST_F(ShippedStudyReport, MarkdownHasTheTableAndTheFindings) {
+  std::string md = render_report_markdown(*data_);
+  EXPECT_EQ(md.rfind("# attnprof report: NVIDIA H200", 0), 0u);
+  EXPECT_NE(md.find("## bf16, batch 4, 16 heads, seq 2048"), std::string::npos);
+  EXPECT_NE(md.find("| variant | kernels/fwd | main kernel |"), std::string::npos);
+  for (const std::string& v : kVariants) EXPECT_NE(md.find("\n| " + v + " |"), std::string::npos) << v;
+  EXPECT_NE(md.find("hidden-copy, not-fused"), std::string::npos);
+  EXPECT_NE(md.find("- naive: **hidden-copy** aten::masked_fill copies its input"), std::string::npos);
+  EXPECT_NE(md.find("softmax_warp_forward&lt;...&gt;"), std::string::npos);  // escaped for the table
+  EXPECT_EQ(md.find("<svg"), std::string::npos);
+}
+
+TEST(Report, TracesGiveATableOfMediansAndATimelineEach) {
+  ReportData d = load({testing::fixture("study_naive.json.gz"), testing::fixture("study_sdpa-flash.json.gz")},
+                      "forward");
+  EXPECT_FALSE(d.run.has_value());
+  ASSERT_EQ(d.variants.size(), 2u);
+  EXPECT_EQ(d.variants[0].name, "study_naive");
+  EXPECT_EQ(d.variants[1].name, "study_sdpa-flash");
+  std::string html = render_report_html(d);
+  std::string table = between(html, R"(<table class="study-table" id="study-table">)", "</table>");
+  EXPECT_EQ(count(table, "<tr data-variant="), 2u);
+  EXPECT_NE(table.find("<th>trace</th>"), std::string::npos);
+  EXPECT_EQ(count(html, "<svg class=\"timeline\""), 2u);
+  EXPECT_EQ(count(html, "<svg class=\"sweep-chart\""), 0u);
+  EXPECT_NE(html.find("NVIDIA H200"), std::string::npos);
+  std::string md = render_report_markdown(d);
+  EXPECT_NE(md.find("| study_naive |"), std::string::npos);
+  EXPECT_NE(md.find("**hidden-copy**"), std::string::npos);
+}
+
+TEST(Report, ARegionThatMatchesNothingSaysSoInsteadOfATimeline) {
+  ReportData d = load({testing::fixture("study_naive.json.gz")}, "no-such-region");
+  ASSERT_EQ(d.variants.size(), 1u);
+  EXPECT_FALSE(d.variants[0].timeline.has_value());
+  EXPECT_NE(d.variants[0].missing.find("no-such-region"), std::string::npos);
+  std::string html = render_report_html(d);
+  EXPECT_NE(html.find("No timeline: no region matches"), std::string::npos);
+}
+
+TEST(Report, ARunWhoseTracesAreMissingStillHasItsTableAndSweep) {
+  // The shipped sweep has no traces: its variants say so, the table and the plots are there.
+  ReportData d = load({kStudy + "/sweep"});
+  ASSERT_TRUE(d.run.has_value());
+  EXPECT_EQ(d.run->points.size(), 5u);
+  EXPECT_EQ(d.focus_point, 2);  // the middle point: seq 2048
+  ASSERT_EQ(d.variants.size(), 7u);
+  for (const ReportVariant& v : d.variants) {
+    EXPECT_FALSE(v.timeline.has_value());
+    EXPECT_NE(v.missing.find("not found"), std::string::npos) << v.missing;
+  }
+  EXPECT_EQ(d.sweep.size(), 35u);
+  std::string html = render_report_html(d);
+  EXPECT_EQ(count(html, "<table class=\"study-table\""), 5u);
+  EXPECT_EQ(count(html, "id=\"study-table\""), 1u);  // the focus point's
+  EXPECT_EQ(count(html, "<svg class=\"sweep-chart\""), 2u);
+  EXPECT_EQ(count(html, "<svg class=\"timeline\""), 0u);
+  EXPECT_NE(html.find("No timeline: trace b4_h16_s2048_d64/naive.json.gz not found"), std::string::npos);
+}
+
+TEST(Report, SweepCsvIsTheFallbackWithoutASummary) {
+  testing::TempFile run("summary.json", read_file(kStudy + "/summary.json"));
+  std::filesystem::copy_file(kStudy + "/sweep/sweep.csv", run.dir() + "/sweep.csv");
+  ReportData d = load({run.dir()});
+  EXPECT_EQ(d.sweep.size(), 35u);
+  EXPECT_NE(d.sweep_source.find("sweep.csv"), std::string::npos);
+}
+
+TEST(ReportCli, WritesHtmlAndMarkdownAndRefusesBadInputWithOneLine) {
+  testing::TempFile out("report.html");
+  auto html = testing::run_cli("report " + kStudy + " -o " + out.path());
+  ASSERT_EQ(html.exit_code, 0) << html.output;
+  EXPECT_EQ(read_file(out.path()).rfind("<!DOCTYPE html>", 0), 0u);
+  // Written atomically: nothing but the report is left in the folder.
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(out.dir())) ++files;
+  EXPECT_EQ(files, 1u);
+
+  auto md = testing::run_cli("report --format md " + kStudy + " -o " + out.dir() + "/report.md");
+  ASSERT_EQ(md.exit_code, 0) << md.output;
+  EXPECT_NE(read_file(out.dir() + "/report.md").find("| naive |"), std::string::npos);
+
+  for (const std::string& bad :
+       {"report /nonexistent/folder -o " + out.path(),                       // nothing there
+        "report " + std::string(ATTNPROF_TEST_DATA) + " -o " + out.path(),   // a folder without summary.json
+        "report " + kStudy + " " + testing::fixture("study_naive.json.gz") + " -o " + out.path(),
+        "report " + kStudy + " -o /nonexistent/dir/report.html"}) {          // cannot write
+    auto r = testing::run_cli(bad);
+    EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << bad << "\n" << r.output;
+  }
+  EXPECT_EQ(testing::run_cli("report " + kStudy).exit_code, 2);  // no -o: a usage error
+}
+
+}  // namespace
+}  // namespace attnprof
