@@ -17,6 +17,7 @@
 #include "gzip_file.h"
 #include "problem.h"
 #include "render/format_units.h"
+#include "study_expectations.h"
 #include "study_table.h"
 #include "summary_json.h"
 #include "sweep.h"
@@ -203,6 +204,27 @@ TEST(GzipFile, RoundTripsThroughAGzipReader) {
   EXPECT_LT(std::filesystem::file_size(plain + ".gz"), text.size() / 4);
   EXPECT_EQ(inflate_gzip(plain + ".gz"), text);
   EXPECT_FALSE(gzip_file((folder / "missing.json").string(), plain + ".gz").ok());
+  testing::remove_tree(folder);
+}
+
+TEST(StudyExpectations, ReadsVariantPrefixesAndTheShippedStudyFile) {
+  auto shipped = load_study_expectations(std::string(ATTNPROF_SOURCE_DIR) + "/examples/study.expect");
+  ASSERT_TRUE(shipped.ok()) << shipped.error().message;
+  EXPECT_EQ(shipped->size(), 12u);
+  EXPECT_EQ(expectations_for(*shipped, "naive").size(), 3u);       // two of its own and `*`
+  EXPECT_EQ(expectations_for(*shipped, "sdpa-auto").size(), 1u);   // only `*`
+
+  const auto folder = testing::test_folder();
+  const std::string path = (folder / "bad.expect").string();
+  std::ofstream(path) << "# comment\nnaive: kernels == 5\nflashy: kernels == 1\n";
+  auto bad = load_study_expectations(path);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find(path + ":3:1: unknown variant 'flashy'"), std::string::npos)
+      << bad.error().message;
+  std::ofstream(path) << "naive: kernels = 5\n";
+  bad = load_study_expectations(path);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("expected an operator"), std::string::npos) << bad.error().message;
   testing::remove_tree(folder);
 }
 
