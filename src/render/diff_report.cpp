@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "render/json_activity.h"
 #include "render/diff_report.h"
 #include "render/format_units.h"
 #include "render/json_writer.h"
@@ -199,22 +200,8 @@ void json_side(JsonWriter& w, const TraceSide& s) {
 }
 
 void json_activity(JsonWriter& w, const TracedActivity& t) {
-  const ActivityRow& a = t.row;
   w.begin_object();
-  w.key("short_name").string(a.short_name);
-  w.key("name").string(a.name);
-  w.key("launch_api").string(a.launch_api);
-  w.key("op_chain").begin_array();
-  for (const auto& op : a.op_chain) w.string(op);
-  w.end_array();
-  if (a.kind == ActivityKind::kKernel) {
-    w.key("grid").string(format_dim3(a.grid));
-    w.key("block").string(format_dim3(a.block));
-    w.key("registers_per_thread").number(a.registers_per_thread);
-    w.key("shared_memory_bytes").number(a.shared_memory_bytes);
-  } else {
-    w.key("bytes").number(a.bytes);
-  }
+  write_activity_fields(w, t.row);
   w.key("duration_us");
   write_json_spread(w, t.duration_ns, 1000);
   w.end_object();

@@ -3,14 +3,12 @@
 #include <fmt/format.h>
 
 #include "attnprof/render.h"
+#include "render/json_activity.h"
 #include "render/json_writer.h"
 
 namespace attnprof {
 
-namespace {
-
-void write_activity(JsonWriter& w, const ActivityRow& a) {
-  w.begin_object();
+void write_activity_fields(JsonWriter& w, const ActivityRow& a) {
   w.key("kind").string(a.kind == ActivityKind::kKernel   ? "kernel"
                        : a.kind == ActivityKind::kMemcpy ? "memcpy"
                                                          : "memset");
@@ -39,6 +37,13 @@ void write_activity(JsonWriter& w, const ActivityRow& a) {
     w.key("bytes").number(a.bytes);
   }
   w.key("stream").number(a.stream);
+}
+
+namespace {
+
+void write_activity(JsonWriter& w, const ActivityRow& a) {
+  w.begin_object();
+  write_activity_fields(w, a);
   w.key("start_us").number(a.start_ns / 1000.0);
   w.key("duration_us").number(a.duration_ns / 1000.0);
   w.end_object();

@@ -4,23 +4,9 @@
 
 #include "attnprof/render.h"
 #include "render/format_units.h"
+#include "render/report_words.h"
 
 namespace attnprof {
-
-namespace {
-
-std::string cell(std::string text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else out += c;
-  }
-  return out;
-}
-
-}  // namespace
 
 template <typename... Args>
 void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
@@ -56,8 +42,8 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
       std::string chain;
       for (const auto& op : a.op_chain) chain += (chain.empty() ? "" : " → ") + op;
       bool kernel = a.kind == ActivityKind::kKernel;
-      put(out, "| {} | `{}` | {} | {} | {} | {} | {} | {} |\n", ++n, cell(a.short_name),
-          a.launch_api.empty() ? "?" : a.launch_api, cell(chain),
+      put(out, "| {} | {} | {} | {} | {} | {} | {} | {} |\n", ++n, markdown_code(a.short_name),
+          a.launch_api.empty() ? "?" : a.launch_api, markdown_cell(chain),
           kernel ? format_dim3(a.grid) : "", kernel ? format_dim3(a.block) : "",
           kernel && a.occupancy_pct ? fmt::format("{:.0f}%", *a.occupancy_pct) : "",
           format_us(a.duration_ns));
@@ -66,8 +52,8 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
     if (!t.findings.empty()) {
       put(out, "Findings:\n\n");
       for (const auto& f : t.findings) {
-        put(out, "- **{}**: {}", finding_id(f.kind), cell(f.summary));
-        if (!f.suggestion.empty()) put(out, " *Suggestion:* {}", cell(f.suggestion));
+        put(out, "- **{}**: {}", finding_id(f.kind), markdown_cell(f.summary));
+        if (!f.suggestion.empty()) put(out, " *Suggestion:* {}", markdown_cell(f.suggestion));
         put(out, "\n");
       }
       put(out, "\n");
