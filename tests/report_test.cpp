@@ -18,18 +18,21 @@
 #include "reader/read_trace.h"
 #include "reader/run_summary.h"
 #include "render/report.h"
+#include "render/svg.h"
 #include "test_support.h"
 
 namespace attnprof {
 namespace {
 
 const std::string kStudy = std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study";
-const std::vector<std::string> kVariants = {"naive",      "inplace",   "sdpa-math", "sdpa-efficient",
-                                            "sdpa-flash", "sdpa-cudnn", "sdpa-auto (cudnn)"};
+const std::vector<std::string> kVariants = {
+    "naive",      "inplace",    "sdpa-math",        "sdpa-efficient",
+    "sdpa-flash", "sdpa-cudnn", "sdpa-auto (cudnn)"};
 
 size_t count(const std::string& text, const std::string& what) {
   size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size()))
+    ++n;
   return n;
 }
 
@@ -67,8 +70,8 @@ RegionTimeline timeline_of(const std::string& fixture, const TimelineOptions& op
   RegionSet set = find_regions(*trace, "forward");
   RegionMembers members = assign_to_regions(*trace, set);
   const auto r = static_cast<size_t>(a.typical_region);
-  return build_region_timeline(*trace, set.regions[r], members.activities[r], a.regions[r].activities,
-                               options);
+  return build_region_timeline(*trace, set.regions[r], members.activities[r],
+                               a.regions[r].activities, options);
 }
 
 const TimelineLane* gpu_lane(const RegionTimeline& t) {
@@ -121,8 +124,9 @@ TEST(RegionTimeline, NaiveForwardHasCpuLanesAboveGpuLanesAndALinkPerLaunch) {
   EXPECT_GT(t.end_ns, t.region_duration_ns);
   EXPECT_FALSE(t.capped);
   for (const auto& lane : t.lanes)
-    EXPECT_TRUE(std::is_sorted(lane.spans.begin(), lane.spans.end(),
-                               [](const TimelineSpan& a, const TimelineSpan& b) { return a.start_ns < b.start_ns; }));
+    EXPECT_TRUE(std::is_sorted(
+        lane.spans.begin(), lane.spans.end(),
+        [](const TimelineSpan& a, const TimelineSpan& b) { return a.start_ns < b.start_ns; }));
 }
 
 TEST(RegionTimeline, CappedLanesKeepTheirLongestSpans) {
@@ -154,6 +158,28 @@ TEST(RegionTimeline, DepthCapLeavesDeepOpsOut) {
   EXPECT_TRUE(t.capped);
   for (const auto& lane : t.lanes)
     for (const auto& s : lane.spans) EXPECT_EQ(s.depth, 0) << s.name;
+}
+
+TEST(Svg, TicksLabelsAndFitting) {
+  // Steps of 1, 2 or 5 times a power of ten, at least max / target apart.
+  EXPECT_EQ(svg::linear_ticks(5.13e6, 5), (std::vector<double>{0, 2e6, 4e6}));
+  EXPECT_EQ(svg::linear_ticks(5.13e6, 5, true), (std::vector<double>{0, 2e6, 4e6, 6e6}));
+  EXPECT_EQ(svg::linear_ticks(190e3, 8), (std::vector<double>{0, 50e3, 100e3, 150e3}));
+  EXPECT_EQ(svg::log_ticks(30e3, 3e6), (std::vector<double>{50e3, 100e3, 200e3, 500e3, 1e6, 2e6}));
+  EXPECT_EQ(svg::log_ticks(30e3, 120e6), (std::vector<double>{100e3, 1e6, 10e6, 100e6}));
+  EXPECT_EQ(svg::log2_ticks(3 << 20, 20 << 20), (std::vector<double>{4 << 20, 8 << 20, 16 << 20}));
+  EXPECT_EQ(svg::format_tick_duration(0), "0");
+  EXPECT_EQ(svg::format_tick_duration(500e3), "500 µs");
+  EXPECT_EQ(svg::format_tick_duration(1.5e6), "1.5 ms");
+  EXPECT_EQ(svg::format_tick_bytes(16 << 20), "16 MiB");
+  EXPECT_EQ(svg::format_duration(2259615.9), "2.26 ms");
+  EXPECT_EQ(svg::fit("aten::masked_fill", 8), "aten::m…");
+  EXPECT_EQ(svg::fit("µs µs", 5), "µs µs");  // code points, not bytes
+  EXPECT_EQ(svg::fit("abc", 1), "");
+  EXPECT_EQ(svg::escape(R"(<a href="x">&'</a>)"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
+  EXPECT_EQ(svg::text_on("#fdba74"), "#0f172a");
+  EXPECT_EQ(svg::text_on("#2563eb"), "#ffffff");
 }
 
 TEST(RunSummary, ReadsTheShippedStudy) {
@@ -197,7 +223,8 @@ TEST(RunSummary, SweepCsvAgreesWithSweepSummary) {
     ASSERT_TRUE(a.median_ms && b.median_ms);
     EXPECT_NEAR(*a.median_ms, *b.median_ms, *a.median_ms * 1e-5);  // the CSV keeps 6 digits
     ASSERT_TRUE(a.peak_allocated_bytes && b.peak_allocated_bytes);
-    EXPECT_NEAR(static_cast<double>(*a.peak_allocated_bytes), static_cast<double>(*b.peak_allocated_bytes),
+    EXPECT_NEAR(static_cast<double>(*a.peak_allocated_bytes),
+                static_cast<double>(*b.peak_allocated_bytes),
                 static_cast<double>(*a.peak_allocated_bytes) * 1e-5);
   }
 }
@@ -270,9 +297,10 @@ TEST_F(ShippedStudyReport, HtmlHasTheTableWithARowPerVariantAndTheNotes) {
   std::string table = between(html, R"(<table class="study-table" id="study-table">)", "</table>");
   ASSERT_FALSE(table.empty());
   EXPECT_EQ(count(table, "<tr data-variant="), kVariants.size());
-  for (const std::string& v : kVariants) EXPECT_NE(table.find("data-variant=\"" + v + "\""), std::string::npos) << v;
-  EXPECT_NE(table.find("2.26 ms"), std::string::npos);    // naive's GPU median
-  EXPECT_NE(table.find("1 (DtoD)"), std::string::npos);   // naive's hidden copy
+  for (const std::string& v : kVariants)
+    EXPECT_NE(table.find("data-variant=\"" + v + "\""), std::string::npos) << v;
+  EXPECT_NE(table.find("2.26 ms"), std::string::npos);   // naive's GPU median
+  EXPECT_NE(table.find("1 (DtoD)"), std::string::npos);  // naive's hidden copy
   EXPECT_NE(table.find("href=\"#note-0-1\""), std::string::npos);
   std::string notes = between(html, R"(<div class="notes">)", "</section>");
   EXPECT_NE(notes.find("id=\"note-0-1\""), std::string::npos);
@@ -300,9 +328,15 @@ TEST_F(ShippedStudyReport, HtmlHasATimelinePerVariantWithCpuAndGpuLanesAndLinks)
     EXPECT_NE(svg.find("grid ["), std::string::npos) << v;
     EXPECT_NE(svg.find("occupancy"), std::string::npos) << v;
   }
+  // Where the GPU runs long after the CPU is done (naive, inplace, math, efficient), the CPU side
+  // again, zoomed: there the ops are wide enough to be named.
+  EXPECT_GE(count(html, "<svg class=\"timeline-zoom\""), 3u);
+  std::string zoom = between(html, "<svg class=\"timeline-zoom\"", "</svg>");
+  EXPECT_NE(zoom.find(">aten::masked_fill<"), std::string::npos);
   // The naive forward's hidden copy, with the op chain that made it.
   EXPECT_NE(html.find("Memcpy DtoD"), std::string::npos);
-  EXPECT_NE(html.find("aten::masked_fill → aten::clone → aten::copy_ → cudaMemcpyAsync"), std::string::npos);
+  EXPECT_NE(html.find("aten::masked_fill → aten::clone → aten::copy_ → cudaMemcpyAsync"),
+            std::string::npos);
 }
 
 TEST_F(ShippedStudyReport, HtmlHasTheBarChartAndTheSweepCharts) {
@@ -337,16 +371,20 @@ TEST_F(ShippedStudyReport, MarkdownHasTheTableAndTheFindings) {
   EXPECT_EQ(md.rfind("# attnprof report: NVIDIA H200", 0), 0u);
   EXPECT_NE(md.find("## bf16, batch 4, 16 heads, seq 2048"), std::string::npos);
   EXPECT_NE(md.find("| variant | kernels/fwd | main kernel |"), std::string::npos);
-  for (const std::string& v : kVariants) EXPECT_NE(md.find("\n| " + v + " |"), std::string::npos) << v;
+  for (const std::string& v : kVariants)
+    EXPECT_NE(md.find("\n| " + v + " |"), std::string::npos) << v;
   EXPECT_NE(md.find("hidden-copy, not-fused"), std::string::npos);
-  EXPECT_NE(md.find("- naive: **hidden-copy** aten::masked_fill copies its input"), std::string::npos);
-  EXPECT_NE(md.find("softmax_warp_forward&lt;...&gt;"), std::string::npos);  // escaped for the table
+  EXPECT_NE(md.find("- naive: **hidden-copy** aten::masked_fill copies its input"),
+            std::string::npos);
+  EXPECT_NE(md.find("softmax_warp_forward&lt;...&gt;"),
+            std::string::npos);  // escaped for the table
   EXPECT_EQ(md.find("<svg"), std::string::npos);
 }
 
 TEST(Report, TracesGiveATableOfMediansAndATimelineEach) {
-  ReportData d = load({testing::fixture("study_naive.json.gz"), testing::fixture("study_sdpa-flash.json.gz")},
-                      "forward");
+  ReportData d =
+      load({testing::fixture("study_naive.json.gz"), testing::fixture("study_sdpa-flash.json.gz")},
+           "forward");
   EXPECT_FALSE(d.run.has_value());
   ASSERT_EQ(d.variants.size(), 2u);
   EXPECT_EQ(d.variants[0].name, "study_naive");
@@ -389,7 +427,8 @@ TEST(Report, ARunWhoseTracesAreMissingStillHasItsTableAndSweep) {
   EXPECT_EQ(count(html, "id=\"study-table\""), 1u);  // the focus point's
   EXPECT_EQ(count(html, "<svg class=\"sweep-chart\""), 2u);
   EXPECT_EQ(count(html, "<svg class=\"timeline\""), 0u);
-  EXPECT_NE(html.find("No timeline: trace b4_h16_s2048_d64/naive.json.gz not found"), std::string::npos);
+  EXPECT_NE(html.find("No timeline: trace b4_h16_s2048_d64/naive.json.gz not found"),
+            std::string::npos);
 }
 
 TEST(Report, SweepCsvIsTheFallbackWithoutASummary) {
@@ -415,10 +454,11 @@ TEST(ReportCli, WritesHtmlAndMarkdownAndRefusesBadInputWithOneLine) {
   EXPECT_NE(read_file(out.dir() + "/report.md").find("| naive |"), std::string::npos);
 
   for (const std::string& bad :
-       {"report /nonexistent/folder -o " + out.path(),                       // nothing there
-        "report " + std::string(ATTNPROF_TEST_DATA) + " -o " + out.path(),   // a folder without summary.json
+       {"report /nonexistent/folder -o " + out.path(),  // nothing there
+        "report " + std::string(ATTNPROF_TEST_DATA) + " -o " +
+            out.path(),  // a folder without summary.json
         "report " + kStudy + " " + testing::fixture("study_naive.json.gz") + " -o " + out.path(),
-        "report " + kStudy + " -o /nonexistent/dir/report.html"}) {          // cannot write
+        "report " + kStudy + " -o /nonexistent/dir/report.html"}) {  // cannot write
     auto r = testing::run_cli(bad);
     EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
     EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << bad << "\n" << r.output;

@@ -18,25 +18,33 @@ bool drawn_on_cpu(HostKind kind) {
 
 SpanKind span_kind(HostKind kind) {
   switch (kind) {
-    case HostKind::kUserAnnotation: return SpanKind::kUserAnnotation;
-    case HostKind::kRuntime: return SpanKind::kRuntime;
-    case HostKind::kDriver: return SpanKind::kDriver;
-    default: return SpanKind::kCpuOp;
+    case HostKind::kUserAnnotation:
+      return SpanKind::kUserAnnotation;
+    case HostKind::kRuntime:
+      return SpanKind::kRuntime;
+    case HostKind::kDriver:
+      return SpanKind::kDriver;
+    default:
+      return SpanKind::kCpuOp;
   }
 }
 
 SpanKind span_kind(GpuKind kind) {
   switch (kind) {
-    case GpuKind::kMemcpy: return SpanKind::kMemcpy;
-    case GpuKind::kMemset: return SpanKind::kMemset;
-    default: return SpanKind::kKernel;
+    case GpuKind::kMemcpy:
+      return SpanKind::kMemcpy;
+    case GpuKind::kMemset:
+      return SpanKind::kMemset;
+    default:
+      return SpanKind::kKernel;
   }
 }
 
 std::string thread_label(const Trace& trace, int32_t pid, int32_t tid) {
   std::string label;
   for (const ThreadName& n : trace.thread_names)
-    if (!n.is_process && n.pid == pid && n.tid == tid) label = std::string(trace.strings.view(n.name));
+    if (!n.is_process && n.pid == pid && n.tid == tid)
+      label = std::string(trace.strings.view(n.name));
   while (!label.empty() && label.back() == ' ') label.pop_back();
   return label.empty() ? "thread " + std::to_string(tid) : label;
 }
@@ -45,7 +53,8 @@ std::string thread_label(const Trace& trace, int32_t pid, int32_t tid) {
 // says to keep, longest first, up to half the limit; then the longest of the rest. Returns whether
 // any was dropped.
 template <typename Id, typename Preferred>
-bool keep_longest(std::vector<std::pair<TimelineSpan, Id>>& spans, size_t limit, Preferred preferred) {
+bool keep_longest(std::vector<std::pair<TimelineSpan, Id>>& spans, size_t limit,
+                  Preferred preferred) {
   if (spans.size() <= limit) return false;
   std::stable_sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) {
     return a.first.duration_ns > b.first.duration_ns;
@@ -77,17 +86,12 @@ bool keep_longest(std::vector<std::pair<TimelineSpan, Id>>& spans, size_t limit)
 
 }  // namespace
 
-bool is_gpu_span(SpanKind kind) {
-  return kind == SpanKind::kKernel || kind == SpanKind::kMemcpy || kind == SpanKind::kMemset;
-}
-
 RegionTimeline build_region_timeline(const Trace& trace, const Region& region,
                                      const std::vector<GpuActivityId>& members,
                                      const std::vector<ActivityRow>& rows,
                                      const TimelineOptions& options) {
   RegionTimeline t;
   t.region_name = region.name;
-  t.region_start_ns = region.start_ns;
   t.region_duration_ns = region.end_ns - region.start_ns;
   t.end_ns = t.region_duration_ns;
   t.activities = rows;
@@ -97,7 +101,8 @@ RegionTimeline build_region_timeline(const Trace& trace, const Region& region,
   std::vector<HostEventId> host;
   for (size_t i = 0; i < trace.host_events.size(); ++i) {
     const HostEvent& e = trace.host_events[i];
-    if (!drawn_on_cpu(e.kind) || e.start_ns < region.start_ns || e.start_ns >= region.end_ns) continue;
+    if (!drawn_on_cpu(e.kind) || e.start_ns < region.start_ns || e.start_ns >= region.end_ns)
+      continue;
     if (!region.any_process && e.pid != region.pid) continue;
     host.push_back(static_cast<HostEventId>(i));
   }
@@ -125,7 +130,8 @@ RegionTimeline build_region_timeline(const Trace& trace, const Region& region,
 
   // GPU: the region's members, per (device, stream); the spans each lane keeps are chosen first,
   // so that the CPU lanes can keep the calls that launched them.
-  std::map<std::pair<int32_t, int32_t>, std::vector<std::pair<TimelineSpan, GpuActivityId>>> streams;
+  std::map<std::pair<int32_t, int32_t>, std::vector<std::pair<TimelineSpan, GpuActivityId>>>
+      streams;
   for (size_t i = 0; i < gpu_count; ++i) {
     const GpuActivity& a = trace.gpu_activities[members[i]];
     TimelineSpan s;

@@ -31,12 +31,10 @@ enum class SpanKind : uint8_t {
   kMemset,
 };
 
-bool is_gpu_span(SpanKind kind);
-
 struct TimelineSpan {
   SpanKind kind = SpanKind::kCpuOp;
-  std::string name;       // CPU spans: as the trace gives it; GPU spans: the activity's short name
-  int64_t start_ns = 0;   // from the region's start
+  std::string name;      // CPU spans: as the trace gives it; GPU spans: the activity's short name
+  int64_t start_ns = 0;  // from the region's start
   int64_t duration_ns = 0;
   int32_t depth = 0;      // CPU: how many of the lane's spans enclose it; GPU: 0
   int32_t activity = -1;  // GPU: index into RegionTimeline::activities
@@ -45,7 +43,7 @@ struct TimelineSpan {
 
 struct TimelineLane {
   bool gpu = false;
-  std::string label;  // "thread 1040 (attnprof)", "GPU 0 stream 7"
+  std::string label;                // "thread 1040 (attnprof)", "GPU 0 stream 7"
   int32_t pid = 0, tid = 0;         // CPU lanes
   int32_t device = 0, stream = 0;   // GPU lanes
   int32_t levels = 1;               // CPU: deepest depth + 1
@@ -61,9 +59,8 @@ struct TimelineLink {
 
 struct RegionTimeline {
   std::string region_name;
-  int64_t region_start_ns = 0;     // trace clock
-  int64_t region_duration_ns = 0;  // the annotation's span on the CPU
-  int64_t end_ns = 0;              // from the region's start: the last span's end
+  int64_t region_duration_ns = 0;   // the annotation's span on the CPU
+  int64_t end_ns = 0;               // from the region's start: the last span's end
   std::vector<TimelineLane> lanes;  // CPU lanes (by first span), then GPU lanes (device, stream)
   std::vector<TimelineLink> links;
   // The region's GPU activities (grid, block, occupancy, op chain, ...), as summarize_trace made
@@ -73,8 +70,9 @@ struct RegionTimeline {
 };
 
 struct TimelineOptions {
-  // A lane with more spans keeps its longest ones: a whole training step can hold 10^5 events,
-  // which no page can draw (nor a person read); the report says when it happened.
+  // A lane with more spans keeps its longest ones (a CPU lane first keeps the calls that launched
+  // the GPU work drawn, up to half of them): a whole training step can hold 10^5 events, which no
+  // page can draw (nor a person read); the report says when it happened.
   size_t max_spans_per_lane = 600;
   // Deeper CPU spans are dropped (and counted as capped).
   int32_t max_depth = 12;

@@ -42,8 +42,8 @@ std::string trace_stem(const std::string& path) {
 
 // Reads, analyzes (with findings) and lays out the typical region of one trace. A trace that
 // cannot be read leaves `variant.missing` set and returns the error.
-Status analyze_variant(ReportVariant& variant, const std::string& path, const ReportOptions& options,
-                       const std::string& region_pattern) {
+Status analyze_variant(ReportVariant& variant, const std::string& path,
+                       const ReportOptions& options, const std::string& region_pattern) {
   variant.trace_path = path;
   Result<Trace> trace = read_trace(path, options.limits);
   if (!trace.ok()) {
@@ -74,14 +74,10 @@ Status analyze_variant(ReportVariant& variant, const std::string& path, const Re
   return Status::success();
 }
 
-std::string display_name(const RunVariant& v) {
-  return v.chosen_backend.empty() ? v.variant : v.variant + " (" + v.chosen_backend + ")";
-}
-
 // summary.json names each trace relative to the run's folder; examples/ keeps them under traces/.
 std::optional<std::string> find_trace(const fs::path& dir, const std::string& file) {
-  for (const fs::path& candidate : {dir / file, dir / "traces" / file,
-                                    dir / "traces" / fs::path(file).filename()}) {
+  for (const fs::path& candidate :
+       {dir / file, dir / "traces" / file, dir / "traces" / fs::path(file).filename()}) {
     if (is_file(candidate)) return candidate.string();
   }
   return std::nullopt;
@@ -125,9 +121,10 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
     data.focus_point = static_cast<int>(data.run->points.size() / 2);
     for (const RunVariant& v : data.run->points[data.focus_point].variants) {
       ReportVariant variant;
-      variant.name = display_name(v);
+      variant.name = variant_label(v);
       if (v.trace_file.empty()) {
-        variant.missing = v.status == "ok" ? "no trace recorded" : "no trace: the variant did not run";
+        variant.missing =
+            v.status == "ok" ? "no trace recorded" : "no trace: the variant did not run";
       } else if (auto path = find_trace(dir, v.trace_file)) {
         Status read = analyze_variant(variant, *path, options, data.region_pattern);
         if (!read.ok()) data.warnings.push_back(read.error().message);
@@ -143,8 +140,10 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
 
 }  // namespace
 
-Result<ReportData> load_report(const std::vector<std::string>& inputs, const ReportOptions& options) {
-  if (inputs.empty()) return make_error("nothing to report: give a bench output folder or trace files");
+Result<ReportData> load_report(const std::vector<std::string>& inputs,
+                               const ReportOptions& options) {
+  if (inputs.empty())
+    return make_error("nothing to report: give a bench output folder or trace files");
   std::optional<fs::path> run_dir, summary;
   for (const std::string& input : inputs) {
     const fs::path p(input);

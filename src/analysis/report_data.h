@@ -45,8 +45,8 @@ struct ReportData {
   int focus_point = -1;
   std::string region_pattern;  // as asked ("forward" for a bench run); empty: analyze's default
   std::vector<ReportVariant> variants;
-  std::vector<SweepRow> sweep;  // empty: no sweep
-  std::string sweep_source;     // the file it came from
+  std::vector<SweepRow> sweep;        // empty: no sweep
+  std::string sweep_source;           // the file it came from
   std::vector<std::string> warnings;  // what could not be shown, and why
 };
 
@@ -59,6 +59,7 @@ struct ReportOptions {
 // Fails with one line when the inputs are neither one bench run folder nor trace files, when a
 // run's summary.json cannot be read, or when a trace given on the command line cannot be read.
 // A run's missing or unreadable trace is not an error: its variant says why it has no timeline.
-Result<ReportData> load_report(const std::vector<std::string>& inputs, const ReportOptions& options);
+Result<ReportData> load_report(const std::vector<std::string>& inputs,
+                               const ReportOptions& options);
 
 }  // namespace attnprof

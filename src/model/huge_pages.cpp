@@ -19,6 +19,17 @@ void advise_huge_pages(const void* data, size_t bytes) {
 #endif
 }
 
+void populate_pages(void* data, size_t bytes) {
+#ifndef MADV_POPULATE_WRITE
+  constexpr int MADV_POPULATE_WRITE = 23;  // Linux 5.14; older kernels say EINVAL
+#endif
+  constexpr uintptr_t kPage = 4096;
+  auto begin = (reinterpret_cast<uintptr_t>(data) + kPage - 1) & ~(kPage - 1);
+  auto end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kPage - 1);
+  if (end > begin)
+    (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
+}
+
 void* allocate_huge_block(bool advise) {
   // Map twice the size and keep the aligned half: mmap only promises page alignment.
   void* raw = ::mmap(nullptr, 2 * kHugePageBytes, PROT_READ | PROT_WRITE,

@@ -26,6 +26,10 @@ void advise_huge_pages(const void* data, size_t bytes);
 void* allocate_huge_block(bool advise = true);
 void free_huge_block(void* block);
 
+// Faults in the pages of [data, data + bytes) now, as writing them would (MADV_POPULATE_WRITE),
+// so that several threads can share that cost. A hint: does nothing where unsupported.
+void populate_pages(void* data, size_t bytes);
+
 // v.reserve(n), then the advice over the reserved capacity (before its pages are touched).
 template <typename T>
 void reserve_on_huge_pages(std::vector<T>& v, size_t n) {

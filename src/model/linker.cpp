@@ -72,9 +72,9 @@ class IdIndex {
 // A diagnostic whose detail is formatted only when it is among the few kept.
 template <typename Detail>
 void diagnose(Trace& trace, DiagnosticKind kind, Detail&& detail) {
-  trace.diagnostics.add(kind, 0,
-                        trace.diagnostics.count(kind) < Diagnostics::kKeptPerKind ? detail()
-                                                                                   : std::string());
+  trace.diagnostics.add(
+      kind, 0,
+      trace.diagnostics.count(kind) < Diagnostics::kKeptPerKind ? detail() : std::string());
 }
 
 void link_launches(Trace& trace) {
@@ -86,7 +86,8 @@ void link_launches(Trace& trace) {
   IdIndex launch_by_correlation(launches);
   for (size_t i = 0; i < host.size(); ++i) {
     const HostEvent& e = host[i];
-    if ((e.kind == HostKind::kRuntime || e.kind == HostKind::kDriver) && e.correlation != kNoValue) {
+    if ((e.kind == HostKind::kRuntime || e.kind == HostKind::kDriver) &&
+        e.correlation != kNoValue) {
       if (!launch_by_correlation.insert(e.correlation, static_cast<HostEventId>(i)))
         diagnose(trace, DiagnosticKind::kDuplicateCorrelation, [&] {
           return fmt::format("correlation {} is shared by two runtime calls", e.correlation);
@@ -102,7 +103,8 @@ void link_launches(Trace& trace) {
   for (size_t g = 0; g < gpu.size(); ++g) {
     const GpuActivity& a = gpu[g];
     if (a.kind == GpuKind::kUserAnnotation) continue;
-    HostEventId launch = a.correlation == kNoValue ? kNoId : launch_by_correlation.find(a.correlation);
+    HostEventId launch =
+        a.correlation == kNoValue ? kNoId : launch_by_correlation.find(a.correlation);
     if (launch != kNoId) {
       trace.activity_launch[g] = launch;
       launched[launch] = true;

@@ -99,7 +99,7 @@ class RowBlocks {
   size_t size_ = 0;
   T* next_ = nullptr;
   T* block_end_ = nullptr;
-  size_t released_ = 0;    // blocks_[..released_) are freed
+  size_t released_ = 0;  // blocks_[..released_) are freed
 };
 
 }  // namespace attnprof

@@ -45,7 +45,7 @@ uint32_t StringPool::hash(std::string_view text) const {
     }
   } else {
     uint64_t word = 0;
-    std::memcpy(&word, p, n);
+    if (n > 0) std::memcpy(&word, p, n);  // an empty view may have a null data pointer
     h = mix(word, n);
   }
   return static_cast<uint32_t>(h ^ (h >> 32));

@@ -13,9 +13,32 @@ namespace {
 using simdjson::ondemand::value;
 using Field = EventFields::Field;
 
+bool is_space(char c) {
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+// The common integer: an optional '-', then up to 18 digits without a leading zero (so no
+// overflow), then the token's end. Exactly what simdjson's get_int64 reads the same way; other
+// text goes to it. Reading the raw token leaves the value unconsumed: the iterator skips it.
+bool plain_integer(std::string_view token, int64_t& out) {
+  const char* p = token.data();
+  const char* end = p + token.size();
+  while (end > p && is_space(end[-1])) --end;
+  const bool negative = p < end && *p == '-';
+  if (negative) ++p;
+  const char* digits = p;
+  uint64_t n = 0;
+  while (p < end && static_cast<unsigned char>(*p - '0') < 10) n = n * 10 + (*p++ - '0');
+  const ptrdiff_t count = p - digits;
+  if (p != end || count == 0 || count > 18 || (count > 1 && *digits == '0')) return false;
+  out = negative ? -static_cast<int64_t>(n) : static_cast<int64_t>(n);
+  return true;
+}
+
 // Kineto writes integers, but other producers write 1.0: take what is unambiguous. (Each getter
 // checks the type itself; asking type() first cost a second look at every value.)
 bool read_integer(value& v, int64_t& out) {
+  if (plain_integer(v.raw_json_token(), out)) return true;
   if (!v.get_int64().get(out)) return true;
   double d;
   if (v.get_double().get(d) || !std::isfinite(d) || std::fabs(d) > 9e18) return false;
@@ -31,8 +54,6 @@ bool read_time(value& v, int64_t& out_ns) {
   out_ns = *ns;
   return true;
 }
-
-bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 // Strings without escapes (nearly all) are taken in place; only escaped ones are unescaped. The
 // raw token runs from the opening quote to the next structural character, so the closing quote
@@ -86,9 +107,29 @@ bool key_is(const char* raw, std::string_view text) {
 }
 
 enum class Key {
-  kOther, kPhase, kCategory, kName, kPid, kTid, kTs, kDur, kId, kArgs,
-  kExternalId, kCorrelation, kDevice, kStream, kGrid, kBlock, kRegisters, kSharedMemory,
-  kOccupancy, kBytes, kMemoryBytes, kMemoryTotalAllocated, kMemoryDeviceId,
+  kOther,
+  kPhase,
+  kCategory,
+  kName,
+  kPid,
+  kTid,
+  kTs,
+  kDur,
+  kId,
+  kArgs,
+  kExternalId,
+  kCorrelation,
+  kDevice,
+  kStream,
+  kGrid,
+  kBlock,
+  kRegisters,
+  kSharedMemory,
+  kOccupancy,
+  kBytes,
+  kMemoryBytes,
+  kMemoryTotalAllocated,
+  kMemoryDeviceId,
 };
 
 Key event_key(simdjson::ondemand::raw_json_string key) {
@@ -181,7 +222,9 @@ simdjson::error_code read_args(value& v, EventFields& out) {
     if (auto error = result.error()) return error;
     simdjson::ondemand::field& field = result.value_unsafe();
     value& item = field.value();
-    auto integer = [](int64_t& slot) { return [&slot](value& x) { return read_integer(x, slot); }; };
+    auto integer = [](int64_t& slot) {
+      return [&slot](value& x) { return read_integer(x, slot); };
+    };
     switch (arg_key(field.key())) {
       case Key::kExternalId:
         read_field(item, out, Field::kExternalId, integer(out.external_id));
@@ -261,7 +304,8 @@ simdjson::error_code read_event_fields(value event, EventFields& out) {
         });
         break;
       case Key::kCategory:
-        read_field(v, out, Field::kCategory, [&](value& x) { return read_string(x, out.category); });
+        read_field(v, out, Field::kCategory,
+                   [&](value& x) { return read_string(x, out.category); });
         break;
       case Key::kName:
         read_field(v, out, Field::kName, [&](value& x) { return read_string(x, out.name); });

@@ -17,11 +17,19 @@ using Field = EventFields::Field;
 std::string_view field_list(uint32_t bits) {
   // The first missing or mistyped field, for the diagnostic's detail.
   static constexpr std::pair<uint32_t, std::string_view> kNames[] = {
-      {Field::kPhase, "ph"}, {Field::kCategory, "cat"}, {Field::kName, "name"},
-      {Field::kPid, "pid"},  {Field::kTid, "tid"},      {Field::kTs, "ts"},
-      {Field::kDur, "dur"},  {Field::kId, "id"},        {Field::kExternalId, "External id"},
-      {Field::kCorrelation, "correlation"},             {Field::kGrid, "grid"},
-      {Field::kBlock, "block"},                         {Field::kBytes, "bytes"}};
+      {Field::kPhase, "ph"},
+      {Field::kCategory, "cat"},
+      {Field::kName, "name"},
+      {Field::kPid, "pid"},
+      {Field::kTid, "tid"},
+      {Field::kTs, "ts"},
+      {Field::kDur, "dur"},
+      {Field::kId, "id"},
+      {Field::kExternalId, "External id"},
+      {Field::kCorrelation, "correlation"},
+      {Field::kGrid, "grid"},
+      {Field::kBlock, "block"},
+      {Field::kBytes, "bytes"}};
   for (const auto& [bit, name] : kNames)
     if (bits & bit) return name;
   return "a field";
@@ -35,6 +43,30 @@ int32_t clamp32(int64_t v) {
 }  // namespace
 
 EventTables::EventTables() = default;
+
+EventTables::HostRow EventTables::compact(const HostEvent& e, std::vector<HostEvent>& wide) {
+  auto fits = [](int64_t v) {
+    return v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
+  };
+  if (fits(e.dur_ns) && fits(e.external_id) && fits(e.correlation) && e.name < (1u << 24)) {
+    return {e.start_ns, static_cast<int32_t>(e.dur_ns), static_cast<int32_t>(e.external_id),
+            static_cast<int32_t>(e.correlation), e.name << 8 | static_cast<uint32_t>(e.kind)};
+  }
+  wide.push_back(e);
+  return {e.start_ns, 0, static_cast<int32_t>(wide.size() - 1), 0, HostRow::kWide};
+}
+
+HostEvent EventTables::expand(const HostRow& r, const std::vector<HostEvent>& wide) {
+  if (r.name_kind == HostRow::kWide) return wide[static_cast<uint32_t>(r.external_id)];
+  HostEvent e;
+  e.start_ns = r.start_ns;
+  e.dur_ns = r.dur_ns;
+  e.external_id = r.external_id;
+  e.correlation = r.correlation;
+  e.name = r.name_kind >> 8;
+  e.kind = static_cast<HostKind>(r.name_kind & 0xff);
+  return e;
+}
 
 void EventTables::begin_batch(uint64_t sequence) {
   sequence_ = sequence;
@@ -122,9 +154,9 @@ simdjson::error_code EventTables::event(simdjson::ondemand::value element, uint6
     return simdjson::SUCCESS;
   }
   if (!f.has(Field::kPhase) || f.bad(Field::kPhase)) {
-    diagnostics.add(f.has(Field::kPhase) ? DiagnosticKind::kMistypedField
-                                         : DiagnosticKind::kMissingField,
-                    offset, [] { return std::string("event without a valid \"ph\""); });
+    diagnostics.add(
+        f.has(Field::kPhase) ? DiagnosticKind::kMistypedField : DiagnosticKind::kMissingField,
+        offset, [] { return std::string("event without a valid \"ph\""); });
     return simdjson::SUCCESS;
   }
   switch (f.phase) {
@@ -194,7 +226,7 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
     HostThread& t = host_thread(e.pid, e.tid, text);
     if (t.batch_starts.empty() || t.batch_starts.back().first != sequence_)
       t.batch_starts.emplace_back(sequence_, t.rows.size());
-    t.rows.push_back(e);
+    t.rows.push_back(compact(e, wide_host_events));
   };
   auto gpu = [&](GpuKind kind) {
     GpuActivity a;
@@ -217,17 +249,38 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
     gpu_activities.push_back(a);
   };
   switch (category) {
-    case Category::kCpuOp: host(HostKind::kCpuOp); break;
-    case Category::kUserAnnotation: host(HostKind::kUserAnnotation); break;
-    case Category::kCudaRuntime: host(HostKind::kRuntime); break;
-    case Category::kCudaDriver: host(HostKind::kDriver); break;
-    case Category::kPythonFunction: host(HostKind::kPythonFunction); break;
-    case Category::kOverhead: host(HostKind::kOverhead); break;
-    case Category::kKernel: gpu(GpuKind::kKernel); break;
-    case Category::kGpuMemcpy: gpu(GpuKind::kMemcpy); break;
-    case Category::kGpuMemset: gpu(GpuKind::kMemset); break;
-    case Category::kGpuUserAnnotation: gpu(GpuKind::kUserAnnotation); break;
-    default: break;
+    case Category::kCpuOp:
+      host(HostKind::kCpuOp);
+      break;
+    case Category::kUserAnnotation:
+      host(HostKind::kUserAnnotation);
+      break;
+    case Category::kCudaRuntime:
+      host(HostKind::kRuntime);
+      break;
+    case Category::kCudaDriver:
+      host(HostKind::kDriver);
+      break;
+    case Category::kPythonFunction:
+      host(HostKind::kPythonFunction);
+      break;
+    case Category::kOverhead:
+      host(HostKind::kOverhead);
+      break;
+    case Category::kKernel:
+      gpu(GpuKind::kKernel);
+      break;
+    case Category::kGpuMemcpy:
+      gpu(GpuKind::kMemcpy);
+      break;
+    case Category::kGpuMemset:
+      gpu(GpuKind::kMemset);
+      break;
+    case Category::kGpuUserAnnotation:
+      gpu(GpuKind::kUserAnnotation);
+      break;
+    default:
+      break;
   }
 }
 

@@ -51,12 +51,26 @@ class EventTables final : public EventBatchSink {
   // Bits of a text-key record: which of pid and tid are text keys.
   static constexpr uint32_t kPidIsText = 1, kTidIsText = 2;
 
+  // A host event without its thread, in half a HostEvent: the reader's rows are its largest
+  // fresh memory (PERF_NOTES.md). Values that do not fit are kept whole in `wide_host_events`,
+  // and the row says where (kWide).
+  struct HostRow {
+    int64_t start_ns;
+    int32_t dur_ns;
+    int32_t external_id;
+    int32_t correlation;
+    uint32_t name_kind;  // name << 8 | kind, or kWide; then external_id is the wide row's index
+    static constexpr uint32_t kWide = ~uint32_t{0};
+  };
+  static HostRow compact(const HostEvent& e, std::vector<HostEvent>& wide);
+  static HostEvent expand(const HostRow& r, const std::vector<HostEvent>& wide);
+
   // The host events of one thread, in document order. The trace sorts host events by thread
   // first: keeping them apart here lets the merge write each thread's rows in one sweep.
   struct HostThread {
     int32_t pid = 0, tid = 0;  // this worker's keys
     uint32_t text = 0;         // kPidIsText | kTidIsText
-    RowBlocks<HostEvent> rows;
+    RowBlocks<HostRow> rows;
     // (sequence, first row) of each batch that added rows here, in order.
     std::vector<std::pair<uint64_t, size_t>> batch_starts;
   };
@@ -75,6 +89,7 @@ class EventTables final : public EventBatchSink {
   // text keys of pid and tid (see text_thread_key).
   StringPool strings;
   std::vector<HostThread> host_threads;
+  std::vector<HostEvent> wide_host_events;  // see HostRow (rows rolled back leave theirs here)
   RowBlocks<GpuActivity> gpu_activities;
   RowBlocks<InstantEvent> instants;
   RowBlocks<FlowEvent> flows;
@@ -106,8 +121,9 @@ class EventTables final : public EventBatchSink {
   };
   struct ThreadKeyHash {
     size_t operator()(const ThreadKey& k) const {
-      return std::hash<uint64_t>()((uint64_t{static_cast<uint32_t>(k.pid)} << 32 |
-                                    static_cast<uint32_t>(k.tid)) * 4 + k.text);
+      return std::hash<uint64_t>()(
+          (uint64_t{static_cast<uint32_t>(k.pid)} << 32 | static_cast<uint32_t>(k.tid)) * 4 +
+          k.text);
     }
   };
   std::unordered_map<ThreadKey, size_t, ThreadKeyHash> thread_index_;
@@ -116,7 +132,11 @@ class EventTables final : public EventBatchSink {
 
 // Threads and processes named by strings (the profiler's own spans: "Spans", "Traces") get
 // negative keys, so they never collide with real ids: -1 - the id of the name.
-inline StringId text_thread_key_string(int32_t key) { return static_cast<StringId>(-1 - key); }
-inline int32_t text_thread_key(StringId name) { return -1 - static_cast<int32_t>(name); }
+inline StringId text_thread_key_string(int32_t key) {
+  return static_cast<StringId>(-1 - key);
+}
+inline int32_t text_thread_key(StringId name) {
+  return -1 - static_cast<int32_t>(name);
+}
 
 }  // namespace attnprof

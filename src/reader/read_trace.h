@@ -15,4 +15,9 @@ namespace attnprof {
 Result<Trace> read_trace(const std::string& path, const Limits& limits,
                          const ProgressCallback& progress = {});
 
+// The same with `workers` threads parsing events (0: one per core, at most 8). The Trace is the
+// same whatever their number (reader_parallel_test.cpp compares them).
+Result<Trace> read_trace(const std::string& path, const Limits& limits,
+                         const ProgressCallback& progress, size_t workers);
+
 }  // namespace attnprof

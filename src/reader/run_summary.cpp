@@ -162,6 +162,10 @@ std::optional<T> parse_number(const std::string& s) {
 
 }  // namespace
 
+std::string variant_label(const RunVariant& v) {
+  return v.chosen_backend.empty() ? v.variant : v.variant + " (" + v.chosen_backend + ")";
+}
+
 Result<RunSummary> read_run_summary(const std::string& path) {
   simdjson::dom::parser parser;
   element doc;
@@ -255,9 +259,12 @@ Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path) {
             backward = column("backward"), device = column("device"), variant = column("variant"),
             status = column("status"), median = column("gpu_median_ms"),
             peak = column("peak_allocated_bytes");
-  for (auto [index, name] : {std::pair{seq, "seq"}, {variant, "variant"}, {median, "gpu_median_ms"},
+  for (auto [index, name] : {std::pair{seq, "seq"},
+                             {variant, "variant"},
+                             {median, "gpu_median_ms"},
                              {peak, "peak_allocated_bytes"}}) {
-    if (index < 0) return make_error("{}: line 1: no `{}` column, not a bench sweep.csv", path, name);
+    if (index < 0)
+      return make_error("{}: line 1: no `{}` column, not a bench sweep.csv", path, name);
   }
   std::vector<SweepRow> rows;
   int line_number = 1;
@@ -279,12 +286,14 @@ Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path) {
     row.problem.backward = at(backward) == "1";
     row.problem.device = at(device);
     auto seq_value = parse_number<int64_t>(at(seq));
-    if (!seq_value) return make_error("{}: line {}: seq `{}` is not a number", path, line_number, at(seq));
+    if (!seq_value)
+      return make_error("{}: line {}: seq `{}` is not a number", path, line_number, at(seq));
     row.problem.seq = *seq_value;
     row.variant = at(variant);
     row.status = at(status);
     row.median_ms = parse_number<double>(at(median));
-    if (auto bytes = parse_number<double>(at(peak))) row.peak_allocated_bytes = static_cast<int64_t>(*bytes);
+    if (auto bytes = parse_number<double>(at(peak)))
+      row.peak_allocated_bytes = static_cast<int64_t>(*bytes);
     rows.push_back(std::move(row));
   }
   return rows;

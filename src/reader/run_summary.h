@@ -48,6 +48,9 @@ struct RunVariant {
   std::optional<RunRegionFacts> forward, backward;
 };
 
+// "sdpa-auto (cudnn)": the variant and, where PyTorch chose one, its backend.
+std::string variant_label(const RunVariant& v);
+
 struct RunProblem {
   int64_t batch = 0, heads = 0, seq = 0, head_dim = 0;
   std::string dtype, mask, device;
@@ -70,7 +73,7 @@ struct RunSummary {
   std::string compute_capability;  // empty on the CPU
   int64_t memory_bytes = 0;
   std::string torch, cuda_runtime, cudnn;
-  std::vector<std::string> methods;  // how each column is measured
+  std::vector<std::string> methods;                   // how each column is measured
   std::map<std::string, std::vector<int64_t>> sweep;  // "seq" -> 512, 1024, ...; empty: no sweep
   std::vector<RunPoint> points;
 };

@@ -9,7 +9,9 @@ namespace attnprof {
 
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 std::optional<int64_t> via_double(std::string_view text) {
   double us = 0;
@@ -20,12 +22,14 @@ std::optional<int64_t> via_double(std::string_view text) {
   return static_cast<int64_t>(ns);
 }
 
-bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
 
 // Every case: exponents, overflow, malformed text.
 std::optional<int64_t> any_microseconds_text_to_ns(std::string_view text) {
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' ||
-                           text.back() == '\t'))
+  while (!text.empty() &&
+         (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
     text.remove_suffix(1);
   if (text.empty()) return std::nullopt;
   size_t i = 0;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
+#include <thread>
 
 #include "model/huge_pages.h"
 #include "model/sorted_runs.h"
@@ -30,6 +30,14 @@ bool gpu_before(const GpuActivity& a, const GpuActivity& b) {
   if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
   if (a.stream != b.stream) return a.stream < b.stream;
   return a.correlation < b.correlation;
+}
+
+// Runs work(0) on this thread and work(1) on another, and waits for both.
+template <typename Work>
+void run_on_two_threads(Work&& work) {
+  std::thread other([&] { work(1); });
+  work(0);
+  other.join();
 }
 
 // The workers' string ids and text keys, as the trace's.
@@ -118,16 +126,26 @@ Status TraceBuilder::read_device_properties(std::string_view raw, uint64_t offse
         continue;
       }
       if (v.get_int64().get(n)) continue;
-      if (key == "id") d.id = clamp32(n);
-      else if (key == "computeMajor") d.compute_major = clamp32(n);
-      else if (key == "computeMinor") d.compute_minor = clamp32(n);
-      else if (key == "numSms") d.sm_count = clamp32(n);
-      else if (key == "maxThreadsPerMultiprocessor") d.max_threads_per_sm = clamp32(n);
-      else if (key == "regsPerMultiprocessor") d.regs_per_sm = clamp32(n);
-      else if (key == "sharedMemPerMultiprocessor") d.shared_memory_per_sm = n;
-      else if (key == "sharedMemPerBlockOptin") d.shared_memory_per_block_optin = n;
-      else if (key == "warpSize") d.warp_size = clamp32(n);
-      else if (key == "totalGlobalMem") d.total_memory = n;
+      if (key == "id")
+        d.id = clamp32(n);
+      else if (key == "computeMajor")
+        d.compute_major = clamp32(n);
+      else if (key == "computeMinor")
+        d.compute_minor = clamp32(n);
+      else if (key == "numSms")
+        d.sm_count = clamp32(n);
+      else if (key == "maxThreadsPerMultiprocessor")
+        d.max_threads_per_sm = clamp32(n);
+      else if (key == "regsPerMultiprocessor")
+        d.regs_per_sm = clamp32(n);
+      else if (key == "sharedMemPerMultiprocessor")
+        d.shared_memory_per_sm = n;
+      else if (key == "sharedMemPerBlockOptin")
+        d.shared_memory_per_block_optin = n;
+      else if (key == "warpSize")
+        d.warp_size = clamp32(n);
+      else if (key == "totalGlobalMem")
+        d.total_memory = n;
     }
     trace_.devices.push_back(std::move(d));
   }
@@ -150,9 +168,12 @@ Status TraceBuilder::read_distributed_info(std::string_view raw, uint64_t offset
     if (field.unescaped_key().get(key) || field.value().get(v)) break;
     int64_t n;
     std::string_view s;
-    if (key == "backend" && !v.get_string().get(s)) trace_.distributed.backend = std::string(s);
-    else if (key == "rank" && !v.get_int64().get(n)) trace_.distributed.rank = clamp32(n);
-    else if (key == "world_size" && !v.get_int64().get(n)) trace_.distributed.world_size = clamp32(n);
+    if (key == "backend" && !v.get_string().get(s))
+      trace_.distributed.backend = std::string(s);
+    else if (key == "rank" && !v.get_int64().get(n))
+      trace_.distributed.rank = clamp32(n);
+    else if (key == "world_size" && !v.get_int64().get(n))
+      trace_.distributed.world_size = clamp32(n);
   }
   return {};
 }
@@ -184,55 +205,123 @@ Trace TraceBuilder::finish() && {
   }
 
   // Host events: thread by thread in (pid, tid) order, each thread's rows in document order
-  // (its batches interleave across workers), then sorted by start within the thread.
+  // (its batches interleave across workers), then sorted by start within the thread. Every batch's
+  // rows have a known place, so two threads fill the table at once, each from its own sources.
   {
     struct Source {
       size_t worker;
       EventTables::HostThread* thread;
-      size_t next = 0;  // into thread->batch_starts
+      int32_t pid, tid;                  // the trace's keys
+      std::vector<size_t> row_of_batch;  // where each of thread->batch_starts goes in the table
+      size_t rows = 0;
     };
-    std::map<std::pair<int32_t, int32_t>, std::vector<Source>> threads;
-    size_t total = 0;
+    std::vector<Source> sources;
     for (size_t w = 0; w < workers; ++w) {
       for (auto& t : tables_[w]->host_threads) {
         if (t.rows.empty()) continue;
         int32_t pid = ids.key(w, t.pid, t.text & EventTables::kPidIsText);
         int32_t tid = ids.key(w, t.tid, t.text & EventTables::kTidIsText);
-        threads[{pid, tid}].push_back({w, &t});
-        total += t.rows.size();
+        sources.push_back({w, &t, pid, tid, {}, t.rows.size()});
       }
     }
+    std::stable_sort(sources.begin(), sources.end(), [](const Source& a, const Source& b) {
+      return std::pair(a.pid, a.tid) < std::pair(b.pid, b.tid);
+    });
+    // Threads (runs of sources with one key) and where each batch's rows go.
+    struct Thread {
+      size_t begin = 0, end = 0;  // rows of the table
+    };
+    std::vector<Thread> threads;
+    size_t total = 0;
+    for (size_t first = 0; first < sources.size();) {
+      size_t last = first;
+      while (last < sources.size() && sources[last].pid == sources[first].pid &&
+             sources[last].tid == sources[first].tid)
+        ++last;
+      Thread thread{total, total};
+      std::vector<size_t> next(last - first, 0);
+      for (;;) {  // the sources' batches in document order
+        size_t pick = SIZE_MAX;
+        for (size_t i = first; i < last; ++i) {
+          const auto& starts = sources[i].thread->batch_starts;
+          if (next[i - first] < starts.size() &&
+              (pick == SIZE_MAX ||
+               starts[next[i - first]].first <
+                   sources[pick].thread->batch_starts[next[pick - first]].first))
+            pick = i;
+        }
+        if (pick == SIZE_MAX) break;
+        Source& s = sources[pick];
+        const auto& starts = s.thread->batch_starts;
+        size_t b = next[pick - first]++;
+        size_t rows = (b + 1 < starts.size() ? starts[b + 1].second : s.thread->rows.size()) -
+                      starts[b].second;
+        s.row_of_batch.push_back(thread.end);
+        thread.end += rows;
+      }
+      total = thread.end;
+      threads.push_back(thread);
+      first = last;
+    }
+
     auto& host = trace_.host_events;
     reserve_on_huge_pages(host, total);
-    for (auto& [key, sources] : threads) {
-      const size_t begin = host.size();
-      for (;;) {
-        Source* next = nullptr;
-        for (Source& s : sources)
-          if (s.next < s.thread->batch_starts.size() &&
-              (!next || s.thread->batch_starts[s.next].first <
-                            next->thread->batch_starts[next->next].first))
-            next = &s;
-        if (!next) break;
-        const auto& starts = next->thread->batch_starts;
-        const size_t from = starts[next->next].second;
-        const size_t to = next->next + 1 < starts.size() ? starts[next->next + 1].second
-                                                         : next->thread->rows.size();
-        ++next->next;
-        const std::vector<StringId>& names = ids.of(next->worker);
-        next->thread->rows.for_each_span(from, to, [&](const HostEvent* rows, size_t n) {
-          for (size_t i = 0; i < n; ++i) {
-            HostEvent e = rows[i];
-            e.name = names[e.name];
-            e.pid = key.first;
-            e.tid = key.second;
-            host.push_back(e);
-          }
-        });
-        next->thread->rows.release_before(to);
+    // Fresh pages are the dearest part of this (PERF_NOTES.md): fault them in on two threads.
+    run_on_two_threads([&](size_t half) {
+      size_t from = half == 0 ? 0 : total / 2, to = half == 0 ? total / 2 : total;
+      populate_pages(host.data() + from, (to - from) * sizeof(HostEvent));
+    });
+    host.resize(total);
+    // Sources, then threads, shared out by rows: the largest first, each to the thread with less.
+    auto share = [](std::vector<size_t> sizes) {
+      std::vector<size_t> order(sizes.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
+      std::vector<int> half(sizes.size());
+      size_t load[2] = {0, 0};
+      for (size_t i : order) {
+        half[i] = load[1] < load[0] ? 1 : 0;
+        load[half[i]] += sizes[i];
       }
-      stable_sort_runs(host.begin() + begin, host.end(), host_before);
-    }
+      return half;
+    };
+    std::vector<size_t> sizes;
+    for (const Source& s : sources) sizes.push_back(s.rows);
+    const std::vector<int> source_half = share(sizes);
+    run_on_two_threads([&](size_t half) {
+      for (size_t i = 0; i < sources.size(); ++i) {
+        if (source_half[i] != static_cast<int>(half)) continue;
+        Source& s = sources[i];
+        const std::vector<StringId>& names = ids.of(s.worker);
+        const std::vector<HostEvent>& wide = tables_[s.worker]->wide_host_events;
+        const auto& starts = s.thread->batch_starts;
+        for (size_t b = 0; b < starts.size(); ++b) {
+          const size_t from = starts[b].second;
+          const size_t to = b + 1 < starts.size() ? starts[b + 1].second : s.thread->rows.size();
+          HostEvent* out = host.data() + s.row_of_batch[b];
+          s.thread->rows.for_each_span(from, to, [&](const EventTables::HostRow* rows, size_t n) {
+            for (size_t r = 0; r < n; ++r) {
+              HostEvent e = EventTables::expand(rows[r], wide);
+              e.name = names[e.name];
+              e.pid = s.pid;
+              e.tid = s.tid;
+              *out++ = e;
+            }
+          });
+          s.thread->rows.release_before(to);
+        }
+      }
+    });
+    sizes.clear();
+    for (const Thread& t : threads) sizes.push_back(t.end - t.begin);
+    const std::vector<int> thread_half = share(sizes);
+    run_on_two_threads([&](size_t half) {
+      for (size_t i = 0; i < threads.size(); ++i)
+        if (thread_half[i] == static_cast<int>(half))
+          stable_sort_runs(host.begin() + threads[i].begin, host.begin() + threads[i].end,
+                           host_before);
+    });
     for (auto& t : tables_) std::vector<EventTables::HostThread>().swap(t->host_threads);
   }
 
@@ -254,66 +343,73 @@ Trace TraceBuilder::finish() && {
     flow_keys.emplace_back(t->flow_text_keys);
     name_keys.emplace_back(t->name_text_keys);
   }
-  for (size_t i = 0; i < committed_.size(); ++i) {
-    const size_t w = committed_[i];
-    EventTables& t = *tables_[w];
-    const size_t b = batch_index[i];
-    const EventTables::Mark& m = t.batches[b];
-    const std::vector<StringId>& names = ids.of(w);
+  // GPU activities on one thread, the rest on the other.
+  run_on_two_threads([&](size_t half) {
+    for (size_t i = 0; i < committed_.size(); ++i) {
+      const size_t w = committed_[i];
+      EventTables& t = *tables_[w];
+      const size_t b = batch_index[i];
+      const EventTables::Mark& m = t.batches[b];
+      const std::vector<StringId>& names = ids.of(w);
 
-    size_t end = batch_end(t, b, &EventTables::Mark::gpu, t.gpu_activities.size());
-    t.gpu_activities.for_each_span(m.gpu, end, [&](const GpuActivity* rows, size_t n) {
-      for (size_t r = 0; r < n; ++r) {
-        GpuActivity a = rows[r];
-        a.name = names[a.name];
-        trace_.gpu_activities.push_back(a);
+      if (half == 0) {
+        size_t end = batch_end(t, b, &EventTables::Mark::gpu, t.gpu_activities.size());
+        t.gpu_activities.for_each_span(m.gpu, end, [&](const GpuActivity* rows, size_t n) {
+          for (size_t r = 0; r < n; ++r) {
+            GpuActivity a = rows[r];
+            a.name = names[a.name];
+            trace_.gpu_activities.push_back(a);
+          }
+        });
+        t.gpu_activities.release_before(end);
+        continue;
       }
-    });
-    t.gpu_activities.release_before(end);
 
-    size_t row = m.instants;
-    end = batch_end(t, b, &EventTables::Mark::instants, t.instants.size());
-    t.instants.for_each_span(m.instants, end, [&](const InstantEvent* rows, size_t n) {
-      for (size_t r = 0; r < n; ++r, ++row) {
-        InstantEvent e = rows[r];
-        e.name = names[e.name];
-        if (uint32_t text = instant_keys[w].bits(row)) {
-          e.pid = ids.key(w, e.pid, text & EventTables::kPidIsText);
-          e.tid = ids.key(w, e.tid, text & EventTables::kTidIsText);
+      size_t row = m.instants;
+      size_t end = batch_end(t, b, &EventTables::Mark::instants, t.instants.size());
+      t.instants.for_each_span(m.instants, end, [&](const InstantEvent* rows, size_t n) {
+        for (size_t r = 0; r < n; ++r, ++row) {
+          InstantEvent e = rows[r];
+          e.name = names[e.name];
+          if (uint32_t text = instant_keys[w].bits(row)) {
+            e.pid = ids.key(w, e.pid, text & EventTables::kPidIsText);
+            e.tid = ids.key(w, e.tid, text & EventTables::kTidIsText);
+          }
+          trace_.instants.push_back(e);
         }
-        trace_.instants.push_back(e);
-      }
-    });
-    t.instants.release_before(end);
+      });
+      t.instants.release_before(end);
 
-    row = m.flows;
-    end = batch_end(t, b, &EventTables::Mark::flows, t.flows.size());
-    t.flows.for_each_span(m.flows, end, [&](const FlowEvent* rows, size_t n) {
-      for (size_t r = 0; r < n; ++r, ++row) {
-        FlowEvent e = rows[r];
-        e.category = names[e.category];
-        if (uint32_t text = flow_keys[w].bits(row)) {
-          e.pid = ids.key(w, e.pid, text & EventTables::kPidIsText);
-          e.tid = ids.key(w, e.tid, text & EventTables::kTidIsText);
+      row = m.flows;
+      end = batch_end(t, b, &EventTables::Mark::flows, t.flows.size());
+      t.flows.for_each_span(m.flows, end, [&](const FlowEvent* rows, size_t n) {
+        for (size_t r = 0; r < n; ++r, ++row) {
+          FlowEvent e = rows[r];
+          e.category = names[e.category];
+          if (uint32_t text = flow_keys[w].bits(row)) {
+            e.pid = ids.key(w, e.pid, text & EventTables::kPidIsText);
+            e.tid = ids.key(w, e.tid, text & EventTables::kTidIsText);
+          }
+          trace_.flows.push_back(e);
         }
-        trace_.flows.push_back(e);
-      }
-    });
-    t.flows.release_before(end);
+      });
+      t.flows.release_before(end);
 
-    end = batch_end(t, b, &EventTables::Mark::names, t.thread_names.size());
-    for (size_t r = m.names; r < end; ++r) {
-      ThreadName n = t.thread_names[r];
-      n.name = names[n.name];
-      if (uint32_t text = name_keys[w].bits(r)) {
-        n.pid = ids.key(w, n.pid, text & EventTables::kPidIsText);
-        n.tid = ids.key(w, n.tid, text & EventTables::kTidIsText);
+      end = batch_end(t, b, &EventTables::Mark::names, t.thread_names.size());
+      for (size_t r = m.names; r < end; ++r) {
+        ThreadName n = t.thread_names[r];
+        n.name = names[n.name];
+        if (uint32_t text = name_keys[w].bits(r)) {
+          n.pid = ids.key(w, n.pid, text & EventTables::kPidIsText);
+          n.tid = ids.key(w, n.tid, text & EventTables::kTidIsText);
+        }
+        trace_.thread_names.push_back(n);
       }
-      trace_.thread_names.push_back(n);
     }
-  }
+    if (half == 0)
+      stable_sort_runs(trace_.gpu_activities.begin(), trace_.gpu_activities.end(), gpu_before);
+  });
   for (auto& t : tables_) trace_.events_read += t->events_read;
-  stable_sort_runs(trace_.gpu_activities.begin(), trace_.gpu_activities.end(), gpu_before);
 
   // Diagnostics: each worker kept the first few of each kind among its own events; in byte-offset
   // order, the document's first few of each kind are among them.

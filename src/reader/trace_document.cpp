@@ -33,6 +33,8 @@ struct Batch {
   bool speculative = false;  // cut by the quick cut, which a failed parse proves wrong
   std::vector<char> text;    // the reader's buffer: the batch is text[from, to)
   size_t from = 0, to = 0;
+  size_t end = 0;    // text[from, end) was the reader's window when the batch was cut
+  bool eof = false;  // and whether the stream had ended then
   // The bytes around the batch, overwritten by the `[` and `]` that make it an array.
   char before = 0, after = 0;
   // Set by the parse.
@@ -218,9 +220,10 @@ class DocumentReader {
     return make_error("{}: invalid JSON at byte {}: {}", path_, offset, what);
   }
   Error truncated(std::string_view inside) const {
-    return make_error("{}: the JSON ends early (after {} bytes, inside {}): the file is truncated; "
-                      "record or download it again",
-                      path_, abs_begin_ + (end_ - begin_), inside);
+    return make_error(
+        "{}: the JSON ends early (after {} bytes, inside {}): the file is truncated; "
+        "record or download it again",
+        path_, abs_begin_ + (end_ - begin_), inside);
   }
   Error too_many_events() const {
     return make_error("{}: more than {} events; raise the limit with --max-events", path_,
@@ -260,6 +263,9 @@ class DocumentReader {
   // SIMDJSON_PADDING + 1 readable bytes follow end_.
   std::vector<char> buf_;
   std::vector<std::vector<char>> free_buffers_;  // given back by committed batches
+  // Bytes read ahead of a rewound window (rewind_to): refill() serves them before the stream.
+  std::vector<char> pushback_;
+  size_t pushback_at_ = 0;
   size_t begin_ = 1;
   size_t end_ = 1;
   uint64_t abs_begin_ = 0;
@@ -293,6 +299,13 @@ Status DocumentReader::refill() {
   if (needed > buf_.size()) buf_.resize(needed);
   size_t got = 0;
   while (got < want) {
+    if (pushback_at_ < pushback_.size()) {
+      const size_t n = std::min(want - got, pushback_.size() - pushback_at_);
+      std::memcpy(buf_.data() + end_ + got, pushback_.data() + pushback_at_, n);
+      pushback_at_ += n;
+      got += n;
+      continue;
+    }
     auto n = stream_.read(buf_.data() + end_ + got, want - got);
     if (!n.ok()) return n.take_error();
     if (*n == 0) {
@@ -300,9 +313,9 @@ Status DocumentReader::refill() {
       break;
     }
     got += *n;
+    stats_.json_bytes += *n;
   }
   end_ += got;
-  stats_.json_bytes += got;
   ++stats_.chunks;
   if (progress_) progress_(stream_.compressed_bytes_read());
   return {};
@@ -325,8 +338,8 @@ Result<DocumentStats> DocumentReader::run() {
   if (!*first) {
     if (stats_.json_bytes == 0)
       return make_error("{}: the file is empty: a PyTorch profiler trace is a JSON object", path_);
-    return make_error("{}: the file holds only whitespace: a PyTorch profiler trace is a JSON object",
-                      path_);
+    return make_error(
+        "{}: the file holds only whitespace: a PyTorch profiler trace is a JSON object", path_);
   }
   char c = **first;
   if (c == '[') {  // The Trace Event Format also allows a bare array of events.
@@ -337,9 +350,10 @@ Result<DocumentStats> DocumentReader::run() {
     advance_to(begin_ + 1);
     ATTNPROF_RETURN_IF_ERROR(members());
   } else {
-    return make_error("{}: not a JSON trace: it starts with {}, a PyTorch profiler trace is a JSON "
-                      "object (is this the right file?)",
-                      path_, printable(c));
+    return make_error(
+        "{}: not a JSON trace: it starts with {}, a PyTorch profiler trace is a JSON "
+        "object (is this the right file?)",
+        path_, printable(c));
   }
   auto rest = peek();
   if (!rest.ok()) return rest.take_error();
@@ -364,7 +378,8 @@ Status DocumentReader::members() {
     if (**next != '"')
       return json_error(abs_begin_, fmt::format("expected a key, found {}", printable(**next)));
     json_scan::ValueExtent key_extent;
-    while ((key_extent = json_scan::scan_string(data(), 0)).outcome == json_scan::Outcome::kNeedMore) {
+    while ((key_extent = json_scan::scan_string(data(), 0)).outcome ==
+           json_scan::Outcome::kNeedMore) {
       if (eof_) return truncated("a key of the top-level object");
       ATTNPROF_RETURN_IF_ERROR(refill());
     }
@@ -393,9 +408,10 @@ Status DocumentReader::members() {
              json_scan::Outcome::kNeedMore) {
         if (eof_) return truncated(fmt::format("the value of \"{}\"", key));
         if (end_ - begin_ > limits_.max_event_bytes)
-          return make_error("{}: the top-level value \"{}\" at byte {} is larger than {} bytes; "
-                            "raise the limit with --max-event-bytes",
-                            path_, key, abs_begin_, limits_.max_event_bytes);
+          return make_error(
+              "{}: the top-level value \"{}\" at byte {} is larger than {} bytes; "
+              "raise the limit with --max-event-bytes",
+              path_, key, abs_begin_, limits_.max_event_bytes);
         ATTNPROF_RETURN_IF_ERROR(refill());
       }
       if (extent.outcome == json_scan::Outcome::kInvalid)
@@ -431,8 +447,8 @@ Result<DocumentReader::Separator> DocumentReader::separator() {
     return Separator::kClosed;
   }
   if (**c != ',')
-    return json_error(abs_begin_, fmt::format("expected ',' or ']' between events, found {}",
-                                              printable(**c)));
+    return json_error(abs_begin_,
+                      fmt::format("expected ',' or ']' between events, found {}", printable(**c)));
   advance_to(begin_ + 1);
   auto next = peek();
   if (!next.ok()) return next.take_error();
@@ -493,7 +509,7 @@ Result<DocumentReader::Cut> DocumentReader::cut_events() {
     if (cut > 0) {
       submit(begin_ + cut, /*speculative=*/true);
     } else {
-      // Exact cut: walk the elements one by one, up to about a chunk's worth.
+      // Exact cut: walk the elements one by one.
       std::string_view text = data();
       size_t pos = 0, last_end = 0, elements = 0;
       for (;;) {
@@ -508,14 +524,15 @@ Result<DocumentReader::Cut> DocumentReader::cut_events() {
         size_t q = json_scan::skip_space(text, extent.end);
         if (q == text.size() || text[q] != ',') break;
         pos = json_scan::skip_space(text, q + 1);
-        if (pos == text.size() || last_end >= kChunkBytes) break;
+        if (pos == text.size()) break;
       }
       if (elements == 0) {
         if (eof_) return truncated("\"traceEvents\"");
         if (end_ - begin_ > limits_.max_event_bytes)
-          return make_error("{}: the event at byte {} is larger than {} bytes; raise the limit "
-                            "with --max-event-bytes",
-                            path_, abs_begin_, limits_.max_event_bytes);
+          return make_error(
+              "{}: the event at byte {} is larger than {} bytes; raise the limit "
+              "with --max-event-bytes",
+              path_, abs_begin_, limits_.max_event_bytes);
         ATTNPROF_RETURN_IF_ERROR(refill());
         continue;
       }
@@ -523,9 +540,13 @@ Result<DocumentReader::Cut> DocumentReader::cut_events() {
       exact_next_ = false;
     }
     switch (commit_front(in_flight_.size() >= max_in_flight_ ? Wait::kOldest : Wait::kNone)) {
-      case Front::kClear: break;
-      case Front::kFailed: return Cut::kBatchFailed;
-      case Front::kTooManyEvents: too_many_events_ = true; return too_many_events();
+      case Front::kClear:
+        break;
+      case Front::kFailed:
+        return Cut::kBatchFailed;
+      case Front::kTooManyEvents:
+        too_many_events_ = true;
+        return too_many_events();
     }
     auto sep = separator();
     if (!sep.ok()) return sep.take_error();
@@ -555,7 +576,7 @@ void DocumentReader::submit(size_t to, bool speculative) {
   std::vector<char> rest = new_buffer();
   const size_t carry = end_ - to;
   const size_t needed = 1 + carry + simdjson::SIMDJSON_PADDING + 1;
-  if (rest.size() < needed) rest.resize(std::max(needed, 2 * kChunkBytes + needed));
+  if (rest.size() < needed) rest.resize(kChunkBytes + needed);  // room for the next refill
   std::memcpy(rest.data() + 1, buf_.data() + to, carry);
 
   Batch* b = new_batch();
@@ -564,6 +585,8 @@ void DocumentReader::submit(size_t to, bool speculative) {
   b->speculative = speculative;
   b->from = begin_;
   b->to = to;
+  b->end = end_;
+  b->eof = eof_;
   b->before = buf_[begin_ - 1];
   b->after = buf_[to];
   buf_[begin_ - 1] = '[';
@@ -593,8 +616,10 @@ DocumentReader::Front DocumentReader::commit_front(Wait wait) {
   while (!in_flight_.empty()) {
     Batch* b = in_flight_.front();
     if (pool_) {
-      if (wait != Wait::kNone) pool_->wait(b);
-      else if (!pool_->done(b)) break;
+      if (wait != Wait::kNone)
+        pool_->wait(b);
+      else if (!pool_->done(b))
+        break;
     }
     if (b->error) return Front::kFailed;
     in_flight_.pop_front();
@@ -610,8 +635,10 @@ DocumentReader::Front DocumentReader::commit_front(Wait wait) {
 
 Result<bool> DocumentReader::settle() {
   switch (commit_front(Wait::kAll)) {
-    case Front::kClear: break;
-    case Front::kTooManyEvents: return too_many_events();
+    case Front::kClear:
+      break;
+    case Front::kTooManyEvents:
+      return too_many_events();
     case Front::kFailed: {
       const Batch& failed = *in_flight_.front();
       if (!failed.speculative)
@@ -629,8 +656,8 @@ void DocumentReader::rewind_to(const Batch& failed) {
   const uint64_t sequence = failed.sequence;
   for (EventBatchSink* w : workers_) w->discard_batches_from(sequence);
   // The document from the failed batch's first byte: that batch, then each later one with the
-  // separator before it (each buffer starts where the batch before it ended), then the bytes the
-  // reader holds.
+  // separator before it (each buffer starts where the batch before it ended, and is not
+  // compacted while batches are in flight), then the bytes the reader holds.
   std::vector<char> text(1);
   for (Batch* b : in_flight_) {
     b->text[b->from - 1] = b->before;
@@ -638,14 +665,21 @@ void DocumentReader::rewind_to(const Batch& failed) {
     size_t first = b == &failed ? b->from : 1;
     text.insert(text.end(), b->text.begin() + first, b->text.begin() + b->to);
   }
-  const uint64_t offset = failed.offset;
   text.insert(text.end(), buf_.begin() + 1, buf_.begin() + end_);
-  end_ = text.size();
+  // The reader goes back to the failed batch's window as it was, and the bytes read since wait
+  // to be read again: the cuts from here on are those of a one-thread read.
+  const size_t window = 1 + failed.end - failed.from;
+  pushback_.erase(pushback_.begin(), pushback_.begin() + pushback_at_);
+  pushback_.insert(pushback_.begin(), text.begin() + window, text.end());
+  pushback_at_ = 0;
+  text.resize(window);
+  end_ = window;
   text.resize(end_ + simdjson::SIMDJSON_PADDING + 1);
   buf_.swap(text);
   free_buffers_.push_back(std::move(text));
   begin_ = 1;
-  abs_begin_ = offset;
+  abs_begin_ = failed.offset;
+  eof_ = failed.eof;
   for (Batch* b : in_flight_) {
     free_buffers_.push_back(std::move(b->text));
     free_batches_.push_back(b);

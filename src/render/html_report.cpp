@@ -91,7 +91,9 @@ std::string table_id(size_t index, const ReportTable& table) {
   return table.focus ? "study-table" : fmt::format("study-table-{}", index);
 }
 
-std::string variant_anchor(size_t index) { return fmt::format("variant-{}", index); }
+std::string variant_anchor(size_t index) {
+  return fmt::format("variant-{}", index);
+}
 
 // The study's table(s), each row with links to its notes, and the notes below.
 void write_tables(std::string& out, const ReportData& data) {
@@ -99,19 +101,23 @@ void write_tables(std::string& out, const ReportData& data) {
   put(out, R"(<section class="card" id="table"><h2>{}</h2>)",
       data.run ? "The study" : "The traces");
   put(out, R"(<p class="lead">{}</p>)",
-      data.run ? "As the bench measured it (summary.json); the numbered notes are attnprof's findings "
-                 "in each variant's trace."
-               : "Medians over each trace's regions; the numbered notes are attnprof's findings.");
+      data.run
+          ? "As the bench measured it (summary.json); the numbered notes are attnprof's findings "
+            "in each variant's trace."
+          : "Medians over each trace's regions; the numbered notes are attnprof's findings.");
   for (size_t t = 0; t < tables.size(); ++t) {
     const ReportTable& table = tables[t];
     if (!table.heading.empty()) {
       put(out, "<h3>{}{}</h3>", escape(table.heading),
-          table.focus && tables.size() > 1 ? R"( <span class="muted">(the timelines below show this one)</span>)" : "");
+          table.focus && tables.size() > 1
+              ? R"( <span class="muted">(the timelines below show this one)</span>)"
+              : "");
     }
     put(out, R"(<div class="table-wrap"><table class="study-table" id="{}"><thead><tr>)",
         table_id(t, table));
     for (size_t c = 0; c < table.header.size(); ++c)
-      put(out, R"(<th{}>{}</th>)", table.numeric[c] ? R"( class="num")" : "", escape(table.header[c]));
+      put(out, R"(<th{}>{}</th>)", table.numeric[c] ? R"( class="num")" : "",
+          escape(table.header[c]));
     put(out, "</tr></thead><tbody>");
     // Notes are numbered through the table; each row links to its own beside its name.
     int note_number = 0;
@@ -141,17 +147,21 @@ void write_tables(std::string& out, const ReportData& data) {
     }
     put(out, "</tbody></table></div>");
     if (note_number > 0) {
-      put(out, R"(<div class="notes"><h3>What the traces show <span class="muted">(attnprof's findings)</span></h3>)");
+      put(out,
+          R"(<div class="notes"><h3>What the traces show <span class="muted">(attnprof's findings)</span></h3>)");
       int n = 0;
       for (size_t r = 0; r < table.rows.size(); ++r) {
         if (table.notes[r].empty()) continue;
-        put(out, R"(<div class="note-group"><div class="v">{}</div><ol>)", escape(table.variants[r]));
+        put(out, R"(<div class="note-group"><div class="v">{}</div><ol>)",
+            escape(table.variants[r]));
         for (const ReportNote& note : table.notes[r]) {
           ++n;
           const char* kind = is_actionable_finding(note.id) ? "act" : "info";
-          put(out, R"(<li id="note-{}-{}"><span class="n {}">{}</span><span class="pill {}">{}</span> {})",
+          put(out,
+              R"(<li id="note-{}-{}"><span class="n {}">{}</span><span class="pill {}">{}</span> {})",
               t, n, kind, n, kind, escape(note.id), escape(note.summary));
-          if (!note.suggestion.empty()) put(out, R"( <span class="s">→ {}</span>)", escape(note.suggestion));
+          if (!note.suggestion.empty())
+            put(out, R"( <span class="s">→ {}</span>)", escape(note.suggestion));
           put(out, "</li>");
         }
         put(out, "</ol></div>");
@@ -167,58 +177,59 @@ void write_class_bars(std::string& out, const ReportData& data) {
   for (const ReportVariant& v : data.variants)
     bars.push_back({v.name, v.timeline.has_value(), v.class_ns});
   put(out, R"(<section class="card" id="classes"><h2>GPU time by kernel class</h2>)");
-  put(out, R"(<p class="lead">Each variant's typical region: the time of its kernels, copies and memsets, by what the kernel does (from its name: GEMM, softmax, elementwise, copy, fused attention, ...). Hover a segment for its time.</p>)");
+  put(out,
+      R"(<p class="lead">Each variant's typical region: the time of its kernels, copies and memsets, by what the kernel does (from its name: GEMM, softmax, elementwise, copy, fused attention, ...). Hover a segment for its time.</p>)");
   out += svg::class_bars(bars);
   put(out, "</section>");
 }
 
-// The sweep's x axis: sequence length when it varies, else the first size that does.
-struct SweepAxisChoice {
+struct SweepAxis {
   const char* label;
   int64_t RunProblem::*field;
 };
+constexpr SweepAxis kSweepAxes[] = {{"sequence length", &RunProblem::seq},
+                                    {"head dim", &RunProblem::head_dim},
+                                    {"batch", &RunProblem::batch},
+                                    {"heads", &RunProblem::heads}};
+
+// The sizes that vary in a sweep, sequence length first: the first is the plots' x axis.
+std::vector<const SweepAxis*> varying_axes(const std::vector<SweepRow>& rows) {
+  std::vector<const SweepAxis*> axes;
+  for (const SweepAxis& axis : kSweepAxes) {
+    std::set<int64_t> values;
+    for (const SweepRow& row : rows) values.insert(row.problem.*axis.field);
+    if (values.size() > 1) axes.push_back(&axis);
+  }
+  return axes;
+}
 
 void write_sweep(std::string& out, const ReportData& data) {
-  static const SweepAxisChoice kAxes[] = {{"sequence length", &RunProblem::seq},
-                                          {"head dim", &RunProblem::head_dim},
-                                          {"batch", &RunProblem::batch},
-                                          {"heads", &RunProblem::heads}};
-  auto distinct = [&](int64_t RunProblem::*field) {
-    std::set<int64_t> values;
-    for (const SweepRow& row : data.sweep) values.insert(row.problem.*field);
-    return values.size();
-  };
-  const SweepAxisChoice* axis = nullptr;
-  for (const SweepAxisChoice& a : kAxes) {
-    if (distinct(a.field) > 1) {
-      axis = &a;
-      break;
-    }
-  }
-  if (!axis) return;
+  const std::vector<const SweepAxis*> axes = varying_axes(data.sweep);
+  if (axes.empty()) return;
+  const SweepAxis* axis = axes.front();
   // A line per variant, and per value of any other size that varies ("naive, head dim 128").
   std::map<std::string, size_t> order;
   std::vector<svg::Series> time, memory;
   for (const SweepRow& row : data.sweep) {
     std::string name = row.variant;
-    for (const SweepAxisChoice& other : kAxes) {
-      if (&other != axis && distinct(other.field) > 1)
-        name += fmt::format(", {} {}", other.label, row.problem.*other.field);
-    }
+    for (size_t i = 1; i < axes.size(); ++i)
+      name += fmt::format(", {} {}", axes[i]->label, row.problem.*(axes[i]->field));
     auto [it, added] = order.emplace(name, time.size());
     if (added) {
       time.push_back({name, {}});
       memory.push_back({name, {}});
     }
     const double x = static_cast<double>(row.problem.*(axis->field));
-    if (row.median_ms && *row.median_ms > 0) time[it->second].points.emplace_back(x, *row.median_ms * 1e6);
+    if (row.median_ms && *row.median_ms > 0)
+      time[it->second].points.emplace_back(x, *row.median_ms * 1e6);
     if (row.peak_allocated_bytes && *row.peak_allocated_bytes > 0)
       memory[it->second].points.emplace_back(x, static_cast<double>(*row.peak_allocated_bytes));
   }
   for (auto* list : {&time, &memory})
     for (svg::Series& s : *list) std::sort(s.points.begin(), s.points.end());
   put(out, R"(<section class="card" id="sweep"><h2>Across sizes</h2>)");
-  put(out, R"(<p class="lead">From <code>{}</code>: per variant, the GPU median per call and the peak memory against {}, both axes logarithmic. Hover a point for its value.</p><div class="charts">)",
+  put(out,
+      R"(<p class="lead">From <code>{}</code>: per variant, the GPU median per call and the peak memory against {}, both axes logarithmic. Hover a point for its value.</p><div class="charts">)",
       escape(data.sweep_source), axis->label);
   out += svg::loglog_chart({"sweep-time", "GPU median time per call", axis->label, time,
                             [](double ns) { return svg::format_duration(ns); },
@@ -234,9 +245,11 @@ void write_timeline_legend(std::string& out, const ReportData& data) {
   for (const ReportVariant& v : data.variants)
     for (size_t c = 0; c < kKernelClassCount; ++c) present[c] = present[c] || v.class_ns[c] > 0;
   put(out, R"(<div class="legend"><span class="item"><b>CPU</b></span>)");
-  for (auto [color, label] : {std::pair{"#cbd5e1", "user annotation"}, {"#c7d2fe", "CPU op (nested)"},
-                              {"#fdba74", "CUDA runtime / driver call"}}) {
-    put(out, R"(<span class="item"><i style="background:{}"></i>{}</span>)", color, label);
+  for (auto [kind, label] : {std::pair{SpanKind::kUserAnnotation, "user annotation"},
+                             {SpanKind::kCpuOp, "CPU op (nested)"},
+                             {SpanKind::kRuntime, "CUDA runtime / driver call"}}) {
+    put(out, R"(<span class="item"><i style="background:{}"></i>{}</span>)",
+        svg::cpu_color(kind, 0), label);
   }
   put(out, R"(<span class="item"><b>GPU</b></span>)");
   for (KernelClass c : kAllKernelClasses) {
@@ -244,7 +257,8 @@ void write_timeline_legend(std::string& out, const ReportData& data) {
     put(out, R"(<span class="item"><i style="background:{}"></i>{}</span>)", svg::class_color(c),
         escape(kernel_class_label(c)));
   }
-  put(out, R"(<span class="item"><i class="link"></i>launch → the GPU work it launched</span></div>)");
+  put(out,
+      R"(<span class="item"><i class="link"></i>launch → the GPU work it launched</span></div>)");
 }
 
 // A training step can run thousands of kernels: the list stops there (analyze lists them all).
@@ -252,8 +266,10 @@ constexpr size_t kMaxActivityRows = 300;
 
 void write_activities(std::string& out, const RegionTimeline& t) {
   const size_t shown = std::min(t.activities.size(), kMaxActivityRows);
-  put(out, R"(<details><summary>GPU activities of this region ({}{})</summary><div class="table-wrap"><table class="activities"><thead><tr>)",
-      t.activities.size(), shown < t.activities.size() ? fmt::format(", the first {} listed", shown) : "");
+  put(out,
+      R"(<details><summary>GPU activities of this region ({}{})</summary><div class="table-wrap"><table class="activities"><thead><tr>)",
+      t.activities.size(),
+      shown < t.activities.size() ? fmt::format(", the first {} listed", shown) : "");
   for (const char* h : {"#", "activity", "class", "start", "duration", "grid", "block", "regs",
                         "shared mem", "occupancy", "launched by"}) {
     const bool numeric = std::string_view(h) != "activity" && std::string_view(h) != "class" &&
@@ -267,9 +283,12 @@ void write_activities(std::string& out, const RegionTimeline& t) {
     const ActivityRow& a = t.activities[i];
     const bool kernel = a.kind == ActivityKind::kKernel;
     std::string occupancy = a.occupancy_pct ? fmt::format("{:.1f} %", *a.occupancy_pct) : "";
-    if (a.occupancy_pct && !a.occupancy_limiter.empty()) occupancy += " (" + a.occupancy_limiter + ")";
-    put(out, R"(<tr><td class="num">{}</td><td class="kernel" title="{}">{}</td><td>{}</td><td class="num">+{}</td><td class="num">{}</td><td>{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td>{}</td></tr>)",
-        ++n, escape(clip(a.name, 300)), escape(a.short_name), escape(kernel_class_label(classify_activity(a))),
+    if (a.occupancy_pct && !a.occupancy_limiter.empty())
+      occupancy += " (" + a.occupancy_limiter + ")";
+    put(out,
+        R"(<tr><td class="num">{}</td><td class="kernel" title="{}">{}</td><td>{}</td><td class="num">+{}</td><td class="num">{}</td><td>{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td>{}</td></tr>)",
+        ++n, escape(clip(a.name, 300)), escape(a.short_name),
+        escape(kernel_class_label(classify_activity(a))),
         escape(svg::format_duration(static_cast<double>(a.start_ns))),
         escape(svg::format_duration(static_cast<double>(a.duration_ns))),
         kernel ? format_dim3(a.grid) : "", kernel ? format_dim3(a.block) : "",
@@ -288,15 +307,18 @@ std::string region_meta(const ReportVariant& v) {
   for (const auto& [kind, n] : r.memcpy_by_kind) kinds += (kinds.empty() ? "" : ", ") + kind;
   if (!kinds.empty()) copies += " (" + kinds + ")";
   return fmt::format("{} kernel{} · {} · {} memset · GPU busy {} · CPU {} · wall {} (on the CPU)",
-                     r.kernels, r.kernels == 1 ? "" : "s", copies, r.memset, svg::format_duration(r.gpu_busy_ns),
-                     svg::format_duration(r.cpu_ns), svg::format_duration(r.wall_ns));
+                     r.kernels, r.kernels == 1 ? "" : "s", copies, r.memset,
+                     svg::format_duration(r.gpu_busy_ns), svg::format_duration(r.cpu_ns),
+                     svg::format_duration(r.wall_ns));
 }
 
 void write_timelines(std::string& out, const ReportData& data) {
   put(out, R"(<section class="card" id="timelines"><h2>Timelines of a typical region</h2>)");
-  put(out, R"(<p class="lead">Per variant, the region closest to the medians ({}): CPU threads above, GPU streams below, on one time axis from the region's start; an arrow joins each launch to the GPU work it started. Hover any span for its name, duration, grid, block and occupancy.</p>)",
-      data.region_pattern.empty() ? std::string("regions as analyze finds them")
-                                  : fmt::format("regions matching <code>{}</code>", escape(data.region_pattern)));
+  put(out,
+      R"(<p class="lead">Per variant, the region closest to the medians ({}): CPU threads above, GPU streams below, on one time axis from the region's start; an arrow joins each launch to the GPU work it started. Hover any span for its name, duration, grid, block and occupancy.</p>)",
+      data.region_pattern.empty()
+          ? std::string("regions as analyze finds them")
+          : fmt::format("regions matching <code>{}</code>", escape(data.region_pattern)));
   write_timeline_legend(out, data);
   put(out, "</section>");
   for (size_t i = 0; i < data.variants.size(); ++i) {
@@ -309,7 +331,8 @@ void write_timelines(std::string& out, const ReportData& data) {
       continue;
     }
     const TraceAnalysis& a = *v.analysis;
-    put(out, R"(<h3>{} <span class="muted">· typical <code>{}</code> region, #{} of {} · <span class="mono">{}</span></span></h3>)",
+    put(out,
+        R"(<h3>{} <span class="muted">· typical <code>{}</code> region, #{} of {} · <span class="mono">{}</span></span></h3>)",
         escape(v.name), escape(v.timeline->region_name), a.typical_region + 1, a.regions.size(),
         escape(v.trace_path));
     put(out, R"(<p class="meta">{} · {} launch link(s) drawn</p>)", escape(region_meta(v)),
@@ -321,16 +344,19 @@ void write_timelines(std::string& out, const ReportData& data) {
     int64_t cpu_end = 0;
     for (const TimelineLane& lane : t.lanes)
       if (!lane.gpu)
-        for (const TimelineSpan& s : lane.spans) cpu_end = std::max(cpu_end, s.start_ns + s.duration_ns);
+        for (const TimelineSpan& s : lane.spans)
+          cpu_end = std::max(cpu_end, s.start_ns + s.duration_ns);
     if (cpu_end > 0 && cpu_end * 4 < t.end_ns) {
       const int64_t window = cpu_end + cpu_end / 20;
-      put(out, R"(<details class="zoom" open><summary>The CPU side, zoomed to its first {}</summary>)",
+      put(out,
+          R"(<details class="zoom" open><summary>The CPU side, zoomed to its first {}</summary>)",
           escape(svg::format_duration(static_cast<double>(window))));
       out += svg::timeline(t, fmt::format("timeline-zoom-{}", i), v.name, window);
       put(out, "</details>");
     }
     if (v.timeline->capped) {
-      put(out, R"(<p class="capped">This region is too large to draw whole: lanes with more spans show their longest ones (the count is beside the lane), and CPU ops nested deeper than 12 levels are left out.</p>)");
+      put(out,
+          R"(<p class="capped">This region is too large to draw whole: lanes with more spans show their longest ones (the count is beside the lane), and CPU ops nested deeper than 12 levels are left out.</p>)");
     }
     write_activities(out, *v.timeline);
     put(out, "</article>");
@@ -347,7 +373,8 @@ void write_footer(std::string& out, const ReportData& data) {
   for (const std::string& w : data.warnings) put(out, R"(<p class="warn">{}</p>)", escape(w));
   std::string inputs;
   for (const std::string& in : data.inputs) inputs += (inputs.empty() ? "" : " ") + in;
-  put(out, R"(<p>Written by <code>attnprof report {}</code>. The page is self-contained: no script, no font or image to fetch; the plots are SVG drawn by attnprof.</p></footer>)",
+  put(out,
+      R"(<p>Written by <code>attnprof report {}</code>. The page is self-contained: no script, no font or image to fetch; the plots are SVG drawn by attnprof.</p></footer>)",
       escape(inputs));
 }
 
@@ -356,24 +383,29 @@ void write_footer(std::string& out, const ReportData& data) {
 std::string render_report_html(const ReportData& data) {
   std::string out;
   const std::string env = environment_line(data);
-  put(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+  put(out,
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
   put(out, "<title>attnprof report{}</title><style>{}</style></head><body>",
       env.empty() ? "" : escape(" · " + env), kStyle);
-  put(out, R"(<header class="top"><div class="inner"><h1><span class="tool">attnprof</span> report</h1>)");
+  put(out,
+      R"(<header class="top"><div class="inner"><h1><span class="tool">attnprof</span> report</h1>)");
   if (!env.empty()) put(out, R"(<p class="env">{}</p>)", escape(env));
   std::string source = data.run ? data.run->path : fmt::format("{} trace(s)", data.variants.size());
-  put(out, R"(<p class="src">{}{}</p><nav><a href="#table">table</a><a href="#classes">GPU time by class</a>)",
+  put(out,
+      R"(<p class="src">{}{}</p><nav><a href="#table">table</a><a href="#classes">GPU time by class</a>)",
       escape(source),
-      data.region_pattern.empty() ? "" : escape(fmt::format(" · regions `{}`", data.region_pattern)));
-  if (!data.sweep.empty()) put(out, R"(<a href="#sweep">across sizes</a>)");
+      data.region_pattern.empty() ? ""
+                                  : escape(fmt::format(" · regions `{}`", data.region_pattern)));
+  const bool sweep = !varying_axes(data.sweep).empty();
+  if (sweep) put(out, R"(<a href="#sweep">across sizes</a>)");
   put(out, R"(<a href="#timelines">timelines:</a>)");
   for (size_t i = 0; i < data.variants.size(); ++i)
     put(out, R"(<a href="#{}">{}</a>)", variant_anchor(i), escape(data.variants[i].name));
   put(out, "</nav></div></header><main>");
   write_tables(out, data);
   write_class_bars(out, data);
-  if (!data.sweep.empty()) write_sweep(out, data);
+  if (sweep) write_sweep(out, data);
   write_timelines(out, data);
   write_footer(out, data);
   put(out, "</main></body></html>\n");

@@ -37,7 +37,8 @@ std::string render_report_markdown(const ReportData& data) {
       for (const ReportNote& note : table.notes[r]) {
         if (!any) out += "\nWhat the traces show (attnprof findings):\n\n";
         any = true;
-        put(out, "- {}: **{}** {}", markdown_cell(table.variants[r]), note.id, markdown_cell(note.summary));
+        put(out, "- {}: **{}** {}", markdown_cell(table.variants[r]), note.id,
+            markdown_cell(note.summary));
         if (!note.suggestion.empty()) put(out, " → {}", markdown_cell(note.suggestion));
         out += "\n";
       }

@@ -23,7 +23,9 @@ std::string memcpy_cell(double count, const std::map<std::string, double>& by_ki
   return format_count(count) + (kinds.empty() ? "" : " (" + kinds + ")");
 }
 
-std::string duration_us(double us) { return svg::format_duration(us * 1e3); }
+std::string duration_us(double us) {
+  return svg::format_duration(us * 1e3);
+}
 
 std::string occupancy_cell(const std::optional<double>& ours, const std::optional<double>& kineto) {
   if (ours) return fmt::format("{:.0f} %", *ours);
@@ -32,7 +34,8 @@ std::string occupancy_cell(const std::optional<double>& ours, const std::optiona
 }
 
 std::string status_cell(const RunVariant& v) {
-  if (v.status == "ok") return v.trace_error.empty() ? "ok" : "ok; no trace facts: " + v.trace_error;
+  if (v.status == "ok")
+    return v.trace_error.empty() ? "ok" : "ok; no trace facts: " + v.trace_error;
   if (v.status == "failed") return "FAILED: " + v.reason;
   if (v.status == "unsupported") return "unsupported: " + v.reason;
   if (v.status == "oom") return "OOM";
@@ -44,10 +47,10 @@ std::string problem_heading(const RunPoint& point) {
   const std::string mask = p.mask == "causal" ? "causal"
                            : p.mask == "none" ? "no mask"
                                               : "explicit causal mask";
-  return fmt::format("{}, batch {}, {} heads, seq {}, head dim {}, {}, {} on {}: {:.1f} GFLOP per call",
-                     p.dtype, p.batch, p.heads, p.seq, p.head_dim, mask,
-                     p.backward ? "forward+backward" : "forward", p.device,
-                     point.flops_per_call / 1e9);
+  return fmt::format(
+      "{}, batch {}, {} heads, seq {}, head dim {}, {}, {} on {}: {:.1f} GFLOP per call", p.dtype,
+      p.batch, p.heads, p.seq, p.head_dim, mask, p.backward ? "forward+backward" : "forward",
+      p.device, point.flops_per_call / 1e9);
 }
 
 ReportTable run_table(const ReportData& data, size_t index) {
@@ -55,17 +58,18 @@ ReportTable run_table(const ReportData& data, size_t index) {
   ReportTable table;
   table.heading = problem_heading(point);
   table.focus = static_cast<int>(index) == data.focus_point;
-  table.header = {"variant", "kernels/fwd", "main kernel", "memcpy/fwd", "GPU median", "TFLOP/s",
-                  "% peak",  "peak mem",    "occupancy",   "launch API", "CPU/fwd",    "rel. error",
-                  "status"};
+  table.header = {"variant", "kernels/fwd", "main kernel", "memcpy/fwd", "GPU median",
+                  "TFLOP/s", "% peak",      "peak mem",    "occupancy",  "launch API",
+                  "CPU/fwd", "rel. error",  "status"};
   const bool backward = point.problem.backward;
   if (backward) table.header.insert(table.header.begin() + 2, "kernels/bwd");
   for (const std::string& h : table.header)
-    table.numeric.push_back(h != "variant" && h != "main kernel" && h != "launch API" && h != "status");
+    table.numeric.push_back(h != "variant" && h != "main kernel" && h != "launch API" &&
+                            h != "status");
   for (const RunVariant& v : point.variants) {
     const auto& f = v.forward;
     const bool ran = v.median_ms.has_value();
-    std::string variant = v.chosen_backend.empty() ? v.variant : v.variant + " (" + v.chosen_backend + ")";
+    const std::string variant = variant_label(v);
     std::string error = kNone;
     if (v.output_error) {
       error = fmt::format("{:.1e}", *v.output_error);
@@ -78,14 +82,19 @@ ReportTable run_table(const ReportData& data, size_t index) {
         f ? memcpy_cell(f->memcpy, f->memcpy_by_kind) : kNone,
         ran ? duration_us(*v.median_ms * 1e3) : kNone,
         v.tflops ? fmt::format("{:.1f}", *v.tflops) : kNone,
-        v.percent_of_peak ? fmt::format("{:.1f} %", *v.percent_of_peak) : ran ? "n/a" : kNone,
-        v.peak_allocated_bytes ? format_bytes(*v.peak_allocated_bytes) : ran ? "n/a" : kNone,
+        v.percent_of_peak ? fmt::format("{:.1f} %", *v.percent_of_peak)
+        : ran             ? "n/a"
+                          : kNone,
+        v.peak_allocated_bytes ? format_bytes(*v.peak_allocated_bytes)
+        : ran                  ? "n/a"
+                               : kNone,
         f ? occupancy_cell(f->occupancy_pct, f->kineto_occupancy_pct) : kNone,
         f && !f->launch_api.empty() ? f->launch_api : kNone,
         f ? duration_us(f->cpu_us) : kNone,
         error,
         status_cell(v)};
-    if (backward) cells.insert(cells.begin() + 2, v.backward ? format_count(v.backward->kernels) : kNone);
+    if (backward)
+      cells.insert(cells.begin() + 2, v.backward ? format_count(v.backward->kernels) : kNone);
     std::vector<ReportNote> notes;
     if (f) {
       for (const RunFinding& finding : f->findings)
@@ -101,8 +110,8 @@ ReportTable run_table(const ReportData& data, size_t index) {
 ReportTable trace_table(const ReportData& data) {
   ReportTable table;
   table.focus = true;
-  table.header = {"trace",   "regions",     "kernels",   "memcpy",    "memset",    "GPU busy",
-                  "wall",    "CPU",         "main kernel", "occupancy", "launch API"};
+  table.header = {"trace", "regions", "kernels",     "memcpy",    "memset",    "GPU busy",
+                  "wall",  "CPU",     "main kernel", "occupancy", "launch API"};
   for (const std::string& h : table.header)
     table.numeric.push_back(h != "trace" && h != "main kernel" && h != "launch API");
   for (const ReportVariant& v : data.variants) {
@@ -123,7 +132,8 @@ ReportTable trace_table(const ReportData& data) {
       if (a.typical_region >= 0) {
         const ActivityRow* main = nullptr;
         for (const ActivityRow& row : a.regions[a.typical_region].activities)
-          if (row.kind == ActivityKind::kKernel && (!main || row.duration_ns > main->duration_ns)) main = &row;
+          if (row.kind == ActivityKind::kKernel && (!main || row.duration_ns > main->duration_ns))
+            main = &row;
         if (main) {
           cells[8] = main->short_name;
           cells[9] = occupancy_cell(main->occupancy_pct, main->kineto_occupancy_pct);
@@ -182,8 +192,8 @@ std::string environment_line(const ReportData& data) {
 
 bool is_actionable_finding(const std::string& id) {
   static const std::set<std::string> kActionable = {
-      "hidden-copy", "precision-upcast", "mask-rebuilt", "not-fused",
-      "cpu-side-cost", "launch-bound", "synchronization"};
+      "hidden-copy",   "precision-upcast", "mask-rebuilt",   "not-fused",
+      "cpu-side-cost", "launch-bound",     "synchronization"};
   return kActionable.count(id) > 0;
 }
 

@@ -20,7 +20,7 @@ struct ReportTable {
   std::string heading;  // the problem, for a bench run; empty for traces
   bool focus = false;   // the table of the point the timelines show
   std::vector<std::string> header;
-  std::vector<bool> numeric;  // per column: aligned right
+  std::vector<bool> numeric;          // per column: aligned right
   std::vector<std::string> variants;  // per row
   std::vector<std::vector<std::string>> rows;
   std::vector<std::vector<ReportNote>> notes;  // per row

@@ -155,6 +155,18 @@ std::string_view class_color(KernelClass c) {
   return "#64748b";
 }
 
+std::string_view cpu_color(SpanKind kind, int32_t depth) {
+  switch (kind) {
+    case SpanKind::kUserAnnotation:
+      return "#cbd5e1";
+    case SpanKind::kRuntime:
+    case SpanKind::kDriver:
+      return "#fdba74";
+    default:
+      return depth % 2 ? "#a5b4fc" : "#c7d2fe";
+  }
+}
+
 std::string_view text_on(std::string_view hex) {
   if (hex.size() != 7 || hex[0] != '#') return "#0f172a";
   auto channel = [&](size_t at) {

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "analysis/kernel_class.h"
+#include "analysis/region_timeline.h"
 
 namespace attnprof::svg {
 
@@ -53,6 +54,9 @@ int chars_in(double width, double font_px);
 
 // The color of each kernel class, the same in the bar chart and the timelines.
 std::string_view class_color(KernelClass c);
+// The color of a CPU span: annotations grey, runtime and driver calls orange, ops in two shades
+// of indigo that alternate with the nesting depth.
+std::string_view cpu_color(SpanKind kind, int32_t depth);
 // Dark or white text, whichever reads better on the fill `hex` ("#rrggbb").
 std::string_view text_on(std::string_view hex);
 // Distinct colors for the lines of a chart (Tableau 10), cycling.

@@ -45,7 +45,8 @@ std::string class_bars(const std::vector<ClassBar>& bars) {
   const double share_left = kGutter + kTimePlot + kTotalLabel + kGap;
 
   std::string out;
-  put(out, R"(<svg id="class-bars" class="bar-chart" viewBox="0 0 {} {}" width="100%" role="img" aria-label="GPU time by kernel class">)",
+  put(out,
+      R"(<svg id="class-bars" class="bar-chart" viewBox="0 0 {} {}" width="100%" role="img" aria-label="GPU time by kernel class">)",
       num(kWidth), num(height));
 
   // Legend: the classes that appear, in the order reports list them.
@@ -53,33 +54,40 @@ std::string class_bars(const std::vector<ClassBar>& bars) {
   for (KernelClass c : kAllKernelClasses) {
     if (!present[static_cast<size_t>(c)]) continue;
     const std::string label(kernel_class_label(c));
-    put(out, R"(<rect x="{}" y="6" width="12" height="12" rx="2" fill="{}"/><text x="{}" y="16" font-size="12" fill="#334155">{}</text>)",
+    put(out,
+        R"(<rect x="{}" y="6" width="12" height="12" rx="2" fill="{}"/><text x="{}" y="16" font-size="12" fill="#334155">{}</text>)",
         num(lx), class_color(c), num(lx + 17), escape(label));
     lx += 17 + static_cast<double>(label.size()) * 7.2 + 18;
   }
-  put(out, R"(<text x="{}" y="{}" font-size="12" font-weight="600" fill="#334155">GPU time of the typical region</text>)",
+  put(out,
+      R"(<text x="{}" y="{}" font-size="12" font-weight="600" fill="#334155">GPU time of the typical region</text>)",
       num(kGutter), num(kLegend + 12));
-  put(out, R"(<text x="{}" y="{}" font-size="12" font-weight="600" fill="#334155">share of it</text>)",
+  put(out,
+      R"(<text x="{}" y="{}" font-size="12" font-weight="600" fill="#334155">share of it</text>)",
       num(share_left), num(kLegend + 12));
 
   // Axes: grid lines and tick labels below.
   for (double tick : ticks) {
     const double tx = kGutter + (axis_max > 0 ? tick / axis_max : 0) * kTimePlot;
-    put(out, R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#e2e8f0"/><text x="{0}" y="{3}" font-size="10" fill="#64748b" text-anchor="middle">{4}</text>)",
+    put(out,
+        R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#e2e8f0"/><text x="{0}" y="{3}" font-size="10" fill="#64748b" text-anchor="middle">{4}</text>)",
         num(tx), num(rows_top - 2), num(rows_bottom), num(rows_bottom + 14),
         format_tick_duration(tick));
   }
   for (int pct = 0; pct <= 100; pct += 25) {
     const double tx = share_left + pct / 100.0 * kSharePlot;
-    put(out, R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#e2e8f0"/><text x="{0}" y="{3}" font-size="10" fill="#64748b" text-anchor="middle">{4} %</text>)",
+    put(out,
+        R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#e2e8f0"/><text x="{0}" y="{3}" font-size="10" fill="#64748b" text-anchor="middle">{4} %</text>)",
         num(tx), num(rows_top - 2), num(rows_bottom), num(rows_bottom + 14), pct);
   }
 
   for (size_t i = 0; i < bars.size(); ++i) {
     const ClassBar& bar = bars[i];
     const double y = rows_top + kRow * static_cast<double>(i) + (kRow - kBar) / 2;
-    put(out, R"(<text class="bar-label" x="{}" y="{}" font-size="12" fill="#0f172a" text-anchor="end">{}</text>)",
-        num(kGutter - 8), num(y + kBar / 2 + 4), escape(fit(bar.label, chars_in(kGutter - 14, 12))));
+    put(out,
+        R"(<text class="bar-label" x="{}" y="{}" font-size="12" fill="#0f172a" text-anchor="end">{}</text>)",
+        num(kGutter - 8), num(y + kBar / 2 + 4),
+        escape(fit(bar.label, chars_in(kGutter - 14, 12))));
     const int64_t total = std::accumulate(bar.ns.begin(), bar.ns.end(), int64_t{0});
     if (!bar.has_data || total <= 0) {
       put(out, R"(<text x="{}" y="{}" font-size="11" fill="#94a3b8">no trace</text>)",
@@ -94,12 +102,14 @@ std::string class_bars(const std::vector<ClassBar>& bars) {
       const double share = static_cast<double>(ns) / static_cast<double>(total);
       const double w = static_cast<double>(ns) / axis_max * kTimePlot;
       const double sw = share * kSharePlot;
-      const std::string title = fmt::format("{} · {}: {} ({:.0f} % of its GPU time)", bar.label,
-                                            kernel_class_label(c), format_duration(static_cast<double>(ns)),
-                                            share * 100);
-      put(out, R"(<rect class="segment" x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{}</title></rect>)",
+      const std::string title =
+          fmt::format("{} · {}: {} ({:.0f} % of its GPU time)", bar.label, kernel_class_label(c),
+                      format_duration(static_cast<double>(ns)), share * 100);
+      put(out,
+          R"(<rect class="segment" x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{}</title></rect>)",
           num(tx), num(y), num(std::max(w, 0.8)), num(kBar), class_color(c), escape(title));
-      put(out, R"(<rect class="share" x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{}</title></rect>)",
+      put(out,
+          R"(<rect class="share" x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{}</title></rect>)",
           num(sx), num(y), num(std::max(sw, 0.8)), num(kBar), class_color(c), escape(title));
       if (sw > 40) {
         put(out, R"(<text x="{}" y="{}" font-size="10" fill="{}">{}</text>)", num(sx + 3),

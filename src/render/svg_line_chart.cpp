@@ -22,7 +22,9 @@ constexpr double kBottom = 46;
 constexpr double kPlotW = kWidth - kLeft - kRight;
 constexpr double kPlotH = kHeight - kTop - kBottom;
 
-std::string integer_label(double v) { return fmt::format("{:.0f}", v); }
+std::string integer_label(double v) {
+  return fmt::format("{:.0f}", v);
+}
 
 }  // namespace
 
@@ -40,7 +42,8 @@ std::string loglog_chart(const LogLogChart& chart) {
     }
   }
   std::string out;
-  put(out, R"(<svg class="sweep-chart" id="{}" viewBox="0 0 {} {}" width="100%" role="img" aria-label="{}">)",
+  put(out,
+      R"(<svg class="sweep-chart" id="{}" viewBox="0 0 {} {}" width="100%" role="img" aria-label="{}">)",
       escape(chart.id), num(kWidth), num(kHeight), escape(chart.title));
   put(out, R"(<text x="{}" y="18" font-size="13" font-weight="600" fill="#0f172a">{}</text>)",
       num(kLeft), escape(chart.title));
@@ -52,25 +55,32 @@ std::string loglog_chart(const LogLogChart& chart) {
   // Some room around the data, in log space.
   const double lx0 = std::log(x_lo) - 0.12, lx1 = std::log(x_hi) + 0.12;
   const double ly0 = std::log(y_lo) - 0.25, ly1 = std::log(y_hi) + 0.25;
-  auto px = [&](double v) { return kLeft + (std::log(v) - lx0) / std::max(lx1 - lx0, 1e-9) * kPlotW; };
-  auto py = [&](double v) { return kTop + kPlotH - (std::log(v) - ly0) / std::max(ly1 - ly0, 1e-9) * kPlotH; };
+  auto px = [&](double v) {
+    return kLeft + (std::log(v) - lx0) / std::max(lx1 - lx0, 1e-9) * kPlotW;
+  };
+  auto py = [&](double v) {
+    return kTop + kPlotH - (std::log(v) - ly0) / std::max(ly1 - ly0, 1e-9) * kPlotH;
+  };
 
   put(out, R"(<rect x="{}" y="{}" width="{}" height="{}" fill="#f8fafc" stroke="#cbd5e1"/>)",
       num(kLeft), num(kTop), num(kPlotW), num(kPlotH));
   // x ticks: the measured sizes themselves when there are few (powers of two read better so).
   std::vector<double> x_ticks = xs.size() <= 10 ? std::vector<double>(xs.begin(), xs.end())
-                                                 : log_ticks(std::exp(lx0), std::exp(lx1));
+                                                : log_ticks(std::exp(lx0), std::exp(lx1));
   for (double t : x_ticks) {
-    put(out, R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#e2e8f0"/><text x="{0}" y="{3}" font-size="10" fill="#475569" text-anchor="middle">{4}</text>)",
+    put(out,
+        R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#e2e8f0"/><text x="{0}" y="{3}" font-size="10" fill="#475569" text-anchor="middle">{4}</text>)",
         num(px(t)), num(kTop), num(kTop + kPlotH), num(kTop + kPlotH + 14), integer_label(t));
   }
   const double y_min = std::exp(ly0), y_max = std::exp(ly1);
   for (double t : chart.binary_ticks ? log2_ticks(y_min, y_max) : log_ticks(y_min, y_max)) {
-    put(out, R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#e2e8f0"/><text x="{3}" y="{4}" font-size="10" fill="#475569" text-anchor="end">{5}</text>)",
+    put(out,
+        R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#e2e8f0"/><text x="{3}" y="{4}" font-size="10" fill="#475569" text-anchor="end">{5}</text>)",
         num(kLeft), num(py(t)), num(kLeft + kPlotW), num(kLeft - 5), num(py(t) + 3.5),
         escape(chart.format_tick(t)));
   }
-  put(out, R"(<text x="{}" y="{}" font-size="11" fill="#334155" text-anchor="middle">{} (log scale)</text>)",
+  put(out,
+      R"(<text x="{}" y="{}" font-size="11" fill="#334155" text-anchor="middle">{} (log scale)</text>)",
       num(kLeft + kPlotW / 2), num(kHeight - 10), escape(chart.x_label));
 
   for (size_t i = 0; i < chart.series.size(); ++i) {
@@ -78,16 +88,19 @@ std::string loglog_chart(const LogLogChart& chart) {
     const std::string_view color = series_color(i);
     std::string points;
     for (auto [x, y] : s.points) points += num(px(x)) + "," + num(py(y)) + " ";
-    put(out, R"(<g class="series" data-series="{}"><polyline points="{}" fill="none" stroke="{}" stroke-width="2"/>)",
+    put(out,
+        R"(<g class="series" data-series="{}"><polyline points="{}" fill="none" stroke="{}" stroke-width="2"/>)",
         escape(s.name), points, color);
     for (auto [x, y] : s.points) {
-      put(out, R"(<circle cx="{}" cy="{}" r="3.2" fill="{}"><title>{} · {} {}: {}</title></circle>)",
+      put(out,
+          R"(<circle cx="{}" cy="{}" r="3.2" fill="{}"><title>{} · {} {}: {}</title></circle>)",
           num(px(x)), num(py(y)), color, escape(s.name), escape(chart.x_label), integer_label(x),
           escape(chart.format_y(y)));
     }
     put(out, "</g>");
     const double ly = kTop + 8 + 17 * static_cast<double>(i);
-    put(out, R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="2.5"/><text x="{}" y="{}" font-size="11" fill="#334155">{}</text>)",
+    put(out,
+        R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="2.5"/><text x="{}" y="{}" font-size="11" fill="#334155">{}</text>)",
         num(kLeft + kPlotW + 10), num(ly), num(kLeft + kPlotW + 26), num(ly), color,
         num(kLeft + kPlotW + 31), num(ly + 4), escape(fit(s.name, 17)));
   }

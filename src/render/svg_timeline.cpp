@@ -26,18 +26,6 @@ constexpr double kLaneGap = 8;
 constexpr double kGroupGap = 14;  // between the CPU and the GPU lanes
 constexpr double kFooter = 18;
 
-std::string_view cpu_fill(const TimelineSpan& s) {
-  switch (s.kind) {
-    case SpanKind::kUserAnnotation:
-      return "#cbd5e1";
-    case SpanKind::kRuntime:
-    case SpanKind::kDriver:
-      return "#fdba74";
-    default:
-      return s.depth % 2 ? "#a5b4fc" : "#c7d2fe";
-  }
-}
-
 std::string_view kind_words(SpanKind kind) {
   switch (kind) {
     case SpanKind::kCpuOp:
@@ -123,16 +111,19 @@ std::string timeline(const RegionTimeline& t, const std::string& id, const std::
   const double lanes_bottom = y - kLaneGap;
   const double total_height = lanes_bottom + kFooter;
   // The axis runs a little past the last span (or to the window's end, for a zoomed view).
-  const double last = std::max<double>(static_cast<double>(window_ns > 0 ? window_ns : t.end_ns), 1.0);
+  const double last =
+      std::max<double>(static_cast<double>(window_ns > 0 ? window_ns : t.end_ns), 1.0);
   const double end = window_ns > 0 ? last : last * 1.01;
   auto x = [&](double ns) { return kGutter + std::clamp(ns, 0.0, end) / end * kPlot; };
   auto visible = [&](const TimelineSpan& s) { return static_cast<double>(s.start_ns) < end; };
 
   std::string out;
-  put(out, R"(<svg class="{}" id="{}" data-variant="{}" viewBox="0 0 {} {}" width="100%" role="img" aria-label="timeline of {}">)",
+  put(out,
+      R"(<svg class="{}" id="{}" data-variant="{}" viewBox="0 0 {} {}" width="100%" role="img" aria-label="timeline of {}">)",
       window_ns > 0 ? "timeline-zoom" : "timeline", escape(id), escape(variant), num(kWidth),
       num(total_height), escape(variant));
-  put(out, R"(<defs><marker id="{}-arrow" viewBox="0 0 6 6" refX="5" refY="3" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="#475569"/></marker></defs>)",
+  put(out,
+      R"(<defs><marker id="{}-arrow" viewBox="0 0 6 6" refX="5" refY="3" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="#475569"/></marker></defs>)",
       escape(id));
 
   // Lane bands and labels.
@@ -142,7 +133,8 @@ std::string timeline(const RegionTimeline& t, const std::string& id, const std::
     put(out, R"(<rect class="lane {}" x="{}" y="{}" width="{}" height="{}" fill="{}"/>)",
         lane.gpu ? "gpu-lane" : "cpu-lane", num(kGutter), num(top[i]), num(kPlot), num(height[i]),
         lane.gpu ? "#f1f5f9" : "#f8fafc");
-    put(out, R"(<text class="lane-label" x="8" y="{}" font-size="11" font-weight="600" fill="#334155">{}</text>)",
+    put(out,
+        R"(<text class="lane-label" x="8" y="{}" font-size="11" font-weight="600" fill="#334155">{}</text>)",
         num(top[i] + 12), escape(fit(first, chars_in(kGutter - 12, 11))));
     put(out, R"(<text class="lane-label" x="8" y="{}" font-size="10" fill="#64748b">{}</text>)",
         num(top[i] + 24), escape(fit(second, chars_in(kGutter - 12, 10))));
@@ -155,23 +147,25 @@ std::string timeline(const RegionTimeline& t, const std::string& id, const std::
   // The time axis: ticks and grid lines across every lane.
   for (double tick : linear_ticks(last, 8)) {
     const double tx = x(tick);
-    put(out, R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#e2e8f0"/>)", num(tx), num(kAxis - 4),
-        num(lanes_bottom));
-    put(out, R"(<text x="{}" y="{}" font-size="10" fill="#64748b" text-anchor="{}">{}</text>)", num(tx),
-        num(kAxis - 8), tick == 0 ? "start" : "middle", format_tick_duration(tick));
+    put(out, R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#e2e8f0"/>)", num(tx),
+        num(kAxis - 4), num(lanes_bottom));
+    put(out, R"(<text x="{}" y="{}" font-size="10" fill="#64748b" text-anchor="{}">{}</text>)",
+        num(tx), num(kAxis - 8), tick == 0 ? "start" : "middle", format_tick_duration(tick));
   }
   // Where the region ends on the CPU: GPU work often runs on long after it.
   if (t.region_duration_ns > 0 && static_cast<double>(t.region_duration_ns) < last) {
     const double rx = x(static_cast<double>(t.region_duration_ns));
-    put(out, R"(<line class="region-end" x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#64748b" stroke-dasharray="3 3"><title>{3} ends on the CPU at {4}</title></line>)",
+    put(out,
+        R"(<line class="region-end" x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#64748b" stroke-dasharray="3 3"><title>{3} ends on the CPU at {4}</title></line>)",
         num(rx), num(kAxis - 2), num(lanes_bottom), escape(t.region_name),
         offset(t.region_duration_ns));
     // The words go on the side of the line where there is room for them.
     const bool left = rx > kGutter + kPlot * 0.6;
-    put(out, R"(<text x="{}" y="{}" font-size="10" fill="#64748b" text-anchor="{}">{}{} ends on the CPU ({}){}</text>)",
-        num(left ? rx - 4 : rx + 4), num(lanes_bottom + 13), left ? "end" : "start", left ? "" : "◂ ",
-        escape(fit(t.region_name, 24)), format_duration(static_cast<double>(t.region_duration_ns)),
-        left ? " ▸" : "");
+    put(out,
+        R"(<text x="{}" y="{}" font-size="10" fill="#64748b" text-anchor="{}">{}{} ends on the CPU ({}){}</text>)",
+        num(left ? rx - 4 : rx + 4), num(lanes_bottom + 13), left ? "end" : "start",
+        left ? "" : "◂ ", escape(fit(t.region_name, 24)),
+        format_duration(static_cast<double>(t.region_duration_ns)), left ? " ▸" : "");
   }
 
   auto span_box = [&](size_t lane, const TimelineSpan& s) {
@@ -183,7 +177,8 @@ std::string timeline(const RegionTimeline& t, const std::string& id, const std::
   };
 
   // Links below the spans, so that the spans stay readable.
-  put(out, R"(<g class="links" fill="none" stroke="#475569" stroke-opacity="0.55" stroke-width="1">)");
+  put(out,
+      R"(<g class="links" fill="none" stroke="#475569" stroke-opacity="0.55" stroke-width="1">)");
   for (const TimelineLink& link : t.links) {
     const TimelineSpan& from = t.lanes[link.from_lane].spans[link.from_span];
     const TimelineSpan& to = t.lanes[link.to_lane].spans[link.to_span];
@@ -194,7 +189,8 @@ std::string timeline(const RegionTimeline& t, const std::string& id, const std::
     // GPU work that starts past a zoomed view's end: the arrow points out of its right edge.
     const double x2 = visible(to) ? b[0] : kGutter + kPlot, y2 = b[1] - 1;
     const double bend = (y2 - y1) * 0.5;
-    put(out, R"svg(<path class="launch-link" d="M{},{} C{},{} {},{} {},{}" marker-end="url(#{}-arrow)"><title>{} → {}: starts {} after the launch</title></path>)svg",
+    put(out,
+        R"svg(<path class="launch-link" d="M{},{} C{},{} {},{} {},{}" marker-end="url(#{}-arrow)"><title>{} → {}: starts {} after the launch</title></path>)svg",
         num(x1), num(y1), num(x1), num(y1 + bend), num(x2), num(y2 - bend), num(x2), num(y2),
         escape(id), escape(from.name), escape(to.name),
         format_duration(static_cast<double>(to.start_ns - from.start_ns)));
@@ -207,12 +203,13 @@ std::string timeline(const RegionTimeline& t, const std::string& id, const std::
     for (const TimelineSpan& s : lane.spans) {
       if (!visible(s)) continue;
       auto [x0, y0, w, h] = span_box(i, s);
-      const std::string fill(lane.gpu ? class_color(s.kernel_class) : cpu_fill(s));
+      const std::string fill(lane.gpu ? class_color(s.kernel_class) : cpu_color(s.kind, s.depth));
       const std::string title =
           lane.gpu && s.activity >= 0 && s.activity < static_cast<int32_t>(t.activities.size())
               ? gpu_title(s, t.activities[s.activity])
               : cpu_title(s);
-      put(out, R"(<rect class="span {}" x="{}" y="{}" width="{}" height="{}" rx="{}" fill="{}"><title>{}</title></rect>)",
+      put(out,
+          R"(<rect class="span {}" x="{}" y="{}" width="{}" height="{}" rx="{}" fill="{}"><title>{}</title></rect>)",
           lane.gpu ? "gpu-span" : "cpu-span", num(x0), num(y0), num(w), num(h), w > 4 ? "2" : "0",
           fill, escape(title));
       const double font = lane.gpu ? 11 : 9.5;

@@ -97,7 +97,7 @@ if ! page_requests "$report" "$out/netlog.json" --window-size="1360,$height" \
 else
   echo "PASS the page made no request (net log: $out/netlog.json)"
 fi
-run_chromium --window-size=1360,1800 --screenshot="$out/report.png" "file://$report" >/dev/null || true
+run_chromium --window-size=1360,2100 --screenshot="$out/report.png" "file://$report" >/dev/null || true
 for shot in report.png report-full.png; do
   if [[ ! -s $out/$shot ]]; then echo "FAIL: no screenshot $shot"; status=1; fi
 done
