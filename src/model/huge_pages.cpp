@@ -2,6 +2,8 @@
 
 #include <sys/mman.h>
 
+#include <mutex>
+
 #include <cstdint>
 #include <new>
 
@@ -17,17 +19,6 @@ void advise_huge_pages(const void* data, size_t bytes) {
   // Failure (THP compiled out, an old kernel) leaves ordinary pages: nothing to report.
   (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 #endif
-}
-
-void populate_pages(void* data, size_t bytes) {
-#ifndef MADV_POPULATE_WRITE
-  constexpr int MADV_POPULATE_WRITE = 23;  // Linux 5.14; older kernels say EINVAL
-#endif
-  constexpr uintptr_t kPage = 4096;
-  auto begin = (reinterpret_cast<uintptr_t>(data) + kPage - 1) & ~(kPage - 1);
-  auto end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kPage - 1);
-  if (end > begin)
-    (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
 }
 
 void* allocate_huge_block(bool advise) {
@@ -47,8 +38,57 @@ void* allocate_huge_block(bool advise) {
   return reinterpret_cast<void*>(aligned);
 }
 
+void promote_huge_block(void* block) {
+#ifdef MADV_HUGEPAGE
+  (void)::madvise(block, kHugePageBytes, MADV_HUGEPAGE);
+#endif
+#ifndef MADV_COLLAPSE
+  constexpr int MADV_COLLAPSE = 25;  // Linux 6.1; older kernels say EINVAL
+#endif
+  (void)::madvise(block, kHugePageBytes, MADV_COLLAPSE);
+}
+
 void free_huge_block(void* block) {
   if (block) ::munmap(block, kHugePageBytes);
+}
+
+PageRecycler::~PageRecycler() {
+  for (void* block : spare_) free_huge_block(block);
+}
+
+void PageRecycler::give(void* block) {
+  std::lock_guard lock(mutex_);
+  spare_.push_back(block);
+}
+
+bool PageRecycler::back(char* page) {
+  void* block;
+  {
+    std::lock_guard lock(mutex_);
+    if (spare_.empty()) return false;
+    block = spare_.back();
+    spare_.pop_back();
+  }
+  // Replaces the (untouched) pages at `page` with the block's, which leave their old address.
+  void* moved =
+      ::mremap(block, kHugePageBytes, kHugePageBytes, MREMAP_MAYMOVE | MREMAP_FIXED, page);
+  if (moved == MAP_FAILED) free_huge_block(block);
+  return true;
+}
+
+PageRecycler::Table::Table(PageRecycler& recycler, void* data, size_t bytes)
+    : recycler_(recycler),
+      next_(reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(data) + kHugePageBytes - 1) &
+                                    ~(uintptr_t{kHugePageBytes} - 1))),
+      end_(static_cast<char*>(data) + bytes) {}
+
+void PageRecycler::Table::ahead_of(const void* p) {
+  const char* at = static_cast<const char*>(p);
+  // Two pages ahead: a page is backed before the writer reaches it, not after it faulted.
+  while (next_ + kHugePageBytes <= end_ && next_ < at + 2 * kHugePageBytes) {
+    if (next_ >= at && !recycler_.back(next_)) return;  // none left for now
+    next_ += kHugePageBytes;
+  }
 }
 
 }  // namespace attnprof

@@ -3,13 +3,14 @@
 // per GB (PERF_NOTES.md), and the model's tables are its largest fresh memory; with 2 MiB pages
 // the kernel takes one fault where it took 512. Measured on the 2-core VM (THP "madvise" mode),
 // a 256 MB memset: 1.3-1.8 s on 4 KiB pages; 0.5-1.1 s on huge pages the VM has not used
-// lately, but 0.04-0.06 s on huge pages it just freed (reused while another table is released
-// block by block). So the reader writes its rows into 2 MiB blocks (RowBlocks) and frees each
-// block as soon as its rows are copied into the final tables, whose pages then come warm.
+// lately, but 0.04-0.06 s on huge pages already in use. So the reader writes its rows into
+// 2 MiB blocks (RowBlocks), and each block whose rows are copied into the final tables lends its
+// pages to them (PageRecycler).
 //
 // The advice is a hint: where THP is off or no huge page is free, memory behaves as before.
 
 #include <cstddef>
+#include <mutex>
 #include <vector>
 
 namespace attnprof {
@@ -25,10 +26,44 @@ void advise_huge_pages(const void* data, size_t bytes);
 // at once.
 void* allocate_huge_block(bool advise = true);
 void free_huge_block(void* block);
+// Turns a block allocated without the advice, partly written, into one huge page (its written
+// pages are copied): from then on it takes no more faults. A hint, like the advice.
+void promote_huge_block(void* block);
 
-// Faults in the pages of [data, data + bytes) now, as writing them would (MADV_POPULATE_WRITE),
-// so that several threads can share that cost. A hint: does nothing where unsupported.
-void populate_pages(void* data, size_t bytes);
+// Blocks (allocate_huge_block) whose rows have been copied out, kept to back the next table
+// written: their pages move into the table's address range (mremap), warm, where the table would
+// have faulted in fresh ones. Freed pages do not come back warm reliably on our VMs: the guest
+// hands free 8 MiB ranges back to the host within seconds (free page reporting), and a page the
+// host has taken back costs as much as a new one.
+class PageRecycler {
+ public:
+  PageRecycler() = default;
+  PageRecycler(const PageRecycler&) = delete;
+  PageRecycler& operator=(const PageRecycler&) = delete;
+  ~PageRecycler();  // frees the blocks left
+
+  void give(void* block);  // thread-safe
+
+  // A table being written front to back: call ahead_of(p) before writing at p; the whole 2 MiB
+  // pages a little ahead of p, not yet written, get spare blocks' pages while there are any.
+  // [data, end) must be one allocation of its own (a large malloc block, as std::vector's).
+  class Table {
+   public:
+    Table(PageRecycler& recycler, void* data, size_t bytes);
+    void ahead_of(const void* p);
+
+   private:
+    PageRecycler& recycler_;
+    char* next_;       // the first 2 MiB page not yet backed or passed
+    char* const end_;  // of the allocation
+  };
+
+ private:
+  bool back(char* page);  // moves a spare block to `page`; false when none is left
+
+  std::mutex mutex_;
+  std::vector<void*> spare_;
+};
 
 // v.reserve(n), then the advice over the reserved capacity (before its pages are touched).
 template <typename T>

@@ -1,5 +1,6 @@
 #include "model/linker.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -7,67 +8,49 @@
 #include <fmt/format.h>
 
 #include "model/huge_pages.h"
+#include "model/sorted_runs.h"
+#include "model/two_threads.h"
 #include "reader/kineto_format.h"
 
 namespace attnprof {
 
 namespace {
 
-void link_parents(Trace& trace) {
+// A runtime or driver call with a correlation id, and the innermost cpu_op above it.
+struct Launch {
+  int64_t correlation;
+  HostEventId launch;
+  HostEventId op;
+};
+
+// Parents of host events [begin, end), which start at a thread's first event; and the launches
+// among them, in table order. The stack holds an event's ancestors when it is pushed, so the
+// innermost cpu_op among them comes with it: no walk up the parents per GPU activity later (the
+// walks, a cache miss per step, were half of linking a 1 GB trace).
+void link_parents(Trace& trace, size_t begin, size_t end, std::vector<Launch>& launches) {
   const auto& host = trace.host_events;
-  assign_on_huge_pages(trace.host_parent, host.size(), kNoId);
-  std::vector<HostEventId> stack;
-  for (size_t i = 0; i < host.size(); ++i) {
+  struct Entry {
+    HostEventId event;
+    HostEventId op;  // the innermost cpu_op of the stack up to this entry
+  };
+  std::vector<Entry> stack;
+  for (size_t i = begin; i < end; ++i) {
     const HostEvent& e = host[i];
-    if (i > 0 && (host[i - 1].pid != e.pid || host[i - 1].tid != e.tid)) stack.clear();
+    if (i > begin && (host[i - 1].pid != e.pid || host[i - 1].tid != e.tid)) stack.clear();
     // Sorted by start (longest first at a tie): whatever on the stack ends before this event
     // ends cannot hold it, whether it ended before this one started or overlaps it partly.
-    while (!stack.empty() && host[stack.back()].end_ns() < e.end_ns()) stack.pop_back();
-    if (!stack.empty()) trace.host_parent[i] = stack.back();
-    stack.push_back(static_cast<HostEventId>(i));
+    while (!stack.empty() && host[stack.back().event].end_ns() < e.end_ns()) stack.pop_back();
+    HostEventId op = kNoId;
+    if (!stack.empty()) {
+      trace.host_parent[i] = stack.back().event;
+      op = stack.back().op;
+    }
+    const auto id = static_cast<HostEventId>(i);
+    if ((e.kind == HostKind::kRuntime || e.kind == HostKind::kDriver) && e.correlation != kNoValue)
+      launches.push_back({e.correlation, id, op});
+    stack.push_back({id, e.kind == HostKind::kCpuOp ? id : op});
   }
 }
-
-// Host event ids by a 64-bit id (correlation, External id): open addressing, the first id
-// inserted for a key wins. A node-based std::unordered_map cost ~6% of a whole read in
-// allocations and rehashing on a 1 GB trace.
-class IdIndex {
- public:
-  explicit IdIndex(size_t expected) {
-    size_t slots = 16;
-    while (slots < expected * 2) slots *= 2;
-    assign_on_huge_pages(slots_, slots, Slot{});
-  }
-  // Inserts unless `key` is there; false when it was.
-  bool insert(int64_t key, HostEventId value) {
-    for (size_t i = hash(key);; i = (i + 1) & (slots_.size() - 1)) {
-      Slot& s = slots_[i];
-      if (s.value == kNoId) {
-        s = {key, value};
-        return true;
-      }
-      if (s.key == key) return false;
-    }
-  }
-  HostEventId find(int64_t key) const {
-    for (size_t i = hash(key);; i = (i + 1) & (slots_.size() - 1)) {
-      const Slot& s = slots_[i];
-      if (s.value == kNoId) return kNoId;
-      if (s.key == key) return s.value;
-    }
-  }
-
- private:
-  struct Slot {
-    int64_t key = 0;
-    HostEventId value = kNoId;
-  };
-  size_t hash(int64_t key) const {
-    uint64_t h = static_cast<uint64_t>(key) * 0x9e3779b97f4a7c15ULL;
-    return static_cast<size_t>(h ^ (h >> 29)) & (slots_.size() - 1);
-  }
-  std::vector<Slot> slots_;
-};
 
 // A diagnostic whose detail is formatted only when it is among the few kept.
 template <typename Detail>
@@ -77,65 +60,77 @@ void diagnose(Trace& trace, DiagnosticKind kind, Detail&& detail) {
       trace.diagnostics.count(kind) < Diagnostics::kKeptPerKind ? detail() : std::string());
 }
 
-void link_launches(Trace& trace) {
+// GPU activity -> launch by correlation id, as a join of the two lists sorted by it: the launches
+// come nearly sorted (by time within a thread), and a hash table's random probes cost a cache
+// miss each. `launches` are in table order.
+void link_launches(Trace& trace, std::vector<Launch>& launches) {
   const auto& host = trace.host_events;
-  size_t launches = 0;
-  for (const HostEvent& e : host)
-    if ((e.kind == HostKind::kRuntime || e.kind == HostKind::kDriver) && e.correlation != kNoValue)
-      ++launches;
-  IdIndex launch_by_correlation(launches);
-  for (size_t i = 0; i < host.size(); ++i) {
-    const HostEvent& e = host[i];
-    if ((e.kind == HostKind::kRuntime || e.kind == HostKind::kDriver) &&
-        e.correlation != kNoValue) {
-      if (!launch_by_correlation.insert(e.correlation, static_cast<HostEventId>(i)))
-        diagnose(trace, DiagnosticKind::kDuplicateCorrelation, [&] {
-          return fmt::format("correlation {} is shared by two runtime calls", e.correlation);
-        });
-    }
-  }
-
   const auto& gpu = trace.gpu_activities;
+  // The first launch of a correlation id (in table order) is the one; the others are reported,
+  // in table order.
+  stable_sort_runs(launches.begin(), launches.end(),
+                   [](const Launch& a, const Launch& b) { return a.correlation < b.correlation; });
+  std::vector<HostEventId> duplicates;
+  for (size_t i = 1; i < launches.size(); ++i)
+    if (launches[i].correlation == launches[i - 1].correlation)
+      duplicates.push_back(launches[i].launch);
+  std::sort(duplicates.begin(), duplicates.end());
+  for (HostEventId d : duplicates)
+    diagnose(trace, DiagnosticKind::kDuplicateCorrelation, [&] {
+      return fmt::format("correlation {} is shared by two runtime calls", host[d].correlation);
+    });
+
   assign_on_huge_pages(trace.activity_launch, gpu.size(), kNoId);
   assign_on_huge_pages(trace.activity_op, gpu.size(), kNoId);
+  struct Wanted {
+    int64_t correlation;
+    GpuActivityId activity;
+  };
+  std::vector<Wanted> wanted;
+  wanted.reserve(gpu.size());
+  for (size_t g = 0; g < gpu.size(); ++g)
+    if (gpu[g].kind != GpuKind::kUserAnnotation && gpu[g].correlation != kNoValue)
+      wanted.push_back({gpu[g].correlation, static_cast<GpuActivityId>(g)});
+  stable_sort_runs(wanted.begin(), wanted.end(),
+                   [](const Wanted& a, const Wanted& b) { return a.correlation < b.correlation; });
   std::vector<bool> launched(host.size(), false);
+  size_t l = 0;
+  for (const Wanted& w : wanted) {
+    while (l < launches.size() && launches[l].correlation < w.correlation) ++l;
+    if (l == launches.size() || launches[l].correlation != w.correlation) continue;
+    trace.activity_launch[w.activity] = launches[l].launch;
+    trace.activity_op[w.activity] = launches[l].op;
+    launched[launches[l].launch] = true;
+  }
+
   std::vector<GpuActivityId> by_external_id;  // activities whose op is found by "External id"
   for (size_t g = 0; g < gpu.size(); ++g) {
     const GpuActivity& a = gpu[g];
     if (a.kind == GpuKind::kUserAnnotation) continue;
-    HostEventId launch =
-        a.correlation == kNoValue ? kNoId : launch_by_correlation.find(a.correlation);
-    if (launch != kNoId) {
-      trace.activity_launch[g] = launch;
-      launched[launch] = true;
-      for (HostEventId p = trace.host_parent[launch]; p != kNoId; p = trace.host_parent[p]) {
-        if (host[p].kind == HostKind::kCpuOp) {
-          trace.activity_op[g] = p;
-          break;
-        }
-      }
-    } else {
+    if (trace.activity_launch[g] == kNoId)
       diagnose(trace, DiagnosticKind::kActivityWithoutLaunch, [&] {
         return fmt::format("\"{}\" (correlation {}) has no runtime call in the trace",
                            trace.strings.view(a.name), a.correlation);
       });
-    }
     if (trace.activity_op[g] == kNoId && a.external_id != kNoValue)
       by_external_id.push_back(static_cast<GpuActivityId>(g));
   }
   if (!by_external_id.empty()) {
     // The first cpu_op (in table order) with each wanted External id.
-    IdIndex wanted(by_external_id.size());
-    for (GpuActivityId g : by_external_id) wanted.insert(gpu[g].external_id, kNoId + 1);
-    IdIndex op_by_external_id(by_external_id.size());
+    std::vector<std::pair<int64_t, HostEventId>> ops;
+    for (GpuActivityId g : by_external_id) ops.emplace_back(gpu[g].external_id, kNoId);
+    std::sort(ops.begin(), ops.end());
+    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
     for (size_t i = 0; i < host.size(); ++i) {
       const HostEvent& e = host[i];
-      if (e.kind == HostKind::kCpuOp && e.external_id != kNoValue &&
-          wanted.find(e.external_id) != kNoId)
-        op_by_external_id.insert(e.external_id, static_cast<HostEventId>(i));
+      if (e.kind != HostKind::kCpuOp || e.external_id == kNoValue) continue;
+      auto it = std::lower_bound(ops.begin(), ops.end(), std::pair(e.external_id, kNoId));
+      if (it != ops.end() && it->first == e.external_id && it->second == kNoId)
+        it->second = static_cast<HostEventId>(i);
     }
     for (GpuActivityId g : by_external_id)
-      trace.activity_op[g] = op_by_external_id.find(gpu[g].external_id);
+      trace.activity_op[g] =
+          std::lower_bound(ops.begin(), ops.end(), std::pair(gpu[g].external_id, kNoId))->second;
   }
   std::vector<signed char> launch_api(trace.strings.size(), -1);  // per name: unknown, no, yes
   for (size_t i = 0; i < host.size(); ++i) {
@@ -151,11 +146,11 @@ void link_launches(Trace& trace) {
   }
 }
 
-void check_flows(Trace& trace) {
+// Unpaired flows, as (detail, kept) diagnostics in the order they are to be added.
+std::vector<std::string> check_flows(const Trace& trace, StringId ac2g) {
   // Each flow id should have one start and one finish per category. ac2g flows are left out:
   // they repeat the correlation ids, which link_launches checks, and Kineto writes unpaired ones
   // by design (a start on every cudaDeviceSynchronize, which has no GPU side).
-  StringId ac2g = trace.strings.intern("ac2g");
   struct Ends {
     int starts = 0, finishes = 0;
   };
@@ -166,19 +161,45 @@ void check_flows(Trace& trace) {
     auto& e = ends[key];
     (f.phase == 's' ? e.starts : e.finishes)++;
   }
+  std::vector<std::string> unpaired;
   for (const auto& [key, e] : ends)
     if (e.starts == 0 || e.finishes == 0)
-      trace.diagnostics.add(DiagnosticKind::kFlowWithoutPartner, 0,
-                            fmt::format("flow id {} has {} start(s) and {} finish(es)",
-                                        key & 0xffffffffffffULL, e.starts, e.finishes));
+      unpaired.push_back(unpaired.size() < Diagnostics::kKeptPerKind
+                             ? fmt::format("flow id {} has {} start(s) and {} finish(es)",
+                                           key & 0xffffffffffffULL, e.starts, e.finishes)
+                             : std::string());
+  return unpaired;
 }
 
 }  // namespace
 
 void link_trace(Trace& trace) {
-  link_parents(trace);
-  link_launches(trace);
-  check_flows(trace);
+  // Parents thread by thread: two halves, split where a thread begins.
+  const auto& host = trace.host_events;
+  assign_on_huge_pages(trace.host_parent, host.size(), kNoId);
+  size_t middle = host.size() / 2;
+  while (middle > 0 && middle < host.size() && host[middle - 1].pid == host[middle].pid &&
+         host[middle - 1].tid == host[middle].tid)
+    ++middle;
+  std::vector<Launch> launches[2];
+  run_on_two_threads([&](size_t half) {
+    if (half == 0)
+      link_parents(trace, 0, middle, launches[0]);
+    else
+      link_parents(trace, middle, host.size(), launches[1]);
+  });
+  launches[0].insert(launches[0].end(), launches[1].begin(), launches[1].end());
+  // Launches and flows at once; the flows' diagnostics come after the launches', as they did.
+  const StringId ac2g = trace.strings.intern("ac2g");
+  std::vector<std::string> unpaired;
+  run_on_two_threads([&](size_t half) {
+    if (half == 0)
+      link_launches(trace, launches[0]);
+    else
+      unpaired = check_flows(trace, ac2g);
+  });
+  for (auto& detail : unpaired)
+    trace.diagnostics.add(DiagnosticKind::kFlowWithoutPartner, 0, std::move(detail));
 }
 
 }  // namespace attnprof

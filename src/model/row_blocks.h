@@ -45,7 +45,9 @@ class RowBlocks {
     if (next_ == block_end_) next_block();
     std::memcpy(static_cast<void*>(next_), &row, sizeof(T));
     ++next_;
-    ++size_;
+    // A table that grows past an eighth of its first block is not a small one after all: that
+    // block becomes a huge page too, rather than take 448 more small-page faults.
+    if (++size_ == kRowsPerBlock / 8) promote_huge_block(blocks_[0]);
   }
 
   // Forgets the rows from `size` on; their blocks are kept for the rows that come next.
@@ -72,12 +74,16 @@ class RowBlocks {
     }
   }
 
-  // Frees the blocks that hold only rows before `row`: they have been copied out and will not be
-  // read again. The rows stay counted; reading them is an error.
-  void release_before(size_t row) {
-    size_t whole = std::min(row / kRowsPerBlock, blocks_.size());
+  // Gives up the blocks that hold only rows before `row`, all of them once `row` is size() (they
+  // have been copied out and will not be read again): to `recycler`, else to the system. The rows
+  // stay counted; reading them is an error.
+  void release_before(size_t row, PageRecycler* recycler = nullptr) {
+    size_t whole = row >= size_ ? blocks_.size() : std::min(row / kRowsPerBlock, blocks_.size());
     for (size_t b = released_; b < whole; ++b) {
-      free_huge_block(blocks_[b]);
+      if (recycler)
+        recycler->give(blocks_[b]);
+      else
+        free_huge_block(blocks_[b]);
       blocks_[b] = nullptr;
     }
     released_ = std::max(released_, whole);
@@ -88,7 +94,7 @@ class RowBlocks {
   void next_block() {
     size_t block = size_ / kRowsPerBlock;
     // The first block is left on small pages: a table of a few rows (a quiet thread) then costs
-    // a few pages, not a whole huge page.
+    // a few pages, not a whole huge page (push_back promotes it if the table grows).
     if (block == blocks_.size())
       blocks_.push_back(static_cast<T*>(allocate_huge_block(/*advise=*/block > 0)));
     next_ = blocks_[block];

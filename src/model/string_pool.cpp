@@ -88,8 +88,7 @@ StringId StringPool::intern(std::string_view text) {
     }
     if (slot.hash == h) {
       std::string_view stored = strings_[slot.id_plus_one - 1];
-      if (stored.size() == text.size() && std::memcmp(stored.data(), text.data(), text.size()) == 0)
-        return slot.id_plus_one - 1;
+      if (stored == text) return slot.id_plus_one - 1;  // (memcmp would be given null for "")
       if (++collisions > kSampledCollisionLimit && !hash_every_byte_) {
         hash_every_byte_ = true;
         rehash(slots_.size());

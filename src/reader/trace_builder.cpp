@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <limits>
-#include <thread>
 
 #include "model/huge_pages.h"
 #include "model/sorted_runs.h"
+#include "model/two_threads.h"
 #include "reader/kineto_format.h"
 
 namespace attnprof {
@@ -30,14 +30,6 @@ bool gpu_before(const GpuActivity& a, const GpuActivity& b) {
   if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
   if (a.stream != b.stream) return a.stream < b.stream;
   return a.correlation < b.correlation;
-}
-
-// Runs work(0) on this thread and work(1) on another, and waits for both.
-template <typename Work>
-void run_on_two_threads(Work&& work) {
-  std::thread other([&] { work(1); });
-  work(0);
-  other.join();
 }
 
 // The workers' string ids and text keys, as the trace's.
@@ -191,6 +183,9 @@ Trace TraceBuilder::finish() && {
     return b + 1 < t.batches.size() ? t.batches[b + 1].*field : size;
   };
 
+  // Worker blocks whose rows are copied, lent to the host events' table (see below).
+  PageRecycler recycler;
+
   // Strings: interned in the order of the batches, each batch's in the order it met them, which
   // is the order of first use in the document.
   IdMap ids(workers);
@@ -204,128 +199,9 @@ Trace TraceBuilder::finish() && {
       ids.of(w)[s] = trace_.strings.intern(t.strings.view(static_cast<StringId>(s)));
   }
 
-  // Host events: thread by thread in (pid, tid) order, each thread's rows in document order
-  // (its batches interleave across workers), then sorted by start within the thread. Every batch's
-  // rows have a known place, so two threads fill the table at once, each from its own sources.
-  {
-    struct Source {
-      size_t worker;
-      EventTables::HostThread* thread;
-      int32_t pid, tid;                  // the trace's keys
-      std::vector<size_t> row_of_batch;  // where each of thread->batch_starts goes in the table
-      size_t rows = 0;
-    };
-    std::vector<Source> sources;
-    for (size_t w = 0; w < workers; ++w) {
-      for (auto& t : tables_[w]->host_threads) {
-        if (t.rows.empty()) continue;
-        int32_t pid = ids.key(w, t.pid, t.text & EventTables::kPidIsText);
-        int32_t tid = ids.key(w, t.tid, t.text & EventTables::kTidIsText);
-        sources.push_back({w, &t, pid, tid, {}, t.rows.size()});
-      }
-    }
-    std::stable_sort(sources.begin(), sources.end(), [](const Source& a, const Source& b) {
-      return std::pair(a.pid, a.tid) < std::pair(b.pid, b.tid);
-    });
-    // Threads (runs of sources with one key) and where each batch's rows go.
-    struct Thread {
-      size_t begin = 0, end = 0;  // rows of the table
-    };
-    std::vector<Thread> threads;
-    size_t total = 0;
-    for (size_t first = 0; first < sources.size();) {
-      size_t last = first;
-      while (last < sources.size() && sources[last].pid == sources[first].pid &&
-             sources[last].tid == sources[first].tid)
-        ++last;
-      Thread thread{total, total};
-      std::vector<size_t> next(last - first, 0);
-      for (;;) {  // the sources' batches in document order
-        size_t pick = SIZE_MAX;
-        for (size_t i = first; i < last; ++i) {
-          const auto& starts = sources[i].thread->batch_starts;
-          if (next[i - first] < starts.size() &&
-              (pick == SIZE_MAX ||
-               starts[next[i - first]].first <
-                   sources[pick].thread->batch_starts[next[pick - first]].first))
-            pick = i;
-        }
-        if (pick == SIZE_MAX) break;
-        Source& s = sources[pick];
-        const auto& starts = s.thread->batch_starts;
-        size_t b = next[pick - first]++;
-        size_t rows = (b + 1 < starts.size() ? starts[b + 1].second : s.thread->rows.size()) -
-                      starts[b].second;
-        s.row_of_batch.push_back(thread.end);
-        thread.end += rows;
-      }
-      total = thread.end;
-      threads.push_back(thread);
-      first = last;
-    }
-
-    auto& host = trace_.host_events;
-    reserve_on_huge_pages(host, total);
-    // Fresh pages are the dearest part of this (PERF_NOTES.md): fault them in on two threads.
-    run_on_two_threads([&](size_t half) {
-      size_t from = half == 0 ? 0 : total / 2, to = half == 0 ? total / 2 : total;
-      populate_pages(host.data() + from, (to - from) * sizeof(HostEvent));
-    });
-    host.resize(total);
-    // Sources, then threads, shared out by rows: the largest first, each to the thread with less.
-    auto share = [](std::vector<size_t> sizes) {
-      std::vector<size_t> order(sizes.size());
-      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-      std::stable_sort(order.begin(), order.end(),
-                       [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
-      std::vector<int> half(sizes.size());
-      size_t load[2] = {0, 0};
-      for (size_t i : order) {
-        half[i] = load[1] < load[0] ? 1 : 0;
-        load[half[i]] += sizes[i];
-      }
-      return half;
-    };
-    std::vector<size_t> sizes;
-    for (const Source& s : sources) sizes.push_back(s.rows);
-    const std::vector<int> source_half = share(sizes);
-    run_on_two_threads([&](size_t half) {
-      for (size_t i = 0; i < sources.size(); ++i) {
-        if (source_half[i] != static_cast<int>(half)) continue;
-        Source& s = sources[i];
-        const std::vector<StringId>& names = ids.of(s.worker);
-        const std::vector<HostEvent>& wide = tables_[s.worker]->wide_host_events;
-        const auto& starts = s.thread->batch_starts;
-        for (size_t b = 0; b < starts.size(); ++b) {
-          const size_t from = starts[b].second;
-          const size_t to = b + 1 < starts.size() ? starts[b + 1].second : s.thread->rows.size();
-          HostEvent* out = host.data() + s.row_of_batch[b];
-          s.thread->rows.for_each_span(from, to, [&](const EventTables::HostRow* rows, size_t n) {
-            for (size_t r = 0; r < n; ++r) {
-              HostEvent e = EventTables::expand(rows[r], wide);
-              e.name = names[e.name];
-              e.pid = s.pid;
-              e.tid = s.tid;
-              *out++ = e;
-            }
-          });
-          s.thread->rows.release_before(to);
-        }
-      }
-    });
-    sizes.clear();
-    for (const Thread& t : threads) sizes.push_back(t.end - t.begin);
-    const std::vector<int> thread_half = share(sizes);
-    run_on_two_threads([&](size_t half) {
-      for (size_t i = 0; i < threads.size(); ++i)
-        if (thread_half[i] == static_cast<int>(half))
-          stable_sort_runs(host.begin() + threads[i].begin, host.begin() + threads[i].end,
-                           host_before);
-    });
-    for (auto& t : tables_) std::vector<EventTables::HostThread>().swap(t->host_threads);
-  }
-
-  // The other tables: batch after batch, in document order.
+  // The tables other than host events first: batch after batch, in document order, GPU
+  // activities on one thread and the rest on another. Their workers' blocks, once copied, go to
+  // the recycler for the host events' table.
   size_t gpu_total = 0, instant_total = 0, flow_total = 0, name_total = 0;
   for (auto& t : tables_) {
     gpu_total += t->gpu_activities.size();
@@ -343,7 +219,6 @@ Trace TraceBuilder::finish() && {
     flow_keys.emplace_back(t->flow_text_keys);
     name_keys.emplace_back(t->name_text_keys);
   }
-  // GPU activities on one thread, the rest on the other.
   run_on_two_threads([&](size_t half) {
     for (size_t i = 0; i < committed_.size(); ++i) {
       const size_t w = committed_[i];
@@ -361,7 +236,7 @@ Trace TraceBuilder::finish() && {
             trace_.gpu_activities.push_back(a);
           }
         });
-        t.gpu_activities.release_before(end);
+        t.gpu_activities.release_before(end, &recycler);
         continue;
       }
 
@@ -378,7 +253,7 @@ Trace TraceBuilder::finish() && {
           trace_.instants.push_back(e);
         }
       });
-      t.instants.release_before(end);
+      t.instants.release_before(end, &recycler);
 
       row = m.flows;
       end = batch_end(t, b, &EventTables::Mark::flows, t.flows.size());
@@ -393,7 +268,7 @@ Trace TraceBuilder::finish() && {
           trace_.flows.push_back(e);
         }
       });
-      t.flows.release_before(end);
+      t.flows.release_before(end, &recycler);
 
       end = batch_end(t, b, &EventTables::Mark::names, t.thread_names.size());
       for (size_t r = m.names; r < end; ++r) {
@@ -409,6 +284,99 @@ Trace TraceBuilder::finish() && {
     if (half == 0)
       stable_sort_runs(trace_.gpu_activities.begin(), trace_.gpu_activities.end(), gpu_before);
   });
+  // Then host events: thread by thread in (pid, tid) order, each thread's rows in document order
+  // (its batches interleave across workers), then sorted by start within the thread. One pass
+  // appends them, and the pages of the worker blocks copied so far back the table ahead of it:
+  // ~100 MB of fresh pages fewer on a 1 GB trace (PERF_NOTES.md). Writing the table from two
+  // threads would not allow it (the table would have to be sized, so touched, first).
+  {
+    struct Source {
+      size_t worker;
+      EventTables::HostThread* thread;
+      int32_t pid, tid;  // the trace's keys
+      size_t next = 0;   // into thread->batch_starts
+    };
+    std::vector<Source> sources;
+    size_t total = 0;
+    for (size_t w = 0; w < workers; ++w) {
+      for (auto& t : tables_[w]->host_threads) {
+        if (t.rows.empty()) continue;
+        int32_t pid = ids.key(w, t.pid, t.text & EventTables::kPidIsText);
+        int32_t tid = ids.key(w, t.tid, t.text & EventTables::kTidIsText);
+        sources.push_back({w, &t, pid, tid});
+        total += t.rows.size();
+      }
+    }
+    std::stable_sort(sources.begin(), sources.end(), [](const Source& a, const Source& b) {
+      return std::pair(a.pid, a.tid) < std::pair(b.pid, b.tid);
+    });
+    auto& host = trace_.host_events;
+    reserve_on_huge_pages(host, total);
+    PageRecycler::Table backing(recycler, host.data(), host.capacity() * sizeof(HostEvent));
+    std::vector<std::pair<size_t, size_t>> threads;  // rows [begin, end) of each thread
+    auto merge_host = [&] {
+      for (size_t first = 0; first < sources.size();) {
+        size_t last = first;
+        while (last < sources.size() && sources[last].pid == sources[first].pid &&
+               sources[last].tid == sources[first].tid)
+          ++last;
+        const size_t begin = host.size();
+        for (;;) {  // the thread's batches in document order
+          Source* next = nullptr;
+          for (size_t i = first; i < last; ++i) {
+            Source& s = sources[i];
+            if (s.next < s.thread->batch_starts.size() &&
+                (!next || s.thread->batch_starts[s.next].first <
+                              next->thread->batch_starts[next->next].first))
+              next = &s;
+          }
+          if (!next) break;
+          const auto& starts = next->thread->batch_starts;
+          const size_t from = starts[next->next].second;
+          const size_t to = next->next + 1 < starts.size() ? starts[next->next + 1].second
+                                                           : next->thread->rows.size();
+          ++next->next;
+          const std::vector<StringId>& names = ids.of(next->worker);
+          const std::vector<HostEvent>& wide = tables_[next->worker]->wide_host_events;
+          backing.ahead_of(host.data() + host.size());
+          next->thread->rows.for_each_span(from, to,
+                                           [&](const EventTables::HostRow* rows, size_t n) {
+                                             for (size_t r = 0; r < n; ++r) {
+                                               HostEvent e = EventTables::expand(rows[r], wide);
+                                               e.name = names[e.name];
+                                               e.pid = next->pid;
+                                               e.tid = next->tid;
+                                               host.push_back(e);
+                                             }
+                                           });
+          next->thread->rows.release_before(to, &recycler);
+        }
+        threads.emplace_back(begin, host.size());
+        first = last;
+      }
+    };
+    merge_host();
+    for (auto& t : tables_) std::vector<EventTables::HostThread>().swap(t->host_threads);
+    // Sorting thread by thread, the largest first, each to the half with fewer rows so far.
+    std::vector<size_t> order(threads.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto rows = [&](size_t i) { return threads[i].second - threads[i].first; };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return rows(a) > rows(b); });
+    std::vector<size_t> halves[2];
+    size_t load[2] = {0, 0};
+    for (size_t i : order) {
+      size_t h = load[1] < load[0] ? 1 : 0;
+      halves[h].push_back(i);
+      load[h] += rows(i);
+    }
+    run_on_two_threads([&](size_t half) {
+      for (size_t i : halves[half])
+        stable_sort_runs(host.begin() + threads[i].first, host.begin() + threads[i].second,
+                         host_before);
+    });
+  }
+
   for (auto& t : tables_) trace_.events_read += t->events_read;
 
   // Diagnostics: each worker kept the first few of each kind among its own events; in byte-offset

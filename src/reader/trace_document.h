@@ -10,12 +10,12 @@
 // an unclosed object, and either fails the parse. Then (rarely) the exact scanner finds the true
 // boundary. No event is ever lost or read twice: a failed batch is rolled back whole.
 //
-// Batches can be parsed on worker threads, one sink per worker. The reader then cuts ahead while
-// the workers parse, on the guess that each quick cut is right; the batches are committed in
-// document order once parsed. When a batch fails, every batch cut after it is discarded, and the
-// reader goes back to the failed batch's first byte (it keeps every byte from the oldest batch
-// not yet committed) and cuts it exactly, as the one-thread reader does. So the events, their
-// order within each batch and the errors are those of a one-thread read.
+// Batches can be parsed on several threads, one sink each: the calling thread's, which reads and
+// cuts and parses whenever it is ahead, and a worker thread for each other sink. The reader cuts
+// ahead on the guess that each quick cut is right; the batches are committed in document order
+// once parsed. When a batch fails, every batch cut after it is discarded, and the reader goes back
+// to the failed batch's window as it was (the bytes read since are read again), and cuts it
+// exactly. So the batches, the events and the errors are those of a one-thread read.
 
 #include <cstdint>
 #include <functional>
@@ -96,8 +96,8 @@ Result<DocumentStats> read_trace_document(ByteStream& stream, const std::string&
                                           const Limits& limits, TraceDocumentSink& sink,
                                           const ProgressCallback& progress = {});
 
-// The same with events parsed by one thread per sink in `workers` (which must not be empty); the
-// calling thread reads, cuts and commits. Same errors.
+// The same with events parsed on as many threads as sinks in `workers` (which must not be empty):
+// workers[0] is the calling thread's, which also reads, cuts and commits. Same errors.
 Result<DocumentStats> read_trace_document(ByteStream& stream, const std::string& path,
                                           const Limits& limits, DocumentSink& sink,
                                           std::span<EventBatchSink* const> workers,
