@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Records the real PyTorch profiler traces that attnprof's tests read.
 
-Run on a CUDA machine (the project's GPU machine): python3 record_fixtures.py OUTDIR
+Run on a CUDA machine (the project's GPU machine): python3 record_fixtures.py OUTDIR [WHAT...]
+WHAT: variants train graph cpu cold small (the default set), ranks (a two-rank data-parallel run,
+one trace per rank), gpt2 (a large GPT-2 training trace for throughput: GPT2_STEPS profiled steps,
+default 4, ~7.5 MB of JSON each; written to GPT2_OUT, default OUTDIR). scripts/gpu/record-large.sh
+records the ranks and a ~200 MB GPT-2 trace in one device call.
 Each trace is written by torch.profiler's export_chrome_trace as .json.gz.
 tests/data/README.md says what each trace holds and what the tests check in it.
 """
@@ -212,8 +216,10 @@ def record_small_launch_bound():
     save(prof, "small_launch_bound")
 
 
-def record_gpt2(out_dir):
-    """A large real training trace (GPT-2 small, random weights) for throughput measurements."""
+def record_gpt2(out_dir, steps):
+    """A large real training trace (GPT-2 small, random weights) for throughput measurements:
+    `steps` profiled steps with shapes, stacks and memory events, ~7.5 MB of JSON a step (27 steps
+    make ~200 MB)."""
     from transformers import GPT2Config, GPT2LMHeadModel
     torch.manual_seed(0)
     model = GPT2LMHeadModel(GPT2Config()).cuda()
@@ -227,14 +233,56 @@ def record_gpt2(out_dir):
         step()
     torch.cuda.synchronize()
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
-                 schedule=schedule(wait=0, warmup=1, active=4, repeat=1),
+                 schedule=schedule(wait=0, warmup=1, active=steps, repeat=1),
                  record_shapes=True, profile_memory=True, with_stack=True) as prof:
-        for _ in range(5):
+        for _ in range(steps + 1):
             step(); torch.cuda.synchronize(); prof.step()
     global OUT
     OUT, saved = out_dir, OUT
-    save(prof, "gpt2_train")
+    save(prof, f"gpt2_train_{steps}steps")
     OUT = saved
+
+
+def record_rank(rank, world_size, out_dir, init_file):
+    """One rank of a data-parallel run (DDP over gloo: two ranks may share the one GPU, which
+    NCCL refuses). Rank r trains on a sequence (1 + r/2) times as long, so the ranks are
+    unbalanced the way real ones are: the short rank waits in the gradient all-reduce."""
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    dist.init_process_group("gloo", init_method=f"file://{init_file}", rank=rank,
+                            world_size=world_size)
+    torch.manual_seed(0)
+    model = DDP(Attention(dim=512, heads=8).cuda())
+    opt = torch.optim.SGD(model.parameters(), lr=1e-3)
+    x = torch.randn(2, 512 + 256 * rank, 512, device="cuda")
+    def step():
+        with record_function("forward"):
+            loss = model(x).pow(2).mean()
+        with record_function("backward"):
+            loss.backward()
+        with record_function("optimizer"):
+            opt.step(); opt.zero_grad()
+        torch.cuda.synchronize()
+    for _ in range(2):
+        step()
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
+                 schedule=schedule(wait=0, warmup=1, active=3, repeat=1),
+                 record_shapes=True) as prof:
+        for _ in range(4):
+            step(); prof.step()
+    global OUT
+    OUT = out_dir
+    save(prof, f"ddp_rank{rank}")
+    dist.barrier()
+    dist.destroy_process_group()
+
+
+def record_ranks(world_size=2):
+    """A two-rank data-parallel run, one trace per rank (distributedInfo in each)."""
+    import tempfile
+    import torch.multiprocessing as mp
+    init_file = os.path.join(tempfile.mkdtemp(), "pg")
+    mp.spawn(record_rank, args=(world_size, OUT, init_file), nprocs=world_size)
 
 
 if __name__ == "__main__":
@@ -246,4 +294,5 @@ if __name__ == "__main__":
     if "cpu" in what: record_cpu_only()
     if "cold" in what: record_cudnn_cold()
     if "small" in what: record_small_launch_bound()
-    if "gpt2" in what: record_gpt2(os.environ.get("GPT2_OUT", OUT))
+    if "ranks" in what: record_ranks()
+    if "gpt2" in what: record_gpt2(os.environ.get("GPT2_OUT", OUT), int(os.environ.get("GPT2_STEPS", "4")))
