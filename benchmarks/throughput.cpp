@@ -7,6 +7,9 @@
 //                  no field: the floor of the streaming parse
 //   count/whole    the whole JSON in one padded_string, one simdjson on-demand pass counting
 //                  traceEvents (PERF_NOTES.md's method; skipped above --whole-limit)
+//   read           the reader alone: the model (tables, strings, links) of the whole trace; its
+//                  "model MB" is what the Trace holds, so that peak RSS minus it is what reading
+//                  costs beyond the model (it must not grow with the file)
 //   analyze        attnprof's full analysis: read, model, links, regions, summaries
 //
 // usage: throughput [--repeat N] [--whole-limit BYTES] [--mode NAME]... TRACE...
@@ -29,6 +32,8 @@
 
 #include "attnprof/analysis.h"
 #include "io/byte_stream.h"
+#include "model/trace_memory.h"
+#include "reader/read_trace.h"
 #include "reader/trace_document.h"
 
 namespace {
@@ -41,6 +46,7 @@ struct Measurement {
   double seconds = 0;
   uint64_t json_bytes = 0;
   uint64_t events = 0;
+  uint64_t model_bytes = 0;
   long peak_rss_kb = 0;
   double cpu_seconds = 0;  // user + system, all threads
 };
@@ -49,6 +55,7 @@ struct ChildReport {
   double seconds;
   uint64_t json_bytes;
   uint64_t events;
+  uint64_t model_bytes;
 };
 
 // Runs `work` in a child process; the child reports time and counts through a pipe.
@@ -77,6 +84,7 @@ Measurement in_child(const std::function<bool(ChildReport&)>& work) {
   m.seconds = report.seconds;
   m.json_bytes = report.json_bytes;
   m.events = report.events;
+  m.model_bytes = report.model_bytes;
   m.peak_rss_kb = usage.ru_maxrss;
   m.cpu_seconds = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec +
                   usage.ru_stime.tv_usec / 1e6;
@@ -151,6 +159,18 @@ bool count_whole(const std::string& path, ChildReport& r) {
   return true;
 }
 
+bool read_model(const std::string& path, ChildReport& r) {
+  auto trace = attnprof::read_trace(path, Limits{});
+  if (!trace.ok()) {
+    std::fprintf(stderr, "%s\n", trace.error().message.c_str());
+    return false;
+  }
+  r.json_bytes = trace->json_bytes;
+  r.events = trace->events_read;
+  r.model_bytes = attnprof::trace_memory_bytes(*trace);
+  return true;
+}
+
 bool analyze(const std::string& path, ChildReport& r) {
   auto result = attnprof::analyze_file(path, attnprof::AnalyzeOptions{});
   if (!result.ok()) {
@@ -190,8 +210,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   // seconds: the best of --repeat runs; worst: the slowest; cpu s: user + system of the best run.
-  std::printf("%-40s %-13s %8s %8s %8s %9s %10s %10s %9s\n", "trace", "mode", "seconds", "worst",
-              "cpu s", "MB/s", "peak MB", "events", "vs floor");
+  // model MB: what the Trace holds (mode read); peak MB: the child's peak RSS.
+  std::printf("%-40s %-13s %8s %8s %8s %9s %10s %10s %10s %9s\n", "trace", "mode", "seconds",
+              "worst", "cpu s", "MB/s", "peak MB", "model MB", "events", "vs floor");
   for (const auto& path : traces) {
     struct Mode {
       std::string name;
@@ -201,6 +222,7 @@ int main(int argc, char** argv) {
     if (is_gzip(path)) modes.push_back({"inflate", [&](ChildReport& r) { return inflate_only(path, r); }});
     modes.push_back({"count/stream", [&](ChildReport& r) { return count_streamed(path, r); }});
     modes.push_back({"count/whole", [&](ChildReport& r) { return count_whole(path, r); }});
+    modes.push_back({"read", [&](ChildReport& r) { return read_model(path, r); }});
     modes.push_back({"analyze", [&](ChildReport& r) { return analyze(path, r); }});
     double floor_seconds = 0;
     uint64_t json_bytes = 0;
@@ -221,10 +243,11 @@ int main(int argc, char** argv) {
       json_bytes = best.json_bytes;
       if (mode.name == "count/stream") floor_seconds = best.seconds;
       std::string name = path.size() > 40 ? "..." + path.substr(path.size() - 37) : path;
-      std::printf("%-40s %-13s %8.3f %8.3f %8.2f %9.0f %10.1f %10s %9s\n", name.c_str(),
+      std::printf("%-40s %-13s %8.3f %8.3f %8.2f %9.0f %10.1f %10s %10s %9s\n", name.c_str(),
                   mode.name.c_str(), best.seconds, worst_seconds, best.cpu_seconds,
                   best.json_bytes / 1e6 / best.seconds,
                   best.peak_rss_kb / 1024.0,
+                  best.model_bytes ? fmt::format("{:.1f}", best.model_bytes / 1048576.0).c_str() : "",
                   best.events ? std::to_string(best.events).c_str() : "",
                   floor_seconds > 0 ? fmt::format("{:.2f}x", best.seconds / floor_seconds).c_str() : "");
     }

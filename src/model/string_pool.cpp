@@ -55,6 +55,7 @@ std::string_view StringPool::store(std::string_view text) {
   if (text.empty()) return {};
   if (text.size() > kBlockBytes / 4) {  // a huge name gets a block of its own
     blocks_.push_back(std::make_unique<char[]>(text.size()));
+    block_bytes_ += text.size();
     std::memcpy(blocks_.back().get(), text.data(), text.size());
     std::string_view stored(blocks_.back().get(), text.size());
     // Keep filling the current block after this one: swap the big block behind it.
@@ -63,6 +64,7 @@ std::string_view StringPool::store(std::string_view text) {
   }
   if (blocks_.empty() || block_used_ + text.size() > block_size_) {
     blocks_.push_back(std::make_unique<char[]>(kBlockBytes));
+    block_bytes_ += kBlockBytes;
     block_used_ = 0;
     block_size_ = kBlockBytes;
   }
@@ -70,6 +72,11 @@ std::string_view StringPool::store(std::string_view text) {
   std::memcpy(at, text.data(), text.size());
   block_used_ += text.size();
   return {at, text.size()};
+}
+
+size_t StringPool::memory_bytes() const {
+  return block_bytes_ + blocks_.capacity() * sizeof(blocks_[0]) +
+         strings_.capacity() * sizeof(strings_[0]) + slots_.capacity() * sizeof(slots_[0]);
 }
 
 StringId StringPool::intern(std::string_view text) {

@@ -27,6 +27,8 @@ class StringPool {
   size_t size() const { return strings_.size(); }
   // Forgets the strings with ids >= `size` (their text stays allocated until the pool dies).
   void truncate(size_t size);
+  // The bytes the pool holds: its text blocks, the views and the index.
+  size_t memory_bytes() const;
   // Id 0 is always the empty string.
   static constexpr StringId kEmpty = 0;
 
@@ -44,6 +46,7 @@ class StringPool {
   std::vector<std::unique_ptr<char[]>> blocks_;
   size_t block_used_ = 0;
   size_t block_size_ = 0;
+  size_t block_bytes_ = 0;  // every block's size, together
   std::vector<std::string_view> strings_;
   std::vector<Slot> slots_;  // a power of two, at most half full
   bool hash_every_byte_ = false;
