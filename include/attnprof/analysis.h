@@ -3,6 +3,7 @@
 // Everything here is plain data; renderers (text, JSON, Markdown) only format it.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -97,13 +98,35 @@ struct AnalyzeOptions {
   // Compute findings (what the trace means) as well.
   bool explain = false;
   Limits limits;
-  // Called as the file is read, with the bytes of the file consumed so far.
-  std::function<void(uint64_t file_bytes_read)> progress;
+  // Threads that parse the trace's events: 0 for one per core (at most 8). analyze_files sets it
+  // when it reads several traces at once, so that together they do not oversubscribe the cores.
+  size_t reading_workers = 0;
+  // Called as the file is read, with the bytes of the file consumed so far (compressed, for gzip)
+  // and the events read so far.
+  std::function<void(uint64_t file_bytes_read, uint64_t events_read)> progress;
 };
 
 // Reads the trace at `path` (.json or .json.gz, detected by content) and summarizes its regions.
 // Fails with one line naming the file (and the byte offset for JSON errors) when the file cannot
 // be read, is not JSON, is truncated, or is not a trace.
 Result<TraceAnalysis> analyze_file(const std::string& path, const AnalyzeOptions& options);
+
+struct ManyTracesOptions {
+  // Traces read at once; 0 for one per core. Each reads with cores / jobs parse workers (at
+  // least one) unless AnalyzeOptions::reading_workers says otherwise.
+  size_t jobs = 0;
+  // Called from the reading threads, several at once: make them thread-safe. `trace` indexes
+  // the paths. AnalyzeOptions::progress is not used by analyze_files.
+  std::function<void(size_t trace, uint64_t file_bytes_read, uint64_t events_read)> progress;
+  std::function<void(size_t trace, const Result<TraceAnalysis>& outcome)> finished;
+};
+
+// Analyzes each trace of `paths` as analyze_file does, `jobs` at a time, and returns the outcomes
+// in the order of `paths`. A trace's model is dropped as soon as its analysis is made, so memory
+// holds about `jobs` models at once however many traces there are. A trace that fails (its Error
+// names its file) does not stop the others.
+std::vector<Result<TraceAnalysis>> analyze_files(const std::vector<std::string>& paths,
+                                                 const AnalyzeOptions& options,
+                                                 const ManyTracesOptions& many);
 
 }  // namespace attnprof

@@ -1,15 +1,19 @@
-// `attnprof analyze TRACE... [--region NAME] [--format text|json|md]`
-
-#include <sys/stat.h>
+// `attnprof analyze (TRACE | DIR)... [--region NAME] [--format text|json|md] [--jobs N]`
+//
+// Several traces are read at once (issue 7), and a trace that cannot be read does not stop the
+// others: every trace read is reported, the others get their one-line error on stderr after the
+// report, and the exit code is 2 if any failed. With no trace read, only the errors are printed.
 
 #include <cstdio>
-#include <iostream>
+#include <memory>
 
+#include "analysis/cross_trace.h"
 #include "attnprof/analysis.h"
-#include "attnprof/render.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
 #include "cli/terminal_progress.h"
+#include "cli/trace_inputs.h"
+#include "render/analyze_output.h"
 
 namespace attnprof::cli {
 
@@ -20,36 +24,59 @@ struct AnalyzeArgs {
   std::string region;
   std::string format = "text";
   bool explain = false;
+  size_t jobs = 0;
   LimitOptions limits;
 };
 
-uint64_t file_size(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
-}
-
 int run(const AnalyzeArgs& args) {
-  std::vector<TraceAnalysis> results;
-  for (const auto& path : args.traces) {
-    AnalyzeOptions options;
-    options.region_pattern = args.region;
-    options.activities_of_every_region = args.format == "json";
-    options.explain = args.explain;
-    options.limits = args.limits.to_limits();
-    TerminalProgress progress("reading " + path, file_size(path));
-    options.progress = [&progress](uint64_t done) { progress.update(done); };
-    auto analysis = analyze_file(path, options);
-    if (!analysis.ok()) {
-      std::fprintf(stderr, "attnprof: %s\n", analysis.error().message.c_str());
-      return 2;
-    }
-    results.push_back(std::move(analysis).value());
+  const std::vector<TraceInput> inputs = expand_trace_inputs(args.traces);
+  std::vector<std::string> paths;
+  for (const auto& input : inputs)
+    if (!input.error) paths.push_back(input.path);
+
+  AnalyzeOptions options;
+  options.region_pattern = args.region;
+  options.activities_of_every_region = args.format == "json";
+  options.explain = args.explain;
+  options.limits = args.limits.to_limits();
+  std::vector<Result<TraceAnalysis>> outcomes;
+  {
+    TerminalProgress progress(paths);
+    ManyTracesOptions many;
+    many.jobs = args.jobs;
+    many.progress = [&progress](size_t i, uint64_t bytes, uint64_t events) { progress.reading(i, bytes, events); };
+    many.finished = [&progress](size_t i, const Result<TraceAnalysis>& outcome) { progress.finished(i, outcome); };
+    outcomes = analyze_files(paths, options, many);
   }
-  std::string out = args.format == "json" ? render_json(results)
-                    : args.format == "md" ? render_markdown(results)
-                                          : render_text(results);
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  return std::fflush(stdout) == 0 ? 0 : 2;
+
+  std::vector<TraceAnalysis> read;
+  std::vector<UnreadTrace> unread;
+  size_t next = 0;
+  for (const auto& input : inputs) {
+    if (input.error) {
+      unread.push_back({input.path, input.error->message});
+      continue;
+    }
+    auto& outcome = outcomes[next++];
+    if (outcome.ok())
+      read.push_back(std::move(outcome).value());
+    else
+      unread.push_back({input.path, outcome.error().message});
+  }
+
+  int exit_code = unread.empty() ? 0 : 2;
+  if (!read.empty()) {
+    std::optional<CrossTraceSummary> across;
+    if (read.size() >= 2) across = summarize_across_traces(read);
+    const AnalyzeOutput output{read, across ? &*across : nullptr, unread};
+    std::string out = args.format == "json" ? render_analyze_json(output)
+                      : args.format == "md" ? render_analyze_markdown(output)
+                                            : render_analyze_text(output);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    if (std::fflush(stdout) != 0) exit_code = 2;
+  }
+  for (const auto& u : unread) std::fprintf(stderr, "attnprof: %s\n", u.error.c_str());
+  return exit_code;
 }
 
 }  // namespace
@@ -58,8 +85,11 @@ void register_analyze(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<AnalyzeArgs>();
   CLI::App* cmd = app.add_subcommand(
       "analyze", "Summarize PyTorch profiler traces region by region: kernels, copies, times, and "
-                 "what launched each GPU activity");
-  cmd->add_option("traces", args->traces, "Trace files (.json or .json.gz)")->required();
+                 "what launched each GPU activity; with several traces (one per rank), compare them");
+  cmd->add_option("traces", args->traces,
+                  "Trace files (.json or .json.gz), or folders: every *.json and *.json.gz in one, in "
+                  "natural order (rank_2 before rank_10)")
+      ->required();
   cmd->add_option("--region", args->region,
                   "Regions are the user annotations with this name (wildcards * and ?); default: "
                   "ProfilerStep#* when present, else the whole trace");
@@ -67,6 +97,10 @@ void register_analyze(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"text", "json", "md"}));
   cmd->add_flag("--explain", args->explain,
                 "Also say what the trace means: findings with their evidence and suggestions");
+  cmd->add_option("-j,--jobs", args->jobs,
+                  "Traces read at once (default: one per core); memory holds about this many "
+                  "traces' models at a time")
+      ->check(CLI::Range(size_t{1}, size_t{1024}));
   args->limits.add_to(*cmd);
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }

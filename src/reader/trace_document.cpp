@@ -344,7 +344,7 @@ Status DocumentReader::refill() {
   }
   end_ += got;
   ++stats_.chunks;
-  if (progress_) progress_(stream_.compressed_bytes_read());
+  if (progress_) progress_(stream_.compressed_bytes_read(), stats_.events);
   return {};
 }
 

@@ -76,8 +76,9 @@ class DocumentSink {
   virtual void commit_batch(uint64_t sequence, size_t worker) = 0;
 };
 
-// Called after each chunk with the bytes of the file consumed so far (compressed, for gzip).
-using ProgressCallback = std::function<void(uint64_t file_bytes_read)>;
+// Called after each chunk with the bytes of the file consumed so far (compressed, for gzip) and
+// the events committed so far (they trail the bytes by the batches still being parsed).
+using ProgressCallback = std::function<void(uint64_t file_bytes_read, uint64_t events_read)>;
 
 struct DocumentStats {
   uint64_t json_bytes = 0;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "attnprof/render.h"
+#include "render/analyze_output.h"
 #include "render/json_activity.h"
 #include "render/json_writer.h"
 
@@ -145,16 +146,33 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t) {
 
 }  // namespace
 
-std::string render_json(const std::vector<TraceAnalysis>& traces) {
+std::string render_analyze_json(const AnalyzeOutput& output) {
   JsonWriter w;
   w.begin_object();
   w.key("schemaVersion").number(kAnalysisSchemaVersion);
   w.key("tool").string("attnprof analyze");
   w.key("traces").begin_array();
-  for (const auto& t : traces) write_trace(w, t);
+  for (const auto& t : output.traces) write_trace(w, t);
+  w.end_array();
+  if (output.across) {
+    w.key("across_traces");
+    write_cross_trace_json(w, *output.across, output.traces);
+  }
+  w.key("errors").begin_array();
+  for (const auto& u : output.unread) {
+    w.begin_object();
+    w.key("path").string(u.path);
+    w.key("message").string(u.error);
+    w.end_object();
+  }
   w.end_array();
   w.end_object();
   return w.take() + "\n";
+}
+
+std::string render_json(const std::vector<TraceAnalysis>& traces) {
+  const std::vector<UnreadTrace> none;
+  return render_analyze_json({traces, nullptr, none});
 }
 
 }  // namespace attnprof

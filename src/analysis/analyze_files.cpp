@@ -1,0 +1,55 @@
+// Several traces read at once (issue 7): one per rank of a distributed run, or a folder of runs.
+
+#include <algorithm>
+#include <atomic>
+#include <optional>
+#include <thread>
+
+#include "attnprof/analysis.h"
+
+namespace attnprof {
+
+namespace {
+
+// Splits the cores between the traces read at once: each trace's reader already spreads its
+// parsing over workers, and jobs x cores workers would only make them wait on each other.
+size_t workers_per_trace(size_t cores, size_t jobs) { return std::clamp<size_t>(cores / jobs, 1, 8); }
+
+}  // namespace
+
+std::vector<Result<TraceAnalysis>> analyze_files(const std::vector<std::string>& paths,
+                                                 const AnalyzeOptions& options,
+                                                 const ManyTracesOptions& many) {
+  if (paths.empty()) return {};
+  const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const size_t jobs = std::min(many.jobs > 0 ? many.jobs : cores, paths.size());
+  AnalyzeOptions per_trace = options;
+  if (per_trace.reading_workers == 0 && jobs > 1) 
+    per_trace.reading_workers = workers_per_trace(cores, jobs);
+
+  std::vector<std::optional<Result<TraceAnalysis>>> outcomes(paths.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < paths.size(); i = next++) {
+      AnalyzeOptions mine = per_trace;
+      if (many.progress)
+        mine.progress = [&many, i](uint64_t bytes, uint64_t events) { many.progress(i, bytes, events); };
+      else
+        mine.progress = nullptr;
+      // The Trace (the large part) lives only inside analyze_file; what stays is its summary.
+      outcomes[i].emplace(analyze_file(paths[i], mine));
+      if (many.finished) many.finished(i, *outcomes[i]);
+    }
+  };
+  {
+    std::vector<std::jthread> helpers;
+    for (size_t j = 1; j < jobs; ++j) helpers.emplace_back(work);
+    work();
+  }
+  std::vector<Result<TraceAnalysis>> out;
+  out.reserve(paths.size());
+  for (auto& o : outcomes) out.push_back(std::move(*o));
+  return out;
+}
+
+}  // namespace attnprof

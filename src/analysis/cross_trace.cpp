@@ -1,0 +1,131 @@
+#include "analysis/cross_trace.h"
+
+#include <filesystem>
+#include <iterator>
+#include <list>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "analysis/spread.h"
+
+namespace attnprof {
+
+namespace {
+
+std::vector<TraceLabel> label_traces(const std::vector<TraceAnalysis>& traces, bool& by_rank) {
+  std::set<int32_t> ranks;
+  by_rank = !traces.empty();
+  for (const auto& t : traces)
+    by_rank = by_rank && !t.distributed_backend.empty() && ranks.insert(t.rank).second;
+  std::set<std::string> names;
+  bool names_unique = true;
+  for (const auto& t : traces)
+    names_unique = names_unique && names.insert(std::filesystem::path(t.path).filename().string()).second;
+
+  std::vector<TraceLabel> labels;
+  for (const auto& t : traces) {
+    TraceLabel label;
+    label.has_rank = !t.distributed_backend.empty();
+    label.rank = t.rank;
+    label.text = by_rank        ? fmt::format("rank {}", t.rank)
+                 : names_unique ? std::filesystem::path(t.path).filename().string()
+                                : t.path;
+    labels.push_back(std::move(label));
+  }
+  return labels;
+}
+
+// Names that occur more than once in some trace: each occurrence is told apart by its number.
+std::set<std::string> repeated_names(const std::vector<TraceAnalysis>& traces) {
+  std::set<std::string> repeated;
+  for (const auto& t : traces) {
+    std::set<std::string> seen;
+    for (const auto& r : t.regions)
+      if (!seen.insert(r.name).second) repeated.insert(r.name);
+  }
+  return repeated;
+}
+
+struct Measure {
+  int trace;
+  double wall_ns, gpu_busy_ns, kernels;
+};
+
+RegionAcrossTraces region_across(std::string name, const std::vector<Measure>& measures) {
+  RegionAcrossTraces row;
+  row.name = std::move(name);
+  std::vector<double> wall, gpu, kernels;
+  for (const auto& m : measures) {
+    row.traces.push_back(m.trace);
+    wall.push_back(m.wall_ns);
+    gpu.push_back(m.gpu_busy_ns);
+    kernels.push_back(m.kernels);
+  }
+  row.wall_ns = quantity_across(std::move(wall), row.traces);
+  row.gpu_busy_ns = quantity_across(std::move(gpu), row.traces);
+  row.kernels = quantity_across(std::move(kernels), row.traces);
+  return row;
+}
+
+}  // namespace
+
+QuantityAcrossTraces quantity_across(std::vector<double> values, const std::vector<int>& traces) {
+  QuantityAcrossTraces q;
+  size_t slowest = 0;
+  for (size_t i = 1; i < values.size(); ++i)
+    if (values[i] > values[slowest]) slowest = i;
+  if (!values.empty()) q.slowest = traces[slowest];
+  q.by_trace = values;
+  Spread s = spread_of(std::move(values));
+  q.min = s.min;
+  q.median = s.median;
+  q.max = s.max;
+  q.spread = s.median != 0 ? (s.max - s.min) / s.median : 0;
+  return q;
+}
+
+CrossTraceSummary summarize_across_traces(const std::vector<TraceAnalysis>& traces) {
+  CrossTraceSummary out;
+  out.labels = label_traces(traces, out.labelled_by_rank);
+  const std::set<std::string> repeated = repeated_names(traces);
+
+  // Rows in the order the traces have them: a region that an earlier trace lacks goes right
+  // after the region before it in its own trace (first if it is its trace's first), so that a
+  // rank whose trace starts a step earlier still lists the steps in order.
+  std::list<std::pair<std::string, std::vector<Measure>>> rows;
+  std::map<std::string, decltype(rows)::iterator> row_of;
+  std::vector<Measure> medians;
+  for (size_t ti = 0; ti < traces.size(); ++ti) {
+    const TraceAnalysis& t = traces[ti];
+    const int trace = static_cast<int>(ti);
+    std::map<std::string, int> occurrence;
+    auto insert_at = rows.begin();
+    for (const auto& r : t.regions) {
+      std::string key = repeated.count(r.name) ? fmt::format("{}[{}]", r.name, ++occurrence[r.name]) : r.name;
+      auto found = row_of.find(key);
+      if (found == row_of.end())
+        found = row_of.emplace(key, rows.emplace(insert_at, key, std::vector<Measure>{})).first;
+      insert_at = std::next(found->second);
+      found->second->second.push_back({trace, static_cast<double>(r.wall_ns),
+                                       static_cast<double>(r.gpu_busy_ns), static_cast<double>(r.kernels)});
+    }
+    if (!t.regions.empty())
+      medians.push_back({trace, t.median.wall_ns, t.median.gpu_busy_ns, t.median.kernels});
+  }
+
+  out.slowest_by_wall.assign(traces.size(), 0);
+  for (auto& [name, measures] : rows) {
+    out.regions.push_back(region_across(name, measures));
+    const RegionAcrossTraces& row = out.regions.back();
+    if (row.traces.size() >= 2) {
+      ++out.compared_regions;
+      ++out.slowest_by_wall[static_cast<size_t>(row.wall_ns.slowest)];
+    }
+  }
+  out.median_region = region_across("median region", medians);
+  return out;
+}
+
+}  // namespace attnprof

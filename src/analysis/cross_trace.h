@@ -1,0 +1,67 @@
+#pragma once
+// Several traces of one workload side by side (issue 7): one per rank of a distributed run, or
+// runs repeated or varied. For each region, which trace was slowest and how far apart the traces
+// are; and where the ranks launched different numbers of kernels.
+//
+// Regions match across traces by name and occurrence: the k-th region named "forward" in one
+// trace with the k-th one in each other, and ProfilerStep#N with ProfilerStep#N (step numbers are
+// the same on every rank of a run). A region that only some traces have is compared over those.
+// Each trace's median region (TraceAnalysis::median) is compared the same way, as a region of
+// its own: it still lines traces up when their region names differ.
+//
+// A trace is named by its rank (distributedInfo) when every trace has one and no two share it;
+// else by its file name (the whole path when two file names are the same).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attnprof/analysis.h"
+
+namespace attnprof {
+
+// One quantity of one region, measured once per trace that has the region.
+struct QuantityAcrossTraces {
+  std::vector<double> by_trace;  // aligned with RegionAcrossTraces::traces
+  double min = 0, median = 0, max = 0;
+  // (max - min) / median: how far the slowest trace is from the fastest, relative to the middle
+  // one. 0 when the median is 0.
+  double spread = 0;
+  int slowest = -1;  // index into the traces (all of them, not by_trace) of the max; the first on ties
+};
+
+struct RegionAcrossTraces {
+  // "ProfilerStep#12"; "forward[2]" for the second of several regions named forward in a trace;
+  // "median region" for the traces' medians.
+  std::string name;
+  std::vector<int> traces;  // indices of the traces that have the region, in input order
+  QuantityAcrossTraces wall_ns, gpu_busy_ns, kernels;
+
+  bool kernel_counts_differ() const { return kernels.min != kernels.max; }
+};
+
+struct TraceLabel {
+  std::string text;  // "rank 3", or a file name
+  bool has_rank = false;
+  int32_t rank = 0;
+};
+
+struct CrossTraceSummary {
+  std::vector<TraceLabel> labels;  // one per trace, in input order
+  bool labelled_by_rank = false;
+  std::vector<RegionAcrossTraces> regions;  // in order of first appearance, trace by trace
+  RegionAcrossTraces median_region;
+  // Per trace: in how many regions that two or more traces have it was the slowest by wall time
+  // (a straggler rank is slowest in most).
+  std::vector<int> slowest_by_wall;
+  int compared_regions = 0;  // regions that two or more traces have
+};
+
+// `traces` in input order. Meaningful for two or more traces; for one, every spread is 0.
+CrossTraceSummary summarize_across_traces(const std::vector<TraceAnalysis>& traces);
+
+// The median (the mean of the two middle values for an even count), min, max, spread and slowest
+// of `values`, measured on the traces `traces` (same length).
+QuantityAcrossTraces quantity_across(std::vector<double> values, const std::vector<int>& traces);
+
+}  // namespace attnprof

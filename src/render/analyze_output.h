@@ -1,0 +1,33 @@
+#pragma once
+// The whole output of `attnprof analyze`: each trace read, then, when two or more were, what
+// compares them (issue 7), and the traces that could not be read.
+
+#include <string>
+#include <vector>
+
+#include "analysis/cross_trace.h"
+#include "attnprof/analysis.h"
+#include "render/json_writer.h"
+
+namespace attnprof {
+
+struct UnreadTrace {
+  std::string path;
+  std::string error;  // the one line, which names the file
+};
+
+struct AnalyzeOutput {
+  const std::vector<TraceAnalysis>& traces;  // those read, in input order
+  const CrossTraceSummary* across;           // null unless two or more were read
+  const std::vector<UnreadTrace>& unread;    // in input order
+};
+
+std::string render_analyze_text(const AnalyzeOutput& output);
+std::string render_analyze_json(const AnalyzeOutput& output);
+std::string render_analyze_markdown(const AnalyzeOutput& output);
+
+// The "across_traces" object of the JSON output (docs/json-schema.md).
+void write_cross_trace_json(JsonWriter& w, const CrossTraceSummary& across,
+                            const std::vector<TraceAnalysis>& traces);
+
+}  // namespace attnprof

@@ -1,0 +1,67 @@
+// The "across_traces" object of `attnprof analyze --format json` (docs/json-schema.md).
+
+#include "render/analyze_output.h"
+
+namespace attnprof {
+
+namespace {
+
+// `divisor` turns ns into us (1000) or leaves a count (1).
+void write_quantity(JsonWriter& w, const QuantityAcrossTraces& q, double divisor) {
+  w.begin_object();
+  w.key("min").number(q.min / divisor);
+  w.key("median").number(q.median / divisor);
+  w.key("max").number(q.max / divisor);
+  w.key("spread").number(q.spread);
+  w.key("slowest");
+  if (q.slowest >= 0) w.number(q.slowest); else w.null();
+  w.key("by_trace").begin_array();
+  for (double v : q.by_trace) w.number(v / divisor);
+  w.end_array();
+  w.end_object();
+}
+
+void write_region(JsonWriter& w, const RegionAcrossTraces& r) {
+  w.begin_object();
+  w.key("name").string(r.name);
+  w.key("traces").begin_array();
+  for (int t : r.traces) w.number(t);
+  w.end_array();
+  w.key("wall_us");
+  write_quantity(w, r.wall_ns, 1000);
+  w.key("gpu_busy_us");
+  write_quantity(w, r.gpu_busy_ns, 1000);
+  w.key("kernels");
+  write_quantity(w, r.kernels, 1);
+  w.key("kernel_counts_differ").boolean(r.kernel_counts_differ());
+  w.end_object();
+}
+
+}  // namespace
+
+void write_cross_trace_json(JsonWriter& w, const CrossTraceSummary& across,
+                            const std::vector<TraceAnalysis>& traces) {
+  w.begin_object();
+  w.key("labelled_by").string(across.labelled_by_rank ? "rank" : "file");
+  w.key("traces").begin_array();
+  for (size_t i = 0; i < across.labels.size(); ++i) {
+    const TraceLabel& label = across.labels[i];
+    w.begin_object();
+    w.key("label").string(label.text);
+    w.key("path").string(traces[i].path);
+    w.key("rank");
+    if (label.has_rank) w.number(label.rank); else w.null();
+    w.key("slowest_by_wall").number(across.slowest_by_wall[i]);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("compared_regions").number(across.compared_regions);
+  w.key("regions").begin_array();
+  for (const auto& r : across.regions) write_region(w, r);
+  w.end_array();
+  w.key("median_region");
+  write_region(w, across.median_region);
+  w.end_object();
+}
+
+}  // namespace attnprof

@@ -1,0 +1,74 @@
+// The terminal report of several traces: each trace as `analyze` prints one, then a section that
+// compares them region by region (issue 7), then the traces that could not be read.
+
+#include <fmt/format.h>
+
+#include "attnprof/render.h"
+#include "render/analyze_output.h"
+#include "render/cross_trace_words.h"
+#include "render/format_units.h"
+#include "render/report_words.h"
+
+namespace attnprof {
+
+namespace {
+
+template <typename... Args>
+void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
+  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
+}
+
+void put_time_table(std::string& out, const CrossTraceSummary& across, const char* title,
+                    QuantityAcrossTraces RegionAcrossTraces::*quantity) {
+  const size_t n = across.labels.size();
+  put(out, "  {:<24} {:>7} {:>12} {:>12} {:>12} {:>7}  {}\n", title, "traces", "min", "median", "max",
+      "spread", "slowest");
+  auto row = [&](const RegionAcrossTraces& r) {
+    const QuantityAcrossTraces& q = r.*quantity;
+    put(out, "  {:<24} {:>7} {:>12} {:>12} {:>12} {:>7}  {}\n", clip(r.name, 24),
+        fmt::format("{}/{}", r.traces.size(), n), format_us(q.min), format_us(q.median),
+        format_us(q.max), format_spread_percent(r, q), slowest_label(across, r, q));
+  };
+  for (const auto& r : across.regions)
+    if (r.traces.size() >= 2) row(r);
+  if (!across.median_region.traces.empty()) row(across.median_region);
+  out += "\n";
+}
+
+void put_cross_trace(std::string& out, const CrossTraceSummary& across) {
+  put(out, "across {} traces (named by {}; spread = (max - min) / median)\n\n", across.labels.size(),
+      labelled_by(across));
+  put_time_table(out, across, "wall us", &RegionAcrossTraces::wall_ns);
+  put_time_table(out, across, "GPU busy us", &RegionAcrossTraces::gpu_busy_ns);
+  std::vector<const RegionAcrossTraces*> differing;
+  for (const auto& r : across.regions)
+    if (r.kernel_counts_differ()) differing.push_back(&r);
+  if (differing.empty()) {
+    put(out, "  kernels per region: the same in every trace that has the region\n");
+  } else {
+    put(out, "  kernels per region differ between traces in {} of {} compared region(s):\n",
+        differing.size(), across.compared_regions);
+    for (const RegionAcrossTraces* r : differing)
+      put(out, "    {:<24} {}\n", clip(r->name, 24), kernel_counts_phrase(across, *r));
+  }
+  if (std::string slowest = slowest_by_wall_phrase(across); !slowest.empty())
+    put(out, "  slowest by wall time: {}\n", slowest);
+  if (std::string alone = uncompared_regions_phrase(across); !alone.empty())
+    put(out, "  in one trace only, not compared: {}\n", alone);
+  out += "\n";
+}
+
+}  // namespace
+
+std::string render_analyze_text(const AnalyzeOutput& output) {
+  std::string out = render_text(output.traces);
+  if (output.across) put_cross_trace(out, *output.across);
+  if (!output.unread.empty()) {
+    put(out, "not read ({} of {} traces; the errors are on stderr):\n", output.unread.size(),
+        output.unread.size() + output.traces.size());
+    for (const auto& u : output.unread) put(out, "  {}\n", u.path);
+  }
+  return out;
+}
+
+}  // namespace attnprof

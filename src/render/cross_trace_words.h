@@ -1,0 +1,33 @@
+#pragma once
+// Phrases the text and Markdown reports of several traces share.
+
+#include <string>
+
+#include "analysis/cross_trace.h"
+
+namespace attnprof {
+
+// "rank", or "file name" when the traces are named by their files.
+std::string labelled_by(const CrossTraceSummary& across);
+
+// "8.4%"; "-" for a region that fewer than two traces have.
+std::string format_spread_percent(const RegionAcrossTraces& row, const QuantityAcrossTraces& q);
+
+// The trace that has the max, "-" for a region that fewer than two traces have.
+std::string slowest_label(const CrossTraceSummary& across, const RegionAcrossTraces& row,
+                          const QuantityAcrossTraces& q);
+
+// Which trace launched how many kernels, the most common count first and counted, the others
+// with their traces: "5 on 3 traces; 6 on rank 3". Up to kMaxNamedTraces traces are named per
+// count, then "and N more".
+inline constexpr size_t kMaxNamedTraces = 8;
+std::string kernel_counts_phrase(const CrossTraceSummary& across, const RegionAcrossTraces& row);
+
+// The regions that only one trace has (not compared, so not in the tables):
+// "ProfilerStep#5 (gpt2.json.gz), ProfilerStep#6 (gpt2.json.gz) and 21 more"; empty when none.
+std::string uncompared_regions_phrase(const CrossTraceSummary& across);
+
+// "rank 3 in 9 of 10 regions, rank 1 in 1"; empty when no region is compared.
+std::string slowest_by_wall_phrase(const CrossTraceSummary& across);
+
+}  // namespace attnprof
