@@ -1,7 +1,6 @@
 #include "analysis/cross_trace.h"
 
 #include <filesystem>
-#include <iterator>
 #include <list>
 #include <map>
 #include <set>
@@ -91,23 +90,29 @@ CrossTraceSummary summarize_across_traces(const std::vector<TraceAnalysis>& trac
   out.labels = label_traces(traces, out.labelled_by_rank);
   const std::set<std::string> repeated = repeated_names(traces);
 
-  // Rows in the order the traces have them: a region that an earlier trace lacks goes right
-  // after the region before it in its own trace (first if it is its trace's first), so that a
-  // rank whose trace starts a step earlier still lists the steps in order.
+  // Rows in the order the traces have them. A region that no earlier trace has goes before the
+  // next region of its own trace that one has (at the end when none has): a rank whose trace
+  // starts a step earlier or ends a step later still lists the steps in order.
   std::list<std::pair<std::string, std::vector<Measure>>> rows;
   std::map<std::string, decltype(rows)::iterator> row_of;
   std::vector<Measure> medians;
   for (size_t ti = 0; ti < traces.size(); ++ti) {
     const TraceAnalysis& t = traces[ti];
     const int trace = static_cast<int>(ti);
+    std::vector<std::string> keys;
     std::map<std::string, int> occurrence;
-    auto insert_at = rows.begin();
-    for (const auto& r : t.regions) {
-      std::string key = repeated.count(r.name) ? fmt::format("{}[{}]", r.name, ++occurrence[r.name]) : r.name;
-      auto found = row_of.find(key);
+    for (const auto& r : t.regions)
+      keys.push_back(repeated.count(r.name) ? fmt::format("{}[{}]", r.name, ++occurrence[r.name]) : r.name);
+    std::vector<decltype(rows)::iterator> insert_before(keys.size(), rows.end());
+    for (size_t k = keys.size(); k-- > 1;) {
+      auto known = row_of.find(keys[k]);
+      insert_before[k - 1] = known != row_of.end() ? known->second : insert_before[k];
+    }
+    for (size_t k = 0; k < keys.size(); ++k) {
+      auto found = row_of.find(keys[k]);
       if (found == row_of.end())
-        found = row_of.emplace(key, rows.emplace(insert_at, key, std::vector<Measure>{})).first;
-      insert_at = std::next(found->second);
+        found = row_of.emplace(keys[k], rows.emplace(insert_before[k], keys[k], std::vector<Measure>{})).first;
+      const RegionSummary& r = t.regions[k];
       found->second->second.push_back({trace, static_cast<double>(r.wall_ns),
                                        static_cast<double>(r.gpu_busy_ns), static_cast<double>(r.kernels)});
     }

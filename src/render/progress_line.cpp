@@ -30,7 +30,8 @@ std::string bytes_rate(double per_second) {
 
 std::string events_rate(double per_second) {
   if (per_second >= 1e6) return fmt::format("{:.1f} M events/s", per_second / 1e6);
-  if (per_second >= 1e3) return fmt::format("{:.0f} k events/s", per_second / 1e3);
+  if (per_second >= 100e3) return fmt::format("{:.0f} k events/s", per_second / 1e3);
+  if (per_second >= 1e3) return fmt::format("{:.1f} k events/s", per_second / 1e3);
   return fmt::format("{:.0f} events/s", per_second);
 }
 
