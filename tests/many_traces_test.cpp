@@ -120,7 +120,9 @@ Expected expected_of(const std::vector<double>& values) {
   std::sort(sorted.begin(), sorted.end());
   const size_t n = sorted.size();
   const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  const int slowest = static_cast<int>(std::max_element(values.begin(), values.end()) - values.begin());
+  const int slowest = sorted.front() == sorted.back()
+                          ? -1
+                          : static_cast<int>(std::max_element(values.begin(), values.end()) - values.begin());
   return {sorted.front(), median, sorted.back(), (sorted.back() - sorted.front()) / median, slowest};
 }
 
@@ -170,7 +172,8 @@ TEST(CrossTrace, SlowestAndSpreadPerRegionMatchTheTracesReadAlone) {
 
   EXPECT_EQ(across.compared_regions, 3);
   std::vector<int> slowest_by_wall(6, 0);
-  for (const auto& row : across.regions) ++slowest_by_wall[static_cast<size_t>(expected_of(row.wall_ns.by_trace).slowest)];
+  for (const auto& row : across.regions)
+    if (int slowest = expected_of(row.wall_ns.by_trace).slowest; slowest >= 0) ++slowest_by_wall[size_t(slowest)];
   EXPECT_EQ(across.slowest_by_wall, slowest_by_wall);
 }
 
@@ -185,8 +188,9 @@ TEST(CrossTrace, CopiesOfOneTraceHaveNoSpread) {
     EXPECT_EQ(row.wall_ns.spread, 0) << row.name;
     EXPECT_EQ(row.gpu_busy_ns.min, row.gpu_busy_ns.max) << row.name;
     EXPECT_FALSE(row.kernel_counts_differ()) << row.name;
-    EXPECT_EQ(row.wall_ns.slowest, 0) << row.name;  // a tie goes to the first trace
+    EXPECT_EQ(row.wall_ns.slowest, -1) << row.name;  // all tie: none is slower
   }
+  EXPECT_EQ(across.slowest_by_wall, std::vector<int>(4, 0));
   EXPECT_EQ(across.labels[2].text, "copy2.json.gz");
   EXPECT_FALSE(across.labelled_by_rank);
 }

@@ -1,5 +1,6 @@
 #include "analysis/cross_trace.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <list>
 #include <map>
@@ -75,7 +76,8 @@ QuantityAcrossTraces quantity_across(std::vector<double> values, const std::vect
   size_t slowest = 0;
   for (size_t i = 1; i < values.size(); ++i)
     if (values[i] > values[slowest]) slowest = i;
-  if (!values.empty()) q.slowest = traces[slowest];
+  if (!values.empty() && values[slowest] != *std::min_element(values.begin(), values.end()))
+    q.slowest = traces[slowest];
   q.by_trace = values;
   Spread s = spread_of(std::move(values));
   q.min = s.min;
@@ -124,10 +126,9 @@ CrossTraceSummary summarize_across_traces(const std::vector<TraceAnalysis>& trac
   for (auto& [name, measures] : rows) {
     out.regions.push_back(region_across(name, measures));
     const RegionAcrossTraces& row = out.regions.back();
-    if (row.traces.size() >= 2) {
-      ++out.compared_regions;
-      ++out.slowest_by_wall[static_cast<size_t>(row.wall_ns.slowest)];
-    }
+    if (row.traces.size() < 2) continue;
+    ++out.compared_regions;
+    if (row.wall_ns.slowest >= 0) ++out.slowest_by_wall[static_cast<size_t>(row.wall_ns.slowest)];
   }
   out.median_region = region_across("median region", medians);
   return out;

@@ -27,7 +27,9 @@ struct QuantityAcrossTraces {
   // (max - min) / median: how far the slowest trace is from the fastest, relative to the middle
   // one. 0 when the median is 0.
   double spread = 0;
-  int slowest = -1;  // index into the traces (all of them, not by_trace) of the max; the first on ties
+  // Index into the traces (all of them, not by_trace) of the max, the first of those that share
+  // it; -1 when every trace has the same value (none is slower). For kernels: the most kernels.
+  int slowest = -1;
 };
 
 struct RegionAcrossTraces {
@@ -52,7 +54,7 @@ struct CrossTraceSummary {
   std::vector<RegionAcrossTraces> regions;  // in order of first appearance, trace by trace
   RegionAcrossTraces median_region;
   // Per trace: in how many regions that two or more traces have it was the slowest by wall time
-  // (a straggler rank is slowest in most).
+  // (a straggler rank is slowest in most). Regions where the traces tie count for none.
   std::vector<int> slowest_by_wall;
   int compared_regions = 0;  // regions that two or more traces have
 };

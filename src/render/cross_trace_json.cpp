@@ -7,14 +7,16 @@ namespace attnprof {
 namespace {
 
 // `divisor` turns ns into us (1000) or leaves a count (1).
-void write_quantity(JsonWriter& w, const QuantityAcrossTraces& q, double divisor) {
+void write_quantity(JsonWriter& w, const QuantityAcrossTraces& q, double divisor, bool with_slowest) {
   w.begin_object();
   w.key("min").number(q.min / divisor);
   w.key("median").number(q.median / divisor);
   w.key("max").number(q.max / divisor);
   w.key("spread").number(q.spread);
-  w.key("slowest");
-  if (q.slowest >= 0) w.number(q.slowest); else w.null();
+  if (with_slowest) {
+    w.key("slowest");
+    if (q.slowest >= 0) w.number(q.slowest); else w.null();
+  }
   w.key("by_trace").begin_array();
   for (double v : q.by_trace) w.number(v / divisor);
   w.end_array();
@@ -28,11 +30,11 @@ void write_region(JsonWriter& w, const RegionAcrossTraces& r) {
   for (int t : r.traces) w.number(t);
   w.end_array();
   w.key("wall_us");
-  write_quantity(w, r.wall_ns, 1000);
+  write_quantity(w, r.wall_ns, 1000, true);
   w.key("gpu_busy_us");
-  write_quantity(w, r.gpu_busy_ns, 1000);
+  write_quantity(w, r.gpu_busy_ns, 1000, true);
   w.key("kernels");
-  write_quantity(w, r.kernels, 1);
+  write_quantity(w, r.kernels, 1, false);
   w.key("kernel_counts_differ").boolean(r.kernel_counts_differ());
   w.end_object();
 }

@@ -71,6 +71,7 @@ std::string slowest_by_wall_phrase(const CrossTraceSummary& across) {
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return across.slowest_by_wall[a] > across.slowest_by_wall[b];
   });
+  if (order.empty()) return "none, the traces tie in every region";
   std::string out;
   for (size_t k = 0; k < order.size() && k < 3; ++k) {
     const size_t i = order[k];

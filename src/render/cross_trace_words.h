@@ -13,7 +13,7 @@ std::string labelled_by(const CrossTraceSummary& across);
 // "8.4%"; "-" for a region that fewer than two traces have.
 std::string format_spread_percent(const RegionAcrossTraces& row, const QuantityAcrossTraces& q);
 
-// The trace that has the max, "-" for a region that fewer than two traces have.
+// The trace that has the max; "-" for a region that fewer than two traces have, or when they tie.
 std::string slowest_label(const CrossTraceSummary& across, const RegionAcrossTraces& row,
                           const QuantityAcrossTraces& q);
 
@@ -28,6 +28,7 @@ std::string kernel_counts_phrase(const CrossTraceSummary& across, const RegionAc
 std::string uncompared_regions_phrase(const CrossTraceSummary& across);
 
 // "rank 3 in 9 of 10 regions, rank 1 in 1"; empty when no region is compared.
+// Regions where the traces tie are in the count of regions but no trace's.
 std::string slowest_by_wall_phrase(const CrossTraceSummary& across);
 
 }  // namespace attnprof
