@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <filesystem>
+#include <regex>
 #include <thread>
 
 #include "trace_set.h"
@@ -124,19 +126,12 @@ TEST(AnalyzeMany, OutputIsTheSameWithOneJobOrFour) {
   }
 }
 
-// The across_traces object of the JSON output, checked against the per-trace regions of the same
-// document: the slowest trace, min, median, max and spread computed here.
-TEST(AnalyzeMany, JsonAcrossTracesAgreesWithEachTrace) {
-  auto r = run_cli_split("analyze --format json --jobs 3 " + fixture("study_naive.json.gz") + " " +
-                         fixture("study_sdpa-math.json.gz") + " " + fixture("study_inplace.json.gz") + " " +
-                         fixture("train_step.json.gz"));
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  simdjson::dom::parser parser;
-  simdjson::dom::element doc = parser.parse(simdjson::padded_string(r.out));
+// The across_traces object of a JSON output, checked against the per-trace regions of the same
+// document: the traces of each region, the slowest trace, min, median, max and spread computed
+// here. Region names must be unique within each trace (the default regions are).
+void expect_across_traces_agree_with_each_trace(simdjson::dom::element doc) {
   simdjson::dom::array traces = doc["traces"];
   simdjson::dom::element across = doc["across_traces"];
-  EXPECT_EQ(std::string_view(across["labelled_by"]), "file");
-  ASSERT_EQ(simdjson::dom::array(doc["errors"]).size(), 0u);
 
   // Per trace: region name -> wall us, GPU busy us, kernels.
   std::vector<std::map<std::string, std::array<double, 3>>> per_trace;
@@ -190,6 +185,57 @@ TEST(AnalyzeMany, JsonAcrossTracesAgreesWithEachTrace) {
   for (const auto& t : per_trace)
     for (const auto& [name, values] : t) names.insert(name);
   EXPECT_EQ(rows, names.size());  // every region of every trace, once
+}
+
+TEST(AnalyzeMany, JsonAcrossTracesAgreesWithEachTrace) {
+  auto r = run_cli_split("analyze --format json --jobs 3 " + fixture("study_naive.json.gz") + " " +
+                         fixture("study_sdpa-math.json.gz") + " " + fixture("study_inplace.json.gz") + " " +
+                         fixture("train_step.json.gz"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc = parser.parse(simdjson::padded_string(r.out));
+  EXPECT_EQ(std::string_view(doc["across_traces"]["labelled_by"]), "file");
+  EXPECT_EQ(simdjson::dom::array(doc["errors"]).size(), 0u);
+  expect_across_traces_agree_with_each_trace(doc);
+}
+
+// Real traces of a distributed run, one per rank, named NAME_rank<N>.json.gz in tests/data
+// (tests/data/README.md): each set is read together, named by rank, and compared.
+std::map<std::string, std::vector<std::string>> rank_sets() {
+  std::map<std::string, std::vector<std::string>> sets;
+  const std::regex rank_file(R"((.*)_rank\d+\.json\.gz)");
+  for (const auto& entry : std::filesystem::directory_iterator(ATTNPROF_TEST_DATA)) {
+    std::smatch m;
+    const std::string name = entry.path().filename().string();
+    if (std::regex_match(name, m, rank_file)) sets[m[1]].push_back(entry.path().string());
+  }
+  return sets;
+}
+
+TEST(AnalyzeMany, RecordedRanksOfADistributedRun) {
+  const auto sets = rank_sets();
+  if (sets.empty()) GTEST_SKIP() << "no NAME_rank<N>.json.gz fixtures in tests/data yet";
+  for (const auto& [name, files] : sets) {
+    SCOPED_TRACE(name);
+    std::string args = "analyze --format json --jobs 2";
+    for (const auto& f : files) args += " " + f;
+    auto r = run_cli_split(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc = parser.parse(simdjson::padded_string(r.out));
+    simdjson::dom::element across = doc["across_traces"];
+    EXPECT_EQ(std::string_view(across["labelled_by"]), "rank");
+    size_t i = 0;
+    for (simdjson::dom::element t : simdjson::dom::array(doc["traces"])) {
+      const int64_t rank = t["distributed"]["rank"];
+      EXPECT_EQ(int64_t(t["distributed"]["world_size"]), int64_t(files.size()));
+      simdjson::dom::element label = simdjson::dom::array(across["traces"]).at(i++);
+      EXPECT_EQ(std::string_view(label["label"]), "rank " + std::to_string(rank));
+      EXPECT_EQ(int64_t(label["rank"]), rank);
+    }
+    EXPECT_GT(int64_t(across["compared_regions"]), 0);
+    expect_across_traces_agree_with_each_trace(doc);
+  }
 }
 
 TEST(AnalyzeMany, AnErrorInOneFileStillReportsTheOthers) {
