@@ -55,7 +55,8 @@ SplitOutput run_cli_split(const std::string& arguments, Stderr to = Stderr::kPip
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, write_end, STDERR_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_file.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_addclose(&actions, read_end);
   std::vector<std::string> words = {ATTNPROF_CLI};
   for (size_t at = 0; at < arguments.size();) {
@@ -74,7 +75,8 @@ SplitOutput run_cli_split(const std::string& arguments, Stderr to = Stderr::kPip
   if (spawned == 0) {
     char buffer[4096];
     // A pipe ends with 0; a pseudo-terminal with EIO once the CLI has exited.
-    for (ssize_t n; (n = ::read(read_end, buffer, sizeof buffer)) > 0;) run.err.append(buffer, size_t(n));
+    for (ssize_t n; (n = ::read(read_end, buffer, sizeof buffer)) > 0;)
+      run.err.append(buffer, size_t(n));
   }
   ::close(read_end);
   if (spawned != 0) return run;
@@ -85,7 +87,9 @@ SplitOutput run_cli_split(const std::string& arguments, Stderr to = Stderr::kPip
   return run;
 }
 
-size_t count_lines(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
+size_t count_lines(const std::string& s) {
+  return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
+}
 
 TEST(AnalyzeMany, AFolderIsReadInNaturalOrder) {
   TraceSet set;
@@ -111,8 +115,9 @@ TEST(AnalyzeMany, AFolderIsReadInNaturalOrder) {
 
 TEST(AnalyzeMany, OutputIsTheSameWithOneJobOrFour) {
   std::string args = "analyze --format json --region forward";
-  for (const char* v : {"study_naive", "study_inplace", "study_sdpa-math", "study_sdpa-flash", "study_sdpa-efficient",
-                        "study_sdpa-cudnn", "cpp_sdpa_cudnn", "cudnn_cold_start"})
+  for (const char* v :
+       {"study_naive", "study_inplace", "study_sdpa-math", "study_sdpa-flash",
+        "study_sdpa-efficient", "study_sdpa-cudnn", "cpp_sdpa_cudnn", "cudnn_cold_start"})
     args += " " + fixture(std::string(v) + ".json.gz");
   const auto one = run_cli_split(args + " --jobs 1");
   const auto four = run_cli_split(args + " --jobs 4");
@@ -138,8 +143,9 @@ void expect_across_traces_agree_with_each_trace(simdjson::dom::element doc) {
   for (simdjson::dom::element t : traces) {
     std::map<std::string, std::array<double, 3>> regions;
     for (simdjson::dom::element region : simdjson::dom::array(t["regions"]))
-      regions[std::string(std::string_view(region["name"]))] = {
-          double(region["wall_us"]), double(region["gpu_busy_us"]), double(int64_t(region["kernels"]))};
+      regions[std::string(std::string_view(region["name"]))] = {double(region["wall_us"]),
+                                                                double(region["gpu_busy_us"]),
+                                                                double(int64_t(region["kernels"]))};
     per_trace.push_back(std::move(regions));
   }
   size_t rows = 0, compared = 0;
@@ -160,14 +166,17 @@ void expect_across_traces_agree_with_each_trace(simdjson::dom::element doc) {
       std::sort(sorted.begin(), sorted.end());
       const size_t n = sorted.size();
       const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-      const int64_t slowest = sorted.front() == sorted.back()
-                                  ? -1
-                                  : having[size_t(std::max_element(values.begin(), values.end()) - values.begin())];
+      const int64_t slowest =
+          sorted.front() == sorted.back()
+              ? -1
+              : having[size_t(std::max_element(values.begin(), values.end()) - values.begin())];
       simdjson::dom::element got = row[keys[q]];
       EXPECT_NEAR(double(got["min"]), sorted.front(), 1e-6) << keys[q];
       EXPECT_NEAR(double(got["max"]), sorted.back(), 1e-6) << keys[q];
       EXPECT_NEAR(double(got["median"]), median, 1e-6) << keys[q];
-      EXPECT_NEAR(double(got["spread"]), median ? (sorted.back() - sorted.front()) / median : 0, 1e-9) << keys[q];
+      EXPECT_NEAR(double(got["spread"]), median ? (sorted.back() - sorted.front()) / median : 0,
+                  1e-9)
+          << keys[q];
       if (q == 2) {
         EXPECT_EQ(bool(row["kernel_counts_differ"]), sorted.front() != sorted.back());
       } else if (slowest < 0) {
@@ -189,8 +198,8 @@ void expect_across_traces_agree_with_each_trace(simdjson::dom::element doc) {
 
 TEST(AnalyzeMany, JsonAcrossTracesAgreesWithEachTrace) {
   auto r = run_cli_split("analyze --format json --jobs 3 " + fixture("study_naive.json.gz") + " " +
-                         fixture("study_sdpa-math.json.gz") + " " + fixture("study_inplace.json.gz") + " " +
-                         fixture("train_step.json.gz"));
+                         fixture("study_sdpa-math.json.gz") + " " +
+                         fixture("study_inplace.json.gz") + " " + fixture("train_step.json.gz"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   simdjson::dom::parser parser;
   simdjson::dom::element doc = parser.parse(simdjson::padded_string(r.out));
@@ -245,7 +254,8 @@ TEST(AnalyzeMany, AnErrorInOneFileStillReportsTheOthers) {
   set.copy("study_sdpa-flash.json.gz", "c.json.gz");
   for (const char* jobs : {"1", "3"}) {
     SCOPED_TRACE(jobs);
-    auto r = run_cli_split(std::string("analyze --region forward --jobs ") + jobs + " " + set.dir());
+    auto r =
+        run_cli_split(std::string("analyze --region forward --jobs ") + jobs + " " + set.dir());
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(count_lines(r.err), 1u) << r.err;
     EXPECT_NE(r.err.find(bad), std::string::npos) << r.err;
@@ -317,7 +327,8 @@ class SlowTrace : public ::testing::Test {
 
 TEST_F(SlowTrace, NothingButResultsWhenStderrIsAPipe) {
   auto feeder = slow_feed(set_.path("slow.json.gz"), gz_, 0.8);
-  auto r = run_cli_split("analyze " + set_.path("slow.json.gz") + " " + fixture("study_inplace.json.gz"));
+  auto r = run_cli_split("analyze " + set_.path("slow.json.gz") + " " +
+                         fixture("study_inplace.json.gz"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_NE(r.out.find("across 2 traces"), std::string::npos) << r.out;
@@ -327,8 +338,9 @@ TEST_F(SlowTrace, NothingButResultsWhenStderrIsAPipe) {
 
 TEST_F(SlowTrace, OnATerminalTheLineIsDrawnThenErased) {
   auto feeder = slow_feed(set_.path("slow.json.gz"), gz_, 1.2);
-  auto r = run_cli_split("analyze " + set_.path("slow.json.gz") + " " + fixture("study_inplace.json.gz"),
-                         Stderr::kTerminal);
+  auto r =
+      run_cli_split("analyze " + set_.path("slow.json.gz") + " " + fixture("study_inplace.json.gz"),
+                    Stderr::kTerminal);
   if (r.exit_code == -1) GTEST_SKIP() << "no pseudo-terminal here";
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("\r\033[Kreading 1/2 traces  "), std::string::npos) << r.err;

@@ -32,9 +32,9 @@ std::vector<TraceAnalysis> read_all(const std::vector<std::string>& paths, size_
   return out;
 }
 
-const std::vector<std::string> kVariants = {"study_naive.json.gz", "study_inplace.json.gz",
-                                            "study_sdpa-math.json.gz", "study_sdpa-flash.json.gz",
-                                            "study_sdpa-efficient.json.gz", "study_sdpa-cudnn.json.gz"};
+const std::vector<std::string> kVariants = {
+    "study_naive.json.gz",      "study_inplace.json.gz",        "study_sdpa-math.json.gz",
+    "study_sdpa-flash.json.gz", "study_sdpa-efficient.json.gz", "study_sdpa-cudnn.json.gz"};
 
 std::vector<std::string> variant_paths() {
   std::vector<std::string> paths;
@@ -80,8 +80,10 @@ TEST(AnalyzeFiles, AFailingTraceDoesNotStopTheOthers) {
   ASSERT_EQ(outcomes.size(), 4u);
   EXPECT_TRUE(outcomes[0].ok());
   ASSERT_FALSE(outcomes[1].ok());
-  EXPECT_NE(outcomes[1].error().message.find(paths[1]), std::string::npos) << outcomes[1].error().message;
-  EXPECT_NE(outcomes[1].error().message.find("truncated"), std::string::npos) << outcomes[1].error().message;
+  EXPECT_NE(outcomes[1].error().message.find(paths[1]), std::string::npos)
+      << outcomes[1].error().message;
+  EXPECT_NE(outcomes[1].error().message.find("truncated"), std::string::npos)
+      << outcomes[1].error().message;
   ASSERT_FALSE(outcomes[2].ok());
   EXPECT_NE(outcomes[2].error().message.find("missing.json"), std::string::npos);
   ASSERT_TRUE(outcomes[3].ok());
@@ -120,10 +122,12 @@ Expected expected_of(const std::vector<double>& values) {
   std::sort(sorted.begin(), sorted.end());
   const size_t n = sorted.size();
   const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  const int slowest = sorted.front() == sorted.back()
-                          ? -1
-                          : static_cast<int>(std::max_element(values.begin(), values.end()) - values.begin());
-  return {sorted.front(), median, sorted.back(), (sorted.back() - sorted.front()) / median, slowest};
+  const int slowest =
+      sorted.front() == sorted.back()
+          ? -1
+          : static_cast<int>(std::max_element(values.begin(), values.end()) - values.begin());
+  return {sorted.front(), median, sorted.back(), (sorted.back() - sorted.front()) / median,
+          slowest};
 }
 
 void expect_quantity(const QuantityAcrossTraces& q, const std::vector<double>& values) {
@@ -142,7 +146,8 @@ TEST(CrossTrace, SlowestAndSpreadPerRegionMatchTheTracesReadAlone) {
 
   std::vector<TraceAnalysis> alone;
   for (const auto& v : kVariants) alone.push_back(analyze_fixture(v, "forward", false));
-  // Each variant has three `forward`s: the k-th of each trace is compared with the k-th of the others.
+  // Each variant has three `forward`s: the k-th of each trace is compared with the k-th of the
+  // others.
   ASSERT_EQ(across.regions.size(), 3u);
   for (size_t k = 0; k < 3; ++k) {
     SCOPED_TRACE(k);
@@ -173,14 +178,16 @@ TEST(CrossTrace, SlowestAndSpreadPerRegionMatchTheTracesReadAlone) {
   EXPECT_EQ(across.compared_regions, 3);
   std::vector<int> slowest_by_wall(6, 0);
   for (const auto& row : across.regions)
-    if (int slowest = expected_of(row.wall_ns.by_trace).slowest; slowest >= 0) ++slowest_by_wall[size_t(slowest)];
+    if (int slowest = expected_of(row.wall_ns.by_trace).slowest; slowest >= 0)
+      ++slowest_by_wall[size_t(slowest)];
   EXPECT_EQ(across.slowest_by_wall, slowest_by_wall);
 }
 
 TEST(CrossTrace, CopiesOfOneTraceHaveNoSpread) {
   TraceSet set;
   std::vector<std::string> paths;
-  for (int i = 0; i < 4; ++i) paths.push_back(set.copy("study_naive.json.gz", "copy" + std::to_string(i) + ".json.gz"));
+  for (int i = 0; i < 4; ++i)
+    paths.push_back(set.copy("study_naive.json.gz", "copy" + std::to_string(i) + ".json.gz"));
   const CrossTraceSummary across = summarize_across_traces(read_all(paths, 2));
   ASSERT_FALSE(across.regions.empty());
   for (const auto& row : across.regions) {
@@ -198,7 +205,8 @@ TEST(CrossTrace, CopiesOfOneTraceHaveNoSpread) {
 TEST(CrossTrace, TracesAreNamedByRankWhenEachHasItsOwn) {
   TraceSet set;
   // Given out of rank order: the labels follow the traces, not the ranks.
-  const auto traces = read_all({set.rank_copy(1, 2, "worker_b.json"), set.rank_copy(0, 2, "worker_a.json")}, 2);
+  const auto traces =
+      read_all({set.rank_copy(1, 2, "worker_b.json"), set.rank_copy(0, 2, "worker_a.json")}, 2);
   const CrossTraceSummary across = summarize_across_traces(traces);
   EXPECT_TRUE(across.labelled_by_rank);
   ASSERT_EQ(across.labels.size(), 2u);
@@ -210,7 +218,8 @@ TEST(CrossTrace, TracesAreNamedByRankWhenEachHasItsOwn) {
 
 TEST(CrossTrace, TwoTracesOfTheSameRankAreNamedByFile) {
   TraceSet set;
-  const auto traces = read_all({set.rank_copy(0, 2, "run1.json"), set.rank_copy(0, 2, "run2.json")}, 1);
+  const auto traces =
+      read_all({set.rank_copy(0, 2, "run1.json"), set.rank_copy(0, 2, "run2.json")}, 1);
   const CrossTraceSummary across = summarize_across_traces(traces);
   EXPECT_FALSE(across.labelled_by_rank);
   EXPECT_EQ(across.labels[0].text, "run1.json");
@@ -220,7 +229,9 @@ TEST(CrossTrace, TwoTracesOfTheSameRankAreNamedByFile) {
 
 TEST(CrossTrace, SameFileNamesInTwoFoldersAreNamedByPath) {
   TraceSet a, b;
-  const auto traces = read_all({a.copy("study_naive.json.gz", "trace.json.gz"), b.copy("study_inplace.json.gz", "trace.json.gz")}, 2);
+  const auto traces = read_all({a.copy("study_naive.json.gz", "trace.json.gz"),
+                                b.copy("study_inplace.json.gz", "trace.json.gz")},
+                               2);
   const CrossTraceSummary across = summarize_across_traces(traces);
   EXPECT_EQ(across.labels[0].text, a.path("trace.json.gz"));
   EXPECT_EQ(across.labels[1].text, b.path("trace.json.gz"));
@@ -236,7 +247,8 @@ TEST(CrossTrace, StepsMatchByNumberAndLoneStepsStayUncompared) {
   for (const auto& r : naive.regions) naive_steps.insert(r.name);
   int shared = 0;
   for (const auto& row : across.regions) {
-    const bool in_train = train_steps.count(row.name) > 0, in_naive = naive_steps.count(row.name) > 0;
+    const bool in_train = train_steps.count(row.name) > 0,
+               in_naive = naive_steps.count(row.name) > 0;
     ASSERT_TRUE(in_train || in_naive) << row.name;
     EXPECT_EQ(row.traces.size(), size_t{in_train} + size_t{in_naive}) << row.name;
     shared += in_train && in_naive;
@@ -282,8 +294,9 @@ TEST(TraceDirectory, ListsTheTracesOfAFolderInNaturalOrder) {
   std::filesystem::create_directories(set.path("nested.json"));
   auto listed = list_trace_directory(set.dir());
   ASSERT_TRUE(listed.ok()) << listed.error().message;
-  EXPECT_EQ(*listed, (std::vector<std::string>{set.path("rank_1.pt.trace.json"), set.path("rank_2.json.gz"),
-                                               set.path("rank_10.json")}));
+  EXPECT_EQ(*listed,
+            (std::vector<std::string>{set.path("rank_1.pt.trace.json"), set.path("rank_2.json.gz"),
+                                      set.path("rank_10.json")}));
 }
 
 TEST(TraceDirectory, AFolderWithoutTracesIsAnError) {

@@ -41,10 +41,13 @@ TEST(ProgressLine, SmallRatesAndUnknownSizes) {
   t.traces_done = 1;
   t.bytes_read = 2'500'000;  // from a pipe: no total
   t.events_read = 700;
-  EXPECT_EQ(format_progress_line(t, 0.5), "reading 1/2 traces (1 failed)  2.5 MB  5.0 MB/s  1.4 k events/s");
-  EXPECT_EQ(format_progress_line(t, 0), "reading 1/2 traces (1 failed)  2.5 MB  0.0 MB/s  0 events/s");
+  EXPECT_EQ(format_progress_line(t, 0.5),
+            "reading 1/2 traces (1 failed)  2.5 MB  5.0 MB/s  1.4 k events/s");
+  EXPECT_EQ(format_progress_line(t, 0),
+            "reading 1/2 traces (1 failed)  2.5 MB  0.0 MB/s  0 events/s");
   t.events_read = 40;
-  EXPECT_EQ(format_progress_line(t, 0.5), "reading 1/2 traces (1 failed)  2.5 MB  5.0 MB/s  80 events/s");
+  EXPECT_EQ(format_progress_line(t, 0.5),
+            "reading 1/2 traces (1 failed)  2.5 MB  5.0 MB/s  80 events/s");
 }
 
 TEST(ProgressLine, NothingForTheFirstThreeTenthsOfASecond) {

@@ -42,9 +42,11 @@ class TraceSet {
     std::string json = run_command("zcat " + fixture("train_step.json.gz")).output;
     const std::string recorded = "\"rank\": 0, \"world_size\": 1";
     const size_t at = json.find(recorded);
-    if (at == std::string::npos) throw std::runtime_error("train_step.json.gz has no distributedInfo");
-    json.replace(at, recorded.size(),
-                 "\"rank\": " + std::to_string(rank) + ", \"world_size\": " + std::to_string(world_size));
+    if (at == std::string::npos)
+      throw std::runtime_error("train_step.json.gz has no distributedInfo");
+    json.replace(
+        at, recorded.size(),
+        "\"rank\": " + std::to_string(rank) + ", \"world_size\": " + std::to_string(world_size));
     return write(name, json);
   }
   // The first half of a fixture's JSON: a truncated trace.

@@ -13,7 +13,9 @@ namespace {
 
 // Splits the cores between the traces read at once: each trace's reader already spreads its
 // parsing over workers, and jobs x cores workers would only make them wait on each other.
-size_t workers_per_trace(size_t cores, size_t jobs) { return std::clamp<size_t>(cores / jobs, 1, 8); }
+size_t workers_per_trace(size_t cores, size_t jobs) {
+  return std::clamp<size_t>(cores / jobs, 1, 8);
+}
 
 }  // namespace
 
@@ -24,7 +26,7 @@ std::vector<Result<TraceAnalysis>> analyze_files(const std::vector<std::string>&
   const size_t cores = std::max(1u, std::thread::hardware_concurrency());
   const size_t jobs = std::min(many.jobs > 0 ? many.jobs : cores, paths.size());
   AnalyzeOptions per_trace = options;
-  if (per_trace.reading_workers == 0 && jobs > 1) 
+  if (per_trace.reading_workers == 0 && jobs > 1)
     per_trace.reading_workers = workers_per_trace(cores, jobs);
 
   std::vector<std::optional<Result<TraceAnalysis>>> outcomes(paths.size());
@@ -33,7 +35,9 @@ std::vector<Result<TraceAnalysis>> analyze_files(const std::vector<std::string>&
     for (size_t i = next++; i < paths.size(); i = next++) {
       AnalyzeOptions mine = per_trace;
       if (many.progress)
-        mine.progress = [&many, i](uint64_t bytes, uint64_t events) { many.progress(i, bytes, events); };
+        mine.progress = [&many, i](uint64_t bytes, uint64_t events) {
+          many.progress(i, bytes, events);
+        };
       else
         mine.progress = nullptr;
       // The Trace (the large part) lives only inside analyze_file; what stays is its summary.

@@ -22,7 +22,8 @@ std::vector<TraceLabel> label_traces(const std::vector<TraceAnalysis>& traces, b
   std::set<std::string> names;
   bool names_unique = true;
   for (const auto& t : traces)
-    names_unique = names_unique && names.insert(std::filesystem::path(t.path).filename().string()).second;
+    names_unique =
+        names_unique && names.insert(std::filesystem::path(t.path).filename().string()).second;
 
   std::vector<TraceLabel> labels;
   for (const auto& t : traces) {
@@ -104,7 +105,8 @@ CrossTraceSummary summarize_across_traces(const std::vector<TraceAnalysis>& trac
     std::vector<std::string> keys;
     std::map<std::string, int> occurrence;
     for (const auto& r : t.regions)
-      keys.push_back(repeated.count(r.name) ? fmt::format("{}[{}]", r.name, ++occurrence[r.name]) : r.name);
+      keys.push_back(repeated.count(r.name) ? fmt::format("{}[{}]", r.name, ++occurrence[r.name])
+                                            : r.name);
     std::vector<decltype(rows)::iterator> insert_before(keys.size(), rows.end());
     for (size_t k = keys.size(); k-- > 1;) {
       auto known = row_of.find(keys[k]);
@@ -113,10 +115,13 @@ CrossTraceSummary summarize_across_traces(const std::vector<TraceAnalysis>& trac
     for (size_t k = 0; k < keys.size(); ++k) {
       auto found = row_of.find(keys[k]);
       if (found == row_of.end())
-        found = row_of.emplace(keys[k], rows.emplace(insert_before[k], keys[k], std::vector<Measure>{})).first;
+        found =
+            row_of.emplace(keys[k], rows.emplace(insert_before[k], keys[k], std::vector<Measure>{}))
+                .first;
       const RegionSummary& r = t.regions[k];
       found->second->second.push_back({trace, static_cast<double>(r.wall_ns),
-                                       static_cast<double>(r.gpu_busy_ns), static_cast<double>(r.kernels)});
+                                       static_cast<double>(r.gpu_busy_ns),
+                                       static_cast<double>(r.kernels)});
     }
     if (!t.regions.empty())
       medians.push_back({trace, t.median.wall_ns, t.median.gpu_busy_ns, t.median.kernels});

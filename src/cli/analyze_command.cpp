@@ -44,8 +44,12 @@ int run(const AnalyzeArgs& args) {
     TerminalProgress progress(paths);
     ManyTracesOptions many;
     many.jobs = args.jobs;
-    many.progress = [&progress](size_t i, uint64_t bytes, uint64_t events) { progress.reading(i, bytes, events); };
-    many.finished = [&progress](size_t i, const Result<TraceAnalysis>& outcome) { progress.finished(i, outcome); };
+    many.progress = [&progress](size_t i, uint64_t bytes, uint64_t events) {
+      progress.reading(i, bytes, events);
+    };
+    many.finished = [&progress](size_t i, const Result<TraceAnalysis>& outcome) {
+      progress.finished(i, outcome);
+    };
     outcomes = analyze_files(paths, options, many);
   }
 
@@ -84,11 +88,13 @@ int run(const AnalyzeArgs& args) {
 void register_analyze(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<AnalyzeArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "analyze", "Summarize PyTorch profiler traces region by region: kernels, copies, times, and "
-                 "what launched each GPU activity; with several traces (one per rank), compare them");
-  cmd->add_option("traces", args->traces,
-                  "Trace files (.json or .json.gz), or folders: every *.json and *.json.gz in one, in "
-                  "natural order (rank_2 before rank_10)")
+      "analyze",
+      "Summarize PyTorch profiler traces region by region: kernels, copies, times, and "
+      "what launched each GPU activity; with several traces (one per rank), compare them");
+  cmd->add_option(
+         "traces", args->traces,
+         "Trace files (.json or .json.gz), or folders: every *.json and *.json.gz in one, in "
+         "natural order (rank_2 before rank_10)")
       ->required();
   cmd->add_option("--region", args->region,
                   "Regions are the user annotations with this name (wildcards * and ?); default: "

@@ -18,7 +18,8 @@ namespace {
 
 uint64_t file_size(const std::string& path) {
   struct stat st;
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) ? static_cast<uint64_t>(st.st_size) : 0;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) ? static_cast<uint64_t>(st.st_size)
+                                                               : 0;
 }
 
 size_t terminal_columns() {
@@ -42,7 +43,9 @@ TerminalProgress::TerminalProgress(const std::vector<std::string>& paths)
     drawer_ = std::jthread([this](std::stop_token stop) { draw_until_stopped(stop); });
 }
 
-TerminalProgress::~TerminalProgress() { stop(); }
+TerminalProgress::~TerminalProgress() {
+  stop();
+}
 
 void TerminalProgress::reading(size_t trace, uint64_t file_bytes_read, uint64_t events_read) {
   counters_[trace].bytes.store(file_bytes_read, std::memory_order_relaxed);

@@ -17,7 +17,9 @@ bool is_trace_file_name(std::string_view name) {
 
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // -1, 0, 1 comparing the digit runs as numbers: fewer significant digits is smaller.
 int compare_numbers(std::string_view a, std::string_view b) {

@@ -7,7 +7,8 @@ namespace attnprof {
 namespace {
 
 // `divisor` turns ns into us (1000) or leaves a count (1).
-void write_quantity(JsonWriter& w, const QuantityAcrossTraces& q, double divisor, bool with_slowest) {
+void write_quantity(JsonWriter& w, const QuantityAcrossTraces& q, double divisor,
+                    bool with_slowest) {
   w.begin_object();
   w.key("min").number(q.min / divisor);
   w.key("median").number(q.median / divisor);
@@ -15,7 +16,10 @@ void write_quantity(JsonWriter& w, const QuantityAcrossTraces& q, double divisor
   w.key("spread").number(q.spread);
   if (with_slowest) {
     w.key("slowest");
-    if (q.slowest >= 0) w.number(q.slowest); else w.null();
+    if (q.slowest >= 0)
+      w.number(q.slowest);
+    else
+      w.null();
   }
   w.key("by_trace").begin_array();
   for (double v : q.by_trace) w.number(v / divisor);
@@ -52,7 +56,10 @@ void write_cross_trace_json(JsonWriter& w, const CrossTraceSummary& across,
     w.key("label").string(label.text);
     w.key("path").string(traces[i].path);
     w.key("rank");
-    if (label.has_rank) w.number(label.rank); else w.null();
+    if (label.has_rank)
+      w.number(label.rank);
+    else
+      w.null();
     w.key("slowest_by_wall").number(across.slowest_by_wall[i]);
     w.end_object();
   }

@@ -21,20 +21,26 @@ void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
 void put_row(std::string& out, const CrossTraceSummary& across, const RegionAcrossTraces& r,
              bool is_median = false) {
   auto times = [&](const QuantityAcrossTraces& q) {
-    return fmt::format("{} | {} | {} | {} | {}", format_us(q.min), format_us(q.median), format_us(q.max),
-                       format_spread_percent(r, q), markdown_cell(slowest_label(across, r, q)));
+    return fmt::format("{} | {} | {} | {} | {}", format_us(q.min), format_us(q.median),
+                       format_us(q.max), format_spread_percent(r, q),
+                       markdown_cell(slowest_label(across, r, q)));
   };
-  std::string kernels = r.kernel_counts_differ() ? "**" + markdown_cell(kernel_counts_phrase(across, r)) + "**"
-                                                 : format_count(r.kernels.median);
-  put(out, "| {} | {}/{} | {} | {} | {} |\n", is_median ? "*" + r.name + "*" : markdown_code(r.name), r.traces.size(), across.labels.size(),
+  std::string kernels = r.kernel_counts_differ()
+                            ? "**" + markdown_cell(kernel_counts_phrase(across, r)) + "**"
+                            : format_count(r.kernels.median);
+  put(out, "| {} | {}/{} | {} | {} | {} |\n",
+      is_median ? "*" + r.name + "*" : markdown_code(r.name), r.traces.size(), across.labels.size(),
       times(r.wall_ns), times(r.gpu_busy_ns), kernels);
 }
 
 void put_cross_trace(std::string& out, const CrossTraceSummary& across) {
   put(out, "### Across {} traces\n\n", across.labels.size());
-  put(out, "Traces named by {}; spread = (max − min) / median; times in µs.\n\n", labelled_by(across));
-  put(out, "| region | traces | wall min | wall median | wall max | wall spread | slowest (wall) | "
-           "GPU busy min | GPU busy median | GPU busy max | GPU busy spread | slowest (GPU busy) | kernels |\n");
+  put(out, "Traces named by {}; spread = (max − min) / median; times in µs.\n\n",
+      labelled_by(across));
+  put(out,
+      "| region | traces | wall min | wall median | wall max | wall spread | slowest (wall) | "
+      "GPU busy min | GPU busy median | GPU busy max | GPU busy spread | slowest (GPU busy) | "
+      "kernels |\n");
   put(out, "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---|\n");
   for (const auto& r : across.regions)
     if (r.traces.size() >= 2) put_row(out, across, r);

@@ -21,8 +21,8 @@ void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
 void put_time_table(std::string& out, const CrossTraceSummary& across, const char* title,
                     QuantityAcrossTraces RegionAcrossTraces::*quantity) {
   const size_t n = across.labels.size();
-  put(out, "  {:<24} {:>7} {:>12} {:>12} {:>12} {:>7}  {}\n", title, "traces", "min", "median", "max",
-      "spread", "slowest");
+  put(out, "  {:<24} {:>7} {:>12} {:>12} {:>12} {:>7}  {}\n", title, "traces", "min", "median",
+      "max", "spread", "slowest");
   auto row = [&](const RegionAcrossTraces& r) {
     const QuantityAcrossTraces& q = r.*quantity;
     put(out, "  {:<24} {:>7} {:>12} {:>12} {:>12} {:>7}  {}\n", clip(r.name, 24),
@@ -36,8 +36,8 @@ void put_time_table(std::string& out, const CrossTraceSummary& across, const cha
 }
 
 void put_cross_trace(std::string& out, const CrossTraceSummary& across) {
-  put(out, "across {} traces (named by {}; spread = (max - min) / median)\n\n", across.labels.size(),
-      labelled_by(across));
+  put(out, "across {} traces (named by {}; spread = (max - min) / median)\n\n",
+      across.labels.size(), labelled_by(across));
   put_time_table(out, across, "wall us", &RegionAcrossTraces::wall_ns);
   put_time_table(out, across, "GPU busy us", &RegionAcrossTraces::gpu_busy_ns);
   std::vector<const RegionAcrossTraces*> differing;

@@ -28,7 +28,8 @@ std::string kernel_counts_phrase(const CrossTraceSummary& across, const RegionAc
   std::map<double, std::vector<int>> traces_by_count;
   for (size_t i = 0; i < row.traces.size(); ++i)
     traces_by_count[row.kernels.by_trace[i]].push_back(row.traces[i]);
-  std::vector<std::pair<double, std::vector<int>>> groups(traces_by_count.begin(), traces_by_count.end());
+  std::vector<std::pair<double, std::vector<int>>> groups(traces_by_count.begin(),
+                                                          traces_by_count.end());
   // The most common count first (the smaller count on a tie).
   std::stable_sort(groups.begin(), groups.end(),
                    [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
@@ -44,7 +45,8 @@ std::string kernel_counts_phrase(const CrossTraceSummary& across, const RegionAc
     }
     for (size_t i = 0; i < traces.size() && i < kMaxNamedTraces; ++i)
       out += (i == 0 ? "" : ", ") + across.labels[static_cast<size_t>(traces[i])].text;
-    if (traces.size() > kMaxNamedTraces) out += fmt::format(" and {} more", traces.size() - kMaxNamedTraces);
+    if (traces.size() > kMaxNamedTraces)
+      out += fmt::format(" and {} more", traces.size() - kMaxNamedTraces);
   }
   return out;
 }
@@ -75,8 +77,9 @@ std::string slowest_by_wall_phrase(const CrossTraceSummary& across) {
   std::string out;
   for (size_t k = 0; k < order.size() && k < 3; ++k) {
     const size_t i = order[k];
-    out += k == 0 ? fmt::format("{} in {} of {} region{}", across.labels[i].text, across.slowest_by_wall[i],
-                                across.compared_regions, across.compared_regions == 1 ? "" : "s")
+    out += k == 0 ? fmt::format("{} in {} of {} region{}", across.labels[i].text,
+                                across.slowest_by_wall[i], across.compared_regions,
+                                across.compared_regions == 1 ? "" : "s")
                   : fmt::format(", {} in {}", across.labels[i].text, across.slowest_by_wall[i]);
   }
   if (order.size() > 3) out += fmt::format(", {} other traces in the rest", order.size() - 3);

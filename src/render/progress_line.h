@@ -14,8 +14,8 @@ struct ReadingTally {
   size_t traces = 1;
   size_t traces_done = 0;  // read, well or not
   size_t traces_failed = 0;
-  std::string single_name;  // the file, when there is one trace
-  uint64_t bytes_read = 0;  // of the files as stored (compressed, for gzip), as bytes_total
+  std::string single_name;   // the file, when there is one trace
+  uint64_t bytes_read = 0;   // of the files as stored (compressed, for gzip), as bytes_total
   uint64_t bytes_total = 0;  // 0 when unknown
   uint64_t events_read = 0;
 };
