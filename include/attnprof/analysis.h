@@ -98,8 +98,9 @@ struct AnalyzeOptions {
   // Compute findings (what the trace means) as well.
   bool explain = false;
   Limits limits;
-  // Threads that parse the trace's events: 0 for one per core (at most 8). analyze_files sets it
-  // when it reads several traces at once, so that together they do not oversubscribe the cores.
+  // Threads that read and parse the trace, the calling one included: 0 for one per core (at most
+  // 8). analyze_files sets it when it reads several traces at once, so that together they keep
+  // to the cores.
   size_t reading_workers = 0;
   // Called as the file is read, with the bytes of the file consumed so far (compressed, for gzip)
   // and the events read so far.
@@ -112,8 +113,8 @@ struct AnalyzeOptions {
 Result<TraceAnalysis> analyze_file(const std::string& path, const AnalyzeOptions& options);
 
 struct ManyTracesOptions {
-  // Traces read at once; 0 for one per core. Each reads with cores / jobs parse workers (at
-  // least one) unless AnalyzeOptions::reading_workers says otherwise.
+  // Traces read at once; 0 for one per core. Each reads with cores / jobs threads (at least
+  // one) unless AnalyzeOptions::reading_workers says otherwise.
   size_t jobs = 0;
   // Called from the reading threads, several at once: make them thread-safe. `trace` indexes
   // the paths. AnalyzeOptions::progress is not used by analyze_files.

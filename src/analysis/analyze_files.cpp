@@ -12,7 +12,8 @@ namespace attnprof {
 namespace {
 
 // Splits the cores between the traces read at once: each trace's reader already spreads its
-// parsing over workers, and jobs x cores workers would only make them wait on each other.
+// parsing over one thread per core, and jobs x cores threads would only make them wait on each
+// other (a reader slowed by a shared core holds up its workers: trace_document.cpp).
 size_t workers_per_trace(size_t cores, size_t jobs) {
   return std::clamp<size_t>(cores / jobs, 1, 8);
 }
