@@ -113,7 +113,7 @@ struct AnalyzeOptions {
 Result<TraceAnalysis> analyze_file(const std::string& path, const AnalyzeOptions& options);
 
 struct ManyTracesOptions {
-  // Traces read at once; 0 for one per core. Each reads with cores / jobs threads (at least
+  // Traces read at once; 0 for one per two cores. Each reads with cores / jobs threads (at least
   // one) unless AnalyzeOptions::reading_workers says otherwise.
   size_t jobs = 0;
   // Called from the reading threads, several at once: make them thread-safe. `trace` indexes

@@ -104,7 +104,7 @@ void register_analyze(CLI::App& app, int& exit_code) {
   cmd->add_flag("--explain", args->explain,
                 "Also say what the trace means: findings with their evidence and suggestions");
   cmd->add_option("-j,--jobs", args->jobs,
-                  "Traces read at once (default: one per core); memory holds about this many "
+                  "Traces read at once (default: one per two cores); memory holds about this many "
                   "traces' models at a time")
       ->check(CLI::Range(size_t{1}, size_t{1024}));
   args->limits.add_to(*cmd);
