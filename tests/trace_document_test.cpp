@@ -19,8 +19,11 @@ std::string cpu_op(int i, const std::string& name) {
          std::to_string(i) + "}}";
 }
 
+// Some texts below hold a name longer than a 1 MiB chunk, over the default string limit.
 Trace read_ok(const std::string& path) {
-  auto trace = read_trace(path, Limits{});
+  Limits limits;
+  limits.max_string_bytes = uint64_t{16} << 20;
+  auto trace = read_trace(path, limits);
   if (!trace.ok()) throw std::runtime_error(trace.error().message);
   return std::move(trace).value();
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "io/byte_stream.h"
+#include "reader/document_limits.h"
 #include "reader/json_scan.h"
 
 namespace attnprof {
@@ -27,6 +28,13 @@ std::string printable(char c) {
   if (c >= 0x20 && c < 0x7f) return fmt::format("'{}'", c);
   return fmt::format("byte 0x{:02x}", static_cast<unsigned char>(c));
 }
+
+// What every event of a batch is held to (reader/document_limits.h).
+struct EventLimits {
+  const Limits* limits = nullptr;
+  uint32_t enclosing_depth = 2;  // the top-level object and traceEvents; 1 for a bare array
+  uint64_t scan_threshold = 0;   // events shorter than this are within every limit
+};
 
 // Whole elements of traceEvents, parsed in place in the reader's buffer: the batch takes the
 // buffer, and the reader goes on in another one that starts with the bytes after the batch.
@@ -45,16 +53,48 @@ struct Batch {
   uint64_t events = 0;
   simdjson::error_code error = simdjson::SUCCESS;
   uint64_t error_offset = 0;
+  std::optional<LimitBreach> breach;  // the first event past a limit; fails the batch as an error
   bool done = false;  // guarded by the pool's mutex when workers run
+  bool failed() const { return error || breach; }
 };
 
-// Parses `batch` as one array, handing each element to `sink`.
-void parse_batch(simdjson::ondemand::parser& parser, EventBatchSink& sink, Batch& batch) {
+// The text of one element of a batch: from its first byte to `next` (the next element's first
+// byte, or the batch's end), less the separator between them.
+std::string_view element_text(const char* first, const char* next) {
+  while (next > first && json_scan::is_space(next[-1])) --next;
+  if (next > first && next[-1] == ',') --next;
+  while (next > first && json_scan::is_space(next[-1])) --next;
+  return {first, static_cast<size_t>(next - first)};
+}
+
+// The byte offset of element number `index` (from 0) of a parsed batch.
+uint64_t element_offset(const Batch& batch, uint64_t index) {
+  std::string_view text(batch.text.data() + batch.from, batch.to - batch.from);
+  size_t pos = 0;
+  for (uint64_t i = 0; i < index; ++i) {
+    pos = json_scan::skip_space(text, json_scan::scan_value(text, pos, true).end);
+    pos = json_scan::skip_space(text, pos + 1);  // the comma
+  }
+  return batch.offset + pos;
+}
+
+// Parses `batch` as one array, handing each element to `sink`. Each element is held to `limits`
+// once the next one's position tells its size: the sink has seen it by then, but a breach fails
+// the batch, which rolls it back.
+void parse_batch(simdjson::ondemand::parser& parser, EventBatchSink& sink, Batch& batch,
+                 const EventLimits& limits) {
   simdjson::padded_string_view view(batch.text.data() + batch.from - 1, batch.to - batch.from + 2,
                                     batch.text.size() - batch.from + 1);
   // Offsets in the view are one byte ahead of the batch's first byte.
   const char* first = batch.text.data() + batch.from;
   auto offset_of = [&](const char* p) { return batch.offset + (p - first); };
+  const char* previous = nullptr;  // the element before, not yet held to the limits
+  auto check_previous = [&](const char* next) {
+    if (!previous || static_cast<uint64_t>(next - previous) < limits.scan_threshold) return true;
+    batch.breach = find_limit_breach(element_text(previous, next), offset_of(previous),
+                                     limits.enclosing_depth, /*is_event=*/true, *limits.limits);
+    return !batch.breach;
+  };
 
   sink.begin_batch(batch.sequence);
   uint64_t count = 0;
@@ -69,18 +109,23 @@ void parse_batch(simdjson::ondemand::parser& parser, EventBatchSink& sink, Batch
         simdjson::ondemand::value value;
         if ((error = element.get(value))) break;
         const char* location = nullptr;
-        if (!doc.current_location().get(location)) element_offset = offset_of(location);
+        if (!doc.current_location().get(location)) {
+          element_offset = offset_of(location);
+          if (!check_previous(location)) break;
+          previous = location;
+        }
         if ((error = sink.event(value, element_offset))) break;
         ++count;
       }
       const char* trailing = nullptr;
-      if (!error && !doc.current_location().get(trailing)) {
+      if (!error && !batch.breach && !doc.current_location().get(trailing)) {
         error = simdjson::TRAILING_CONTENT;
         element_offset = offset_of(trailing);
       }
+      if (!error && !batch.breach) check_previous(batch.text.data() + batch.to);
     }
   }
-  sink.end_batch(!error);
+  sink.end_batch(!error && !batch.breach);
   batch.events = count;
   batch.error = error;
   if (error) {
@@ -97,7 +142,9 @@ void parse_batch(simdjson::ondemand::parser& parser, EventBatchSink& sink, Batch
 // slower on a 1 GB gzip trace than this).
 class WorkerPool {
  public:
-  explicit WorkerPool(std::span<EventBatchSink* const> sinks) : sinks_(sinks) {
+  // `limits` is read by the workers as they parse: it must be set before the first submit().
+  WorkerPool(std::span<EventBatchSink* const> sinks, const EventLimits& limits)
+      : sinks_(sinks), limits_(limits) {
     threads_.reserve(sinks.size());
     for (size_t i = 1; i < sinks.size(); ++i) threads_.emplace_back([this, i] { work(i); });
   }
@@ -164,7 +211,7 @@ class WorkerPool {
     ++running_;
     lock.unlock();
     batch->worker = index;
-    parse_batch(parsers_[index], *sinks_[index], *batch);
+    parse_batch(parsers_[index], *sinks_[index], *batch, limits_);
     lock.lock();
     batch->done = true;
     --running_;
@@ -173,6 +220,7 @@ class WorkerPool {
 
   std::span<EventBatchSink* const> sinks_;
   std::vector<simdjson::ondemand::parser> parsers_{sinks_.size()};
+  const EventLimits& limits_;
   std::mutex mutex_;
   std::condition_variable work_ready_;
   std::condition_variable batch_done_;
@@ -218,7 +266,8 @@ class DocumentReader {
         workers_(workers),
         progress_(progress),
         max_in_flight_(threaded ? kBatchesInFlightPerWorker * workers.size() : 1) {
-    if (threaded) pool_ = std::make_unique<WorkerPool>(workers);
+    event_limits_.limits = &limits_;
+    if (threaded) pool_ = std::make_unique<WorkerPool>(workers, event_limits_);
   }
   ~DocumentReader() {
     if (pool_) pool_->cancel_all();
@@ -253,8 +302,7 @@ class DocumentReader {
         path_, abs_begin_ + (end_ - begin_), inside);
   }
   Error too_many_events() const {
-    return make_error("{}: more than {} events; raise the limit with --max-events", path_,
-                      limits_.max_events);
+    return too_many_events_error(path_, first_event_past_limit_, limits_);
   }
 
   Status refill();
@@ -285,6 +333,7 @@ class DocumentReader {
   DocumentSink& sink_;
   std::span<EventBatchSink* const> workers_;
   const ProgressCallback& progress_;
+  EventLimits event_limits_;  // set by run() before the first batch
 
   // Text lives in buf_[begin_, end_); begin_ >= 1 keeps a byte free before it, and
   // SIMDJSON_PADDING + 1 readable bytes follow end_.
@@ -299,6 +348,7 @@ class DocumentReader {
   bool eof_ = false;
   bool exact_next_ = false;  // the next batch is cut exactly: its quick cut failed
   bool too_many_events_ = false;
+  uint64_t first_event_past_limit_ = 0;  // the byte offset of event max_events + 1
 
   const size_t max_in_flight_;
   std::deque<Batch*> in_flight_;  // in document order
@@ -369,6 +419,11 @@ Result<DocumentStats> DocumentReader::run() {
         "{}: the file holds only whitespace: a PyTorch profiler trace is a JSON object", path_);
   }
   char c = **first;
+  // Events sit in traceEvents in the top-level object, or in a bare top-level array.
+  event_limits_.enclosing_depth = c == '[' ? 1 : 2;
+  event_limits_.scan_threshold = scan_threshold(event_limits_.enclosing_depth, limits_);
+  if (event_limits_.enclosing_depth > limits_.max_depth)
+    return limit_error(path_, {LimitBreach::Kind::kDepth, abs_begin_, 1}, limits_);
   if (c == '[') {  // The Trace Event Format also allows a bare array of events.
     advance_to(begin_ + 1);
     stats_.saw_trace_events = true;
@@ -408,8 +463,13 @@ Status DocumentReader::members() {
     while ((key_extent = json_scan::scan_string(data(), 0)).outcome ==
            json_scan::Outcome::kNeedMore) {
       if (eof_) return truncated("a key of the top-level object");
+      if (end_ - begin_ - 1 > limits_.max_string_bytes)
+        return limit_error(path_, {LimitBreach::Kind::kStringBytes, abs_begin_, 0}, limits_);
       ATTNPROF_RETURN_IF_ERROR(refill());
     }
+    if (key_extent.end - 2 > limits_.max_string_bytes)
+      return limit_error(path_, {LimitBreach::Kind::kStringBytes, abs_begin_, key_extent.end - 2},
+                         limits_);
     std::string key(buf_.data() + begin_ + 1, key_extent.end - 2);
     advance_to(begin_ + key_extent.end);
     auto colon = peek();
@@ -435,16 +495,16 @@ Status DocumentReader::members() {
              json_scan::Outcome::kNeedMore) {
         if (eof_) return truncated(fmt::format("the value of \"{}\"", key));
         if (end_ - begin_ > limits_.max_event_bytes)
-          return make_error(
-              "{}: the top-level value \"{}\" at byte {} is larger than {} bytes; "
-              "raise the limit with --max-event-bytes",
-              path_, key, abs_begin_, limits_.max_event_bytes);
+          return value_too_large_error(path_, fmt::format("the top-level value \"{}\"", key),
+                                       abs_begin_, limits_);
         ATTNPROF_RETURN_IF_ERROR(refill());
       }
       if (extent.outcome == json_scan::Outcome::kInvalid)
         return json_error(offset_at(begin_ + extent.end), "unexpected character");
-      ATTNPROF_RETURN_IF_ERROR(sink_.top_level_member(
-          key, std::string_view(buf_.data() + begin_, extent.end), abs_begin_));
+      const std::string_view value(buf_.data() + begin_, extent.end);
+      if (auto breach = find_limit_breach(value, abs_begin_, 1, /*is_event=*/false, limits_))
+        return limit_error(path_, *breach, limits_);
+      ATTNPROF_RETURN_IF_ERROR(sink_.top_level_member(key, value, abs_begin_));
       advance_to(begin_ + extent.end);
     }
     auto sep = peek();
@@ -556,10 +616,7 @@ Result<DocumentReader::Cut> DocumentReader::cut_events() {
       if (elements == 0) {
         if (eof_) return truncated("\"traceEvents\"");
         if (end_ - begin_ > limits_.max_event_bytes)
-          return make_error(
-              "{}: the event at byte {} is larger than {} bytes; raise the limit "
-              "with --max-event-bytes",
-              path_, abs_begin_, limits_.max_event_bytes);
+          return value_too_large_error(path_, "the event", abs_begin_, limits_);
         ATTNPROF_RETURN_IF_ERROR(refill());
         continue;
       }
@@ -624,6 +681,7 @@ void DocumentReader::submit(size_t to, bool speculative) {
   b->worker = 0;
   b->events = 0;
   b->error = simdjson::SUCCESS;
+  b->breach.reset();
   b->done = false;
 
   buf_.swap(rest);
@@ -636,7 +694,7 @@ void DocumentReader::submit(size_t to, bool speculative) {
   if (pool_) {
     pool_->submit(b);
   } else {
-    parse_batch(parser_, *workers_[0], *b);
+    parse_batch(parser_, *workers_[0], *b, event_limits_);
     b->done = true;
   }
 }
@@ -650,13 +708,16 @@ DocumentReader::Front DocumentReader::commit_front(Wait wait) {
       else if (!pool_->done(b))
         break;
     }
-    if (b->error) return Front::kFailed;
+    if (b->failed()) return Front::kFailed;
+    if (b->events > limits_.max_events - stats_.events) {
+      first_event_past_limit_ = element_offset(*b, limits_.max_events - stats_.events);
+      return Front::kTooManyEvents;
+    }
     in_flight_.pop_front();
     sink_.commit_batch(b->sequence, b->worker);
     stats_.events += b->events;
     free_buffers_.push_back(std::move(b->text));
     free_batches_.push_back(b);
-    if (stats_.events > limits_.max_events) return Front::kTooManyEvents;
     if (wait == Wait::kOldest) wait = Wait::kNone;
   }
   return Front::kClear;
@@ -670,8 +731,10 @@ Result<bool> DocumentReader::settle() {
       return too_many_events();
     case Front::kFailed: {
       const Batch& failed = *in_flight_.front();
-      if (!failed.speculative)
+      if (!failed.speculative) {
+        if (failed.breach) return limit_error(path_, *failed.breach, limits_);
         return json_error(failed.error_offset, simdjson::error_message(failed.error));
+      }
       rewind_to(failed);
       return true;
     }
