@@ -28,37 +28,56 @@ def ns(value):
     return int((Decimal(value) * 1000).to_integral_value())
 
 
+# Category spellings by what they are, from every Kineto version since PyTorch 1.8 (written out
+# here again from the format, not from attnprof's catalog).
+GPU_KINDS = {"kernel": "kernels", "Kernel": "kernels", "gpu_memcpy": "memcpy", "Memcpy": "memcpy",
+             "gpu_memset": "memset", "Memset": "memset"}
+LAUNCHES = {"cuda_runtime", "cuda_driver", "Runtime"}
+LEGACY_OP = "Operator"  # PyTorch 1.8-1.9: every CPU event, ProfilerStep#N included
+
+
 def read_regions(doc, pattern):
     events = doc["traceEvents"] if isinstance(doc, dict) else doc
     complete = [e for e in events if isinstance(e, dict) and e.get("ph") == "X"]
-    annotations = [e for e in complete if e.get("cat") == "user_annotation"]
+    annotations = [e for e in complete if e.get("cat") == "user_annotation" or
+                   (e.get("cat") == LEGACY_OP and e["name"].startswith("ProfilerStep#"))]
     if pattern is None:
         steps = [a for a in annotations if fnmatch.fnmatchcase(a["name"], "ProfilerStep#*")]
         pattern = "ProfilerStep#*" if steps else ""
-    if pattern:
-        regions = [(a["name"], a["pid"], ns(a["ts"]), ns(a["ts"]) + ns(a["dur"]))
-                   for a in annotations if fnmatch.fnmatchcase(a["name"], pattern)]
-    else:
+    if not pattern:
         return None
-    regions.sort(key=lambda r: r[2])
+    matching = [a for a in annotations if fnmatch.fnmatchcase(a["name"], pattern)]
+    if not matching:  # a scope of PyTorch 1.8-1.9 is an "Operator" like the ops
+        matching = [e for e in complete
+                    if e.get("cat") == LEGACY_OP and fnmatch.fnmatchcase(e["name"], pattern)]
+    regions = sorted(((a["name"], a["pid"], ns(a["ts"]), ns(a["ts"]) + ns(a["dur"]))
+                      for a in matching), key=lambda r: r[2])
     launches = {}
     for e in complete:
-        if e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in e.get("args", {}):
-            launches[e["args"]["correlation"]] = e
+        if e.get("cat") in LAUNCHES and "correlation" in e.get("args", {}):
+            launches.setdefault(e["args"]["correlation"], []).append(e)
+
+    def launch_of(activity):
+        # Ids repeat across merged ranks or restarted sessions: GPU work follows its launch, so
+        # the launch is the last with its id to start at or before it.
+        candidates = sorted(launches.get(activity["args"].get("correlation"), []),
+                            key=lambda e: ns(e["ts"]))
+        before = [c for c in candidates if ns(c["ts"]) <= ns(activity["ts"])]
+        return before[-1] if before else (candidates[0] if candidates else None)
+
+    gpu = [(e, launch_of(e)) for e in complete if e.get("cat") in GPU_KINDS]
     out = []
     for name, pid, start, end in regions:
-        kernels = memcpy = memset = 0
+        counts = {"kernels": 0, "memcpy": 0, "memset": 0}
         intervals = []
-        for e in complete:
-            cat = e.get("cat")
-            if cat not in ("kernel", "gpu_memcpy", "gpu_memset"):
+        for e, launch in gpu:
+            if launch is not None:
+                inside = launch["pid"] == pid and start <= ns(launch["ts"]) < end
+            else:  # no launch in the trace: the activity's own time places it
+                inside = start <= ns(e["ts"]) < end
+            if not inside:
                 continue
-            launch = launches.get(e.get("args", {}).get("correlation"))
-            if launch is None or launch["pid"] != pid or not (start <= ns(launch["ts"]) < end):
-                continue
-            kernels += cat == "kernel"
-            memcpy += cat == "gpu_memcpy"
-            memset += cat == "gpu_memset"
+            counts[GPU_KINDS[e["cat"]]] += 1
             intervals.append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])))
         intervals.sort()
         busy, cur_start, cur_end = 0, None, None
@@ -71,8 +90,8 @@ def read_regions(doc, pattern):
                 cur_end = max(cur_end, t)
         if cur_end is not None:
             busy += cur_end - cur_start
-        out.append({"name": name, "kernels": kernels, "memcpy": memcpy, "memset": memset,
-                     "gpu_busy_ns": busy, "wall_ns": end - start})
+        out.append({"name": name, "pid": pid, **counts, "gpu_busy_ns": busy,
+                    "wall_ns": end - start})
     return out
 
 
@@ -90,7 +109,7 @@ def main():
     if len(regions) != len(expected):
         problems.append(f"{len(regions)} regions, expected {len(expected)}")
     for r, e in zip(regions, expected):
-        for key in ("name", "kernels", "memcpy", "memset"):
+        for key in ("name", "pid", "kernels", "memcpy", "memset"):
             if r[key] != e[key]:
                 problems.append(f"{e['name']}: {key} {r[key]} != {e[key]}")
         for key in ("gpu_busy", "wall"):

@@ -13,10 +13,11 @@ namespace {
 
 using testing::TempFile;
 
+// "External id" is i + 1: Kineto writes 0 for none.
 std::string cpu_op(int i, const std::string& name) {
   return "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + name + "\", \"pid\": 1, \"tid\": 1, "
          "\"ts\": " + std::to_string(1000 + i) + ".125, \"dur\": 0.5, \"args\": {\"External id\": " +
-         std::to_string(i) + "}}";
+         std::to_string(i + 1) + "}}";
 }
 
 // Some texts below hold a name longer than a 1 MiB chunk, over the default string limit.
@@ -49,15 +50,16 @@ TEST(TraceDocument, ReadsEveryEventOnceAcrossManyChunksWithTrickyStrings) {
   EXPECT_EQ(t.events_read, static_cast<uint64_t>(kEvents));
   std::vector<bool> seen(kEvents, false);
   for (const auto& e : t.host_events) {
-    ASSERT_GE(e.external_id, 0);
-    ASSERT_LT(e.external_id, kEvents);
-    EXPECT_FALSE(seen[e.external_id]) << "event " << e.external_id << " read twice";
-    seen[e.external_id] = true;
-    EXPECT_EQ(e.start_ns, (1000 + e.external_id) * 1000 + 125);
+    const int64_t i = e.external_id - 1;
+    ASSERT_GE(i, 0);
+    ASSERT_LT(i, kEvents);
+    EXPECT_FALSE(seen[i]) << "event " << i << " read twice";
+    seen[i] = true;
+    EXPECT_EQ(e.start_ns, (1000 + i) * 1000 + 125);
     std::string_view name = t.strings.view(e.name);
     EXPECT_EQ(name.substr(0, 2), "op");
-    if (e.external_id % 3 == 0) EXPECT_NE(name.find("}, {\"ph\": \"X\"}, {"), std::string_view::npos);
-    if (e.external_id % 7 == 0) EXPECT_NE(name.find('\\'), std::string_view::npos);
+    if (i % 3 == 0) EXPECT_NE(name.find("}, {\"ph\": \"X\"}, {"), std::string_view::npos);
+    if (i % 7 == 0) EXPECT_NE(name.find('\\'), std::string_view::npos);
   }
   ASSERT_EQ(t.devices.size(), 2u);  // a top-level key after traceEvents
   EXPECT_EQ(t.devices[1].name, "Y");

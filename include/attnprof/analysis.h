@@ -47,6 +47,7 @@ struct ActivityRow {
 
 struct RegionSummary {
   std::string name;
+  int32_t pid = 0;  // the process whose annotation it is (0 for the whole trace)
   int64_t start_ns = 0;  // trace clock
   int64_t wall_ns = 0;   // the annotation's duration on the CPU
   int64_t cpu_ns = 0;    // time in top-level CPU ops of the region, all threads of the process
@@ -81,6 +82,8 @@ struct TraceAnalysis {
   std::string region_pattern;  // what regions were matched against, "" for the whole trace
   std::vector<DeviceSummary> devices;
   std::vector<RegionSummary> regions;
+  // The processes the regions come from, when more than one: each region then names its pid.
+  std::vector<int32_t> region_pids;
   RegionMedians median;
   // Index into regions of the typical one (closest to the medians); -1 when there are none.
   int typical_region = -1;

@@ -19,7 +19,11 @@ enum class DiagnosticKind : uint8_t {
   kFlowWithoutPartner,   // an `s` flow without its `f`, or the reverse
   kLaunchWithoutActivity,  // a kernel/memcpy launch whose GPU activity is not in the trace
   kActivityWithoutLaunch,  // a GPU activity whose launching runtime call is not in the trace
-  kDuplicateCorrelation,   // two launches share one correlation id
+  kDuplicateCorrelation,   // launches share one correlation id (merged ranks, restarted ids)
+  kGpuBeforeLaunch,        // GPU activities start before their launch: the clocks disagree
+  kExternalIdIsCorrelation,  // an activity's "External id" is its correlation id (2022-2024)
+  kSeveralProcesses,       // the regions come from more than one process
+  kScopesAsOps,            // PyTorch 1.8-1.9 wrote record_function scopes as ops
   kCount
 };
 
@@ -27,7 +31,7 @@ std::string_view diagnostic_name(DiagnosticKind kind);
 
 struct Diagnostic {
   DiagnosticKind kind;
-  uint64_t byte_offset;  // in the decompressed JSON
+  uint64_t byte_offset;  // in the decompressed JSON; 0 for what no single event shows
   std::string detail;
 };
 
@@ -36,6 +40,8 @@ class Diagnostics {
   static constexpr size_t kKeptPerKind = 5;
 
   void add(DiagnosticKind kind, uint64_t byte_offset, std::string detail);
+  // `count` oddities of one kind told by one detail (a trace-wide finding, such as clock skew).
+  void add_many(DiagnosticKind kind, uint64_t count, uint64_t byte_offset, std::string detail);
   uint64_t count(DiagnosticKind kind) const { return counts_[static_cast<size_t>(kind)]; }
   uint64_t total() const;
   const std::vector<Diagnostic>& first() const { return first_; }  // up to kKeptPerKind per kind

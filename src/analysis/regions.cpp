@@ -30,15 +30,18 @@ namespace {
 
 constexpr std::string_view kProfilerSteps = "ProfilerStep#*";
 
-std::vector<Region> annotations_matching(const Trace& trace, std::string_view pattern) {
+std::vector<Region> events_matching(const Trace& trace, std::string_view pattern, HostKind kind) {
   std::vector<Region> out;
   std::vector<char> matches(trace.strings.size(), -1);  // per name: unknown, no, yes
-  for (const HostEvent& e : trace.host_events) {
-    if (e.kind != HostKind::kUserAnnotation) continue;
+  const auto& host = trace.host_events;
+  for (size_t i = 0; i < host.size(); ++i) {
+    const HostEvent& e = host[i];
+    if (e.kind != kind) continue;
     char& m = matches[e.name];
     if (m < 0) m = glob_match(pattern, trace.strings.view(e.name)) ? 1 : 0;
     if (m == 1)
-      out.push_back({std::string(trace.strings.view(e.name)), e.pid, false, e.start_ns, e.end_ns()});
+      out.push_back({std::string(trace.strings.view(e.name)), e.pid, false, e.start_ns, e.end_ns(),
+                     kind == HostKind::kCpuOp ? static_cast<HostEventId>(i) : kNoId});
   }
   std::sort(out.begin(), out.end(),
             [](const Region& a, const Region& b) { return a.start_ns < b.start_ns; });
@@ -66,10 +69,14 @@ RegionSet find_regions(const Trace& trace, std::string_view pattern) {
   RegionSet set;
   if (!pattern.empty()) {
     set.pattern = std::string(pattern);
-    set.regions = annotations_matching(trace, pattern);
+    set.regions = events_matching(trace, pattern, HostKind::kUserAnnotation);
+    if (set.regions.empty() && trace.legacy_operators) {
+      set.regions = events_matching(trace, pattern, HostKind::kCpuOp);
+      set.from_ops = !set.regions.empty();
+    }
     return set;
   }
-  set.regions = annotations_matching(trace, kProfilerSteps);
+  set.regions = events_matching(trace, kProfilerSteps, HostKind::kUserAnnotation);
   if (!set.regions.empty()) {
     set.pattern = std::string(kProfilerSteps);
     return set;
@@ -89,6 +96,18 @@ RegionSet find_regions(const Trace& trace, std::string_view pattern) {
     set.regions.push_back(std::move(whole));
   }
   return set;
+}
+
+std::vector<int32_t> host_processes(const Trace& trace) {
+  std::vector<int32_t> pids;
+  for (const HostEvent& e : trace.host_events) {
+    // The profiler's own rows (text pids, overhead) are not processes of the program.
+    if (e.kind == HostKind::kOverhead || e.pid < 0) continue;
+    if (pids.empty() || pids.back() != e.pid) pids.push_back(e.pid);
+  }
+  std::sort(pids.begin(), pids.end());
+  pids.erase(std::unique(pids.begin(), pids.end()), pids.end());
+  return pids;
 }
 
 RegionMembers assign_to_regions(const Trace& trace, const RegionSet& set) {
@@ -115,12 +134,19 @@ RegionMembers assign_to_regions(const Trace& trace, const RegionSet& set) {
       members.activities[r].push_back(static_cast<GpuActivityId>(g));
     });
   }
+  // Regions that are ops are not CPU work of their own: the ops under them are the top level.
+  std::vector<bool> region_op(set.from_ops ? host.size() : 0, false);
+  for (const Region& r : set.regions)
+    if (r.op != kNoId) region_op[r.op] = true;
+  auto counts_as_op = [&](HostEventId i) {
+    return host[i].kind == HostKind::kCpuOp && (region_op.empty() || !region_op[i]);
+  };
   for (size_t i = 0; i < host.size(); ++i) {
+    if (!counts_as_op(static_cast<HostEventId>(i))) continue;
     const HostEvent& e = host[i];
-    if (e.kind != HostKind::kCpuOp) continue;
     bool top = true;
     for (HostEventId p = trace.host_parent[i]; p != kNoId; p = trace.host_parent[p])
-      if (host[p].kind == HostKind::kCpuOp) {
+      if (counts_as_op(p)) {
         top = false;
         break;
       }

@@ -22,11 +22,15 @@ struct Region {
   bool any_process = false;  // the whole trace
   int64_t start_ns = 0;
   int64_t end_ns = 0;
+  HostEventId op = kNoId;  // the cpu_op row it is, where regions come from ops (below)
 };
 
 struct RegionSet {
   std::string pattern;  // what was matched; empty for the whole trace
   std::vector<Region> regions;  // sorted by start
+  // PyTorch 1.8-1.9 wrote record_function scopes as ops ("Operator"): in such a trace a pattern
+  // that names no annotation is matched against ops, and these regions are ops.
+  bool from_ops = false;
 };
 
 // `*` and `?` wildcards; the whole name must match.
@@ -35,6 +39,9 @@ bool glob_match(std::string_view pattern, std::string_view text);
 // Annotations matching `pattern`; an empty pattern means ProfilerStep#* when the trace has such
 // annotations, else the whole trace as one region. A pattern that matches nothing gives none.
 RegionSet find_regions(const Trace& trace, std::string_view pattern);
+
+// The processes (pids) whose CPU events the trace holds, in increasing order.
+std::vector<int32_t> host_processes(const Trace& trace);
 
 struct RegionMembers {
   std::vector<std::vector<GpuActivityId>> activities;  // per region, in GPU start order

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <unordered_map>
 
+#include <fmt/format.h>
+
 #include "analysis/kernel_names.h"
 #include "analysis/occupancy.h"
 #include "analysis/findings/finding_context.h"
@@ -44,7 +46,12 @@ int64_t busy_time(const Trace& trace, const std::vector<GpuActivityId>& ids) {
 
 class RowMaker {
  public:
-  explicit RowMaker(const Trace& trace) : trace_(trace) {}
+  // Regions that are ops (RegionSet::from_ops) are left out of op chains, as annotations are.
+  RowMaker(const Trace& trace, const RegionSet& set) : trace_(trace) {
+    for (const Region& r : set.regions)
+      if (r.op != kNoId) region_ops_.push_back(r.op);
+    std::sort(region_ops_.begin(), region_ops_.end());
+  }
 
   ActivityRow make(GpuActivityId id, int64_t region_start) {
     const GpuActivity& a = trace_.gpu_activities[id];
@@ -58,7 +65,8 @@ class RowMaker {
     HostEventId launch = trace_.activity_launch[id];
     if (launch != kNoId) row.launch_api = std::string(trace_.strings.view(trace_.host_events[launch].name));
     for (HostEventId op = trace_.activity_op[id]; op != kNoId; op = trace_.host_parent[op])
-      if (trace_.host_events[op].kind == HostKind::kCpuOp)
+      if (trace_.host_events[op].kind == HostKind::kCpuOp &&
+          !std::binary_search(region_ops_.begin(), region_ops_.end(), op))
         row.op_chain.emplace_back(trace_.strings.view(trace_.host_events[op].name));
     std::reverse(row.op_chain.begin(), row.op_chain.end());
     row.grid = a.grid;
@@ -90,6 +98,7 @@ class RowMaker {
   }
 
   const Trace& trace_;
+  std::vector<HostEventId> region_ops_;  // sorted
   std::unordered_map<StringId, std::string> short_names_;
 };
 
@@ -108,6 +117,47 @@ int typical_region(const std::vector<RegionSummary>& regions, const RegionMedian
     }
   }
   return best;
+}
+
+// Regions that mix processes, or that are ops, are said so in the warnings: a median over the
+// steps of two ranks, or a CPU time that leaves out the region's own op, must not pass unseen.
+void explain_region_sources(const Trace& trace, const RegionSet& set, TraceAnalysis& out) {
+  const std::vector<int32_t> processes = host_processes(trace);
+  std::vector<int32_t> pids;
+  for (const Region& r : set.regions)
+    if (!r.any_process) pids.push_back(r.pid);
+  std::sort(pids.begin(), pids.end());
+  pids.erase(std::unique(pids.begin(), pids.end()), pids.end());
+  if (pids.size() > 1) {
+    out.region_pids = pids;
+    out.diagnostics.add(
+        DiagnosticKind::kSeveralProcesses, 0,
+        fmt::format("the {} regions come from {} processes (pids {}): each region names its pid, "
+                    "and holds only the GPU work its own process launched; the medians and the "
+                    "typical region are over all of them",
+                    set.regions.size(), pids.size(), fmt::join(pids, ", ")));
+  } else if (set.regions.size() == 1 && set.regions[0].any_process && processes.size() > 1) {
+    out.diagnostics.add(
+        DiagnosticKind::kSeveralProcesses, 0,
+        fmt::format("the trace holds {} processes (pids {}) and no ProfilerStep#*: the whole-trace "
+                    "region adds up the work of all of them; --region NAME picks annotations, "
+                    "each within its own process",
+                    processes.size(), fmt::join(processes, ", ")));
+  }
+  if (set.from_ops)
+    out.diagnostics.add(
+        DiagnosticKind::kScopesAsOps, 0,
+        fmt::format("no annotation matches \"{}\", but {} op(s) do: PyTorch 1.8-1.9 wrote "
+                    "record_function scopes as ops (category \"Operator\"), so these ops are the "
+                    "regions, and their CPU time is that of the ops under them",
+                    set.pattern, set.regions.size()));
+  else if (trace.legacy_operators)
+    out.diagnostics.add(
+        DiagnosticKind::kScopesAsOps, 0,
+        std::string("PyTorch 1.8-1.9 wrote record_function scopes as ops (category \"Operator\"): "
+                    "attnprof reads ProfilerStep#N as steps, but any other scope inside a region "
+                    "(such as \"forward\") counts as an op, in its CPU time and in op chains; "
+                    "--region NAME makes such scopes the regions"));
 }
 
 }  // namespace
@@ -129,11 +179,13 @@ TraceAnalysis summarize_trace(const Trace& trace, const AnalyzeOptions& options)
   RegionSet set = find_regions(trace, options.region_pattern);
   out.region_pattern = set.pattern;
   RegionMembers members = assign_to_regions(trace, set);
+  explain_region_sources(trace, set, out);
 
   for (size_t r = 0; r < set.regions.size(); ++r) {
     const Region& region = set.regions[r];
     RegionSummary s;
     s.name = region.name;
+    s.pid = region.any_process ? 0 : region.pid;
     s.start_ns = region.start_ns;
     s.wall_ns = region.end_ns - region.start_ns;
     for (GpuActivityId id : members.activities[r]) {
@@ -180,7 +232,7 @@ TraceAnalysis summarize_trace(const Trace& trace, const AnalyzeOptions& options)
 
   if (options.explain) out.findings = find_all(FindingContext{trace, set, members, out});
 
-  RowMaker rows(trace);
+  RowMaker rows(trace, set);
   for (size_t r = 0; r < out.regions.size(); ++r) {
     if (!options.activities_of_every_region && static_cast<int>(r) != out.typical_region) continue;
     auto& list = out.regions[r].activities;

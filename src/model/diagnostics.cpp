@@ -15,6 +15,10 @@ std::string_view diagnostic_name(DiagnosticKind kind) {
     case DiagnosticKind::kLaunchWithoutActivity: return "launch without GPU activity";
     case DiagnosticKind::kActivityWithoutLaunch: return "GPU activity without launch";
     case DiagnosticKind::kDuplicateCorrelation: return "duplicate correlation id";
+    case DiagnosticKind::kGpuBeforeLaunch: return "GPU activity before its launch";
+    case DiagnosticKind::kExternalIdIsCorrelation: return "External id is a correlation id";
+    case DiagnosticKind::kSeveralProcesses: return "regions of several processes";
+    case DiagnosticKind::kScopesAsOps: return "scopes written as ops";
     case DiagnosticKind::kCount: break;
   }
   return "diagnostic";
@@ -23,6 +27,14 @@ std::string_view diagnostic_name(DiagnosticKind kind) {
 void Diagnostics::add(DiagnosticKind kind, uint64_t byte_offset, std::string detail) {
   auto& count = counts_[static_cast<size_t>(kind)];
   if (count++ < kKeptPerKind) first_.push_back({kind, byte_offset, std::move(detail)});
+}
+
+void Diagnostics::add_many(DiagnosticKind kind, uint64_t count, uint64_t byte_offset,
+                           std::string detail) {
+  if (count == 0) return;
+  auto& n = counts_[static_cast<size_t>(kind)];
+  if (n < kKeptPerKind) first_.push_back({kind, byte_offset, std::move(detail)});
+  n += count;
 }
 
 uint64_t Diagnostics::total() const {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "model/huge_pages.h"
+#include "model/shared_correlations.h"
 #include "model/sorted_runs.h"
 #include "model/two_threads.h"
 #include "reader/kineto_format.h"
@@ -60,25 +61,61 @@ void diagnose(Trace& trace, DiagnosticKind kind, Detail&& detail) {
       trace.diagnostics.count(kind) < Diagnostics::kKeptPerKind ? detail() : std::string());
 }
 
+// GPU work cannot start before the call that launched it: when it seems to, the trace's GPU
+// clock is behind its CPU clock (Kineto converts CUPTI's timestamps; some versions and
+// platforms drift by milliseconds). Counted once for the trace, with how far.
+class ClockSkew {
+ public:
+  void see(const GpuActivity& a, const HostEvent& launch) {
+    ++linked_;
+    const int64_t early = launch.start_ns - a.start_ns;
+    if (early <= 0) return;
+    ++early_;
+    least_ = early_ == 1 ? early : std::min(least_, early);
+    most_ = std::max(most_, early);
+  }
+  void diagnose(Trace& trace) const {
+    if (early_ == 0) return;
+    trace.diagnostics.add_many(
+        DiagnosticKind::kGpuBeforeLaunch, early_, 0,
+        fmt::format(
+            "{} of {} GPU activities start before the call that launched them, by {:.1f} to "
+            "{:.1f} us: the trace's GPU clock runs behind its CPU clock; regions place GPU work "
+            "by its launch, so what they hold is right, but GPU times set against CPU times "
+            "(activity starts within a region, launch delays) are off by as much",
+            early_, linked_, least_ / 1e3, most_ / 1e3));
+  }
+
+ private:
+  uint64_t linked_ = 0, early_ = 0;
+  int64_t least_ = 0, most_ = 0;
+};
+
+// The innermost cpu_op above host event `e`.
+HostEventId op_above(const Trace& trace, HostEventId e) {
+  for (HostEventId p = trace.host_parent[e]; p != kNoId; p = trace.host_parent[p])
+    if (trace.host_events[p].kind == HostKind::kCpuOp) return p;
+  return kNoId;
+}
+
 // GPU activity -> launch by correlation id, as a join of the two lists sorted by it: the launches
 // come nearly sorted (by time within a thread), and a hash table's random probes cost a cache
 // miss each. `launches` are in table order.
 void link_launches(Trace& trace, std::vector<Launch>& launches) {
   const auto& host = trace.host_events;
   const auto& gpu = trace.gpu_activities;
-  // The first launch of a correlation id (in table order) is the one; the others are reported,
-  // in table order.
+  // An id that several launches share (merged ranks, restarted sessions) is resolved per
+  // activity by SharedCorrelations, once the ids no one shares tell which process drives which
+  // device.
   stable_sort_runs(launches.begin(), launches.end(),
                    [](const Launch& a, const Launch& b) { return a.correlation < b.correlation; });
-  std::vector<HostEventId> duplicates;
+  std::vector<std::pair<int64_t, HostEventId>> duplicates;
   for (size_t i = 1; i < launches.size(); ++i)
-    if (launches[i].correlation == launches[i - 1].correlation)
-      duplicates.push_back(launches[i].launch);
-  std::sort(duplicates.begin(), duplicates.end());
-  for (HostEventId d : duplicates)
-    diagnose(trace, DiagnosticKind::kDuplicateCorrelation, [&] {
-      return fmt::format("correlation {} is shared by two runtime calls", host[d].correlation);
-    });
+    if (launches[i].correlation == launches[i - 1].correlation) {
+      duplicates.emplace_back(launches[i - 1].correlation, launches[i - 1].launch);
+      duplicates.emplace_back(launches[i].correlation, launches[i].launch);
+    }
+  SharedCorrelations shared(trace, std::move(duplicates));
 
   assign_on_huge_pages(trace.activity_launch, gpu.size(), kNoId);
   assign_on_huge_pages(trace.activity_op, gpu.size(), kNoId);
@@ -94,16 +131,34 @@ void link_launches(Trace& trace, std::vector<Launch>& launches) {
   stable_sort_runs(wanted.begin(), wanted.end(),
                    [](const Wanted& a, const Wanted& b) { return a.correlation < b.correlation; });
   std::vector<bool> launched(host.size(), false);
+  std::vector<GpuActivityId> of_shared_ids;
   size_t l = 0;
   for (const Wanted& w : wanted) {
     while (l < launches.size() && launches[l].correlation < w.correlation) ++l;
     if (l == launches.size() || launches[l].correlation != w.correlation) continue;
+    if (l + 1 < launches.size() && launches[l + 1].correlation == w.correlation) {
+      of_shared_ids.push_back(w.activity);
+      continue;
+    }
     trace.activity_launch[w.activity] = launches[l].launch;
     trace.activity_op[w.activity] = launches[l].op;
     launched[launches[l].launch] = true;
   }
+  if (!of_shared_ids.empty()) {
+    for (size_t g = 0; g < gpu.size(); ++g)
+      if (trace.activity_launch[g] != kNoId)
+        shared.learn_device(gpu[g].device, host[trace.activity_launch[g]].pid);
+    for (GpuActivityId g : of_shared_ids) {
+      const HostEventId launch = shared.choose(gpu[g]);
+      trace.activity_launch[g] = launch;
+      trace.activity_op[g] = op_above(trace, launch);
+      launched[launch] = true;
+    }
+  }
+  shared.diagnose(trace);
 
   std::vector<GpuActivityId> by_external_id;  // activities whose op is found by "External id"
+  ClockSkew skew;
   for (size_t g = 0; g < gpu.size(); ++g) {
     const GpuActivity& a = gpu[g];
     if (a.kind == GpuKind::kUserAnnotation) continue;
@@ -112,9 +167,24 @@ void link_launches(Trace& trace, std::vector<Launch>& launches) {
         return fmt::format("\"{}\" (correlation {}) has no runtime call in the trace",
                            trace.strings.view(a.name), a.correlation);
       });
-    if (trace.activity_op[g] == kNoId && a.external_id != kNoValue)
-      by_external_id.push_back(static_cast<GpuActivityId>(g));
+    else
+      skew.see(a, host[trace.activity_launch[g]]);
+    if (trace.activity_op[g] != kNoId || a.external_id == kNoValue) continue;
+    if (a.external_id == a.correlation) {
+      // Kineto 2022-04 to 2024-02 (kineto#843) wrote the correlation id as "External id":
+      // an op with that number would be a stranger.
+      diagnose(trace, DiagnosticKind::kExternalIdIsCorrelation, [&] {
+        return fmt::format(
+            "\"{}\" (correlation {}) has no op above its launch, and its \"External id\" is "
+            "its correlation id, as Kineto wrote it from 2022 to early 2024 (PyTorch 1.12-2.2): "
+            "its op is left unknown rather than taken from that id",
+            trace.strings.view(a.name), a.correlation);
+      });
+      continue;
+    }
+    by_external_id.push_back(static_cast<GpuActivityId>(g));
   }
+  skew.diagnose(trace);
   if (!by_external_id.empty()) {
     // The first cpu_op (in table order) with each wanted External id.
     std::vector<std::pair<int64_t, HostEventId>> ops;

@@ -126,6 +126,9 @@ struct Trace {
   std::string trace_name;
   uint64_t json_bytes = 0;  // decompressed size
   uint64_t events_read = 0;  // every element of traceEvents, kept or not
+  // PyTorch 1.8-1.9 wrote every CPU event as "Operator": record_function scopes are cpu_op rows
+  // here, but for ProfilerStep#N (reader/kineto_format.h).
+  bool legacy_operators = false;
   Diagnostics diagnostics;
 
   // Links, filled by link_trace() once the events are read.

@@ -190,6 +190,7 @@ Key arg_key(simdjson::ondemand::raw_json_string key) {
       break;
     case 'e':
       if (key_is(k, kineto::kEstAchievedOccupancy)) return Key::kOccupancy;
+      if (key_is(k, kineto::kLegacyExternalId)) return Key::kExternalId;
       break;
     case 'n':
       if (key_is(k, kineto::kMetadataName)) return Key::kName;

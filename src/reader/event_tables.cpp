@@ -122,7 +122,15 @@ void EventTables::discard_batches_from(uint64_t sequence) {
 
 int32_t EventTables::thread_key(int64_t number, std::string_view name, uint32_t bit,
                                 uint32_t& text) {
-  if (name.empty()) return clamp32(number);
+  if (name.empty()) {
+    if (number >= std::numeric_limits<int32_t>::min() &&
+        number <= std::numeric_limits<int32_t>::max())
+      return static_cast<int32_t>(number);
+    // Wider ids (the pthread ids of PyTorch 1.8) are kept apart by their text, which is also
+    // how that version wrote them on most events ("tid": "4093687616").
+    text |= bit;
+    return text_thread_key(strings.intern(fmt::format("{}", number)));
+  }
   text |= bit;
   return text_thread_key(strings.intern(name));
 }
@@ -184,6 +192,14 @@ simdjson::error_code EventTables::event(simdjson::ondemand::value element, uint6
 void EventTables::add_complete(const EventFields& f, uint64_t offset) {
   Category category = kineto::category_from_name(f.category);
   if (category == Category::kTraceSpan) return;
+  if (!f.has(Field::kCategory)) {
+    diagnostics.add(DiagnosticKind::kMissingField, offset, [] {
+      return std::string(
+          "X event without \"cat\" (as the autograd profiler wrote before Kineto, PyTorch < 1.8): "
+          "not read");
+    });
+    return;
+  }
   if (category == Category::kUnknown || category == Category::kCpuInstantEvent ||
       category == Category::kFlowAc2g || category == Category::kFlowFwdBwd) {
     diagnostics.add(DiagnosticKind::kUnknownCategory, offset,
@@ -212,11 +228,13 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
     return;
   }
   StringId name = strings.intern(f.name);
+  // Kineto wrote "External id": 0 for "none" until Oct 2022.
+  const int64_t external_id = f.external_id > 0 ? f.external_id : kNoValue;
   auto host = [&](HostKind kind) {
     HostEvent e;
     e.start_ns = f.ts_ns;
     e.dur_ns = f.dur_ns;
-    e.external_id = f.external_id;
+    e.external_id = external_id;
     e.correlation = f.correlation;
     uint32_t text = 0;
     e.pid = thread_key(f.pid, f.pid_text, kPidIsText, text);
@@ -233,7 +251,7 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
     a.start_ns = f.ts_ns;
     a.dur_ns = f.dur_ns;
     a.correlation = f.correlation;
-    a.external_id = f.external_id;
+    a.external_id = external_id;
     a.bytes = f.bytes;
     a.name = name;
     a.kind = kind;
@@ -251,6 +269,10 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
   switch (category) {
     case Category::kCpuOp:
       host(HostKind::kCpuOp);
+      break;
+    case Category::kLegacyOperator:
+      saw_legacy_operators = true;
+      host(kineto::legacy_scope_is_step(f.name) ? HostKind::kUserAnnotation : HostKind::kCpuOp);
       break;
     case Category::kUserAnnotation:
       host(HostKind::kUserAnnotation);

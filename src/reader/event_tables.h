@@ -100,6 +100,7 @@ class EventTables final : public EventBatchSink {
   std::vector<uint64_t> instant_text_keys, flow_text_keys, name_text_keys;
   DiagnosticLog diagnostics;
   uint64_t events_read = 0;
+  bool saw_legacy_operators = false;  // "Operator" events: PyTorch 1.8-1.9 (kineto_format.h)
   std::vector<Mark> batches;  // in document order; batch i ends where batch i + 1 begins
 
  private:

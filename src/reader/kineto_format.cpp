@@ -11,6 +11,7 @@ Category category_from_name(std::string_view cat) {
     case 6:
       if (cat == "cpu_op") return Category::kCpuOp;
       if (cat == "kernel") return Category::kKernel;
+      if (cat == "Kernel") return Category::kKernel;
       break;
     case 4:
       if (cat == "ac2g") return Category::kFlowAc2g;
@@ -24,36 +25,54 @@ Category category_from_name(std::string_view cat) {
     case 17:
       if (cat == "cpu_instant_event") return Category::kCpuInstantEvent;
       break;
+    case 8:
+      if (cat == "Operator") return Category::kLegacyOperator;
+      break;
+    case 7:
+      if (cat == "Runtime") return Category::kCudaRuntime;
+      break;
     default:
       break;
   }
-  static constexpr std::array<std::pair<std::string_view, Category>, 19> kNames{{
-      {"cpu_op", Category::kCpuOp},
-      {"user_annotation", Category::kUserAnnotation},
-      {"gpu_user_annotation", Category::kGpuUserAnnotation},
-      {"cuda_runtime", Category::kCudaRuntime},
-      {"cuda_driver", Category::kCudaDriver},
-      {"kernel", Category::kKernel},
-      {"gpu_memcpy", Category::kGpuMemcpy},
-      {"gpu_memset", Category::kGpuMemset},
-      {"python_function", Category::kPythonFunction},
+  // Every spelling, with the libkineto output_json.cpp / ActivityType.cpp that wrote it (dates
+  // of pytorch/kineto commits; PyTorch releases pick them up a few months later).
+  static constexpr std::array<std::pair<std::string_view, Category>, 25> kNames{{
+      {"cpu_op", Category::kCpuOp},                    // 2021-06 on
+      {"user_annotation", Category::kUserAnnotation},  // 2021-06 on
+      {"gpu_user_annotation", Category::kGpuUserAnnotation},  // 2022-05 on
+      {"cuda_runtime", Category::kCudaRuntime},        // 2021-11 on
+      {"cuda_driver", Category::kCudaDriver},          // 2023-04 on
+      {"kernel", Category::kKernel},                   // 2022-04 on
+      {"gpu_memcpy", Category::kGpuMemcpy},            // 2022-04 on
+      {"gpu_memset", Category::kGpuMemset},            // 2022-04 on
+      {"python_function", Category::kPythonFunction},  // 2021-11 on
       {"overhead", Category::kOverhead},
       {"cpu_instant_event", Category::kCpuInstantEvent},
-      {"ac2g", Category::kFlowAc2g},
-      {"fwdbwd", Category::kFlowFwdBwd},
+      {"ac2g", Category::kFlowAc2g},                   // 2022-10 on
+      {"fwdbwd", Category::kFlowFwdBwd},               // 2022-10 on
       {"Trace", Category::kTraceSpan},
-      // Spellings of older PyTorch versions (1.x): "Operator", "Runtime", "Kernel", "Memcpy",
-      // "Memset", "user_annotation" was "User annotation".
-      {"Operator", Category::kCpuOp},
+      // PyTorch 1.8-1.9 (2020-09 to 2021-06): "Operator" for every CPU event.
+      {"Operator", Category::kLegacyOperator},
+      // Up to 2021-11: runtime calls; up to 2022-04: kernels, copies and memsets.
       {"Runtime", Category::kCudaRuntime},
       {"Kernel", Category::kKernel},
       {"Memcpy", Category::kGpuMemcpy},
       {"Memset", Category::kGpuMemset},
+      // GPU user annotations: "User" (2021-04), "gpu_user_Annotation" (2021-06 to 2022-05).
+      {"User", Category::kGpuUserAnnotation},
+      {"gpu_user_Annotation", Category::kGpuUserAnnotation},
+      // Launch flows: "async" named "launch" (up to 2021-11), then "async_cpu_to_gpu" (to 2022-10).
+      {"async", Category::kFlowAc2g},
+      {"async_cpu_to_gpu", Category::kFlowAc2g},
+      {"forward_backward", Category::kFlowFwdBwd},  // 2021-11 to 2022-10
+      {"cpu_to_cuda", Category::kFlowAc2g},  // the autograd profiler before Kineto (no "cat" on X)
   }};
   for (const auto& [name, category] : kNames)
     if (name == cat) return category;
   return Category::kUnknown;
 }
+
+bool legacy_scope_is_step(std::string_view name) { return name.starts_with("ProfilerStep#"); }
 
 bool is_kernel_launch_api(std::string_view name) {
   return name == "cudaLaunchKernel" || name == "cudaLaunchKernelExC" || name == "cuLaunchKernel" ||

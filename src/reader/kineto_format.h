@@ -12,7 +12,16 @@
 // - "External id" is absent where no op is linked (graph replays, some runtime calls).
 // - GPU activities use the device index as "pid" and the stream as "tid"; the profiler's own spans
 //   use strings for pid/tid ("Spans", "Traces", "").
-// - An event's keys come in any order: "ph" may follow "args".
+// - An event's keys come in any order: "ph" may follow "args"; "traceEvents" need not be the first
+//   top-level key (since 2025 baseTimeNanoseconds and displayTimeUnit precede it).
+// - "displayTimeUnit" ("ms", or "ns" since 2025) only tells viewers how to show times: "ts" and
+//   "dur" are microseconds whatever it says.
+// - Before March 2024 "ts" and "dur" were whole microseconds, and "ts" was the absolute clock (no
+//   baseTimeNanoseconds); PyTorch 1.8 wrote a bare array of events without deviceProperties.
+// - Before 2021-11, CPU thread ids were strings ("tid": "4093687616", a pthread id cut to 32
+//   bits) and GPU streams "stream 7"; the same thread's flow events used the number.
+// - From April 2022 to February 2024 (PyTorch 1.12-2.2) runtime calls and GPU activities carried
+//   their own correlation id as "External id" (kineto#843): it names no op there.
 
 #include <cstdint>
 #include <optional>
@@ -22,6 +31,9 @@ namespace attnprof::kineto {
 
 enum class Category : uint8_t {
   kCpuOp,
+  // "Operator" (PyTorch 1.8-1.9): every CPU event of the profiler, ops and record_function scopes
+  // alike; only its ProfilerStep#N scopes can be told apart, by name (legacy_scope_is_step).
+  kLegacyOperator,
   kUserAnnotation,
   kGpuUserAnnotation,
   kCudaRuntime,
@@ -38,8 +50,12 @@ enum class Category : uint8_t {
   kUnknown,
 };
 
-// Maps the "cat" string; spellings of older versions are accepted here (issue 6 extends this).
+// Maps the "cat" string, with the spellings of every Kineto version since PyTorch 1.8 (the table
+// in kineto_format.cpp says which version wrote which).
 Category category_from_name(std::string_view cat);
+
+// An "Operator" event that is a profiler step (PyTorch names them ProfilerStep#N): an annotation.
+bool legacy_scope_is_step(std::string_view name);
 
 // Top-level keys.
 inline constexpr std::string_view kTraceEvents = "traceEvents";
@@ -62,6 +78,9 @@ inline constexpr std::string_view kArgs = "args";
 
 // Argument keys ("args").
 inline constexpr std::string_view kExternalId = "External id";
+// Kineto before Nov 2021 (PyTorch <= 1.10) wrote the External id of runtime calls and GPU
+// activities in lower case (ops kept "External id"); 0 meant none until Oct 2022.
+inline constexpr std::string_view kLegacyExternalId = "external id";
 inline constexpr std::string_view kCorrelation = "correlation";
 inline constexpr std::string_view kDevice = "device";
 inline constexpr std::string_view kStream = "stream";

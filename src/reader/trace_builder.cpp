@@ -377,7 +377,10 @@ Trace TraceBuilder::finish() && {
     });
   }
 
-  for (auto& t : tables_) trace_.events_read += t->events_read;
+  for (auto& t : tables_) {
+    trace_.events_read += t->events_read;
+    trace_.legacy_operators |= t->saw_legacy_operators;
+  }
 
   // Diagnostics: each worker kept the first few of each kind among its own events; in byte-offset
   // order, the document's first few of each kind are among them.

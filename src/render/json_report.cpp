@@ -95,6 +95,7 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t) {
   for (const auto& r : t.regions) {
     w.begin_object();
     w.key("name").string(r.name);
+    w.key("pid").number(r.pid);
     w.key("start_us").number(r.start_ns / 1000.0);
     w.key("kernels").number(r.kernels);
     w.key("memcpy").number(r.memcpy);

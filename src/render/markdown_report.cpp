@@ -32,9 +32,21 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
     put(out, "| {} | {} | {} | {} | {} | {} |\n\n", format_count(t.median.kernels), memcpy,
         format_count(t.median.memset), format_us(t.median.gpu_busy_ns), format_us(t.median.wall_ns),
         format_us(t.median.cpu_ns));
+    if (t.diagnostics.total() > 0) {
+      // The same warnings as the terminal report: a table must not hide what it rests on.
+      put(out, "> **Warnings ({}):**", t.diagnostics.total());
+      for (size_t k = 0; k < static_cast<size_t>(DiagnosticKind::kCount); ++k) {
+        auto kind = static_cast<DiagnosticKind>(k);
+        if (uint64_t n = t.diagnostics.count(kind)) put(out, " {} {};", n, diagnostic_name(kind));
+      }
+      put(out, "\n");
+      for (const auto& d : t.diagnostics.first()) put(out, "> - {}: {}\n", diagnostic_name(d.kind), d.detail);
+      put(out, "\n");
+    }
     if (t.typical_region < 0) continue;
     const auto& r = t.regions[t.typical_region];
-    put(out, "GPU activities of the typical region (`{}`):\n\n", r.name);
+    put(out, "GPU activities of the typical region (`{}`{}):\n\n", r.name,
+        t.region_pids.empty() ? std::string() : fmt::format(", pid {}", r.pid));
     put(out, "| # | activity | launched by | op chain | grid | block | occupancy | dur (us) |\n");
     put(out, "|---:|---|---|---|---|---|---:|---:|\n");
     int n = 0;

@@ -53,25 +53,35 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
     fmt::format_to(std::back_inserter(out), "  {} region(s) {}\n\n", t.regions.size(),
                    t.region_pattern.empty() ? std::string("(no ProfilerStep#*: the whole trace)")
                                             : fmt::format("matching \"{}\"", t.region_pattern));
-    fmt::format_to(std::back_inserter(out), "  {:>3} {:<24} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}\n",
-                   "#", "region", "kernels", "memcpy", "memset", "GPU busy us", "wall us", "CPU us");
+    // Regions of several processes (merged ranks) say whose they are.
+    const bool pids = !t.region_pids.empty();
+    auto label = [&](const RegionSummary& r) {
+      std::string name = r.name.size() > 24 ? r.name.substr(0, 21) + "..." : r.name;
+      return pids ? fmt::format("{:<24} {:>8}", name, r.pid) : name;
+    };
+    const std::string header = pids ? fmt::format("{:<24} {:>8}", "region", "pid") : "region";
+    const int width = pids ? 33 : 24;
+    fmt::format_to(std::back_inserter(out), "  {:>3} {:<{}} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}\n",
+                   "#", header, width, "kernels", "memcpy", "memset", "GPU busy us", "wall us",
+                   "CPU us");
     for (size_t i = 0; i < t.regions.size(); ++i) {
       const auto& r = t.regions[i];
-      fmt::format_to(std::back_inserter(out), "  {:>3} {:<24} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}{}\n",
-                     i + 1, r.name.size() > 24 ? r.name.substr(0, 21) + "..." : r.name, r.kernels,
+      fmt::format_to(std::back_inserter(out), "  {:>3} {:<{}} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}{}\n",
+                     i + 1, label(r), width, r.kernels,
                      memcpy_cell(r.memcpy_by_kind, r.memcpy), r.memset, format_us(r.gpu_busy_ns),
                      format_us(r.wall_ns), format_us(r.cpu_ns),
                      static_cast<int>(i) == t.typical_region ? "  <- typical" : "");
     }
     const auto& m = t.median;
-    fmt::format_to(std::back_inserter(out), "  {:>3} {:<24} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}\n",
-                   "", "median", format_count(m.kernels), memcpy_median_cell(m), format_count(m.memset),
+    fmt::format_to(std::back_inserter(out), "  {:>3} {:<{}} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}\n",
+                   "", "median", width, format_count(m.kernels), memcpy_median_cell(m), format_count(m.memset),
                    format_us(m.gpu_busy_ns), format_us(m.wall_ns), format_us(m.cpu_ns));
   }
   if (t.typical_region >= 0) {
     const auto& r = t.regions[t.typical_region];
-    fmt::format_to(std::back_inserter(out), "\n  GPU activities of the typical region (#{} {}), in order:\n",
-                   t.typical_region + 1, r.name);
+    fmt::format_to(std::back_inserter(out), "\n  GPU activities of the typical region (#{} {}{}), in order:\n",
+                   t.typical_region + 1, r.name,
+                   t.region_pids.empty() ? std::string() : fmt::format(", pid {}", r.pid));
     fmt::format_to(std::back_inserter(out), "  {:>3} {:>9} {:<44} {:<18} {:<14} {:<12} {:>4} {:>9} {}\n",
                    "#", "dur us", "activity", "launched by", "grid", "block", "regs", "shared",
                    "occupancy");
@@ -109,8 +119,10 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
         fmt::format_to(std::back_inserter(out), " {} {};", n, diagnostic_name(kind));
     }
     out += "\n";
+    // Byte 0 is the top-level object: a diagnostic there is about the trace, not one event.
     for (const auto& d : t.diagnostics.first())
-      fmt::format_to(std::back_inserter(out), "    byte {}: {}: {}\n", d.byte_offset,
+      fmt::format_to(std::back_inserter(out), "    {}{}: {}\n",
+                     d.byte_offset > 0 ? fmt::format("byte {}: ", d.byte_offset) : std::string(),
                      diagnostic_name(d.kind), d.detail);
   }
   out += "\n";
