@@ -113,6 +113,14 @@ TEST(Limits, DepthOfATopLevelValueAndOfABareArray) {
   expect_cli_error("--max-depth 4 " + top.path(),
                    {top.path(), "byte 17", "nested 5 deep", "limit of 4", "--max-depth"});
   expect_cli_ok("--max-depth 5 " + top.path());
+  // The top-level object is depth 1 and traceEvents depth 2.
+  TempFile empty("empty.json", "{\"traceEvents\": []}");
+  expect_cli_error("--max-depth 1 " + empty.path(), {empty.path(), "byte 16", "nested 2 deep"});
+  expect_cli_ok("--max-depth 2 " + empty.path());
+  // A top-level value is held to --max-event-bytes too: meta's is 14 bytes.
+  expect_cli_error("--max-event-bytes 13 " + top.path(),
+                   {top.path(), "the top-level value \"meta\" at byte 9", "--max-event-bytes"});
+  expect_cli_ok("--max-event-bytes 200 " + top.path());
   // In a bare array an event is at depth 2 and its args at 3.
   TempFile bare("bare.json", "[" + cpu_op(1) + ", " + cpu_op(2) + "]");
   expect_cli_ok("--max-depth 3 " + bare.path());

@@ -422,7 +422,7 @@ Result<DocumentStats> DocumentReader::run() {
   // Events sit in traceEvents in the top-level object, or in a bare top-level array.
   event_limits_.enclosing_depth = c == '[' ? 1 : 2;
   event_limits_.scan_threshold = scan_threshold(event_limits_.enclosing_depth, limits_);
-  if (event_limits_.enclosing_depth > limits_.max_depth)
+  if (limits_.max_depth < 1)
     return limit_error(path_, {LimitBreach::Kind::kDepth, abs_begin_, 1}, limits_);
   if (c == '[') {  // The Trace Event Format also allows a bare array of events.
     advance_to(begin_ + 1);
@@ -486,6 +486,8 @@ Status DocumentReader::members() {
         return json_error(abs_begin_, fmt::format("\"traceEvents\" is not an array (it starts with "
                                                   "{})",
                                                   printable(**value)));
+      if (limits_.max_depth < 2)
+        return limit_error(path_, {LimitBreach::Kind::kDepth, abs_begin_, 2}, limits_);
       stats_.saw_trace_events = true;
       advance_to(begin_ + 1);
       ATTNPROF_RETURN_IF_ERROR(events());
@@ -501,6 +503,9 @@ Status DocumentReader::members() {
       }
       if (extent.outcome == json_scan::Outcome::kInvalid)
         return json_error(offset_at(begin_ + extent.end), "unexpected character");
+      if (extent.end > limits_.max_event_bytes)
+        return value_too_large_error(path_, fmt::format("the top-level value \"{}\"", key),
+                                     abs_begin_, limits_);
       const std::string_view value(buf_.data() + begin_, extent.end);
       if (auto breach = find_limit_breach(value, abs_begin_, 1, /*is_event=*/false, limits_))
         return limit_error(path_, *breach, limits_);
