@@ -86,7 +86,7 @@ Trace read_plain(const std::string& path) {
 }
 
 Trace read_streaming(const std::string& path, size_t workers) {
-  auto trace = read_trace(path, Limits{}, {}, workers);
+  auto trace = read_trace(path, testing::awkward_trace_limits(), {}, workers);
   if (!trace.ok()) throw std::runtime_error(trace.error().message);
   return std::move(trace).value();
 }

@@ -28,15 +28,8 @@ using testing::awkward_trace;
 using testing::expect_same;
 using testing::TempFile;
 
-// The texts below hold names longer than a 1 MiB batch, over the default string limit.
-Limits long_strings() {
-  Limits limits;
-  limits.max_string_bytes = uint64_t{16} << 20;
-  return limits;
-}
-
 Trace read_with(const std::string& path, size_t workers) {
-  auto t = read_trace(path, long_strings(), {}, workers);
+  auto t = read_trace(path, testing::awkward_trace_limits(), {}, workers);
   if (!t.ok()) throw std::runtime_error(t.error().message);
   return std::move(t).value();
 }
@@ -74,10 +67,10 @@ TEST(ReaderParallel, ErrorsAreThoseOfOneWorker) {
   for (size_t i = 0; i < bad.size(); ++i) {
     SCOPED_TRACE(i);
     TempFile file("bad.json", bad[i]);
-    auto one = read_trace(file.path(), long_strings(), {}, 1);
+    auto one = read_trace(file.path(), testing::awkward_trace_limits(), {}, 1);
     ASSERT_FALSE(one.ok());
     for (size_t workers : {2u, 4u}) {
-      auto many = read_trace(file.path(), long_strings(), {}, workers);
+      auto many = read_trace(file.path(), testing::awkward_trace_limits(), {}, workers);
       ASSERT_FALSE(many.ok());
       EXPECT_EQ(one.error().message, many.error().message);
     }

@@ -8,6 +8,7 @@
 #include <random>
 #include <string>
 
+#include "attnprof/limits.h"
 #include "model/trace.h"
 
 namespace attnprof::testing {
@@ -74,6 +75,14 @@ inline void expect_same(const Trace& a, const Trace& b) {
     EXPECT_TRUE(x.kind == y.kind && x.byte_offset == y.byte_offset && x.detail == y.detail)
         << "diagnostic " << i << ": " << x.detail << " / " << y.detail;
   }
+}
+
+// awkward_trace's names run past a 1 MiB batch, over the default --max-string-bytes: read it
+// with these.
+inline Limits awkward_trace_limits() {
+  Limits limits;
+  limits.max_string_bytes = uint64_t{16} << 20;
+  return limits;
 }
 
 // About `bytes` of trace text mixing every kind of event and every oddity the reader handles.
