@@ -102,13 +102,17 @@ PipelineOutput run_pipeline(const Trace& trace) {
   out.default_regions = default_analysis.regions.size();
   out.pattern_regions = pattern_analysis.regions.size();
   out.findings = default_analysis.findings.size() + pattern_analysis.findings.size();
+  out.diagnostics = default_analysis.diagnostics.total();
 
   const std::vector<TraceAnalysis> both = {default_analysis, pattern_analysis};
   out.rendered_bytes += render_text(both).size();
   out.rendered_bytes += render_json(both).size();
   out.rendered_bytes += render_markdown(both).size();
 
-  Result<TraceDiff> diff = diff_traces(default_analysis, pattern_analysis);
+  // Against the pattern's regions, or the trace against itself when no region matches it, so
+  // that the diff runs on every trace that has a region.
+  const TraceAnalysis& other = pattern_analysis.regions.empty() ? default_analysis : pattern_analysis;
+  Result<TraceDiff> diff = diff_traces(default_analysis, other);
   out.diff_ok = diff.ok();
   if (diff.ok()) {
     out.rendered_bytes += render_diff_text(*diff).size();
@@ -126,7 +130,7 @@ PipelineOutput run_pipeline(const Trace& trace) {
 Limits fuzz_limits() {
   Limits limits;
   limits.max_decompressed_bytes = uint64_t{64} << 20;
-  limits.max_event_bytes = uint64_t{1} << 20;
+  limits.max_event_bytes = uint64_t{2} << 20;
   limits.max_events = uint64_t{1} << 20;
   return limits;
 }

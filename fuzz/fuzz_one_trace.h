@@ -17,7 +17,7 @@
 namespace attnprof::fuzz {
 
 // Small limits, so that the fuzzer tests them instead of running out of memory: 64 MiB of JSON,
-// 1 MiB per event, a million events.
+// 2 MiB per event (an event may still span two of the reader's 1 MiB windows), a million events.
 Limits fuzz_limits();
 
 // What the pipeline made of a trace that read, for the regression test to check.
@@ -25,7 +25,9 @@ struct PipelineOutput {
   size_t default_regions = 0;  // analyze's default (ProfilerStep#*, else the whole trace)
   size_t pattern_regions = 0;  // user annotations matching kRegionPattern
   size_t findings = 0;         // of both analyses
-  bool diff_ok = false;        // diff_traces found a region on both sides
+  uint64_t diagnostics = 0;    // recoverable oddities the reader and linker counted
+  bool diff_ok = false;        // the diff ran: default regions against the pattern's (or
+                               // against themselves when none matches), both sides had one
   size_t rendered_bytes = 0;   // text, JSON, Markdown, diff and check output together
 };
 

@@ -6,7 +6,9 @@
 For each trace: the .json.gz as it is, its decompressed JSON, and small cut-downs (the top level
 with a few events of every kind, each GPU activity kept with its launch and flows), plain and
 gzipped: the fuzzer mutates small inputs much faster than large ones, and cut-downs that still
-link launches to kernels reach the analyses, not only the reader.
+link launches to kernels reach the analyses, not only the reader. For one trace also two small
+gzip files that inflate to more than the reader's 1 MiB window: its events spread out by
+whitespace, and an event with a name longer than the window.
 """
 
 import gzip
@@ -48,6 +50,29 @@ def cut_down(trace, per_category):
     return json.dumps(small, separators=(",", ":")).encode()
 
 
+def spread_out(trace, gap_bytes):
+    """The trace's text with `gap_bytes` of whitespace between its events: more than the reader's
+    1 MiB window in all, so that batches are cut across refills, yet a few KiB gzipped."""
+    head = json.dumps({k: v for k, v in trace.items() if k != "traceEvents"},
+                      separators=(",", ":"))[:-1]
+    gap = b"\n" + b" " * gap_bytes
+    events = [json.dumps(e, separators=(",", ":")).encode() for e in trace["traceEvents"]]
+    return head.encode() + b',"traceEvents":[' + (b"," + gap).join(events) + b"]}"
+
+
+def with_long_name(trace, name_bytes):
+    """The trace with its first event's name `name_bytes` long: one event larger than a window."""
+    long = dict(trace)
+    long["traceEvents"] = [dict(e) for e in trace["traceEvents"]]
+    long["traceEvents"][0]["name"] = "x" * name_bytes
+    return json.dumps(long, separators=(",", ":")).encode()
+
+
+def write_gzip(path, data):
+    with open(path, "wb") as f:
+        f.write(gzip.compress(data, mtime=0))
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit("usage: make_seed_corpus.py OUT_DIR TRACE.json.gz...")
@@ -67,9 +92,14 @@ def main():
             name = f"{stem}.cut{per_category}.json"
             with open(os.path.join(out, name), "wb") as f:
                 f.write(small)
-            with open(os.path.join(out, name + ".gz"), "wb") as f:
-                f.write(gzip.compress(small, mtime=0))
+            write_gzip(os.path.join(out, name + ".gz"), small)
         written += 6
+        if stem == "study_naive":
+            small = json.loads(cut_down(trace, 4))
+            write_gzip(os.path.join(out, stem + ".spread.json.gz"), spread_out(small, 64 << 10))
+            write_gzip(os.path.join(out, stem + ".long-name.json.gz"),
+                       with_long_name(small, 1536 << 10))
+            written += 2
     print(f"make_seed_corpus.py: {written} seeds in {out}")
 
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "analysis/duration_sum.h"
 #include "analysis/kernel_names.h"
 #include "analysis/occupancy.h"
 #include "analysis/findings/finding_context.h"
@@ -150,7 +151,7 @@ TraceAnalysis summarize_trace(const Trace& trace, const AnalyzeOptions& options)
     s.gpu_busy_ns = busy_time(trace, members.activities[r]);
     for (HostEventId op : members.top_level_ops[r]) {
       const HostEvent& e = trace.host_events[op];
-      s.cpu_ns += std::min(e.end_ns(), region.end_ns) - e.start_ns;
+      add_duration(s.cpu_ns, std::min(e.end_ns(), region.end_ns) - e.start_ns);
     }
     out.regions.push_back(std::move(s));
   }
