@@ -1,6 +1,21 @@
 #!/usr/bin/env bash
-# The whole CPU test suite (what CI runs): set-up, build, then every test but the GPU ones.
+# The whole CPU test suite (what CI runs): set-up, build, then every test but the GPU ones, first
+# in the release build, then again under AddressSanitizer and UndefinedBehaviorSanitizer (the asan
+# preset; ASAN_OPTIONS and UBSAN_OPTIONS are in its test preset). Fails if either suite fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/configure.sh
-ctest --preset release -j "$(nproc)"
+
+failed=()
+ctest --preset release -j "$(nproc)" || failed+=(release)
+
+cmake --preset asan >build-configure.log 2>&1 || { cat build-configure.log >&2; exit 2; }
+rm -f build-configure.log
+cmake --build --preset asan
+ctest --preset asan -j "$(nproc)" || failed+=(asan)
+
+if ((${#failed[@]} > 0)); then
+  echo "run-tests.sh: the ${failed[*]} suite(s) failed" >&2
+  exit 1
+fi
+echo "run-tests.sh: the release and asan suites passed"

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <limits>
+
 namespace attnprof {
 namespace {
 
@@ -34,6 +37,16 @@ TEST(MicrosecondsTextToNs, RejectsWhatIsNotANumber) {
   EXPECT_EQ(microseconds_text_to_ns("1.2.3"), std::nullopt);
   EXPECT_EQ(microseconds_text_to_ns("-"), std::nullopt);
   EXPECT_EQ(microseconds_text_to_ns("99999999999999999999"), std::nullopt);  // overflows int64 ns
+}
+
+TEST(MicrosecondsTextToNs, RejectsFractionsPastInt64) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(microseconds_text_to_ns("9223372036854775.807"), kMax);
+  EXPECT_EQ(microseconds_text_to_ns("-9223372036854775.807"), -kMax);
+  EXPECT_EQ(microseconds_text_to_ns("9223372036854775.808"), std::nullopt);
+  EXPECT_EQ(microseconds_text_to_ns("9223372036854775.8065"), kMax);  // rounds up to it
+  EXPECT_EQ(microseconds_text_to_ns("9223372036854775.8075"), std::nullopt);  // rounds past
+  EXPECT_EQ(microseconds_text_to_ns("9223372036854775.999"), std::nullopt);
 }
 
 }  // namespace

@@ -17,7 +17,9 @@ std::optional<OccupancyEstimate> estimate_occupancy(const GpuActivity& k,
   if (k.kind != GpuKind::kKernel) return std::nullopt;
   int64_t threads = int64_t{k.block[0]} * k.block[1] * k.block[2];
   if (threads <= 0 || d.warp_size <= 0 || d.max_threads_per_sm <= 0) return std::nullopt;
-  int64_t warps_per_block = (threads + d.warp_size - 1) / d.warp_size;
+  // Rounded up without threads + warp_size - 1, which overflows for the largest blocks the reader
+  // accepts (fuzz regression block-product-near-int64.json).
+  int64_t warps_per_block = (threads - 1) / d.warp_size + 1;
   int64_t max_warps = d.max_threads_per_sm / d.warp_size;
 
   struct Limit {

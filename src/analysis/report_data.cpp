@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/duration_sum.h"
 #include "analysis/regions.h"
 #include "analysis/summarize.h"
 #include "reader/read_trace.h"
@@ -68,7 +69,7 @@ Status analyze_variant(ReportVariant& variant, const std::string& path,
     variant.timeline = build_region_timeline(*trace, set.regions[r], members.activities[r],
                                              summary.activities, options.timeline);
     for (const ActivityRow& row : summary.activities)
-      variant.class_ns[static_cast<size_t>(classify_activity(row))] += row.duration_ns;
+      add_duration(variant.class_ns[static_cast<size_t>(classify_activity(row))], row.duration_ns);
   }
   variant.analysis = std::move(analysis);
   return Status::success();

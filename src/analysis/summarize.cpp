@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/duration_sum.h"
 #include "analysis/kernel_names.h"
 #include "analysis/occupancy.h"
 #include "analysis/findings/finding_context.h"
@@ -202,7 +203,7 @@ TraceAnalysis summarize_trace(const Trace& trace, const AnalyzeOptions& options)
     s.gpu_busy_ns = busy_time(trace, members.activities[r]);
     for (HostEventId op : members.top_level_ops[r]) {
       const HostEvent& e = trace.host_events[op];
-      s.cpu_ns += std::min(e.end_ns(), region.end_ns) - e.start_ns;
+      add_duration(s.cpu_ns, std::min(e.end_ns(), region.end_ns) - e.start_ns);
     }
     out.regions.push_back(std::move(s));
   }

@@ -54,7 +54,7 @@ uint32_t StringPool::hash(std::string_view text) const {
 std::string_view StringPool::store(std::string_view text) {
   if (text.empty()) return {};
   if (text.size() > kBlockBytes / 4) {  // a huge name gets a block of its own
-    blocks_.push_back(std::make_unique<char[]>(text.size()));
+    blocks_.push_back(std::make_unique_for_overwrite<char[]>(text.size()));
     block_bytes_ += text.size();
     std::memcpy(blocks_.back().get(), text.data(), text.size());
     std::string_view stored(blocks_.back().get(), text.size());
@@ -63,7 +63,9 @@ std::string_view StringPool::store(std::string_view text) {
     return stored;
   }
   if (blocks_.empty() || block_used_ + text.size() > block_size_) {
-    blocks_.push_back(std::make_unique<char[]>(kBlockBytes));
+    // Not value-initialized: a block's pages are touched only as names are written into them, so
+    // a small trace does not pay to zero a whole block per pool (one per reading thread).
+    blocks_.push_back(std::make_unique_for_overwrite<char[]>(kBlockBytes));
     block_bytes_ += kBlockBytes;
     block_used_ = 0;
     block_size_ = kBlockBytes;
@@ -94,8 +96,10 @@ StringId StringPool::intern(std::string_view text) {
       return id;
     }
     if (slot.hash == h) {
-      std::string_view stored = strings_[slot.id_plus_one - 1];
-      if (stored == text) return slot.id_plus_one - 1;  // (memcmp would be given null for "")
+      // string_view's == and not memcmp: the empty string is stored with a null data pointer,
+      // and memcmp(nullptr, ..., 0) is undefined (an instant event without a name, found by
+      // fuzz/trace_fuzzer: tests/data/fuzz-regressions/instant-without-name.json).
+      if (strings_[slot.id_plus_one - 1] == text) return slot.id_plus_one - 1;
       if (++collisions > kSampledCollisionLimit && !hash_every_byte_) {
         hash_every_byte_ = true;
         rehash(slots_.size());

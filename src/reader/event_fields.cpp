@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "reader/kineto_format.h"
 #include "reader/time_parse.h"
@@ -46,11 +47,18 @@ bool read_integer(value& v, int64_t& out) {
   return true;
 }
 
+// A time further than this from the trace's clock origin is not a time but a mistyped field:
+// within it, an end (ts + dur) and the difference of any two starts or ends fit in int64, which
+// the model and the analyses rely on (fuzz regression time-beyond-int64.json). Kineto's ts are
+// microseconds since boot, or since the epoch in old versions (1.8e18 ns in 2026; 2^61 ns is 73
+// years, 2043 since the epoch).
+constexpr int64_t kMaxTimeMagnitudeNs = int64_t{1} << 61;
+
 bool read_time(value& v, int64_t& out_ns) {
   std::string_view text = v.raw_json_token();
   if (text.empty() || !(text[0] == '-' || (text[0] >= '0' && text[0] <= '9'))) return false;
   auto ns = microseconds_text_to_ns(text);
-  if (!ns) return false;
+  if (!ns || *ns > kMaxTimeMagnitudeNs || *ns < -kMaxTimeMagnitudeNs) return false;
   out_ns = *ns;
   return true;
 }
@@ -84,6 +92,9 @@ void read_id_or_text(value& v, int64_t& number, std::string_view& text, EventFie
   if (!read_integer(v, number)) out.mistyped |= f;
 }
 
+// A grid or block: three counts that fit the model's int32, whose product (the launch's blocks,
+// or a block's threads) fits in int64 as the analyses compute it. Anything else is mistyped;
+// CUDA's own limits are far inside (fuzz regression grid-product-beyond-int64.json).
 bool read_dim3(value& v, std::array<int32_t, 3>& out) {
   simdjson::ondemand::array array;
   if (v.get_array().get(array)) return false;
@@ -92,10 +103,12 @@ bool read_dim3(value& v, std::array<int32_t, 3>& out) {
     int64_t n;
     value item;
     if (element.get(item) || !read_integer(item, n)) return false;
+    if (n < 0 || n > std::numeric_limits<int32_t>::max()) return false;
     if (i < 3) out[i] = static_cast<int32_t>(n);
     ++i;
   }
-  return i == 3;
+  int64_t product;
+  return i == 3 && !__builtin_mul_overflow(int64_t{out[0]} * out[1], int64_t{out[2]}, &product);
 }
 
 // Keys are matched on their raw bytes, dispatched by the first byte: most events have a dozen
@@ -258,8 +271,10 @@ simdjson::error_code read_args(value& v, EventFields& out) {
         break;
       case Key::kOccupancy:
         read_field(item, out, Field::kOccupancy, [&](value& x) {
+          // The model keeps a float: a double beyond its range would not convert (undefined).
           double d;
-          return !x.get_double().get(d) && std::isfinite(d) && (out.occupancy_pct = d, true);
+          return !x.get_double().get(d) && std::fabs(d) <= std::numeric_limits<float>::max() &&
+                 (out.occupancy_pct = d, true);
         });
         break;
       case Key::kBytes:

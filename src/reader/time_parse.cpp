@@ -54,17 +54,22 @@ std::optional<int64_t> any_microseconds_text_to_ns(std::string_view text) {
     ++i;
     if (i >= text.size() || !is_digit(text[i])) return std::nullopt;
     int64_t scale = 100;
+    int64_t fraction_ns = 0;
     bool round_up = false;
     for (int digit = 0; i < text.size() && is_digit(text[i]); ++i, ++digit) {
       if (digit < 3) {
-        ns += (text[i] - '0') * scale;
+        fraction_ns += (text[i] - '0') * scale;
         scale /= 10;
       } else if (digit == 3) {
         round_up = text[i] >= '5';
       }
     }
     if (i != text.size()) return std::nullopt;
-    if (round_up) ++ns;
+    if (round_up) ++fraction_ns;
+    // The check above left room for the x1000, not for the fraction: 9223372036854775.808 us is
+    // one past int64's largest ns (fuzz regression time-fraction-past-int64.json).
+    if (ns > kMax - fraction_ns) return std::nullopt;
+    ns += fraction_ns;
   }
   return negative ? -ns : ns;
 }

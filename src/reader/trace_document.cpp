@@ -36,6 +36,22 @@ struct EventLimits {
   uint64_t scan_threshold = 0;   // events shorter than this are within every limit
 };
 
+// A key of the input, as an error message quotes it: bytes outside printable ASCII as \xNN and
+// at most kQuotedKeyBytes of them, so that the message stays one line whatever the key holds
+// (fuzz/trace_fuzzer: tests/data/fuzz-regressions/error-echoes-raw-key.json).
+constexpr size_t kQuotedKeyBytes = 64;
+std::string quoted_key(std::string_view key) {
+  std::string out = "\"";
+  for (char c : key.substr(0, kQuotedKeyBytes)) {
+    if (c >= 0x20 && c < 0x7f)
+      out += c;
+    else
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+  }
+  out += key.size() > kQuotedKeyBytes ? "\"..." : "\"";
+  return out;
+}
+
 // Whole elements of traceEvents, parsed in place in the reader's buffer: the batch takes the
 // buffer, and the reader goes on in another one that starts with the bytes after the batch.
 struct Batch {
@@ -476,7 +492,7 @@ Status DocumentReader::members() {
     if (!colon.ok()) return colon.take_error();
     if (!*colon) return truncated("the top-level object");
     if (**colon != ':')
-      return json_error(abs_begin_, fmt::format("expected ':' after key \"{}\"", key));
+      return json_error(abs_begin_, fmt::format("expected ':' after key {}", quoted_key(key)));
     advance_to(begin_ + 1);
     auto value = peek();
     if (!value.ok()) return value.take_error();
@@ -495,16 +511,16 @@ Status DocumentReader::members() {
       json_scan::ValueExtent extent;
       while ((extent = json_scan::scan_value(data(), 0, eof_)).outcome ==
              json_scan::Outcome::kNeedMore) {
-        if (eof_) return truncated(fmt::format("the value of \"{}\"", key));
+        if (eof_) return truncated(fmt::format("the value of {}", quoted_key(key)));
         if (end_ - begin_ > limits_.max_event_bytes)
-          return value_too_large_error(path_, fmt::format("the top-level value \"{}\"", key),
-                                       abs_begin_, limits_);
+          return value_too_large_error(
+              path_, fmt::format("the top-level value {}", quoted_key(key)), abs_begin_, limits_);
         ATTNPROF_RETURN_IF_ERROR(refill());
       }
       if (extent.outcome == json_scan::Outcome::kInvalid)
         return json_error(offset_at(begin_ + extent.end), "unexpected character");
       if (extent.end > limits_.max_event_bytes)
-        return value_too_large_error(path_, fmt::format("the top-level value \"{}\"", key),
+        return value_too_large_error(path_, fmt::format("the top-level value {}", quoted_key(key)),
                                      abs_begin_, limits_);
       const std::string_view value(buf_.data() + begin_, extent.end);
       if (auto breach = find_limit_breach(value, abs_begin_, 1, /*is_event=*/false, limits_))

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/duration_sum.h"
 #include "render/svg.h"
 #include "render/svg_charts.h"
 
@@ -33,7 +34,7 @@ std::string class_bars(const std::vector<ClassBar>& bars) {
     int64_t total = 0;
     for (size_t c = 0; c < kKernelClassCount; ++c) {
       present[c] = present[c] || bar.ns[c] > 0;
-      total += bar.ns[c];
+      add_duration(total, bar.ns[c]);
     }
     max_total = std::max(max_total, static_cast<double>(total));
   }

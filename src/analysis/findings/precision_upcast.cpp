@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/duration_sum.h"
 #include "analysis/findings/finding_context.h"
 #include "analysis/findings/kernel_traits.h"
 #include "render/format_units.h"
@@ -33,7 +34,7 @@ void find_precision_upcast(const FindingContext& c, std::vector<Finding>& out) {
         fp32_gemm = true;
         if (typical) {
           ++gemms;
-          gemm_ns += a.dur_ns;
+          add_duration(gemm_ns, a.dur_ns);
           if (gemm_example.empty()) gemm_example = fmt::format("{} <- {}", name.substr(0, 60), c.chain_text(id));
         }
       } else if (is_cast(c.op_chain(id))) {

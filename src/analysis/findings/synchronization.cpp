@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/duration_sum.h"
 #include "analysis/findings/finding_context.h"
 #include "render/format_units.h"
 
@@ -55,7 +56,7 @@ void find_synchronizations(const FindingContext& c, std::vector<Finding>& out) {
       const HostEvent& e = t.host_events[*it];
       if (!region.any_process && e.pid != region.pid) continue;
       ++count;
-      wait += e.dur_ns;
+      add_duration(wait, e.dur_ns);
       if (typical && f.evidence.size() < 4)
         f.evidence.push_back(fmt::format("{}: {} ({} us)", c.region_label(r), chain_of(t, *it), format_us(e.dur_ns)));
     }

@@ -1,0 +1,157 @@
+#include "fuzz/fuzz_one_trace.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "analysis/expectation.h"
+#include "analysis/region_metrics.h"
+#include "analysis/summarize.h"
+#include "analysis/trace_diff.h"
+#include "attnprof/analysis.h"
+#include "attnprof/render.h"
+#include "reader/read_trace.h"
+#include "render/check_report.h"
+#include "render/diff_report.h"
+
+namespace attnprof::fuzz {
+
+namespace {
+
+// The bytes as a file with a path, so that they take the path of a real file: open, gzip
+// detection by magic bytes, PosixFile reads. A memfd leaves nothing behind when the fuzzer
+// dies on a crash.
+class InMemoryFile {
+ public:
+  static Result<InMemoryFile> create(std::span<const uint8_t> bytes) {
+    const int fd = ::memfd_create("attnprof-fuzz-trace", MFD_CLOEXEC);
+    if (fd < 0) return make_error("cannot create an in-memory file: {}", describe_errno(errno));
+    InMemoryFile file(fd);
+    for (size_t written = 0; written < bytes.size();) {
+      const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return make_error("cannot write an in-memory file: {}", describe_errno(errno));
+      written += static_cast<size_t>(n);
+    }
+    return file;
+  }
+
+  InMemoryFile(InMemoryFile&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  InMemoryFile& operator=(InMemoryFile&&) = delete;
+  ~InMemoryFile() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  // Opening it opens a new description of the same file, with its own offset from 0.
+  std::string path() const { return "/proc/self/fd/" + std::to_string(fd_); }
+
+ private:
+  explicit InMemoryFile(int fd) : fd_(fd) {}
+  static std::string describe_errno(int error) { return std::generic_category().message(error); }
+
+  int fd_ = -1;
+};
+
+// One expression per metric `check` knows, so that every metric is computed and compared.
+const std::vector<Expectation>& every_metric_expectations() {
+  static const std::vector<Expectation> expectations = [] {
+    std::string text;
+    for (const MetricInfo& metric : metric_catalog()) {
+      text += metric.name;
+      text += metric.type == MetricType::kNumber ? " >= 1\n" : " ~ \"a\"\n";
+    }
+    Result<std::vector<Expectation>> parsed = parse_expectations(text, "fuzz");
+    if (!parsed) {
+      // The catalog and the parser disagree: a bug of this file, not of an input.
+      std::fprintf(stderr, "fuzz_one_trace: %s\n", parsed.error().message.c_str());
+      std::abort();
+    }
+    return std::move(parsed).value();
+  }();
+  return expectations;
+}
+
+size_t render_check(const TraceAnalysis& analysis) {
+  CheckReport report;
+  report.metrics = compute_region_metrics(analysis);
+  for (const Expectation& e : every_metric_expectations())
+    report.results.push_back(evaluate_expectation(e, report.metrics));
+  return render_check_text(report).size() + render_check_json(report).size();
+}
+
+PipelineOutput run_pipeline(const Trace& trace) {
+  PipelineOutput out;
+
+  AnalyzeOptions by_default;  // `analyze --explain`: activities of the typical region only
+  by_default.explain = true;
+  TraceAnalysis default_analysis = summarize_trace(trace, by_default);
+
+  AnalyzeOptions by_pattern;  // `analyze --format json --region ...`: every region's activities
+  by_pattern.region_pattern = kRegionPattern;
+  by_pattern.explain = true;
+  by_pattern.activities_of_every_region = true;
+  TraceAnalysis pattern_analysis = summarize_trace(trace, by_pattern);
+
+  out.default_regions = default_analysis.regions.size();
+  out.pattern_regions = pattern_analysis.regions.size();
+  out.findings = default_analysis.findings.size() + pattern_analysis.findings.size();
+  out.diagnostics = default_analysis.diagnostics.total();
+
+  const std::vector<TraceAnalysis> both = {default_analysis, pattern_analysis};
+  out.rendered_bytes += render_text(both).size();
+  out.rendered_bytes += render_json(both).size();
+  out.rendered_bytes += render_markdown(both).size();
+
+  // Against the pattern's regions, or the trace against itself when no region matches it, so
+  // that the diff runs on every trace that has a region.
+  const TraceAnalysis& other = pattern_analysis.regions.empty() ? default_analysis : pattern_analysis;
+  Result<TraceDiff> diff = diff_traces(default_analysis, other);
+  out.diff_ok = diff.ok();
+  if (diff.ok()) {
+    out.rendered_bytes += render_diff_text(*diff).size();
+    out.rendered_bytes += render_diff_json(*diff).size();
+    out.rendered_bytes += render_diff_markdown(*diff).size();
+  }
+
+  out.rendered_bytes += render_check(default_analysis);
+  out.rendered_bytes += render_check(pattern_analysis);
+  return out;
+}
+
+}  // namespace
+
+Limits fuzz_limits() {
+  Limits limits;
+  limits.max_decompressed_bytes = uint64_t{64} << 20;
+  limits.max_event_bytes = uint64_t{2} << 20;
+  limits.max_events = uint64_t{1} << 20;
+  return limits;
+}
+
+PipelineRun fuzz_one_trace(std::span<const uint8_t> bytes, const Limits& limits) {
+  Result<InMemoryFile> file = InMemoryFile::create(bytes);
+  if (!file) return {"", file.take_error()};
+  const std::string path = file->path();
+  // Read as analyze_file reads: on the reading threads, one per core.
+  Result<Trace> trace = read_trace(path, limits);
+  if (!trace) return {path, trace.take_error()};
+  return {path, run_pipeline(*trace)};
+}
+
+std::optional<std::string> error_shape_problem(const Error& error, const std::string& path) {
+  if (error.message.empty()) return "the error message is empty";
+  if (error.message.find('\n') != std::string::npos)
+    return "the error message is more than one line: " + error.message;
+  if (error.message.find(path) == std::string::npos)
+    return "the error message does not name the file " + path + ": " + error.message;
+  return std::nullopt;
+}
+
+}  // namespace attnprof::fuzz
