@@ -69,7 +69,8 @@ void expect_cli_error(const std::string& arguments, const std::vector<std::strin
   EXPECT_EQ(r.exit_code, 2) << r.output;
   ASSERT_FALSE(r.output.empty());
   EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << "more than one line:\n" << r.output;
-  for (const auto& part : parts) EXPECT_NE(r.output.find(part), std::string::npos) << part << "\n" << r.output;
+  for (const auto& part : parts)
+    EXPECT_NE(r.output.find(part), std::string::npos) << part << "\n" << r.output;
 }
 
 void expect_cli_ok(const std::string& arguments) {
@@ -100,11 +101,12 @@ TEST(Limits, DepthBelowTheDefaultTripsEveryDeepEnoughEvent) {
   Built shapes = trace_with(cpu_op(3, "aten::mm", ", \"Input Dims\": [[4, 16], [16, 8]]"));
   TempFile file("shapes.json", shapes.json);
   const size_t inner = shapes.json.find("[[", shapes.special_offset) + 1;
-  expect_cli_error("--max-depth 5 " + file.path(),
-                   {file.path(), "byte " + std::to_string(inner), "nested 6 deep", "limit of 5",
-                    "--max-depth"});
+  expect_cli_error("--max-depth 5 " + file.path(), {file.path(), "byte " + std::to_string(inner),
+                                                    "nested 6 deep", "limit of 5", "--max-depth"});
   expect_cli_ok("--max-depth 6 " + file.path());
-  expect_cli_error("--max-depth 4 " + file.path(), {"byte " + std::to_string(shapes.json.find("[[", shapes.special_offset)), "nested 5 deep"});
+  expect_cli_error(
+      "--max-depth 4 " + file.path(),
+      {"byte " + std::to_string(shapes.json.find("[[", shapes.special_offset)), "nested 5 deep"});
 }
 
 TEST(Limits, DepthOfATopLevelValueAndOfABareArray) {
@@ -157,8 +159,10 @@ TEST(Limits, StringLengthCountsEveryStringAndKey) {
 
   // A key is refused before it is read whole.
   TempFile key("key.json", "{\"" + std::string(3 << 20, 'k') + "\": 1, \"traceEvents\": []}");
-  expect_cli_error(key.path(), {key.path(), "the string at byte 1 is longer than the limit of "
-                                "1048576 bytes", "--max-string-bytes"});
+  expect_cli_error(key.path(), {key.path(),
+                                "the string at byte 1 is longer than the limit of "
+                                "1048576 bytes",
+                                "--max-string-bytes"});
 }
 
 TEST(Limits, EventSize) {
@@ -204,8 +208,9 @@ TEST(Limits, EventCount) {
                       file.path() + ": the event at byte " + std::to_string(offset) +
                           " is event number 15001, more than the limit of 15000 events; raise it "
                           "with --max-events");
-  expect_cli_error("--max-events 15000 " + file.path(),
-                   {file.path(), "byte " + std::to_string(offset), "limit of 15000", "--max-events"});
+  expect_cli_error(
+      "--max-events 15000 " + file.path(),
+      {file.path(), "byte " + std::to_string(offset), "limit of 15000", "--max-events"});
   expect_cli_ok("--max-events 20002 " + file.path());
 }
 

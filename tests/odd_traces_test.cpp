@@ -50,7 +50,8 @@ std::string detail_of(const Diagnostics& d, DiagnosticKind kind) {
 
 std::string all_details(const Diagnostics& d) {
   std::string out;
-  for (const auto& e : d.first()) out += std::string(diagnostic_name(e.kind)) + ": " + e.detail + "\n";
+  for (const auto& e : d.first())
+    out += std::string(diagnostic_name(e.kind)) + ": " + e.detail + "\n";
   return out;
 }
 
@@ -137,10 +138,9 @@ TEST(OddTraces, PyTorch21ExternalIdThatIsACorrelationNamesNoOp) {
   // an op of ProfilerStep#4 has External id 117, the copy's correlation id: taking it would move
   // the copy to the wrong step.
   Trace trace = read_ok(testing::fixture("odd/pytorch_2_1.json"));
-  auto stranger = std::find_if(trace.host_events.begin(), trace.host_events.end(),
-                               [](const HostEvent& e) {
-                                 return e.kind == HostKind::kCpuOp && e.external_id == 117;
-                               });
+  auto stranger = std::find_if(
+      trace.host_events.begin(), trace.host_events.end(),
+      [](const HostEvent& e) { return e.kind == HostKind::kCpuOp && e.external_id == 117; });
   ASSERT_NE(stranger, trace.host_events.end());
 
   TraceAnalysis t = analyze_fixture("odd/pytorch_2_1.json");
@@ -160,8 +160,9 @@ TEST(OddTraces, PyTorch21ExternalIdThatIsACorrelationNamesNoOp) {
   EXPECT_TRUE(copy->op_chain.empty());
   EXPECT_EQ(t.diagnostics.count(DiagnosticKind::kActivityWithoutLaunch), 1u);
   EXPECT_EQ(t.diagnostics.count(DiagnosticKind::kExternalIdIsCorrelation), 1u);
-  EXPECT_NE(detail_of(t.diagnostics, DiagnosticKind::kExternalIdIsCorrelation).find("correlation 117"),
-            std::string::npos);
+  EXPECT_NE(
+      detail_of(t.diagnostics, DiagnosticKind::kExternalIdIsCorrelation).find("correlation 117"),
+      std::string::npos);
   // Every other activity has its launch and op, whatever its External id says.
   for (const auto& r : t.regions)
     for (const auto& a : r.activities)
@@ -178,16 +179,16 @@ TEST(OddTraces, TwoRanksInOneFileStayApart) {
   const TraceAnalysis real = analyze_fixture("study_naive.json.gz");
   TraceAnalysis t = analyze_fixture("odd/two_ranks.json");
   ASSERT_EQ(t.regions.size(), 4u);
-  const std::vector<std::pair<std::string, int32_t>> want = {
-      {"ProfilerStep#3", 469}, {"ProfilerStep#3", 5207}, {"ProfilerStep#4", 469},
-      {"ProfilerStep#4", 5207}};
+  const std::vector<std::pair<std::string, int32_t>> want = {{"ProfilerStep#3", 469},
+                                                             {"ProfilerStep#3", 5207},
+                                                             {"ProfilerStep#4", 469},
+                                                             {"ProfilerStep#4", 5207}};
   for (size_t i = 0; i < want.size(); ++i) {
     SCOPED_TRACE(i);
     EXPECT_EQ(t.regions[i].name, want[i].first);
     EXPECT_EQ(t.regions[i].pid, want[i].second);
     expect_same_activities(t.regions[i], real_step(real, want[i].first), 0);
-    for (const auto& a : t.regions[i].activities)
-      EXPECT_EQ(a.stream, 7);
+    for (const auto& a : t.regions[i].activities) EXPECT_EQ(a.stream, 7);
   }
   EXPECT_EQ(t.region_pids, (std::vector<int32_t>{469, 5207}));
   EXPECT_EQ(t.diagnostics.count(DiagnosticKind::kSeveralProcesses), 1u);
@@ -210,7 +211,8 @@ TEST(OddTraces, TwoRanksInOneFileStayApart) {
   // Text and JSON name each region's process.
   auto text = testing::run_cli("analyze " + testing::fixture("odd/two_ranks.json"));
   EXPECT_NE(text.output.find("pid"), std::string::npos);
-  EXPECT_NE(text.output.find(fmt::format("{:<24} {:>8}", "ProfilerStep#3", 5207)), std::string::npos)
+  EXPECT_NE(text.output.find(fmt::format("{:<24} {:>8}", "ProfilerStep#3", 5207)),
+            std::string::npos)
       << text.output;
   auto json = testing::run_cli("analyze --format json " + testing::fixture("odd/two_ranks.json"));
   EXPECT_NE(json.output.find("\"pid\": 5207"), std::string::npos);
@@ -225,8 +227,9 @@ TEST(OddTraces, AWholeTraceRegionOverSeveralProcessesIsSaidSo) {
                                  R"(, "pid": 20, "ts": 2}]})");
   ASSERT_EQ(t.regions.size(), 1u);
   EXPECT_EQ(t.diagnostics.count(DiagnosticKind::kSeveralProcesses), 1u);
-  EXPECT_NE(detail_of(t.diagnostics, DiagnosticKind::kSeveralProcesses).find("2 processes (pids 10, 20)"),
-            std::string::npos);
+  EXPECT_NE(
+      detail_of(t.diagnostics, DiagnosticKind::kSeveralProcesses).find("2 processes (pids 10, 20)"),
+      std::string::npos);
 }
 
 // --- Events out of order ------------------------------------------------------------------------
@@ -278,9 +281,10 @@ TEST(OddTraces, RestartedIdsLinkEachActivityToItsOwnSession) {
 // queued behind other work: the last launch before it is pid 2's, yet it is pid 1's.
 std::string shared_id_trace(bool with_unshared_ids) {
   auto launch = [](int pid, int corr, int ts) {
-    return fmt::format(R"({{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", )"
-                       R"("pid": {}, "tid": {}, "ts": {}, "dur": 5, "args": {{"correlation": {}}}}},)",
-                       pid, pid, ts, corr);
+    return fmt::format(
+        R"({{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", )"
+        R"("pid": {}, "tid": {}, "ts": {}, "dur": 5, "args": {{"correlation": {}}}}},)",
+        pid, pid, ts, corr);
   };
   auto kernel = [](int device, int corr, int ts) {
     return fmt::format(R"({{"ph": "X", "cat": "kernel", "name": "k{}", "pid": {}, "tid": 7, )"
@@ -343,7 +347,8 @@ TEST(OddTraces, ClockSkewIsMeasuredAndRegionsStayRight) {
     if (a.kind == GpuKind::kUserAnnotation || a.start_ns < want.start_ns ||
         a.start_ns >= want.start_ns + want.wall_ns)
       continue;
-    const int64_t e = original.host_events[original.activity_launch[g]].start_ns - (a.start_ns - 3'000'000);
+    const int64_t e =
+        original.host_events[original.activity_launch[g]].start_ns - (a.start_ns - 3'000'000);
     ASSERT_GT(e, 0);
     ++early;
     least = std::min(least, e);
@@ -351,10 +356,10 @@ TEST(OddTraces, ClockSkewIsMeasuredAndRegionsStayRight) {
   }
   ASSERT_EQ(early, 7);
   EXPECT_EQ(t.diagnostics.count(DiagnosticKind::kGpuBeforeLaunch), 7u);
-  const std::string expected =
-      fmt::format("7 of 7 GPU activities start before the call that launched them, by {:.1f} to "
-                  "{:.1f} us: the trace's GPU clock runs behind its CPU clock",
-                  least / 1e3, most / 1e3);
+  const std::string expected = fmt::format(
+      "7 of 7 GPU activities start before the call that launched them, by {:.1f} to "
+      "{:.1f} us: the trace's GPU clock runs behind its CPU clock",
+      least / 1e3, most / 1e3);
   EXPECT_EQ(detail_of(t.diagnostics, DiagnosticKind::kGpuBeforeLaunch).rfind(expected, 0), 0u)
       << expected;
   EXPECT_EQ(real.diagnostics.count(DiagnosticKind::kGpuBeforeLaunch), 0u);

@@ -58,8 +58,12 @@ TEST(TraceDocument, ReadsEveryEventOnceAcrossManyChunksWithTrickyStrings) {
     EXPECT_EQ(e.start_ns, (1000 + i) * 1000 + 125);
     std::string_view name = t.strings.view(e.name);
     EXPECT_EQ(name.substr(0, 2), "op");
-    if (i % 3 == 0) EXPECT_NE(name.find("}, {\"ph\": \"X\"}, {"), std::string_view::npos);
-    if (i % 7 == 0) EXPECT_NE(name.find('\\'), std::string_view::npos);
+    if (i % 3 == 0) {
+      EXPECT_NE(name.find("}, {\"ph\": \"X\"}, {"), std::string_view::npos);
+    }
+    if (i % 7 == 0) {
+      EXPECT_NE(name.find('\\'), std::string_view::npos);
+    }
   }
   ASSERT_EQ(t.devices.size(), 2u);  // a top-level key after traceEvents
   EXPECT_EQ(t.devices[1].name, "Y");

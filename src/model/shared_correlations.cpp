@@ -46,9 +46,9 @@ HostEventId SharedCorrelations::choose(const GpuActivity& activity) {
     auto owner = device_pid_.find(activity.device);
     pid = owner == device_pid_.end() ? kSeveralPids : owner->second;
   }
-  const bool known = pid != kSeveralPids &&
-                     std::any_of(launches_.begin() + id.begin, launches_.begin() + id.end,
-                                 [&](HostEventId l) { return host[l].pid == pid; });
+  const bool known =
+      pid != kSeveralPids && std::any_of(launches_.begin() + id.begin, launches_.begin() + id.end,
+                                         [&](HostEventId l) { return host[l].pid == pid; });
   if (known) {
     ++id.by_device;
   } else {
@@ -85,8 +85,9 @@ void SharedCorrelations::diagnose(Trace& trace) const {
       else if (id.by_time_only == 0 && pids.size() == 1)
         how = "each GPU activity is linked to the one that started last before it";
       else if (id.by_time_only == 0)
-        how = "each GPU activity is linked to the launch of the process that drives its device "
-              "(learned from the ids no one shares), the last to start before it";
+        how =
+            "each GPU activity is linked to the launch of the process that drives its device "
+            "(learned from the ids no one shares), the last to start before it";
       else
         how = fmt::format(
             "{} GPU activities are linked to the launch that started last before them, of any "

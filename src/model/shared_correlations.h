@@ -34,7 +34,7 @@ class SharedCorrelations {
  private:
   struct Id {
     int64_t correlation;
-    size_t begin, end;  // its launches in launches_, by start
+    size_t begin, end;                         // its launches in launches_, by start
     uint64_t by_device = 0, by_time_only = 0;  // activities linked each way
     int32_t unowned_device = 0;                // one device whose process was unknown
   };
@@ -42,7 +42,7 @@ class SharedCorrelations {
 
   const Trace& trace_;
   std::vector<HostEventId> launches_;
-  std::vector<Id> ids_;  // by correlation
+  std::vector<Id> ids_;                              // by correlation
   std::unordered_map<int32_t, int32_t> device_pid_;  // kSeveralPids when more than one drives it
 };
 

@@ -8,7 +8,9 @@ namespace attnprof {
 
 namespace {
 
-uint64_t saturating_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+uint64_t saturating_add(uint64_t a, uint64_t b) {
+  return a + b < a ? UINT64_MAX : a + b;
+}
 
 }  // namespace
 
@@ -26,7 +28,8 @@ std::optional<LimitBreach> find_limit_breach(std::string_view value, uint64_t of
         json_scan::ValueExtent s = json_scan::scan_string(value, i);
         if (s.outcome != json_scan::Outcome::kComplete) return std::nullopt;  // not ours to judge
         const uint64_t size = s.end - i - 2;
-        if (size > limits.max_string_bytes) return LimitBreach{Kind::kStringBytes, offset + i, size};
+        if (size > limits.max_string_bytes)
+          return LimitBreach{Kind::kStringBytes, offset + i, size};
         i = s.end;
         continue;
       }
@@ -49,10 +52,9 @@ std::optional<LimitBreach> find_limit_breach(std::string_view value, uint64_t of
 uint64_t scan_threshold(uint32_t enclosing_depth, const Limits& limits) {
   // A breach of max_depth needs max_depth - enclosing_depth + 1 nested containers in the event,
   // each at least two bytes; a string over the limit needs its quotes too.
-  const uint64_t depth_bytes =
-      limits.max_depth < enclosing_depth
-          ? 0
-          : 2 * (uint64_t{limits.max_depth} - enclosing_depth + 1);
+  const uint64_t depth_bytes = limits.max_depth < enclosing_depth
+                                   ? 0
+                                   : 2 * (uint64_t{limits.max_depth} - enclosing_depth + 1);
   return std::min({saturating_add(limits.max_event_bytes, 1),
                    saturating_add(limits.max_string_bytes, 3), depth_bytes});
 }
