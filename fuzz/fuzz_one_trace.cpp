@@ -111,7 +111,8 @@ PipelineOutput run_pipeline(const Trace& trace) {
 
   // Against the pattern's regions, or the trace against itself when no region matches it, so
   // that the diff runs on every trace that has a region.
-  const TraceAnalysis& other = pattern_analysis.regions.empty() ? default_analysis : pattern_analysis;
+  const TraceAnalysis& other =
+      pattern_analysis.regions.empty() ? default_analysis : pattern_analysis;
   Result<TraceDiff> diff = diff_traces(default_analysis, other);
   out.diff_ok = diff.ok();
   if (diff.ok()) {

@@ -19,8 +19,8 @@
 namespace attnprof {
 namespace {
 
-const std::filesystem::path kRegressions = std::filesystem::path(ATTNPROF_TEST_DATA) /
-                                           "fuzz-regressions";
+const std::filesystem::path kRegressions =
+    std::filesystem::path(ATTNPROF_TEST_DATA) / "fuzz-regressions";
 
 struct Known {
   const char* file;

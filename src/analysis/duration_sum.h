@@ -12,7 +12,8 @@ namespace attnprof {
 
 inline void add_duration(int64_t& sum, int64_t duration_ns) {
   if (__builtin_add_overflow(sum, duration_ns, &sum))
-    sum = duration_ns > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+    sum =
+        duration_ns > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
 }
 
 }  // namespace attnprof
