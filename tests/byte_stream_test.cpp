@@ -4,8 +4,8 @@
 
 #include "io/byte_stream.h"
 #include "io/read_ahead_byte_stream.h"
+#include "gzip_file_writer.h"
 
-#include <isa-l/igzip_lib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -100,36 +100,10 @@ std::vector<fs::path> fixtures() {
   return paths;
 }
 
-// Streams `zero_bytes` zeros through ISA-L's deflate into a gzip file: a gzip bomb made
-// without zlib and without the file ever being in memory.
+// `zero_bytes` zeros in a gzip file: a gzip bomb.
 void write_zeros_gzip(const fs::path& path, uint64_t zero_bytes) {
-  std::vector<uint8_t> zeros(1 << 20, 0);
-  std::vector<uint8_t> out(1 << 20);
-  std::vector<uint8_t> level_buffer(ISAL_DEF_LVL1_DEFAULT);
-  isal_zstream stream;
-  isal_deflate_init(&stream);
-  stream.gzip_flag = IGZIP_GZIP;
-  stream.level = 1;
-  stream.level_buf = level_buffer.data();
-  stream.level_buf_size = static_cast<uint32_t>(level_buffer.size());
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  uint64_t left = zero_bytes;
-  do {
-    const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(left, zeros.size()));
-    left -= n;
-    stream.next_in = zeros.data();
-    stream.avail_in = n;
-    stream.end_of_stream = left == 0;
-    do {
-      stream.next_out = out.data();
-      stream.avail_out = static_cast<uint32_t>(out.size());
-      ASSERT_EQ(isal_deflate(&stream), COMP_OK);
-      file.write(reinterpret_cast<const char*>(out.data()),
-                 static_cast<std::streamsize>(out.size() - stream.avail_out));
-    } while (stream.avail_in > 0 ||
-             (stream.end_of_stream && stream.internal_state.state != ZSTATE_END));
-  } while (left > 0);
-  ASSERT_TRUE(file.good());
+  testing::GzipFileWriter file(path.string());
+  ASSERT_TRUE(file.write_repeated('\0', zero_bytes, /*last=*/true));
 }
 
 class ByteStreamTest : public ::testing::Test {

@@ -4,7 +4,6 @@
 // offending value lands in a later batch than the first, and each is read by one worker and by
 // several, so the threaded reader's re-cuts report the same error as the one-thread reader.
 
-#include <isa-l/igzip_lib.h>
 
 #include <gtest/gtest.h>
 
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "reader/read_trace.h"
+#include "gzip_file_writer.h"
 #include "test_support.h"
 
 namespace attnprof {
@@ -226,35 +226,10 @@ TEST(Limits, JsonSize) {
 // spaces) into a gzip file: a bomb whose JSON is valid, so only the ratio can stop it.
 void write_space_bomb(const std::string& path, const std::string& prefix, uint64_t spaces,
                       const std::string& suffix) {
-  std::vector<uint8_t> level_buffer(ISAL_DEF_LVL1_DEFAULT), out(1 << 20);
-  isal_zstream stream;
-  isal_deflate_init(&stream);
-  stream.gzip_flag = IGZIP_GZIP;
-  stream.level = 1;
-  stream.level_buf = level_buffer.data();
-  stream.level_buf_size = static_cast<uint32_t>(level_buffer.size());
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  std::vector<std::string> parts{prefix};
-  for (uint64_t left = spaces; left > 0;) {
-    const uint64_t n = std::min<uint64_t>(left, 1 << 20);
-    parts.emplace_back(n, ' ');
-    left -= n;
-  }
-  parts.push_back(suffix);
-  for (size_t i = 0; i < parts.size(); ++i) {
-    stream.next_in = reinterpret_cast<uint8_t*>(parts[i].data());
-    stream.avail_in = static_cast<uint32_t>(parts[i].size());
-    stream.end_of_stream = i + 1 == parts.size();
-    do {
-      stream.next_out = out.data();
-      stream.avail_out = static_cast<uint32_t>(out.size());
-      ASSERT_EQ(isal_deflate(&stream), COMP_OK);
-      file.write(reinterpret_cast<const char*>(out.data()),
-                 static_cast<std::streamsize>(out.size() - stream.avail_out));
-    } while (stream.avail_in > 0 ||
-             (stream.end_of_stream && stream.internal_state.state != ZSTATE_END));
-  }
-  ASSERT_TRUE(file.good());
+  testing::GzipFileWriter file(path);
+  ASSERT_TRUE(file.write(prefix, false));
+  ASSERT_TRUE(file.write_repeated(' ', spaces, false));
+  ASSERT_TRUE(file.write(suffix, true));
 }
 
 TEST(Limits, GzipBombIsStoppedWithTheDefaultLimits) {
