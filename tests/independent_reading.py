@@ -3,7 +3,11 @@
 
 It shares no code with attnprof: Python's json module reads the whole file, and the rules are
 written out again from the Kineto format: a GPU activity belongs to a region when the runtime
-call with its correlation id starts inside the region's span in the same process.
+call with its correlation id starts inside the region's span in the same process. Work whose
+correlation id names no call in the trace belongs to no annotation (it was launched before the
+profiler's window opened, or its call was cut away), unless its op ("External id") is there;
+work without a correlation id at all (MTIA's DMA transfers) is placed by its own time. The whole
+trace, as a region, holds all the work, and its wall time is the span of its timed events.
 
 usage: independent_reading.py ATTNPROF TRACE [REGION_GLOB]
 Exits 1 and prints the differences when attnprof disagrees.
@@ -32,8 +36,28 @@ def ns(value):
 # here again from the format, not from attnprof's catalog).
 GPU_KINDS = {"kernel": "kernels", "Kernel": "kernels", "gpu_memcpy": "memcpy", "Memcpy": "memcpy",
              "gpu_memset": "memset", "Memset": "memset"}
-LAUNCHES = {"cuda_runtime", "cuda_driver", "Runtime"}
+# Host-side calls that put work on a device, by libkineto's ActivityType names (ActivityType.h).
+LAUNCHES = {"cuda_runtime", "cuda_driver", "Runtime", "mtia_runtime", "xpu_runtime", "xpu_driver",
+            "privateuse1_runtime", "privateuse1_driver", "hpu_op", "glow_runtime"}
 LEGACY_OP = "Operator"  # PyTorch 1.8-1.9: every CPU event, ProfilerStep#N included
+# Timed events that are not the program's: the profiler's own span, counters and samples.
+NOT_EVENTS = {"Trace", "cuda_event", "mtia_insight", "mtia_counters", "hardware_counters",
+              "xpu_scope_profiler", "collective_comm", "external_correlation"}
+
+
+def gpu_kind(event):
+    """kernels, memcpy or memset for GPU work; None for anything else. MTIA writes all its device
+    events as mtia_ccp_events: its DMA transfers are copies and its event waits and records are
+    not work (HTA's grouping, hta/common/types.py)."""
+    cat = event.get("cat")
+    if cat in GPU_KINDS:
+        return GPU_KINDS[cat]
+    if cat == "mtia_ccp_events":
+        name = event.get("name", "")
+        if "dma" in name:
+            return "memcpy"
+        return None if name in ("event_wait", "event_record") else "kernels"
+    return None
 
 
 def read_regions(doc, pattern):
@@ -44,14 +68,18 @@ def read_regions(doc, pattern):
     if pattern is None:
         steps = [a for a in annotations if fnmatch.fnmatchcase(a["name"], "ProfilerStep#*")]
         pattern = "ProfilerStep#*" if steps else ""
-    if not pattern:
-        return None
-    matching = [a for a in annotations if fnmatch.fnmatchcase(a["name"], pattern)]
-    if not matching:  # a scope of PyTorch 1.8-1.9 is an "Operator" like the ops
-        matching = [e for e in complete
-                    if e.get("cat") == LEGACY_OP and fnmatch.fnmatchcase(e["name"], pattern)]
-    regions = sorted(((a["name"], a["pid"], ns(a["ts"]), ns(a["ts"]) + ns(a["dur"]))
-                      for a in matching), key=lambda r: r[2])
+    whole = not pattern
+    if whole:
+        timed = [e for e in complete if e.get("cat") and e.get("cat") not in NOT_EVENTS]
+        regions = [("(whole trace)", 0, min(ns(e["ts"]) for e in timed),
+                    max(ns(e["ts"]) + ns(e["dur"]) for e in timed))] if timed else []
+    else:
+        matching = [a for a in annotations if fnmatch.fnmatchcase(a["name"], pattern)]
+        if not matching:  # a scope of PyTorch 1.8-1.9 is an "Operator" like the ops
+            matching = [e for e in complete
+                        if e.get("cat") == LEGACY_OP and fnmatch.fnmatchcase(e["name"], pattern)]
+        regions = sorted(((a["name"], a["pid"], ns(a["ts"]), ns(a["ts"]) + ns(a["dur"]))
+                          for a in matching), key=lambda r: r[2])
     launches = {}
     for e in complete:
         if e.get("cat") in LAUNCHES and "correlation" in e.get("args", {}):
@@ -65,47 +93,89 @@ def read_regions(doc, pattern):
         before = [c for c in candidates if ns(c["ts"]) <= ns(activity["ts"])]
         return before[-1] if before else (candidates[0] if candidates else None)
 
-    gpu = [(e, launch_of(e)) for e in complete if e.get("cat") in GPU_KINDS]
+    ops = {}
+    for e in complete:
+        if e.get("cat") in ("cpu_op", LEGACY_OP) and e.get("args", {}).get("External id"):
+            ops.setdefault(e["args"]["External id"], e)
+
+    def anchor_of(activity, launch):
+        """The host event whose start and process place the activity, None for no region, or
+        "time" when only the activity's own time can place it."""
+        if launch is not None:
+            return launch
+        args = activity.get("args", {})
+        if "correlation" not in args:
+            return "time"
+        external = args.get("External id", args.get("external id"))
+        if external and external != args["correlation"]:
+            return ops.get(external)
+        return None
+
+    gpu = [(e, anchor_of(e, launch_of(e))) for e in complete if gpu_kind(e)]
+    first_launch = min(launches) if launches else None
+    placed = set()
     out = []
     for name, pid, start, end in regions:
         counts = {"kernels": 0, "memcpy": 0, "memset": 0}
         intervals = []
-        for e, launch in gpu:
-            if launch is not None:
-                inside = launch["pid"] == pid and start <= ns(launch["ts"]) < end
-            else:  # no launch in the trace: the activity's own time places it
+        for i, (e, anchor) in enumerate(gpu):
+            if whole:
+                inside = True
+            elif anchor is None:
+                inside = False
+            elif anchor == "time":
                 inside = start <= ns(e["ts"]) < end
+            else:
+                inside = anchor["pid"] == pid and start <= ns(anchor["ts"]) < end
             if not inside:
                 continue
-            counts[GPU_KINDS[e["cat"]]] += 1
+            placed.add(i)
+            counts[gpu_kind(e)] += 1
             intervals.append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])))
-        intervals.sort()
-        busy, cur_start, cur_end = 0, None, None
-        for s, t in intervals:
-            if cur_end is None or s > cur_end:
-                if cur_end is not None:
-                    busy += cur_end - cur_start
-                cur_start, cur_end = s, t
-            else:
-                cur_end = max(cur_end, t)
-        if cur_end is not None:
-            busy += cur_end - cur_start
-        out.append({"name": name, "pid": pid, **counts, "gpu_busy_ns": busy,
+        out.append({"name": name, "pid": pid, **counts, "gpu_busy_ns": union(intervals),
                     "wall_ns": end - start})
-    return out
+    outside = [e for i, (e, _) in enumerate(gpu) if i not in placed]
+    carried = [e for e, anchor in gpu if anchor is None and first_launch is not None and
+               e["args"]["correlation"] < first_launch]
+    if whole:
+        carried = []
+    return out, {"trace_activities": len(gpu), "activities": len(outside),
+                 "gpu_busy_ns": union([(ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])) for e in outside]),
+                 "carried_in": len(carried),
+                 "carried_in_busy_ns": union([(ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]))
+                                              for e in carried])}
+
+
+def union(intervals):
+    busy, cur_start, cur_end = 0, None, None
+    for s, t in sorted(intervals):
+        if cur_end is None or s > cur_end:
+            if cur_end is not None:
+                busy += cur_end - cur_start
+            cur_start, cur_end = s, t
+        else:
+            cur_end = max(cur_end, t)
+    if cur_end is not None:
+        busy += cur_end - cur_start
+    return busy
 
 
 def main():
     attnprof, trace = sys.argv[1], sys.argv[2]
     pattern = sys.argv[3] if len(sys.argv) > 3 else None
-    expected = read_regions(load(trace), pattern)
+    expected, outside = read_regions(load(trace), pattern)
     cmd = [attnprof, "analyze", "--format", "json", trace] + (["--region", pattern] if pattern else [])
     got = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
     regions = got["traces"][0]["regions"]
-    if expected is None:
-        print(f"{trace}: whole-trace region, nothing to compare")
-        return 0
     problems = []
+    theirs = got["traces"][0]["outside_regions"]
+    mine = {"trace_activities": theirs["trace_activities"], "activities": theirs["activities"],
+            "gpu_busy_ns": round(theirs["gpu_busy_us"] * 1000),
+            "carried_in": theirs["carried_in"]["activities"],
+            "carried_in_busy_ns": round(theirs["carried_in"]["gpu_busy_us"] * 1000)}
+    for key, value in outside.items():
+        if mine[key] != value:
+            problems.append(f"outside regions: {key} {mine[key]} != {value}")
     if len(regions) != len(expected):
         problems.append(f"{len(regions)} regions, expected {len(expected)}")
     for r, e in zip(regions, expected):

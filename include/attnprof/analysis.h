@@ -25,21 +25,25 @@ struct ActivityRow {
   ActivityKind kind = ActivityKind::kKernel;
   std::string short_name;  // demangled, template arguments and parameters folded
   std::string name;        // as the trace gives it
-  std::string launch_api;  // cudaLaunchKernel, cuLaunchKernelEx, cudaMemcpyAsync, cudaGraphLaunch, ...
-  std::vector<std::string> op_chain;  // outermost op first, e.g. aten::masked_fill, aten::clone, aten::copy_
-  std::string memcpy_kind;            // DtoD, HtoD, DtoH, ... for memcpy; empty otherwise
-  std::array<int32_t, 3> grid{0, 0, 0};
-  std::array<int32_t, 3> block{0, 0, 0};
-  int32_t registers_per_thread = 0;
-  int64_t shared_memory_bytes = 0;
+  std::string
+      launch_api;  // cudaLaunchKernel, cuLaunchKernelEx, cudaMemcpyAsync, cudaGraphLaunch, ...
+  std::vector<std::string>
+      op_chain;             // outermost op first, e.g. aten::masked_fill, aten::clone, aten::copy_
+  std::string memcpy_kind;  // DtoD, HtoD, DtoH, ... for memcpy; empty otherwise
+  // Each -1 where the trace does not give it (a grid or block then has -1 in all three).
+  std::array<int32_t, 3> grid{-1, -1, -1};
+  std::array<int32_t, 3> block{-1, -1, -1};
+  int32_t registers_per_thread = -1;
+  int64_t shared_memory_bytes = -1;
   // Kineto's own "est. achieved occupancy %" (absent for copies; 0 where Kineto could not tell,
   // as for cuLaunchKernelEx launches).
   std::optional<double> kineto_occupancy_pct;
   // attnprof's estimate from registers, shared memory, block size, grid and the device's limits.
   std::optional<double> occupancy_pct;
-  // What limits blocks per SM in that estimate: "registers", "shared memory", "threads", "blocks", "grid".
+  // What limits blocks per SM in that estimate: "registers", "shared memory", "threads", "blocks",
+  // "grid".
   std::string occupancy_limiter;
-  int64_t bytes = 0;  // memcpy and memset
+  int64_t bytes = -1;    // memcpy and memset; -1 where the trace does not give it
   int64_t start_ns = 0;  // from the region's start
   int64_t duration_ns = 0;
   int32_t stream = 0;
@@ -47,15 +51,18 @@ struct ActivityRow {
 
 struct RegionSummary {
   std::string name;
-  int32_t pid = 0;  // the process whose annotation it is (0 for the whole trace)
-  int64_t start_ns = 0;  // trace clock
-  int64_t wall_ns = 0;   // the annotation's duration on the CPU
-  int64_t cpu_ns = 0;    // time in top-level CPU ops of the region, all threads of the process
+  int32_t pid = 0;          // the process whose annotation it is (0 for the whole trace)
+  int64_t start_ns = 0;     // trace clock
+  int64_t wall_ns = 0;      // the annotation's duration on the CPU
+  int64_t cpu_ns = 0;       // time in top-level CPU ops of the region, all threads of the process
   int64_t gpu_busy_ns = 0;  // union of the region's GPU activity intervals
   int64_t kernels = 0;
   int64_t memcpy = 0;
   std::map<std::string, int64_t> memcpy_by_kind;  // "DtoD" -> 1
   int64_t memset = 0;
+  // Synchronizations on the GPU timeline that the trace records (cuda_sync, MTIA's event waits
+  // and records), placed by the call that asked for them: waits, not work.
+  int64_t gpu_syncs = 0;
   std::vector<ActivityRow> activities;  // in GPU start order (see AnalyzeOptions)
 };
 
@@ -66,25 +73,47 @@ struct RegionMedians {
   double gpu_busy_ns = 0, wall_ns = 0, cpu_ns = 0;
 };
 
+// A device as the trace describes it; -1 and "" where it does not say.
 struct DeviceSummary {
   int32_t id = 0;
   std::string name;
-  int32_t sm_count = 0;
-  int32_t compute_major = 0, compute_minor = 0;
+  std::string vendor;     // "nvidia", "amd", or "" when the properties do not tell
+  int32_t sm_count = -1;  // NVIDIA's SMs, AMD's compute units
+  int32_t compute_major = -1, compute_minor = -1;
+  std::string arch;  // "sm_90"; AMD's gcnArchName ("gfx90a"); "" when unknown
+  // What the trace says of it, in its vendor's words: "132 SMs, sm_90", "104 compute units,
+  // gfx90a"; "unknown" for each property it does not give.
+  std::string description;
+};
+
+// The trace's GPU work (kernels, copies, memsets) that no region holds. Regions are the
+// annotations matched; the whole trace, as a region, holds all of it.
+struct WorkOutsideRegions {
+  int64_t trace_activities = 0;  // the trace's GPU work, all of it
+  int64_t activities = 0;        // in no region
+  int64_t busy_ns = 0;           // union of their GPU intervals
+  // Of those, work launched before the profiler's window opened: its correlation ids name no
+  // call of the trace and are below every call it recorded. Kineto keeps GPU work that runs inside
+  // the window but drops the launches made before it.
+  int64_t carried_in = 0;
+  int64_t carried_in_busy_ns = 0;
+  std::vector<std::string> carried_in_overlaps;  // the regions whose span its GPU time overlaps
 };
 
 struct TraceAnalysis {
   std::string path;
-  uint64_t json_bytes = 0;   // decompressed
-  uint64_t events = 0;       // elements of traceEvents
+  uint64_t json_bytes = 0;          // decompressed
+  uint64_t events = 0;              // elements of traceEvents
   std::string distributed_backend;  // empty when the trace has no distributedInfo
-  int32_t rank = 0, world_size = 1;
+  // From distributedInfo; -1 where it does not say (never guessed).
+  int32_t rank = -1, world_size = -1;
   std::string region_pattern;  // what regions were matched against, "" for the whole trace
   std::vector<DeviceSummary> devices;
   std::vector<RegionSummary> regions;
   // The processes the regions come from, when more than one: each region then names its pid.
   std::vector<int32_t> region_pids;
   RegionMedians median;
+  WorkOutsideRegions outside_regions;
   // Index into regions of the typical one (closest to the medians); -1 when there are none.
   int typical_region = -1;
   // Filled when AnalyzeOptions::explain is set.

@@ -24,6 +24,8 @@ enum class DiagnosticKind : uint8_t {
   kExternalIdIsCorrelation,  // an activity's "External id" is its correlation id (2022-2024)
   kSeveralProcesses,       // the regions come from more than one process
   kScopesAsOps,            // PyTorch 1.8-1.9 wrote record_function scopes as ops
+  kCarriedIn,                // GPU work launched before the profiler's window opened
+  kWorkOutsideRegions,       // GPU work that no region holds
   kCount
 };
 

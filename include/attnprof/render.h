@@ -9,7 +9,7 @@
 namespace attnprof {
 
 // The JSON output's schema version; docs/json-schema.md describes each version.
-inline constexpr int kAnalysisSchemaVersion = 1;
+inline constexpr int kAnalysisSchemaVersion = 2;
 
 std::string render_text(const std::vector<TraceAnalysis>& traces);
 std::string render_json(const std::vector<TraceAnalysis>& traces);

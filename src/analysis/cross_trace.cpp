@@ -18,7 +18,8 @@ std::vector<TraceLabel> label_traces(const std::vector<TraceAnalysis>& traces, b
   std::set<int32_t> ranks;
   by_rank = !traces.empty();
   for (const auto& t : traces)
-    by_rank = by_rank && !t.distributed_backend.empty() && ranks.insert(t.rank).second;
+    by_rank =
+        by_rank && !t.distributed_backend.empty() && t.rank >= 0 && ranks.insert(t.rank).second;
   std::set<std::string> names;
   bool names_unique = true;
   for (const auto& t : traces)
@@ -28,7 +29,7 @@ std::vector<TraceLabel> label_traces(const std::vector<TraceAnalysis>& traces, b
   std::vector<TraceLabel> labels;
   for (const auto& t : traces) {
     TraceLabel label;
-    label.has_rank = !t.distributed_backend.empty();
+    label.has_rank = !t.distributed_backend.empty() && t.rank >= 0;
     label.rank = t.rank;
     label.text = by_rank        ? fmt::format("rank {}", t.rank)
                  : names_unique ? std::filesystem::path(t.path).filename().string()

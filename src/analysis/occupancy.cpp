@@ -14,9 +14,15 @@ constexpr int kMaxBlocksPerSm = 32;
 
 std::optional<OccupancyEstimate> estimate_occupancy(const GpuActivity& k,
                                                     const DeviceProperties& d) {
-  if (k.kind != GpuKind::kKernel) return std::nullopt;
+  // The rules are NVIDIA's; and without every input the figure would be made up (a [0,0,0] grid
+  // read 100 %).
+  if (k.kind != GpuKind::kKernel || d.vendor != DeviceVendor::kNvidia) return std::nullopt;
+  if (k.registers_per_thread < 0 || k.shared_memory < 0) return std::nullopt;
   int64_t threads = int64_t{k.block[0]} * k.block[1] * k.block[2];
-  if (threads <= 0 || d.warp_size <= 0 || d.max_threads_per_sm <= 0) return std::nullopt;
+  int64_t grid = int64_t{k.grid[0]} * k.grid[1] * k.grid[2];
+  for (int i = 0; i < 3; ++i)
+    if (k.block[i] <= 0 || k.grid[i] <= 0) return std::nullopt;
+  if (d.warp_size <= 0 || d.max_threads_per_sm <= 0 || d.regs_per_sm <= 0) return std::nullopt;
   // Rounded up without threads + warp_size - 1, which overflows for the largest blocks the reader
   // accepts (fuzz regression block-product-near-int64.json).
   int64_t warps_per_block = (threads - 1) / d.warp_size + 1;
@@ -26,8 +32,10 @@ std::optional<OccupancyEstimate> estimate_occupancy(const GpuActivity& k,
     int64_t blocks;
     std::string_view name;
   };
-  Limit limits[4] = {{kMaxBlocksPerSm, "blocks"}, {max_warps / warps_per_block, "threads"},
-                     {kMaxBlocksPerSm, "registers"}, {kMaxBlocksPerSm, "shared memory"}};
+  Limit limits[4] = {{kMaxBlocksPerSm, "blocks"},
+                     {max_warps / warps_per_block, "threads"},
+                     {kMaxBlocksPerSm, "registers"},
+                     {kMaxBlocksPerSm, "shared memory"}};
   if (k.registers_per_thread > 0) {
     int64_t per_warp = (int64_t{k.registers_per_thread} * d.warp_size + kRegisterUnit - 1) /
                        kRegisterUnit * kRegisterUnit;
@@ -45,8 +53,7 @@ std::optional<OccupancyEstimate> estimate_occupancy(const GpuActivity& k,
   e.theoretical_pct = 100.0 * static_cast<double>(e.blocks_per_sm * warps_per_block) /
                       static_cast<double>(max_warps);
   e.achieved_pct = e.theoretical_pct;
-  int64_t grid = int64_t{k.grid[0]} * k.grid[1] * k.grid[2];
-  if (d.sm_count > 0 && grid > 0) {
+  if (d.sm_count > 0) {
     double blocks_available = static_cast<double>(grid) / d.sm_count;
     if (blocks_available < e.blocks_per_sm) {
       e.achieved_pct = 100.0 * blocks_available * static_cast<double>(warps_per_block) /

@@ -58,8 +58,11 @@ void for_each_region_at(const RegionSet& set, const std::vector<int64_t>& max_en
   auto it = std::upper_bound(r.begin(), r.end(), t,
                              [](int64_t v, const Region& x) { return v < x.start_ns; });
   for (size_t i = static_cast<size_t>(it - r.begin()); i-- > 0;) {
-    if (max_end[i] <= t) break;
-    if (r[i].end_ns > t && (!pid || r[i].any_process || r[i].pid == *pid)) visit(i);
+    // The whole trace is closed at its end: an event that starts as the last one ends is in it.
+    if (max_end[i] < t || (max_end[i] == t && !r[i].any_process)) break;
+    if ((r[i].end_ns > t || (r[i].any_process && r[i].end_ns == t)) &&
+        (!pid || r[i].any_process || r[i].pid == *pid))
+      visit(i);
   }
 }
 
@@ -91,10 +94,7 @@ RegionSet find_regions(const Trace& trace, std::string_view pattern) {
     whole.start_ns = std::min(whole.start_ns, a.start_ns);
     whole.end_ns = std::max(whole.end_ns, a.end_ns());
   }
-  if (whole.start_ns <= whole.end_ns) {
-    whole.end_ns += 1;  // half-open: the last event's end belongs to it
-    set.regions.push_back(std::move(whole));
-  }
+  if (whole.start_ns <= whole.end_ns) set.regions.push_back(std::move(whole));
   return set;
 }
 
@@ -114,6 +114,7 @@ RegionMembers assign_to_regions(const Trace& trace, const RegionSet& set) {
   RegionMembers members;
   members.activities.resize(set.regions.size());
   members.top_level_ops.resize(set.regions.size());
+  members.syncs.resize(set.regions.size());
   if (set.regions.empty()) return members;
   std::vector<int64_t> max_end(set.regions.size());
   int64_t running = std::numeric_limits<int64_t>::min();
@@ -123,10 +124,24 @@ RegionMembers assign_to_regions(const Trace& trace, const RegionSet& set) {
   const auto& host = trace.host_events;
   for (size_t g = 0; g < trace.gpu_activities.size(); ++g) {
     const GpuActivity& a = trace.gpu_activities[g];
-    if (a.kind == GpuKind::kUserAnnotation) continue;
-    HostEventId anchor = trace.activity_launch[g] != kNoId ? trace.activity_launch[g]
-                                                           : trace.activity_op[g];
-    // Without a launch or an op the process is unknown, and the GPU's own time must do.
+    if (a.kind == GpuKind::kSync && trace.activity_launch[g] != kNoId) {
+      const HostEvent& call = host[trace.activity_launch[g]];
+      for_each_region_at(set, max_end, call.pid, call.start_ns, [&](size_t r) {
+        members.syncs[r].push_back(static_cast<GpuActivityId>(g));
+      });
+    }
+    if (!is_gpu_work(a.kind)) continue;
+    HostEventId anchor =
+        trace.activity_launch[g] != kNoId ? trace.activity_launch[g] : trace.activity_op[g];
+    // Work whose correlation id names a call the trace lacks was launched outside it (before
+    // the window opened, or cut away): it is in no annotation's region, whatever its GPU time
+    // overlaps, though the whole trace holds it. Work without any id (MTIA's DMA transfers)
+    // never had a call to find, and the GPU's own time must do.
+    if (anchor == kNoId && a.correlation != kNoValue) {
+      if (set.regions.size() == 1 && set.regions[0].any_process)
+        members.activities[0].push_back(static_cast<GpuActivityId>(g));
+      continue;
+    }
     std::optional<int32_t> pid;
     if (anchor != kNoId) pid = host[anchor].pid;
     int64_t t = anchor != kNoId ? host[anchor].start_ns : a.start_ns;

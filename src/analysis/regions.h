@@ -5,7 +5,10 @@
 // A GPU activity belongs to a region when its launching call started inside the region's span,
 // on any thread of the region's process: backward runs on the autograd thread, yet its kernels
 // belong to the enclosing step. An activity without a launch in the trace is placed by its op
-// (External id), or failing that by its own start time.
+// (External id); without either it is in no annotation's region (launched before the window
+// opened, or cut away: outside_regions.h says how much), but for work that has no correlation id
+// at all (MTIA's DMA transfers), which only its own start time can place. The whole trace holds
+// all the work and is closed at its end: its wall time is the span of its events.
 
 #include <cstdint>
 #include <string>
@@ -26,7 +29,7 @@ struct Region {
 };
 
 struct RegionSet {
-  std::string pattern;  // what was matched; empty for the whole trace
+  std::string pattern;          // what was matched; empty for the whole trace
   std::vector<Region> regions;  // sorted by start
   // PyTorch 1.8-1.9 wrote record_function scopes as ops ("Operator"): in such a trace a pattern
   // that names no annotation is matched against ops, and these regions are ops.
@@ -44,8 +47,10 @@ RegionSet find_regions(const Trace& trace, std::string_view pattern);
 std::vector<int32_t> host_processes(const Trace& trace);
 
 struct RegionMembers {
-  std::vector<std::vector<GpuActivityId>> activities;  // per region, in GPU start order
+  std::vector<std::vector<GpuActivityId>> activities;   // per region, in GPU start order
   std::vector<std::vector<HostEventId>> top_level_ops;  // per region: cpu_ops with no cpu_op above
+  // per region: synchronizations on the GPU timeline (cuda_sync), placed by their runtime call
+  std::vector<std::vector<GpuActivityId>> syncs;
 };
 
 RegionMembers assign_to_regions(const Trace& trace, const RegionSet& regions);

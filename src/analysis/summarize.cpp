@@ -6,10 +6,13 @@
 
 #include <fmt/format.h>
 
+#include "analysis/busy_time.h"
+#include "analysis/device_summary.h"
 #include "analysis/duration_sum.h"
+#include "analysis/findings/finding_context.h"
 #include "analysis/kernel_names.h"
 #include "analysis/occupancy.h"
-#include "analysis/findings/finding_context.h"
+#include "analysis/outside_regions.h"
 #include "analysis/regions.h"
 
 namespace attnprof {
@@ -24,25 +27,6 @@ double median(std::vector<double> v) {
   if (v.size() % 2) return upper;
   double lower = *std::max_element(v.begin(), v.begin() + mid);
   return (lower + upper) / 2;
-}
-
-// Time the GPU spent on any of `ids` (sorted by start): the union of their intervals.
-int64_t busy_time(const Trace& trace, const std::vector<GpuActivityId>& ids) {
-  int64_t busy = 0, cover_start = 0, cover_end = 0;
-  bool open = false;
-  for (GpuActivityId id : ids) {
-    const GpuActivity& a = trace.gpu_activities[id];
-    if (!open || a.start_ns > cover_end) {
-      if (open) busy += cover_end - cover_start;
-      cover_start = a.start_ns;
-      cover_end = a.end_ns();
-      open = true;
-    } else {
-      cover_end = std::max(cover_end, a.end_ns());
-    }
-  }
-  if (open) busy += cover_end - cover_start;
-  return busy;
 }
 
 class RowMaker {
@@ -64,7 +48,8 @@ class RowMaker {
     row.short_name = short_name(a);
     if (a.kind == GpuKind::kMemcpy) row.memcpy_kind = memcpy_kind(row.name);
     HostEventId launch = trace_.activity_launch[id];
-    if (launch != kNoId) row.launch_api = std::string(trace_.strings.view(trace_.host_events[launch].name));
+    if (launch != kNoId)
+      row.launch_api = std::string(trace_.strings.view(trace_.host_events[launch].name));
     for (HostEventId op = trace_.activity_op[id]; op != kNoId; op = trace_.host_parent[op])
       if (trace_.host_events[op].kind == HostKind::kCpuOp &&
           !std::binary_search(region_ops_.begin(), region_ops_.end(), op))
@@ -94,7 +79,8 @@ class RowMaker {
     auto it = short_names_.find(a.name);
     if (it != short_names_.end()) return it->second;
     std::string_view full = trace_.strings.view(a.name);
-    std::string s = a.kind == GpuKind::kKernel ? short_kernel_name(full) : std::string(full.substr(0, full.find(" (")));
+    std::string s = a.kind == GpuKind::kKernel ? short_kernel_name(full)
+                                               : std::string(full.substr(0, full.find(" (")));
     return short_names_.emplace(a.name, std::move(s)).first->second;
   }
 
@@ -170,17 +156,19 @@ TraceAnalysis summarize_trace(const Trace& trace, const AnalyzeOptions& options)
   out.events = trace.events_read;
   out.diagnostics = trace.diagnostics;
   if (trace.distributed.present) {
-    out.distributed_backend = trace.distributed.backend.empty() ? "unknown" : trace.distributed.backend;
+    out.distributed_backend =
+        trace.distributed.backend.empty() ? "unknown" : trace.distributed.backend;
     out.rank = trace.distributed.rank;
     out.world_size = trace.distributed.world_size;
   }
-  for (const auto& d : trace.devices)
-    out.devices.push_back({d.id, d.name, d.sm_count, d.compute_major, d.compute_minor});
+  for (const auto& d : trace.devices) out.devices.push_back(summarize_device(d));
 
   RegionSet set = find_regions(trace, options.region_pattern);
   out.region_pattern = set.pattern;
   RegionMembers members = assign_to_regions(trace, set);
   explain_region_sources(trace, set, out);
+  out.outside_regions = work_outside_regions(trace, set, members);
+  diagnose_work_outside_regions(out.outside_regions, out.diagnostics);
 
   for (size_t r = 0; r < set.regions.size(); ++r) {
     const Region& region = set.regions[r];
@@ -201,6 +189,7 @@ TraceAnalysis summarize_trace(const Trace& trace, const AnalyzeOptions& options)
       }
     }
     s.gpu_busy_ns = busy_time(trace, members.activities[r]);
+    s.gpu_syncs = static_cast<int64_t>(members.syncs[r].size());
     for (HostEventId op : members.top_level_ops[r]) {
       const HostEvent& e = trace.host_events[op];
       add_duration(s.cpu_ns, std::min(e.end_ns(), region.end_ns) - e.start_ns);
@@ -238,7 +227,8 @@ TraceAnalysis summarize_trace(const Trace& trace, const AnalyzeOptions& options)
     if (!options.activities_of_every_region && static_cast<int>(r) != out.typical_region) continue;
     auto& list = out.regions[r].activities;
     list.reserve(members.activities[r].size());
-    for (GpuActivityId id : members.activities[r]) list.push_back(rows.make(id, set.regions[r].start_ns));
+    for (GpuActivityId id : members.activities[r])
+      list.push_back(rows.make(id, set.regions[r].start_ns));
   }
   return out;
 }

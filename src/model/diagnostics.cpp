@@ -19,6 +19,8 @@ std::string_view diagnostic_name(DiagnosticKind kind) {
     case DiagnosticKind::kExternalIdIsCorrelation: return "External id is a correlation id";
     case DiagnosticKind::kSeveralProcesses: return "regions of several processes";
     case DiagnosticKind::kScopesAsOps: return "scopes written as ops";
+    case DiagnosticKind::kCarriedIn: return "GPU work carried in from before the trace";
+    case DiagnosticKind::kWorkOutsideRegions: return "GPU work in no region";
     case DiagnosticKind::kCount: break;
   }
   return "diagnostic";

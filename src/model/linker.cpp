@@ -126,7 +126,8 @@ void link_launches(Trace& trace, std::vector<Launch>& launches) {
   std::vector<Wanted> wanted;
   wanted.reserve(gpu.size());
   for (size_t g = 0; g < gpu.size(); ++g)
-    if (gpu[g].kind != GpuKind::kUserAnnotation && gpu[g].correlation != kNoValue)
+    if ((is_gpu_work(gpu[g].kind) || gpu[g].kind == GpuKind::kSync) &&
+        gpu[g].correlation != kNoValue)
       wanted.push_back({gpu[g].correlation, static_cast<GpuActivityId>(g)});
   stable_sort_runs(wanted.begin(), wanted.end(),
                    [](const Wanted& a, const Wanted& b) { return a.correlation < b.correlation; });
@@ -157,17 +158,22 @@ void link_launches(Trace& trace, std::vector<Launch>& launches) {
   }
   shared.diagnose(trace);
 
+  trace.first_launch_correlation = launches.empty() ? kNoValue : launches.front().correlation;
   std::vector<GpuActivityId> by_external_id;  // activities whose op is found by "External id"
   ClockSkew skew;
   for (size_t g = 0; g < gpu.size(); ++g) {
     const GpuActivity& a = gpu[g];
-    if (a.kind == GpuKind::kUserAnnotation) continue;
-    if (trace.activity_launch[g] == kNoId)
+    if (!is_gpu_work(a.kind) && a.kind != GpuKind::kSync) continue;
+    // Work launched before the window opened is summed up by the analysis (carried_in.h), and
+    // work without any correlation id (MTIA's DMA transfers) never had a call to find.
+    const bool carried_in =
+        a.correlation != kNoValue && a.correlation < trace.first_launch_correlation;
+    if (trace.activity_launch[g] == kNoId && a.correlation != kNoValue && !carried_in)
       diagnose(trace, DiagnosticKind::kActivityWithoutLaunch, [&] {
         return fmt::format("\"{}\" (correlation {}) has no runtime call in the trace",
                            trace.strings.view(a.name), a.correlation);
       });
-    else
+    else if (trace.activity_launch[g] != kNoId)
       skew.see(a, host[trace.activity_launch[g]]);
     if (trace.activity_op[g] != kNoId || a.external_id == kNoValue) continue;
     if (a.external_id == a.correlation) {

@@ -27,8 +27,19 @@ enum class HostKind : uint8_t {
   kOverhead,        // overhead: the profiler's own work
 };
 
-// Work that runs on a GPU stream.
-enum class GpuKind : uint8_t { kKernel, kMemcpy, kMemset, kUserAnnotation };
+// What a GPU stream's timeline holds: work (kernels, copies, memsets), and marks that are not
+// work: user annotations, synchronizations (cuda_sync: where the stream or device waited, linked
+// to the runtime call that asked), and ranges (the CUPTI range profiler's).
+enum class GpuKind : uint8_t { kKernel, kMemcpy, kMemset, kUserAnnotation, kSync, kRange };
+
+// Work keeps the GPU busy and is what regions count.
+inline bool is_gpu_work(GpuKind k) {
+  return k == GpuKind::kKernel || k == GpuKind::kMemcpy || k == GpuKind::kMemset;
+}
+
+// Unknown launch properties (a kernel without "grid", "block", "registers per thread" or
+// "shared memory"; a copy without "bytes") hold this, never 0: 0 is a value.
+constexpr int32_t kUnknownCount = -1;
 
 struct HostEvent {
   int64_t start_ns = 0;
@@ -47,15 +58,16 @@ struct GpuActivity {
   int64_t dur_ns = 0;
   int64_t correlation = kNoValue;
   int64_t external_id = kNoValue;
-  int64_t bytes = 0;  // memcpy / memset
+  int64_t bytes = kUnknownCount;  // memcpy / memset
   StringId name = StringPool::kEmpty;
   GpuKind kind = GpuKind::kKernel;
   int32_t device = 0;
   int32_t stream = 0;
-  std::array<int32_t, 3> grid{0, 0, 0};
-  std::array<int32_t, 3> block{0, 0, 0};
-  int32_t registers_per_thread = 0;
-  int32_t shared_memory = 0;
+  // kUnknownCount (each of the three, for a dim3) where the trace does not say.
+  std::array<int32_t, 3> grid{kUnknownCount, kUnknownCount, kUnknownCount};
+  std::array<int32_t, 3> block{kUnknownCount, kUnknownCount, kUnknownCount};
+  int32_t registers_per_thread = kUnknownCount;
+  int32_t shared_memory = kUnknownCount;
   float kineto_occupancy_pct = -1;  // < 0: absent
   int64_t end_ns() const { return start_ns + dur_ns; }
 };
@@ -89,12 +101,18 @@ struct ThreadName {
   bool is_process = false;
 };
 
-// From the top-level "deviceProperties" list.
+// Whose device it is, from the properties only the vendor's runtime writes
+// (reader/kineto_format.h).
+enum class DeviceVendor : uint8_t { kUnknown, kNvidia, kAmd };
+
+// From the top-level "deviceProperties" list. Counts the trace does not give are kUnknownCount.
 struct DeviceProperties {
   int32_t id = 0;
   std::string name;
-  int32_t compute_major = 0, compute_minor = 0;
-  int32_t sm_count = 0;
+  DeviceVendor vendor = DeviceVendor::kUnknown;
+  int32_t compute_major = kUnknownCount, compute_minor = kUnknownCount;
+  int32_t sm_count = kUnknownCount;  // SMs (NVIDIA), compute units (AMD): "numSms"
+  std::string arch_name;             // AMD's "gcnArchName" (gfx90a), when given
   int32_t max_threads_per_sm = 2048;
   int32_t regs_per_sm = 65536;
   int64_t shared_memory_per_sm = 0;
@@ -106,8 +124,8 @@ struct DeviceProperties {
 struct DistributedInfo {
   bool present = false;
   std::string backend;
-  int32_t rank = 0;
-  int32_t world_size = 1;
+  int32_t rank = kUnknownCount;        // absent: unknown, never guessed
+  int32_t world_size = kUnknownCount;  // absent: unknown, never guessed
 };
 
 struct Trace {
@@ -135,6 +153,9 @@ struct Trace {
   std::vector<HostEventId> host_parent;       // per host event: its enclosing event on the thread
   std::vector<HostEventId> activity_launch;   // per GPU activity: the runtime/driver call
   std::vector<HostEventId> activity_op;       // per GPU activity: innermost cpu_op that issued it
+  // The lowest correlation id of the trace's runtime/driver calls (kNoValue without any). GPU work
+  // whose id has no call and is below it was launched before the profiler's window opened.
+  int64_t first_launch_correlation = kNoValue;
 
   const DeviceProperties* device(int32_t id) const {
     for (const auto& d : devices)

@@ -140,6 +140,7 @@ enum class Key {
   kSharedMemory,
   kOccupancy,
   kBytes,
+  kTransferSize,
   kMemoryBytes,
   kMemoryTotalAllocated,
   kMemoryDeviceId,
@@ -190,6 +191,7 @@ Key arg_key(simdjson::ondemand::raw_json_string key) {
     case 's':
       if (key_is(k, kineto::kStream)) return Key::kStream;
       if (key_is(k, kineto::kSharedMemory)) return Key::kSharedMemory;
+      if (key_is(k, kineto::kMtiaBytes)) return Key::kTransferSize;
       break;
     case 'g':
       if (key_is(k, kineto::kGrid)) return Key::kGrid;
@@ -279,6 +281,9 @@ simdjson::error_code read_args(value& v, EventFields& out) {
         break;
       case Key::kBytes:
         read_field(item, out, Field::kBytes, integer(out.bytes));
+        break;
+      case Key::kTransferSize:
+        read_field(item, out, Field::kTransferSize, integer(out.transfer_size));
         break;
       case Key::kName:
         read_field(item, out, Field::kMetadataName,

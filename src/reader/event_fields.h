@@ -36,6 +36,7 @@ struct EventFields {
     kMemoryBytes = 1u << 19,
     kMemoryTotalAllocated = 1u << 20,
     kMemoryDeviceId = 1u << 21,
+    kTransferSize = 1u << 22,
   };
   uint32_t present = 0;
   uint32_t mistyped = 0;
@@ -49,6 +50,7 @@ struct EventFields {
   int64_t id = 0;
   // args
   int64_t external_id = -1, correlation = -1, device = 0, stream = 0, bytes = 0;
+  int64_t transfer_size = 0;  // "size" of MTIA's DMA transfers
   std::array<int32_t, 3> grid{0, 0, 0}, block{0, 0, 0};
   int32_t registers = 0;
   int64_t shared_memory = 0;

@@ -200,6 +200,7 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
     });
     return;
   }
+  if (category == Category::kNotModeled) return;
   if (category == Category::kUnknown || category == Category::kCpuInstantEvent ||
       category == Category::kFlowAc2g || category == Category::kFlowFwdBwd) {
     diagnostics.add(DiagnosticKind::kUnknownCategory, offset,
@@ -213,8 +214,12 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
     });
     return;
   }
-  constexpr uint32_t kMustType = kNeeded | Field::kPid | Field::kTid | Field::kExternalId |
-                                 Field::kCorrelation | Field::kGrid | Field::kBlock;
+  // A grid and block are a kernel's: on an op they are something else (Inductor writes its
+  // launch's "grid" as a string, "grid(100,)", on the op that launches a Triton kernel).
+  const bool launch_shape = category == Category::kKernel || category == Category::kMtiaDeviceEvent;
+  const uint32_t kMustType = kNeeded | Field::kPid | Field::kTid | Field::kExternalId |
+                             Field::kCorrelation |
+                             (launch_shape ? Field::kGrid | Field::kBlock : 0u);
   if (f.mistyped & kMustType) {
     diagnostics.add(DiagnosticKind::kMistypedField, offset, [&] {
       return fmt::format("{} event with a mistyped \"{}\"", f.category,
@@ -252,15 +257,19 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
     a.dur_ns = f.dur_ns;
     a.correlation = f.correlation;
     a.external_id = external_id;
-    a.bytes = f.bytes;
+    auto given = [&](Field field) { return f.has(field) && !f.bad(field); };
+    if (given(Field::kBytes))
+      a.bytes = f.bytes;
+    else if (given(Field::kTransferSize))
+      a.bytes = f.transfer_size;
     a.name = name;
     a.kind = kind;
     a.device = f.has(Field::kDevice) ? clamp32(f.device) : clamp32(f.pid);
     a.stream = f.has(Field::kStream) ? clamp32(f.stream) : clamp32(f.tid);
-    a.grid = f.grid;
-    a.block = f.block;
-    a.registers_per_thread = f.registers;
-    a.shared_memory = clamp32(f.shared_memory);
+    if (given(Field::kGrid)) a.grid = f.grid;
+    if (given(Field::kBlock)) a.block = f.block;
+    if (given(Field::kRegisters)) a.registers_per_thread = f.registers;
+    if (given(Field::kSharedMemory)) a.shared_memory = clamp32(f.shared_memory);
     a.kineto_occupancy_pct = f.has(Field::kOccupancy) && !f.bad(Field::kOccupancy)
                                  ? static_cast<float>(f.occupancy_pct)
                                  : -1.0f;
@@ -300,6 +309,25 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
       break;
     case Category::kGpuUserAnnotation:
       gpu(GpuKind::kUserAnnotation);
+      break;
+    case Category::kGpuSync:
+      gpu(GpuKind::kSync);
+      break;
+    case Category::kGpuRange:
+      gpu(GpuKind::kRange);
+      break;
+    case Category::kMtiaDeviceEvent:
+      switch (kineto::mtia_device_event_kind(f.name)) {
+        case kineto::MtiaDeviceEventKind::kKernel:
+          gpu(GpuKind::kKernel);
+          break;
+        case kineto::MtiaDeviceEventKind::kTransfer:
+          gpu(GpuKind::kMemcpy);
+          break;
+        case kineto::MtiaDeviceEventKind::kSync:
+          gpu(GpuKind::kSync);
+          break;
+      }
       break;
     default:
       break;

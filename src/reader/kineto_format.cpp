@@ -36,7 +36,7 @@ Category category_from_name(std::string_view cat) {
   }
   // Every spelling, with the libkineto output_json.cpp / ActivityType.cpp that wrote it (dates
   // of pytorch/kineto commits; PyTorch releases pick them up a few months later).
-  static constexpr std::array<std::pair<std::string_view, Category>, 25> kNames{{
+  static constexpr std::pair<std::string_view, Category> kNames[] = {
       {"cpu_op", Category::kCpuOp},                    // 2021-06 on
       {"user_annotation", Category::kUserAnnotation},  // 2021-06 on
       {"gpu_user_annotation", Category::kGpuUserAnnotation},  // 2022-05 on
@@ -66,10 +66,36 @@ Category category_from_name(std::string_view cat) {
       {"async_cpu_to_gpu", Category::kFlowAc2g},
       {"forward_backward", Category::kFlowFwdBwd},  // 2021-11 to 2022-10
       {"cpu_to_cuda", Category::kFlowAc2g},  // the autograd profiler before Kineto (no "cat" on X)
-  }};
+      // The other devices of libkineto's ActivityType list (include/ActivityType.h): their host
+      // runtime and driver calls launch work by correlation id as CUDA's do.
+      {"mtia_runtime", Category::kCudaRuntime},         // Meta MTIA, 2023 on
+      {"mtia_ccp_events", Category::kMtiaDeviceEvent},  // MTIA's device timeline
+      {"xpu_runtime", Category::kCudaRuntime},          // Intel XPU (XPUPTI)
+      {"xpu_driver", Category::kCudaDriver},
+      {"privateuse1_runtime", Category::kCudaRuntime},  // out-of-tree backends (PrivateUse1)
+      {"privateuse1_driver", Category::kCudaDriver},
+      {"hpu_op", Category::kCudaRuntime},        // Intel Gaudi's host-side runtime events
+      {"glow_runtime", Category::kCudaRuntime},  // Glow's host-side runtime events
+      {"cuda_sync", Category::kGpuSync},         // 2023-02 on
+      {"xpu_sync", Category::kGpuSync},
+      {"cuda_profiler_range", Category::kGpuRange},  // the CUPTI range profiler, 2022-2025
+      {"cuda_event", Category::kNotModeled},         // cudaEventRecord and friends as activities
+      {"mtia_insight", Category::kNotModeled},
+      {"mtia_counters", Category::kNotModeled},
+      {"hardware_counters", Category::kNotModeled},
+      {"xpu_scope_profiler", Category::kNotModeled},
+      {"collective_comm", Category::kNotModeled},
+      {"external_correlation", Category::kNotModeled},
+  };
   for (const auto& [name, category] : kNames)
     if (name == cat) return category;
   return Category::kUnknown;
+}
+
+MtiaDeviceEventKind mtia_device_event_kind(std::string_view name) {
+  if (name.find("dma") != std::string_view::npos) return MtiaDeviceEventKind::kTransfer;
+  if (name == "event_wait" || name == "event_record") return MtiaDeviceEventKind::kSync;
+  return MtiaDeviceEventKind::kKernel;
 }
 
 bool legacy_scope_is_step(std::string_view name) { return name.starts_with("ProfilerStep#"); }

@@ -24,6 +24,7 @@
 //   their own correlation id as "External id" (kineto#843): it names no op there.
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string_view>
 
@@ -41,6 +42,18 @@ enum class Category : uint8_t {
   kKernel,
   kGpuMemcpy,
   kGpuMemset,
+  // MTIA's device events ("mtia_ccp_events"): kernels, DMA transfers and event waits/records on
+  // one category, told apart by name (mtia_ccp_kind).
+  kMtiaDeviceEvent,
+  // A synchronization on the GPU timeline ("cuda_sync", "xpu_sync"): the stream or device waited
+  // there, launched by the runtime call with its correlation id. Not work.
+  kGpuSync,
+  // A range on the GPU timeline that is not work: the CUPTI range profiler's
+  // "cuda_profiler_range" (kernel names and their counters).
+  kGpuRange,
+  // Categories Kineto writes that attnprof does not model: counters, events, other devices'
+  // instrumentation (the table in kineto_format.cpp). Read silently.
+  kNotModeled,
   kPythonFunction,
   kOverhead,
   kCpuInstantEvent,  // [memory] and other instant events
@@ -53,6 +66,12 @@ enum class Category : uint8_t {
 // Maps the "cat" string, with the spellings of every Kineto version since PyTorch 1.8 (the table
 // in kineto_format.cpp says which version wrote which).
 Category category_from_name(std::string_view cat);
+
+// What an MTIA device event is, by its name: HTA (facebookresearch/HolisticTraceAnalysis,
+// hta/common/types.py) counts "dma" events as memory, not compute; event_wait and event_record
+// are the device's waits and markers.
+enum class MtiaDeviceEventKind : uint8_t { kKernel, kTransfer, kSync };
+MtiaDeviceEventKind mtia_device_event_kind(std::string_view name);
 
 // An "Operator" event that is a profiler step (PyTorch names them ProfilerStep#N): an annotation.
 bool legacy_scope_is_step(std::string_view name);
@@ -90,11 +109,30 @@ inline constexpr std::string_view kRegistersPerThread = "registers per thread";
 inline constexpr std::string_view kSharedMemory = "shared memory";
 inline constexpr std::string_view kEstAchievedOccupancy = "est. achieved occupancy %";
 inline constexpr std::string_view kBytes = "bytes";
+// MTIA's DMA transfers (mtia_ccp_events "dma_request") give their bytes as "size".
+inline constexpr std::string_view kMtiaBytes = "size";
 inline constexpr std::string_view kMetadataName = "name";  // thread_name / process_name value
 // [memory] instant events.
 inline constexpr std::string_view kMemoryBytes = "Bytes";
 inline constexpr std::string_view kMemoryTotalAllocated = "Total Allocated";
 inline constexpr std::string_view kMemoryDeviceId = "Device Id";
+
+// deviceProperties: libkineto's DeviceProperties.cpp writes the same keys for CUDA and ROCm
+// ("numSms" is AMD's compute units there), plus a few of each vendor's own: they tell whose
+// device it is. ROCm builds that add "gcnArchName" (gfx90a) name the architecture.
+inline constexpr std::string_view kGcnArchName = "gcnArchName";
+inline bool is_nvidia_device_property(std::string_view key) {
+  return key == "regsPerMultiprocessor" || key == "sharedMemPerMultiprocessor" ||
+         key == "sharedMemPerBlockOptin";
+}
+inline bool is_nvidia_device_name(std::string_view name) {
+  for (std::string_view brand : {"NVIDIA", "Tesla", "Quadro", "GeForce"})
+    if (name.find(brand) != std::string_view::npos) return true;
+  return false;
+}
+inline bool is_amd_device_property(std::string_view key) {
+  return key == "maxSharedMemoryPerMultiProcessor";
+}
 
 // Metadata event names (ph "M").
 inline constexpr std::string_view kProcessName = "process_name";

@@ -112,12 +112,14 @@ Status TraceBuilder::read_device_properties(std::string_view raw, uint64_t offse
       simdjson::ondemand::value v;
       if (field.unescaped_key().get(key) || field.value().get(v)) break;
       int64_t n = 0;
-      if (key == "name") {
+      if (key == "name" || key == kineto::kGcnArchName) {
         std::string_view s;
-        if (!v.get_string().get(s)) d.name = std::string(s);
+        if (!v.get_string().get(s)) (key == "name" ? d.name : d.arch_name) = std::string(s);
         continue;
       }
       if (v.get_int64().get(n)) continue;
+      if (kineto::is_nvidia_device_property(key)) d.vendor = DeviceVendor::kNvidia;
+      if (kineto::is_amd_device_property(key)) d.vendor = DeviceVendor::kAmd;
       if (key == "id")
         d.id = clamp32(n);
       else if (key == "computeMajor")
@@ -139,6 +141,10 @@ Status TraceBuilder::read_device_properties(std::string_view raw, uint64_t offse
       else if (key == "totalGlobalMem")
         d.total_memory = n;
     }
+    if (!d.arch_name.empty() || d.name.find("AMD") != std::string::npos)
+      d.vendor = DeviceVendor::kAmd;
+    else if (d.vendor == DeviceVendor::kUnknown && kineto::is_nvidia_device_name(d.name))
+      d.vendor = DeviceVendor::kNvidia;
     trace_.devices.push_back(std::move(d));
   }
   return {};

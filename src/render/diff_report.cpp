@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "render/json_activity.h"
 #include "render/diff_report.h"
 #include "render/format_units.h"
+#include "render/json_activity.h"
 #include "render/json_writer.h"
 #include "render/report_words.h"
 
@@ -97,13 +97,12 @@ std::vector<Detail> details(const ActivityDiff& d, const char* arrow) {
     else if (what == "block")
       out.push_back({what, format_dim3(a.block), format_dim3(b.block)});
     else if (what == "registers")
-      out.push_back({what, fmt::format("{}", a.registers_per_thread),
-                     fmt::format("{}", b.registers_per_thread)});
+      out.push_back({what, format_known_count(a.registers_per_thread),
+                     format_known_count(b.registers_per_thread)});
     else if (what == "shared memory")
-      out.push_back(
-          {what, format_bytes(a.shared_memory_bytes), format_bytes(b.shared_memory_bytes)});
+      out.push_back({what, format_size(a.shared_memory_bytes), format_size(b.shared_memory_bytes)});
     else if (what == "bytes")
-      out.push_back({what, format_bytes(a.bytes), format_bytes(b.bytes)});
+      out.push_back({what, format_size(a.bytes), format_size(b.bytes)});
     else
       out.push_back({what, clip(a.name, 100), clip(b.name, 100)});
   }

@@ -6,10 +6,13 @@
 
 namespace attnprof {
 
-std::string format_us(double ns) { return fmt::format("{:.1f}", ns / 1000.0); }
+std::string format_us(double ns) {
+  return fmt::format("{:.1f}", ns / 1000.0);
+}
 
 std::string format_count(double v) {
-  if (std::fabs(v - std::round(v)) < 1e-9) return fmt::format("{}", static_cast<int64_t>(std::round(v)));
+  if (std::fabs(v - std::round(v)) < 1e-9)
+    return fmt::format("{}", static_cast<int64_t>(std::round(v)));
   return fmt::format("{:.1f}", v);
 }
 
@@ -21,7 +24,16 @@ std::string format_bytes(int64_t bytes) {
   return fmt::format("{} B", bytes);
 }
 
+std::string format_size(int64_t bytes) {
+  return bytes < 0 ? "-" : format_bytes(bytes);
+}
+
+std::string format_known_count(int64_t count) {
+  return count < 0 ? "-" : fmt::format("{}", count);
+}
+
 std::string format_dim3(const std::array<int32_t, 3>& d) {
+  if (d[0] < 0 || d[1] < 0 || d[2] < 0) return "-";
   return fmt::format("[{},{},{}]", d[0], d[1], d[2]);
 }
 

@@ -12,7 +12,10 @@ std::string format_us(double ns);
 // A count that may be a median of an even number of regions: "5" or "5.5".
 std::string format_count(double v);
 std::string format_bytes(int64_t bytes);
-// grid/block as "[16,4,16]".
+// A size or count the trace may not give (negative: unknown): "-" then, never "0".
+std::string format_size(int64_t bytes);
+std::string format_known_count(int64_t count);
+// grid/block as "[16,4,16]"; "-" when the trace does not give it.
 std::string format_dim3(const std::array<int32_t, 3>& dims);
 
 }  // namespace attnprof

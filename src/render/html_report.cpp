@@ -292,8 +292,8 @@ void write_activities(std::string& out, const RegionTimeline& t) {
         escape(svg::format_duration(static_cast<double>(a.start_ns))),
         escape(svg::format_duration(static_cast<double>(a.duration_ns))),
         kernel ? format_dim3(a.grid) : "", kernel ? format_dim3(a.block) : "",
-        kernel ? std::to_string(a.registers_per_thread) : "",
-        kernel ? format_bytes(a.shared_memory_bytes) : format_bytes(a.bytes), escape(occupancy),
+        kernel ? format_known_count(a.registers_per_thread) : "",
+        kernel ? format_size(a.shared_memory_bytes) : format_size(a.bytes), escape(occupancy),
         escape(launch_chain(a.op_chain, a.launch_api, " → ")));
   }
   put(out, "</tbody></table></div></details>");

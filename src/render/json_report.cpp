@@ -20,22 +20,31 @@ void write_activity_fields(JsonWriter& w, const ActivityRow& a) {
   for (const auto& op : a.op_chain) w.string(op);
   w.end_array();
   if (a.kind == ActivityKind::kMemcpy) w.key("memcpy_kind").string(a.memcpy_kind);
+  // What the trace does not give is null, never 0.
+  auto known = [&](int64_t v) -> JsonWriter& { return v < 0 ? w.null() : w.number(v); };
+  auto dim3 = [&](const std::array<int32_t, 3>& d) {
+    if (d[0] < 0 || d[1] < 0 || d[2] < 0) return void(w.null());
+    w.begin_array();
+    for (int v : d) w.number(v);
+    w.end_array();
+  };
   if (a.kind == ActivityKind::kKernel) {
-    w.key("grid").begin_array();
-    for (int v : a.grid) w.number(v);
-    w.end_array();
-    w.key("block").begin_array();
-    for (int v : a.block) w.number(v);
-    w.end_array();
-    w.key("registers_per_thread").number(a.registers_per_thread);
-    w.key("shared_memory_bytes").number(a.shared_memory_bytes);
+    w.key("grid");
+    dim3(a.grid);
+    w.key("block");
+    dim3(a.block);
+    w.key("registers_per_thread");
+    known(a.registers_per_thread);
+    w.key("shared_memory_bytes");
+    known(a.shared_memory_bytes);
     w.key("occupancy_pct");
     if (a.occupancy_pct) w.number(*a.occupancy_pct); else w.null();
     w.key("occupancy_limiter").string(a.occupancy_limiter);
     w.key("kineto_occupancy_pct");
     if (a.kineto_occupancy_pct) w.number(*a.kineto_occupancy_pct); else w.null();
   } else {
-    w.key("bytes").number(a.bytes);
+    w.key("bytes");
+    known(a.bytes);
   }
   w.key("stream").number(a.stream);
 }
@@ -67,16 +76,43 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t) {
     w.begin_object();
     w.key("id").number(d.id);
     w.key("name").string(d.name);
-    w.key("sm_count").number(d.sm_count);
-    w.key("compute_capability").string(fmt::format("{}.{}", d.compute_major, d.compute_minor));
+    w.key("vendor");
+    if (d.vendor.empty())
+      w.null();
+    else
+      w.string(d.vendor);
+    w.key("sm_count");
+    if (d.sm_count < 0)
+      w.null();
+    else
+      w.number(d.sm_count);
+    w.key("compute_capability");
+    if (d.compute_major < 0 || d.compute_minor < 0)
+      w.null();
+    else
+      w.string(fmt::format("{}.{}", d.compute_major, d.compute_minor));
+    w.key("arch");
+    if (d.arch.empty())
+      w.null();
+    else
+      w.string(d.arch);
+    w.key("description").string(d.description);
     w.end_object();
   }
   w.end_array();
   if (!t.distributed_backend.empty()) {
     w.key("distributed").begin_object();
     w.key("backend").string(t.distributed_backend);
-    w.key("rank").number(t.rank);
-    w.key("world_size").number(t.world_size);
+    w.key("rank");
+    if (t.rank < 0)
+      w.null();
+    else
+      w.number(t.rank);
+    w.key("world_size");
+    if (t.world_size < 0)
+      w.null();
+    else
+      w.number(t.world_size);
     w.end_object();
   }
   w.key("median").begin_object();
@@ -94,6 +130,19 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t) {
   w.key("regions").begin_array();
   for (const auto& r : t.regions) {
     w.begin_object();
+  const WorkOutsideRegions& o = t.outside_regions;
+  w.key("outside_regions").begin_object();
+  w.key("trace_activities").number(o.trace_activities);
+  w.key("activities").number(o.activities);
+  w.key("gpu_busy_us").number(o.busy_ns / 1000.0);
+  w.key("carried_in").begin_object();
+  w.key("activities").number(o.carried_in);
+  w.key("gpu_busy_us").number(o.carried_in_busy_ns / 1000.0);
+  w.key("overlaps").begin_array();
+  for (const auto& name : o.carried_in_overlaps) w.string(name);
+  w.end_array();
+  w.end_object();
+  w.end_object();
     w.key("name").string(r.name);
     w.key("pid").number(r.pid);
     w.key("start_us").number(r.start_ns / 1000.0);
@@ -102,6 +151,7 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t) {
     w.key("memcpy_by_kind");
     write_memcpy_kinds(w, r.memcpy_by_kind);
     w.key("memset").number(r.memset);
+    w.key("gpu_syncs").number(r.gpu_syncs);
     w.key("gpu_busy_us").number(r.gpu_busy_ns / 1000.0);
     w.key("wall_us").number(r.wall_ns / 1000.0);
     w.key("cpu_us").number(r.cpu_ns / 1000.0);

@@ -180,9 +180,7 @@ std::string environment_line(const ReportData& data) {
   for (const ReportVariant& v : data.variants) {
     if (!v.analysis) continue;
     for (const DeviceSummary& d : v.analysis->devices) {
-      devices.insert(d.sm_count > 0 ? fmt::format("{} ({} SMs, sm_{}{})", d.name, d.sm_count,
-                                                  d.compute_major, d.compute_minor)
-                                    : d.name);
+      devices.insert(fmt::format("{} ({})", d.name, d.description));
     }
   }
   std::string line;

@@ -32,6 +32,28 @@ std::string format_spread_count(const Spread& s) {
   return format_spread(s, [](double v) { return format_count(v); });
 }
 
+std::string distributed_words(const TraceAnalysis& t) {
+  if (t.distributed_backend.empty()) return {};
+  std::string rank = t.rank < 0 ? std::string("rank unknown") : fmt::format("rank {}", t.rank);
+  if (t.world_size >= 0) rank += fmt::format(" of {}", t.world_size);
+  return fmt::format("; {} ({})", rank, t.distributed_backend);
+}
+
+std::vector<std::string> outside_regions_lines(const WorkOutsideRegions& o) {
+  std::vector<std::string> lines;
+  if (o.activities == 0) return lines;
+  lines.push_back(fmt::format("{} of {} GPU activities ({} us) are in no region", o.activities,
+                              o.trace_activities, format_us(o.busy_ns)));
+  if (o.carried_in > 0)
+    lines.push_back(
+        fmt::format("carried in from before the trace: {} activities, {} us{}", o.carried_in,
+                    format_us(o.carried_in_busy_ns),
+                    o.carried_in_overlaps.empty()
+                        ? std::string()
+                        : fmt::format(", overlapping {}", fmt::join(o.carried_in_overlaps, ", "))));
+  return lines;
+}
+
 std::string clip(const std::string& text, size_t width) {
   if (text.size() <= width) return text;
   return text.substr(0, width > 3 ? width - 3 : 0) + "...";

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/spread.h"
+#include "attnprof/analysis.h"
 #include "render/json_writer.h"
 
 namespace attnprof {
@@ -18,6 +19,15 @@ std::string describe_regions(int64_t count, const std::string& pattern);
 std::string format_spread_us(const Spread& s);
 // A spread of counts: "5 (4..6)", or "5" when min and max are the same.
 std::string format_spread_count(const Spread& s);
+
+// "; rank 1 of 4 (nccl)" from distributedInfo, saying only what it gives: "; rank 1 (gloo)",
+// "; rank unknown (nccl)"; "" without distributedInfo.
+std::string distributed_words(const TraceAnalysis& t);
+
+// The lines that say which GPU work no region holds, and what of it was carried in from before
+// the trace ("carried in from before the trace: 151 activities, 48211.3 us, overlapping
+// ProfilerStep#2"); none when the regions hold all of it.
+std::vector<std::string> outside_regions_lines(const WorkOutsideRegions& outside);
 
 // Cuts `text` to `width` characters, ending in "..." when cut.
 std::string clip(const std::string& text, size_t width);

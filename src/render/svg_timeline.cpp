@@ -60,15 +60,16 @@ std::string gpu_title(const TimelineSpan& s, const ActivityRow& a) {
       format_duration(static_cast<double>(s.duration_ns)), offset(s.start_ns));
   if (s.kind == SpanKind::kKernel) {
     t += fmt::format("\ngrid {} · block {}", format_dim3(a.grid), format_dim3(a.block));
-    t += fmt::format("\n{} registers/thread · {} shared memory", a.registers_per_thread,
-                     format_bytes(a.shared_memory_bytes));
+    t +=
+        fmt::format("\n{} registers/thread · {} shared memory",
+                    format_known_count(a.registers_per_thread), format_size(a.shared_memory_bytes));
     if (a.occupancy_pct) {
       t += fmt::format("\noccupancy {:.1f} % (attnprof's estimate{})", *a.occupancy_pct,
                        a.occupancy_limiter.empty() ? "" : ", limited by " + a.occupancy_limiter);
     }
     if (a.kineto_occupancy_pct) t += fmt::format("; Kineto: {:.0f} %", *a.kineto_occupancy_pct);
   } else {
-    t += "\n" + format_bytes(a.bytes);
+    t += "\n" + format_size(a.bytes);
   }
   if (!a.launch_api.empty() || !a.op_chain.empty())
     t += "\nlaunched by " + launch_chain(a.op_chain, a.launch_api, " → ");

@@ -50,7 +50,7 @@ void find_hidden_copies(const FindingContext& c, std::vector<Finding>& out) {
       if (static_cast<int>(r) == c.typical()) {
         std::string what = a.kind == GpuKind::kMemcpy
                                ? fmt::format("{} ({})", c.name(id).substr(0, c.name(id).find(" (")),
-                                             format_bytes(a.bytes))
+                                             format_size(a.bytes))
                                : short_kernel_name(c.name(id));
         f.evidence.push_back(fmt::format("{}: {}, {} us <- {}", c.region_label(r), what,
                                          format_us(a.dur_ns), c.chain_text(id)));

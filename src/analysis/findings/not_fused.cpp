@@ -1,48 +1,59 @@
 // Not fused: attention computed as separate GEMM, softmax and elementwise kernels (a naive
-// implementation or SDPA's math backend), where the fused backends run one kernel.
-
-#include <map>
+// implementation or SDPA's math backend), where the fused backends run one kernel. Said of the
+// attention ops themselves (attention_ops.h), each with its share of the region's GPU time: a
+// region without attention (a CNN's step) gets nothing.
 
 #include <fmt/format.h>
 
+#include "analysis/findings/attention_ops.h"
 #include "analysis/findings/finding_context.h"
-#include "analysis/findings/kernel_traits.h"
+#include "render/format_units.h"
 
 namespace attnprof {
 
 void find_not_fused(const FindingContext& c, std::vector<Finding>& out) {
   Finding f{FindingKind::kNotFused, {}, {}, {}, 0};
-  int typical_kernels = 0, typical_gemms = 0, typical_softmax = 0;
+  std::vector<AttentionOp> shown;  // of the typical region, or else the first that has some
+  int shown_region = -1;
   for (size_t r = 0; r < c.region_count(); ++r) {
-    int kernels = 0, gemms = 0, softmax = 0, fused = 0;
-    for (GpuActivityId id : c.activities(r)) {
-      if (c.activity(id).kind != GpuKind::kKernel) continue;
-      std::string_view name = c.name(id);
-      ++kernels;
-      gemms += kernel_traits::is_gemm(name);
-      softmax += kernel_traits::is_softmax(name);
-      fused += kernel_traits::is_fused_attention(name);
-    }
-    // Attention's signature: scores by GEMM, a softmax, a GEMM again, and no fused kernel.
-    bool hit = softmax > 0 && gemms >= 2 && fused == 0;
-    f.regions_affected += hit;
-    if (hit && static_cast<int>(r) == c.typical()) {
-      typical_kernels = kernels;
-      typical_gemms = gemms;
-      typical_softmax = softmax;
+    std::vector<AttentionOp> unfused;
+    for (AttentionOp& op : find_attention_ops(c, r))
+      if (!op.fused && op.kernels > 1) unfused.push_back(std::move(op));
+    if (unfused.empty()) continue;
+    ++f.regions_affected;
+    if (shown_region < 0 || static_cast<int>(r) == c.typical()) {
+      shown_region = static_cast<int>(r);
+      shown = std::move(unfused);
     }
   }
   if (f.regions_affected == 0) return;
-  if (typical_kernels == 0) {  // the typical region did not match: describe the first that did
-    typical_kernels = static_cast<int>(c.analysis.median.kernels);
+  const int64_t region_busy = c.analysis.regions[shown_region].gpu_busy_ns;
+  auto share = [&](int64_t ns) {
+    return region_busy > 0 ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(ns) / region_busy)
+                           : std::string("-");
+  };
+  int kernels = 0, gemms = 0, softmax = 0;
+  int64_t busy = 0;
+  for (const AttentionOp& op : shown) {
+    kernels += op.kernels;
+    gemms += op.gemms;
+    softmax += op.softmax;
+    busy += op.busy_ns;
+    f.evidence.push_back(
+        fmt::format("{}: {}{}: {} kernels ({} GEMM, {} softmax), {} us, {} of the "
+                    "region's GPU time",
+                    c.region_label(shown_region), op.label,
+                    op.parent.empty() ? std::string() : " under " + op.parent, op.kernels, op.gemms,
+                    op.softmax, format_us(op.busy_ns), share(op.busy_ns)));
   }
-  f.summary = fmt::format("attention runs as {} kernels per region ({} GEMM, {} softmax, the rest "
-                          "elementwise and copies) in {} of {} regions: it is not fused",
-                          typical_kernels, typical_gemms, typical_softmax, f.regions_affected,
-                          c.region_count());
-  f.evidence.push_back(fmt::format("median kernels per region: {}", c.analysis.median.kernels));
-  f.suggestion = "scaled_dot_product_attention's flash, efficient or cuDNN backend computes it in one "
-                 "kernel, without writing the S x S score matrix to memory";
+  f.summary = fmt::format(
+      "attention runs as {} kernels in {} attention op(s) per region ({} GEMM, "
+      "{} softmax, the rest elementwise and copies; {} of the region's GPU "
+      "time), in {} of {} regions: it is not fused",
+      kernels, shown.size(), gemms, softmax, share(busy), f.regions_affected, c.region_count());
+  f.suggestion =
+      "scaled_dot_product_attention's flash, efficient or cuDNN backend computes it in one "
+      "kernel, without writing the S x S score matrix to memory";
   out.push_back(std::move(f));
 }
 

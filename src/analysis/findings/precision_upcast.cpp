@@ -1,9 +1,12 @@
 // Precision upcast: FP32 GEMMs on CUDA cores where the inputs were half precision, with the
-// casts (aten::to / aten::_to_copy) that brought them there.
+// casts (aten::to / aten::_to_copy) that brought them there, inside attention ops
+// (attention_ops.h): its suggestion is an attention backend's, and a model's own FP32 layers
+// are not an upcast.
 
 #include <fmt/format.h>
 
 #include "analysis/duration_sum.h"
+#include "analysis/findings/attention_ops.h"
 #include "analysis/findings/finding_context.h"
 #include "analysis/findings/kernel_traits.h"
 #include "render/format_units.h"
@@ -25,7 +28,10 @@ void find_precision_upcast(const FindingContext& c, std::vector<Finding>& out) {
   std::string gemm_example, cast_example;
   for (size_t r = 0; r < c.region_count(); ++r) {
     bool fp32_gemm = false, cast = false;
-    for (GpuActivityId id : c.activities(r)) {
+    std::vector<GpuActivityId> in_attention;
+    for (const AttentionOp& op : find_attention_ops(c, r))
+      in_attention.insert(in_attention.end(), op.activities.begin(), op.activities.end());
+    for (GpuActivityId id : in_attention) {
       const GpuActivity& a = c.activity(id);
       if (a.kind != GpuKind::kKernel) continue;
       std::string_view name = c.name(id);

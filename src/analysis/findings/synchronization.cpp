@@ -65,7 +65,7 @@ void find_synchronizations(const FindingContext& c, std::vector<Finding>& out) {
       ++dtoh;
       if (typical && f.evidence.size() < 6)
         f.evidence.push_back(fmt::format("{}: copy to host ({}) <- {}", c.region_label(r),
-                                         format_bytes(c.activity(id).bytes), c.chain_text(id)));
+                                         format_size(c.activity(id).bytes), c.chain_text(id)));
     }
     f.regions_affected += count + dtoh > 0;
     if (typical) {

@@ -1,0 +1,164 @@
+#include "analysis/findings/attention_ops.h"
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/busy_time.h"
+#include "analysis/findings/kernel_traits.h"
+
+namespace attnprof {
+
+namespace {
+
+using kernel_traits::contains;
+
+bool is_sdpa_op(std::string_view name) {
+  return name.starts_with("aten::scaled_dot_product_attention") ||
+         name.starts_with("aten::_scaled_dot_product_") ||
+         name.starts_with("aten::_flash_attention_") ||
+         name.starts_with("aten::_efficient_attention_") ||
+         name.starts_with("aten::_cudnn_attention_") || name.starts_with("aten::_fused_sdp");
+}
+
+enum class Stage { kOther, kMatmul, kSoftmax };
+
+// An outermost op's part in a naive attention chain, forward or backward.
+Stage stage_of(std::string_view name) {
+  if (name == "aten::matmul" || name == "aten::bmm" || name == "aten::baddbmm" ||
+      name == "aten::einsum" || contains(name, "BmmBackward") || contains(name, "MatmulBackward") ||
+      contains(name, "BaddbmmBackward"))
+    return Stage::kMatmul;
+  if (name == "aten::softmax" || name == "aten::_softmax" || name == "aten::_safe_softmax" ||
+      contains(name, "SoftmaxBackward"))
+    return Stage::kSoftmax;
+  return Stage::kOther;
+}
+
+// Ops between a chain's matmul and its softmax, and between the softmax and the second matmul
+// (scale, mask, dropout and their backward functions); more, and the ops are no longer one
+// attention.
+constexpr size_t kMaxBetween = 4;
+
+struct OuterOp {
+  HostEventId op;
+  std::vector<GpuActivityId> activities;
+};
+
+AttentionOp make(const FindingContext& c, std::vector<GpuActivityId> activities) {
+  AttentionOp a;
+  std::sort(activities.begin(), activities.end(), [&](GpuActivityId x, GpuActivityId y) {
+    return c.activity(x).start_ns < c.activity(y).start_ns;
+  });
+  for (GpuActivityId id : activities) {
+    if (c.activity(id).kind != GpuKind::kKernel) continue;
+    std::string_view name = c.name(id);
+    ++a.kernels;
+    a.gemms += kernel_traits::is_gemm(name);
+    a.softmax += kernel_traits::is_softmax(name);
+    a.fused |= kernel_traits::is_fused_attention(name);
+  }
+  a.busy_ns = busy_time(c.trace, activities);
+  a.activities = std::move(activities);
+  return a;
+}
+
+// The op or annotation an op runs under: Python frames (with_stack) between them are skipped, as
+// each op has its own frame.
+HostEventId parent_of(const Trace& t, HostEventId op) {
+  HostEventId p = t.host_parent[op];
+  while (p != kNoId && t.host_events[p].kind != HostKind::kCpuOp &&
+         t.host_events[p].kind != HostKind::kUserAnnotation)
+    p = t.host_parent[p];
+  return p;
+}
+
+std::string parent_name(const FindingContext& c, HostEventId op) {
+  HostEventId parent = parent_of(c.trace, op);
+  return parent == kNoId ? std::string()
+                         : std::string(c.trace.strings.view(c.trace.host_events[parent].name));
+}
+
+}  // namespace
+
+std::vector<AttentionOp> find_attention_ops(const FindingContext& c, size_t region) {
+  const Trace& t = c.trace;
+  // Each activity under its outermost SDPA op, or else under its outermost op.
+  std::map<HostEventId, std::vector<GpuActivityId>> sdpa, outer;
+  std::map<HostEventId, HostEventId> backend;  // an outermost SDPA op -> the innermost below it
+  for (GpuActivityId id : c.activities(region)) {
+    HostEventId outermost = kNoId, outermost_sdpa = kNoId, innermost_sdpa = kNoId;
+    for (HostEventId op = t.activity_op[id]; op != kNoId; op = t.host_parent[op]) {
+      const HostEvent& e = t.host_events[op];
+      if (e.kind != HostKind::kCpuOp) continue;
+      outermost = op;
+      if (!is_sdpa_op(t.strings.view(e.name))) continue;
+      outermost_sdpa = op;
+      if (innermost_sdpa == kNoId) innermost_sdpa = op;
+    }
+    if (outermost_sdpa != kNoId) {
+      sdpa[outermost_sdpa].push_back(id);
+      backend.try_emplace(outermost_sdpa, innermost_sdpa);
+    } else if (outermost != kNoId) {
+      outer[outermost].push_back(id);
+    }
+  }
+  std::vector<std::pair<int64_t, AttentionOp>> found;  // by start
+  for (auto& [op, activities] : sdpa) {
+    AttentionOp a = make(c, std::move(activities));
+    a.sdpa = true;
+    a.label = std::string(t.strings.view(t.host_events[op].name));
+    if (backend[op] != op)
+      a.label += " (" + std::string(t.strings.view(t.host_events[backend[op]].name)) + ")";
+    a.parent = parent_name(c, op);
+    found.emplace_back(t.host_events[op].start_ns, std::move(a));
+  }
+  // Siblings: the outermost ops of one parent on one thread, by start.
+  std::map<std::tuple<int32_t, int32_t, HostEventId>, std::vector<OuterOp>> siblings;
+  for (auto& [op, activities] : outer) {
+    const HostEvent& e = t.host_events[op];
+    siblings[{e.pid, e.tid, parent_of(t, op)}].push_back({op, std::move(activities)});
+  }
+  for (auto& [key, ops] : siblings) {
+    std::sort(ops.begin(), ops.end(), [&](const OuterOp& x, const OuterOp& y) {
+      return t.host_events[x.op].start_ns < t.host_events[y.op].start_ns;
+    });
+    auto stage = [&](size_t i) { return stage_of(t.strings.view(t.host_events[ops[i].op].name)); };
+    for (size_t first = 0; first < ops.size(); ++first) {
+      if (stage(first) != Stage::kMatmul) continue;
+      size_t softmax = first + 1;
+      while (softmax < ops.size() && softmax - first - 1 <= kMaxBetween &&
+             stage(softmax) == Stage::kOther)
+        ++softmax;
+      if (softmax >= ops.size() || softmax - first - 1 > kMaxBetween ||
+          stage(softmax) != Stage::kSoftmax)
+        continue;
+      size_t last = softmax + 1;
+      while (last < ops.size() && last - softmax - 1 <= kMaxBetween && stage(last) == Stage::kOther)
+        ++last;
+      if (last >= ops.size() || last - softmax - 1 > kMaxBetween || stage(last) != Stage::kMatmul)
+        continue;
+      std::vector<GpuActivityId> activities;
+      std::string label;
+      for (size_t i = first; i <= last; ++i) {
+        activities.insert(activities.end(), ops[i].activities.begin(), ops[i].activities.end());
+        std::string_view name = t.strings.view(t.host_events[ops[i].op].name);
+        // The autograd engine's wrapper says nothing its function's name does not.
+        constexpr std::string_view kEngine = "autograd::engine::evaluate_function: ";
+        if (name.starts_with(kEngine)) name.remove_prefix(kEngine.size());
+        label += (label.empty() ? "" : " -> ") + std::string(name);
+      }
+      AttentionOp a = make(c, std::move(activities));
+      a.label = std::move(label);
+      a.parent = parent_name(c, ops[first].op);
+      found.emplace_back(t.host_events[ops[first].op].start_ns, std::move(a));
+      first = last;
+    }
+  }
+  std::stable_sort(found.begin(), found.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<AttentionOp> out;
+  for (auto& [start, a] : found) out.push_back(std::move(a));
+  return out;
+}
+
+}  // namespace attnprof

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Cuts the small foreign fixtures of tests/data/foreign out of Holistic Trace Analysis's test
+traces (github.com/facebookresearch/HolisticTraceAnalysis, MIT license, commit f4d0062c, tests/data).
+
+usage: cut_hta_traces.py HTA_TESTS_DATA_DIR
+Writes hta_*.json.gz beside this script. Each cut keeps the top-level fields as they are and a
+subset of the events, unchanged; README.md says which and why.
+"""
+import gzip
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def load(path):
+    with gzip.open(path, "rt") as f:
+        return json.load(f)
+
+
+def write(name, doc):
+    with gzip.GzipFile(os.path.join(HERE, name), "wb", compresslevel=9, mtime=0) as f:
+        f.write(json.dumps(doc, separators=(",", ":")).encode())
+
+
+def copy(src, name):
+    write(name, load(src))
+
+
+def cut_window(doc, start, end):
+    """The events that start inside [start, end), and every metadata event."""
+    keep = [e for e in doc["traceEvents"]
+            if e.get("ph") == "M" or (isinstance(e.get("ts"), (int, float)) and start <= e["ts"] < end)]
+    return dict(doc, traceEvents=keep)
+
+
+def main():
+    data = sys.argv[1]
+    # ROCm 6.2 on MI250: whole, 6.8 KB.
+    copy(os.path.join(data, "amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz"),
+         "hta_rocm_mi250.json.gz")
+    # Inductor's Triton launch ("grid": "grid(100,)" on the op); its ProfilerStep#1 comes from
+    # another process (pid 3100453) than the one that launched the kernel (1670242): whole.
+    copy(os.path.join(data, "triton_example/triton_example.json.gz"), "hta_triton_step_elsewhere.json.gz")
+    # cuda_sync events (Event Sync, Stream Sync) and nanosecond-free integer times: whole.
+    copy(os.path.join(data, "critical_path/cuda_event_sync/event_sync_trace.json.gz"),
+         "hta_cuda_sync.json.gz")
+    # MTIA inference: the first 20 ms of the first Stage::PyTorchMRSGIFTask::run, every event
+    # that starts in it (mtia_runtime calls, mtia_ccp_events kernels, DMA transfers, event
+    # waits and records).
+    mtia = load(os.path.join(data, "mtia_inference_trace/mtia_inference_rank_0.json.gz"))
+    run = min((e for e in mtia["traceEvents"] if e.get("name") == "Stage::PyTorchMRSGIFTask::run"),
+              key=lambda e: e["ts"])
+    mtia = cut_window(mtia, run["ts"], run["ts"] + 20000)
+    for e in mtia["traceEvents"]:  # the window's annotation, shortened to the window
+        if e is not None and e.get("name") == "Stage::PyTorchMRSGIFTask::run" and e["ts"] == run["ts"]:
+            e["dur"] = 20000.0
+    mtia.pop("INFO", None)
+    write("hta_mtia_inference_cut.json.gz", mtia)
+    # CUPTI's range profiler (cuda_profiler_range) and distributedInfo {"rank": 0}: the first
+    # 300 events.
+    cupti = load(os.path.join(data, "cupti_profiler/benchmark_result_924719_1679055439_trace.json.gz"))
+    cupti["traceEvents"] = [e for e in cupti["traceEvents"] if e.get("ph") == "M"] + \
+        [e for e in cupti["traceEvents"] if e.get("ph") != "M"][:300]
+    write("hta_cupti_range_profiler_cut.json.gz", cupti)
+    # distributedInfo {"backend": "nccl"} with no rank: the top level and the first 40 events.
+    unranked = load(os.path.join(data, "rank_unavailable/rank_not_found.json.gz"))
+    unranked["traceEvents"] = unranked["traceEvents"][:40]
+    write("hta_rank_unavailable_cut.json.gz", unranked)
+
+
+if __name__ == "__main__":
+    main()
