@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "analysis/busy_time.h"
-#include "render/format_units.h"
+#include "base/format_units.h"
 
 namespace attnprof {
 

@@ -84,6 +84,40 @@ inline constexpr std::string_view kBaseTimeNanoseconds = "baseTimeNanoseconds";
 inline constexpr std::string_view kSchemaVersion = "schemaVersion";
 inline constexpr std::string_view kTraceName = "traceName";
 
+// Keys of each "deviceProperties" element (one per GPU).
+inline constexpr std::string_view kDeviceName = "name";
+inline constexpr std::string_view kDeviceId = "id";
+inline constexpr std::string_view kComputeMajor = "computeMajor";
+inline constexpr std::string_view kComputeMinor = "computeMinor";
+inline constexpr std::string_view kNumSms = "numSms";
+inline constexpr std::string_view kMaxThreadsPerMultiprocessor = "maxThreadsPerMultiprocessor";
+inline constexpr std::string_view kRegsPerMultiprocessor = "regsPerMultiprocessor";
+inline constexpr std::string_view kSharedMemPerMultiprocessor = "sharedMemPerMultiprocessor";
+inline constexpr std::string_view kSharedMemPerBlockOptin = "sharedMemPerBlockOptin";
+inline constexpr std::string_view kWarpSize = "warpSize";
+inline constexpr std::string_view kTotalGlobalMem = "totalGlobalMem";
+// libkineto's DeviceProperties.cpp writes the keys above for CUDA and ROCm alike ("numSms" is
+// AMD's compute units there), and a few of each vendor's own, which tell whose device it is. ROCm
+// builds that add "gcnArchName" (gfx90a) name the architecture.
+inline constexpr std::string_view kGcnArchName = "gcnArchName";
+inline bool is_nvidia_device_property(std::string_view key) {
+  return key == kRegsPerMultiprocessor || key == kSharedMemPerMultiprocessor ||
+         key == kSharedMemPerBlockOptin;
+}
+inline bool is_amd_device_property(std::string_view key) {
+  return key == "maxSharedMemoryPerMultiProcessor";
+}
+inline bool is_nvidia_device_name(std::string_view name) {
+  for (std::string_view brand : {"NVIDIA", "Tesla", "Quadro", "GeForce"})
+    if (name.find(brand) != std::string_view::npos) return true;
+  return false;
+}
+
+// Keys of "distributedInfo" (traces of a distributed run).
+inline constexpr std::string_view kBackend = "backend";
+inline constexpr std::string_view kRank = "rank";
+inline constexpr std::string_view kWorldSize = "world_size";
+
 // Event keys.
 inline constexpr std::string_view kPhase = "ph";
 inline constexpr std::string_view kCategory = "cat";
@@ -116,23 +150,6 @@ inline constexpr std::string_view kMetadataName = "name";  // thread_name / proc
 inline constexpr std::string_view kMemoryBytes = "Bytes";
 inline constexpr std::string_view kMemoryTotalAllocated = "Total Allocated";
 inline constexpr std::string_view kMemoryDeviceId = "Device Id";
-
-// deviceProperties: libkineto's DeviceProperties.cpp writes the same keys for CUDA and ROCm
-// ("numSms" is AMD's compute units there), plus a few of each vendor's own: they tell whose
-// device it is. ROCm builds that add "gcnArchName" (gfx90a) name the architecture.
-inline constexpr std::string_view kGcnArchName = "gcnArchName";
-inline bool is_nvidia_device_property(std::string_view key) {
-  return key == "regsPerMultiprocessor" || key == "sharedMemPerMultiprocessor" ||
-         key == "sharedMemPerBlockOptin";
-}
-inline bool is_nvidia_device_name(std::string_view name) {
-  for (std::string_view brand : {"NVIDIA", "Tesla", "Quadro", "GeForce"})
-    if (name.find(brand) != std::string_view::npos) return true;
-  return false;
-}
-inline bool is_amd_device_property(std::string_view key) {
-  return key == "maxSharedMemoryPerMultiProcessor";
-}
 
 // Metadata event names (ph "M").
 inline constexpr std::string_view kProcessName = "process_name";
