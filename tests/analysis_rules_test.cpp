@@ -40,6 +40,7 @@ TEST(KernelNames, MemcpyKinds) {
 
 DeviceProperties h200() {
   DeviceProperties d;
+  d.vendor = DeviceVendor::kNvidia;
   d.sm_count = 132;
   d.max_threads_per_sm = 2048;
   d.regs_per_sm = 65536;
@@ -84,6 +85,22 @@ TEST(Occupancy, SharedMemoryLimit) {
   ASSERT_TRUE(e);
   EXPECT_EQ(e->blocks_per_sm, 2);  // 233472 / (100000 + 1024)
   EXPECT_EQ(e->limiter, "shared memory");
+}
+
+TEST(Occupancy, UnknownInputsGiveNoFigure) {
+  // Once a [0,0,0] grid (a kernel without "grid") read 100 %, and a missing register count as
+  // none used: without every input there is no estimate.
+  EXPECT_FALSE(estimate_occupancy(kernel({0, 0, 0}, {128, 1, 1}, 32, 0), h200()));
+  EXPECT_FALSE(estimate_occupancy(kernel({-1, -1, -1}, {128, 1, 1}, 32, 0), h200()));
+  EXPECT_FALSE(estimate_occupancy(kernel({64, 1, 1}, {-1, -1, -1}, 32, 0), h200()));
+  EXPECT_FALSE(estimate_occupancy(kernel({64, 1, 1}, {128, 1, 1}, -1, 0), h200()));
+  EXPECT_FALSE(estimate_occupancy(kernel({64, 1, 1}, {128, 1, 1}, 32, -1), h200()));
+  // CUDA's rules are not an AMD GPU's (wavefronts of 64, another register file).
+  DeviceProperties mi250 = h200();
+  mi250.vendor = DeviceVendor::kAmd;
+  mi250.warp_size = 64;
+  EXPECT_FALSE(estimate_occupancy(kernel({64, 1, 1}, {128, 1, 1}, 32, 0), mi250));
+  EXPECT_TRUE(estimate_occupancy(kernel({64, 1, 1}, {128, 1, 1}, 32, 0), h200()));
 }
 
 TEST(Regions, GlobMatching) {
