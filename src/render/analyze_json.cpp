@@ -136,9 +136,6 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t) {
     w.number(t.typical_region);
   else
     w.null();
-  w.key("regions").begin_array();
-  for (const auto& r : t.regions) {
-    w.begin_object();
   const WorkOutsideRegions& o = t.outside_regions;
   w.key("outside_regions").begin_object();
   w.key("trace_activities").number(o.trace_activities);
@@ -152,6 +149,9 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t) {
   w.end_array();
   w.end_object();
   w.end_object();
+  w.key("regions").begin_array();
+  for (const auto& r : t.regions) {
+    w.begin_object();
     w.key("name").string(r.name);
     w.key("pid").number(r.pid);
     w.key("start_us").number(r.start_ns / 1000.0);
