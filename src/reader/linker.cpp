@@ -164,8 +164,9 @@ void link_launches(Trace& trace, std::vector<Launch>& launches) {
   for (size_t g = 0; g < gpu.size(); ++g) {
     const GpuActivity& a = gpu[g];
     if (!is_gpu_work(a.kind) && a.kind != GpuKind::kSync) continue;
-    // Work launched before the window opened is summed up by the analysis (analysis/outside_regions.h), and
-    // work without any correlation id (MTIA's DMA transfers) never had a call to find.
+    // Work launched before the window opened is summed up by the analysis
+    // (analysis/outside_regions.h), and work without any correlation id (MTIA's DMA transfers)
+    // never had a call to find.
     const bool carried_in =
         a.correlation != kNoValue && a.correlation < trace.first_launch_correlation;
     if (trace.activity_launch[g] == kNoId && a.correlation != kNoValue && !carried_in)
