@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/kernel_class.h"
 #include "analysis/text_match.h"
 
 namespace attnprof {
@@ -272,13 +273,13 @@ std::string_view op_text(CompareOp op) {
   return "?";
 }
 
-ExpectationResult evaluate_expectation(const Expectation& e, const RegionMetrics& metrics) {
+ExpectationResult evaluate_expectation(const Expectation& e, const TraceAnalysis& analysis) {
   ExpectationResult r;
   r.text = e.text;
   r.source = e.source;
   r.holds = true;
   for (const auto& c : e.all_of) {
-    MetricValue v = metric_value(metrics, c.metric);
+    MetricValue v = metric_value(analysis, c.metric);
     bool holds = compare(c, v);
     r.holds = r.holds && holds;
     std::string actual = format_actual(v);
@@ -335,10 +336,9 @@ Result<std::vector<Expectation>> load_expectations(const std::string& path) {
 
 std::vector<ExpectationResult> check_expectations(const std::vector<Expectation>& expectations,
                                                   const TraceAnalysis& analysis) {
-  RegionMetrics metrics = compute_region_metrics(analysis);
   std::vector<ExpectationResult> out;
   out.reserve(expectations.size());
-  for (const auto& e : expectations) out.push_back(evaluate_expectation(e, metrics));
+  for (const auto& e : expectations) out.push_back(evaluate_expectation(e, analysis));
   return out;
 }
 

@@ -34,6 +34,6 @@ std::variant<Expectation, SyntaxError> parse_expression(std::string_view text);
 std::string_view op_text(CompareOp op);
 
 ExpectationResult evaluate_expectation(const Expectation& expectation,
-                                       const RegionMetrics& metrics);
+                                       const TraceAnalysis& analysis);
 
 }  // namespace attnprof

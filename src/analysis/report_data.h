@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,8 @@
 #include "reader/run_summary.h"
 
 namespace attnprof {
+
+struct Trace;
 
 struct ReportVariant {
   std::string name;        // the bench's variant, or the trace's file name without .json[.gz]
@@ -54,7 +57,17 @@ struct ReportOptions {
   std::string region_pattern;  // empty: `forward` for a bench run, analyze's default for traces
   Limits limits;
   TimelineOptions timeline;
+  // A bench run's variants already described (describe_variant), by their trace file as
+  // summary.json names it: `bench --report` read each trace once, as it ran, and the report does
+  // not read them again. The others are read from their files.
+  std::map<std::string, ReportVariant> traces_read;
 };
+
+// The variant of a trace already read: analyze --explain of its regions matching
+// `region_pattern`, the timeline of the typical one and its GPU time by kernel class; `missing`
+// says why there is no timeline when no region matches.
+void describe_variant(ReportVariant& variant, const Trace& trace, const ReportOptions& options,
+                      const std::string& region_pattern);
 
 // Fails with one line when the inputs are neither one bench run folder nor trace files, when a
 // run's summary.json cannot be read, or when a trace given on the command line cannot be read.
