@@ -1,6 +1,6 @@
 #pragma once
 // Text cells of the study's table in a terminal: cut to a width, measured in code points. Numbers
-// and their units are formatted by the core's render/format_units.h, as every output does.
+// and their units are formatted by the core's base/format_units.h, as every output does.
 
 #include <cstddef>
 #include <string>

@@ -6,12 +6,12 @@
 #include <fmt/format.h>
 
 #include "atomic_file.h"
+#include "base/format_units.h"
 #include "cell_format.h"
 #include "device_info.h"
 #include "gpu_peaks.h"
 #include "gzip_file.h"
 #include "progress.h"
-#include "render/format_units.h"
 #include "render/report.h"
 #include "study_table.h"
 #include "summary_json.h"

@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "base/format_units.h"
 #include "cell_format.h"
 #include "render/fact_cells.h"
-#include "render/format_units.h"
 
 namespace attnprof::bench {
 namespace {

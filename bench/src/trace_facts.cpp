@@ -4,6 +4,7 @@
 
 #include "analysis/summarize.h"
 #include "attnprof/analysis.h"
+#include "pipeline/report_inputs.h"
 #include "reader/read_trace.h"
 
 namespace attnprof::bench {

@@ -11,6 +11,7 @@
 #include <limits>
 #include <sstream>
 
+#include "base/format_units.h"
 #include "cell_format.h"
 #include "gpu_peaks.h"
 #include "gpu_test_support.h"
@@ -18,7 +19,6 @@
 #include "problem.h"
 #include "reader/run_summary.h"
 #include "render/fact_cells.h"
-#include "render/format_units.h"
 #include "study_expectations.h"
 #include "study_table.h"
 #include "summary_json.h"

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "render/format_units.h"
+#include "base/format_units.h"
 
 namespace attnprof {
 

@@ -5,9 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "base/format_units.h"
 #include "render/fact_cells.h"
-#include "render/format_units.h"
-#include "render/svg.h"
 
 namespace attnprof {
 

@@ -14,7 +14,7 @@
 
 #include "analysis/kernel_class.h"
 #include "analysis/region_timeline.h"
-#include "render/format_units.h"  // format_duration, as the tables print it
+#include "base/format_units.h"  // format_duration, as the tables print it
 
 namespace attnprof::svg {
 

@@ -1,4 +1,4 @@
-#include "render/format_units.h"
+#include "base/format_units.h"
 
 #include <cmath>
 

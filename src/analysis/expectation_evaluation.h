@@ -1,0 +1,14 @@
+#pragma once
+// Evaluating a parsed expectation (analysis/expectation_parser.h) on the metrics of a trace's
+// region facts (analysis/region_metrics.h). check_expectations (attnprof/expectations.h) calls
+// this.
+
+#include "analysis/region_metrics.h"
+#include "attnprof/expectations.h"
+
+namespace attnprof {
+
+ExpectationResult evaluate_expectation(const Expectation& expectation,
+                                       const TraceAnalysis& analysis);
+
+}  // namespace attnprof
