@@ -128,7 +128,7 @@ std::array<KernelClassFacts, kKernelClassCount> class_facts(const Trace& trace,
   for (const auto& region : members.activities) {
     for (GpuActivityId id : region) {
       const auto c = static_cast<uint8_t>(rows.activity_class(id));
-      class_of[id] = c;
+      class_of[id.index()] = c;
       present[c] = true;
     }
   }
@@ -139,7 +139,7 @@ std::array<KernelClassFacts, kKernelClassCount> class_facts(const Trace& trace,
     if (present[c]) {
       for (size_t r = 0; r < regions; ++r) {
         for (GpuActivityId id : members.activities[r]) {
-          if (class_of[id] != c) continue;
+          if (class_of[id.index()] != c) continue;
           counts[r] += 1;
           times[r] += static_cast<double>(trace.gpu_activities[id].dur_ns);
         }
