@@ -106,7 +106,7 @@ struct TraceAnalysis {
   std::vector<RegionSummary> regions;
   // The processes the regions come from, when more than one: each region then names its pid.
   std::vector<int32_t> region_pids;
-// A device as the trace describes it; -1 and "" where it does not say.
+  WorkOutsideRegions outside_regions;
   // Index into regions of the typical one (closest to the medians); -1 when there are none.
   int typical_region = -1;
   // Medians over the regions, per kernel class, and the typical region's main kernel.
