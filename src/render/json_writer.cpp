@@ -10,14 +10,26 @@ void append_json_string(std::string& out, std::string_view s) {
   out += '"';
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
-        if (c < 0x20) out += fmt::format("\\u{:04x}", c);
-        else out += static_cast<char>(c);
+        if (c < 0x20)
+          out += fmt::format("\\u{:04x}", c);
+        else
+          out += static_cast<char>(c);
     }
   }
   out += '"';
@@ -44,7 +56,7 @@ JsonWriter& JsonWriter::open(char bracket) {
   value_prefix();
   out_ += bracket;
   has_items_.push_back(false);
-  return *this;
+  return written();
 }
 
 JsonWriter& JsonWriter::close(char bracket) {
@@ -52,7 +64,7 @@ JsonWriter& JsonWriter::close(char bracket) {
   has_items_.pop_back();
   if (had_items) newline();
   out_ += bracket;
-  return *this;
+  return written();
 }
 
 JsonWriter& JsonWriter::key(std::string_view k) {
@@ -66,26 +78,41 @@ JsonWriter& JsonWriter::key(std::string_view k) {
 JsonWriter& JsonWriter::string(std::string_view s) {
   value_prefix();
   append_json_string(out_, s);
-  return *this;
+  return written();
 }
 
 JsonWriter& JsonWriter::number(double v) {
   value_prefix();
-  if (!std::isfinite(v)) out_ += "null";
-  else out_ += fmt::format("{}", v);
-  return *this;
+  if (!std::isfinite(v))
+    out_ += "null";
+  else
+    out_ += fmt::format("{}", v);
+  return written();
 }
 
 JsonWriter& JsonWriter::boolean(bool v) {
   value_prefix();
   out_ += v ? "true" : "false";
-  return *this;
+  return written();
 }
 
 JsonWriter& JsonWriter::null() {
   value_prefix();
   out_ += "null";
-  return *this;
+  return written();
+}
+
+JsonWriter& JsonWriter::text(std::string_view raw) {
+  out_ += raw;
+  return written();
+}
+
+bool JsonWriter::flush() {
+  if (!sink_) return true;
+  if (!out_.empty() && std::fwrite(out_.data(), 1, out_.size(), sink_) != out_.size())
+    sink_failed_ = true;
+  out_.clear();
+  return !sink_failed_;
 }
 
 }  // namespace attnprof
