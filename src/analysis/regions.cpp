@@ -124,8 +124,8 @@ RegionMembers assign_to_regions(const Trace& trace, const RegionSet& set) {
   for (size_t g = 0; g < trace.gpu_activities.size(); ++g) {
     const GpuActivity& a = trace.gpu_activities[g];
     if (a.kind == GpuKind::kUserAnnotation) continue;
-    HostEventId anchor = trace.activity_launch[g] != kNoId ? trace.activity_launch[g]
-                                                           : trace.activity_op[g];
+    HostEventId anchor =
+        trace.activity_launch[g] != kNoId ? trace.activity_launch[g] : trace.activity_op[g];
     // Without a launch or an op the process is unknown, and the GPU's own time must do.
     std::optional<int32_t> pid;
     if (anchor != kNoId) pid = host[anchor].pid;

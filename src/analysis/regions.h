@@ -26,7 +26,7 @@ struct Region {
 };
 
 struct RegionSet {
-  std::string pattern;  // what was matched; empty for the whole trace
+  std::string pattern;          // what was matched; empty for the whole trace
   std::vector<Region> regions;  // sorted by start
   // PyTorch 1.8-1.9 wrote record_function scopes as ops ("Operator"): in such a trace a pattern
   // that names no annotation is matched against ops, and these regions are ops.
@@ -44,7 +44,7 @@ RegionSet find_regions(const Trace& trace, std::string_view pattern);
 std::vector<int32_t> host_processes(const Trace& trace);
 
 struct RegionMembers {
-  std::vector<std::vector<GpuActivityId>> activities;  // per region, in GPU start order
+  std::vector<std::vector<GpuActivityId>> activities;   // per region, in GPU start order
   std::vector<std::vector<HostEventId>> top_level_ops;  // per region: cpu_ops with no cpu_op above
 };
 

@@ -6,20 +6,34 @@ namespace attnprof {
 
 std::string_view diagnostic_name(DiagnosticKind kind) {
   switch (kind) {
-    case DiagnosticKind::kUnknownCategory: return "unknown category";
-    case DiagnosticKind::kUnknownPhase: return "unknown phase";
-    case DiagnosticKind::kMissingField: return "missing field";
-    case DiagnosticKind::kMistypedField: return "mistyped field";
-    case DiagnosticKind::kNegativeDuration: return "negative duration";
-    case DiagnosticKind::kFlowWithoutPartner: return "flow without partner";
-    case DiagnosticKind::kLaunchWithoutActivity: return "launch without GPU activity";
-    case DiagnosticKind::kActivityWithoutLaunch: return "GPU activity without launch";
-    case DiagnosticKind::kDuplicateCorrelation: return "duplicate correlation id";
-    case DiagnosticKind::kGpuBeforeLaunch: return "GPU activity before its launch";
-    case DiagnosticKind::kExternalIdIsCorrelation: return "External id is a correlation id";
-    case DiagnosticKind::kSeveralProcesses: return "regions of several processes";
-    case DiagnosticKind::kScopesAsOps: return "scopes written as ops";
-    case DiagnosticKind::kCount: break;
+    case DiagnosticKind::kUnknownCategory:
+      return "unknown category";
+    case DiagnosticKind::kUnknownPhase:
+      return "unknown phase";
+    case DiagnosticKind::kMissingField:
+      return "missing field";
+    case DiagnosticKind::kMistypedField:
+      return "mistyped field";
+    case DiagnosticKind::kNegativeDuration:
+      return "negative duration";
+    case DiagnosticKind::kFlowWithoutPartner:
+      return "flow without partner";
+    case DiagnosticKind::kLaunchWithoutActivity:
+      return "launch without GPU activity";
+    case DiagnosticKind::kActivityWithoutLaunch:
+      return "GPU activity without launch";
+    case DiagnosticKind::kDuplicateCorrelation:
+      return "duplicate correlation id";
+    case DiagnosticKind::kGpuBeforeLaunch:
+      return "GPU activity before its launch";
+    case DiagnosticKind::kExternalIdIsCorrelation:
+      return "External id is a correlation id";
+    case DiagnosticKind::kSeveralProcesses:
+      return "regions of several processes";
+    case DiagnosticKind::kScopesAsOps:
+      return "scopes written as ops";
+    case DiagnosticKind::kCount:
+      break;
   }
   return "diagnostic";
 }
