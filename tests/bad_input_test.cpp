@@ -23,7 +23,9 @@ void expect_one_line_error(const std::string& path, const std::string& must_cont
   EXPECT_NE(r.output.find(must_contain), std::string::npos) << r.output;
 }
 
-TEST(BadInput, MissingFile) { expect_one_line_error("/nonexistent/trace.json", "no such file"); }
+TEST(BadInput, MissingFile) {
+  expect_one_line_error("/nonexistent/trace.json", "no such file");
+}
 
 TEST(BadInput, Directory) {
   TempFile file("x");
@@ -53,7 +55,8 @@ TEST(BadInput, TraceEventsOfTheWrongType) {
 TEST(BadInput, TruncatedJsonAtManyPoints) {
   auto text = testing::run_command("zcat " + testing::fixture("study_naive.json.gz")).output;
   ASSERT_GT(text.size(), 10000u);
-  for (size_t cut : {size_t{4}, size_t{50}, size_t{700}, text.size() / 2, text.size() - 40, text.size() - 2}) {
+  for (size_t cut :
+       {size_t{4}, size_t{50}, size_t{700}, text.size() / 2, text.size() - 40, text.size() - 2}) {
     SCOPED_TRACE(cut);
     TempFile file("cut.json", text.substr(0, cut));
     expect_one_line_error(file.path(), "truncated");
@@ -61,8 +64,9 @@ TEST(BadInput, TruncatedJsonAtManyPoints) {
 }
 
 TEST(BadInput, MalformedJsonInsideAnEventGivesItsByteOffset) {
-  std::string json = R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "ts": 1, "dur": 1},)"
-                     R"( {"ph": "X", "cat": "cpu_op", "name": "b" "ts": 2, "dur": 1}]})";
+  std::string json =
+      R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "ts": 1, "dur": 1},)"
+      R"( {"ph": "X", "cat": "cpu_op", "name": "b" "ts": 2, "dur": 1}]})";
   TempFile file("bad.json", json);
   auto r = run_cli("analyze " + file.path());
   EXPECT_EQ(r.exit_code, 2) << r.output;
@@ -100,9 +104,9 @@ TEST(BadInput, MistypedAndNegativeFieldsAreCountedNotFatal) {
   TempFile file("odd.json", json);
   auto r = run_cli("analyze --format json " + file.path());
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  for (const char* expected : {"\"negative duration\": 1", "\"mistyped field\": 2",
-                               "\"missing field\": 1", "\"unknown category\": 1",
-                               "\"unknown phase\": 1"})
+  for (const char* expected :
+       {"\"negative duration\": 1", "\"mistyped field\": 2", "\"missing field\": 1",
+        "\"unknown category\": 1", "\"unknown phase\": 1"})
     EXPECT_NE(r.output.find(expected), std::string::npos) << expected << "\n" << r.output;
 }
 
@@ -113,7 +117,8 @@ TEST(BadInput, UnknownRegionIsNotAnError) {
 }
 
 TEST(BadInput, BadFlagsExitWithTwo) {
-  EXPECT_EQ(run_cli("analyze --format xml " + testing::fixture("study_naive.json.gz")).exit_code, 2);
+  EXPECT_EQ(run_cli("analyze --format xml " + testing::fixture("study_naive.json.gz")).exit_code,
+            2);
   EXPECT_EQ(run_cli("analyze").exit_code, 2);
   EXPECT_EQ(run_cli("frobnicate").exit_code, 2);
 }

@@ -43,9 +43,10 @@ Result<std::vector<VariantExpectation>> load_study_expectations(const std::strin
     if (end > start && end < text.size() && text[end] == ':') {
       variant = std::string(text.substr(start, end - start));
       if (!known_variant(variant))
-        return make_error("{}:{}:{}: unknown variant '{}' (variants: naive, inplace, sdpa-math, "
-                          "sdpa-efficient, sdpa-flash, sdpa-cudnn, sdpa-auto, or *)",
-                          path, number, start + 1, variant);
+        return make_error(
+            "{}:{}:{}: unknown variant '{}' (variants: naive, inplace, sdpa-math, "
+            "sdpa-efficient, sdpa-flash, sdpa-cudnn, sdpa-auto, or *)",
+            path, number, start + 1, variant);
       expression_start = end + 1;
     }
     auto parsed = parse_expectation(text.substr(expression_start));

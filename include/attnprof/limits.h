@@ -8,7 +8,7 @@ namespace attnprof {
 struct Limits {
   uint64_t max_decompressed_bytes = uint64_t{64} << 30;  // 64 GiB of JSON
   uint32_t max_gzip_ratio = 200;  // decompressed / compressed: traces are 10-20:1, bombs ~1000:1
-  uint64_t max_event_bytes = uint64_t{64} << 20;        // one event's JSON text
+  uint64_t max_event_bytes = uint64_t{64} << 20;  // one event's JSON text
   uint64_t max_events = uint64_t{1} << 32;
   // Nesting of arrays and objects, the top-level object being depth 1: Kineto's deepest values
   // (the tensor shapes in an event's args) are at depth 6 or 7. The default is simdjson's, and

@@ -6,7 +6,8 @@
 #endif
 
 int main(int argc, char** argv) {
-  CLI::App app{"attnprof: profile attention implementations and read their PyTorch profiler traces"};
+  CLI::App app{
+      "attnprof: profile attention implementations and read their PyTorch profiler traces"};
   app.require_subcommand(1);
   int exit_code = 0;
   attnprof::cli::register_analyze(app, exit_code);

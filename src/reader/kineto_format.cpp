@@ -40,16 +40,16 @@ Category category_from_name(std::string_view cat) {
       {"cpu_op", Category::kCpuOp},                    // 2021-06 on
       {"user_annotation", Category::kUserAnnotation},  // 2021-06 on
       {"gpu_user_annotation", Category::kGpuUserAnnotation},  // 2022-05 on
-      {"cuda_runtime", Category::kCudaRuntime},        // 2021-11 on
-      {"cuda_driver", Category::kCudaDriver},          // 2023-04 on
-      {"kernel", Category::kKernel},                   // 2022-04 on
-      {"gpu_memcpy", Category::kGpuMemcpy},            // 2022-04 on
-      {"gpu_memset", Category::kGpuMemset},            // 2022-04 on
-      {"python_function", Category::kPythonFunction},  // 2021-11 on
+      {"cuda_runtime", Category::kCudaRuntime},               // 2021-11 on
+      {"cuda_driver", Category::kCudaDriver},                 // 2023-04 on
+      {"kernel", Category::kKernel},                          // 2022-04 on
+      {"gpu_memcpy", Category::kGpuMemcpy},                   // 2022-04 on
+      {"gpu_memset", Category::kGpuMemset},                   // 2022-04 on
+      {"python_function", Category::kPythonFunction},         // 2021-11 on
       {"overhead", Category::kOverhead},
       {"cpu_instant_event", Category::kCpuInstantEvent},
-      {"ac2g", Category::kFlowAc2g},                   // 2022-10 on
-      {"fwdbwd", Category::kFlowFwdBwd},               // 2022-10 on
+      {"ac2g", Category::kFlowAc2g},      // 2022-10 on
+      {"fwdbwd", Category::kFlowFwdBwd},  // 2022-10 on
       {"Trace", Category::kTraceSpan},
       // PyTorch 1.8-1.9 (2020-09 to 2021-06): "Operator" for every CPU event.
       {"Operator", Category::kLegacyOperator},
