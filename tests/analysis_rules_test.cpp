@@ -13,18 +13,22 @@ namespace attnprof {
 namespace {
 
 TEST(KernelNames, FoldTemplatesAndKeepTheFunctor) {
-  EXPECT_EQ(short_kernel_name(
-                "void at::native::vectorized_elementwise_kernel<8, at::native::AUnaryFunctor<c10::BFloat16, "
-                "c10::BFloat16, c10::BFloat16, at::native::binary_internal::MulFunctor<float> >, "
-                "std::array<char*, 2ul> >(int, at::native::AUnaryFunctor<c10::BFloat16, c10::BFloat16, "
-                "c10::BFloat16, at::native::binary_internal::MulFunctor<float> >, std::array<char*, 2ul>)"),
-            "vectorized_elementwise_kernel<...> [MulFunctor]");
+  EXPECT_EQ(
+      short_kernel_name(
+          "void at::native::vectorized_elementwise_kernel<8, "
+          "at::native::AUnaryFunctor<c10::BFloat16, "
+          "c10::BFloat16, c10::BFloat16, at::native::binary_internal::MulFunctor<float> >, "
+          "std::array<char*, 2ul> >(int, at::native::AUnaryFunctor<c10::BFloat16, c10::BFloat16, "
+          "c10::BFloat16, at::native::binary_internal::MulFunctor<float> >, std::array<char*, "
+          "2ul>)"),
+      "vectorized_elementwise_kernel<...> [MulFunctor]");
   EXPECT_EQ(short_kernel_name("void (anonymous namespace)::softmax_warp_forward<c10::BFloat16, "
                               "c10::BFloat16, float, 11, false, false>(c10::BFloat16*, int)"),
             "softmax_warp_forward<...>");
-  EXPECT_EQ(short_kernel_name("fmha_cutlassF_bf16_aligned_64x64_rf_sm80(PyTorchMemEffAttention::"
-                              "AttentionKernel<cutlass::bfloat16_t, cutlass::arch::Sm80, true>::Params)"),
-            "fmha_cutlassF_bf16_aligned_64x64_rf_sm80");
+  EXPECT_EQ(
+      short_kernel_name("fmha_cutlassF_bf16_aligned_64x64_rf_sm80(PyTorchMemEffAttention::"
+                        "AttentionKernel<cutlass::bfloat16_t, cutlass::arch::Sm80, true>::Params)"),
+      "fmha_cutlassF_bf16_aligned_64x64_rf_sm80");
   EXPECT_EQ(short_kernel_name("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT"),
             "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT");
   // Mangled names are demangled first.
@@ -48,7 +52,8 @@ DeviceProperties h200() {
   return d;
 }
 
-GpuActivity kernel(std::array<int32_t, 3> grid, std::array<int32_t, 3> block, int regs, int shared) {
+GpuActivity kernel(std::array<int32_t, 3> grid, std::array<int32_t, 3> block, int regs,
+                   int shared) {
   GpuActivity k;
   k.kind = GpuKind::kKernel;
   k.grid = grid;
@@ -117,6 +122,44 @@ TEST(Regions, KernelsLaunchedFromAnotherThreadBelongToTheStepByTime) {
   ASSERT_EQ(t.regions[0].activities.size(), 2u);
   EXPECT_EQ(t.regions[0].activities[1].name, "b");
   EXPECT_EQ(t.regions[0].activities[1].start_ns, 110000);
+}
+
+TEST(Regions, NestedRegionsOfOneNameEachHoldTheirMembers) {
+  // One long `forward` around two short ones (modules that each annotate "forward"), a second
+  // process's launch inside them, and a kernel without a launch, placed by its own time. The
+  // sweep that replaced the walk back over earlier regions (issue 12) must place each the same.
+  testing::TempFile file("nested.json", R"json({"traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 0, "dur": 1000},
+    {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 10, "dur": 90},
+    {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 200, "dur": 100},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::a", "pid": 1, "tid": 1, "ts": 40, "dur": 20},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 50, "dur": 1, "args": {"correlation": 1}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 2, "ts": 250, "dur": 1, "args": {"correlation": 2}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 500, "dur": 1, "args": {"correlation": 3}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 2, "tid": 5, "ts": 60, "dur": 1, "args": {"correlation": 4}},
+    {"ph": "X", "cat": "kernel", "name": "a", "pid": 0, "tid": 7, "ts": 900, "dur": 10, "args": {"correlation": 1}},
+    {"ph": "X", "cat": "kernel", "name": "b", "pid": 0, "tid": 7, "ts": 260, "dur": 10, "args": {"correlation": 2}},
+    {"ph": "X", "cat": "kernel", "name": "c", "pid": 0, "tid": 7, "ts": 510, "dur": 10, "args": {"correlation": 3}},
+    {"ph": "X", "cat": "kernel", "name": "d", "pid": 1, "tid": 7, "ts": 70, "dur": 10, "args": {"correlation": 4}},
+    {"ph": "X", "cat": "kernel", "name": "e", "pid": 0, "tid": 7, "ts": 20, "dur": 5, "args": {"correlation": 99}}
+  ]})json");
+  auto trace = read_trace(file.path(), Limits{});
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  RegionSet set = find_regions(*trace, "forward");
+  ASSERT_EQ(set.regions.size(), 3u);
+  RegionMembers members = assign_to_regions(*trace, set);
+  auto names = [&](size_t r) {
+    std::string out;
+    for (GpuActivityId g : members.activities[r])
+      out += trace->strings.view(trace->gpu_activities[g].name);
+    return out;
+  };
+  EXPECT_EQ(names(0), "ebca");  // in GPU start order; d is process 2's
+  EXPECT_EQ(names(1), "ea");
+  EXPECT_EQ(names(2), "b");
+  ASSERT_EQ(members.top_level_ops[0].size(), 1u);
+  ASSERT_EQ(members.top_level_ops[1].size(), 1u);
+  EXPECT_TRUE(members.top_level_ops[2].empty());
 }
 
 TEST(Regions, MediansOverAnEvenNumberOfRegionsAndTheTypicalOne) {

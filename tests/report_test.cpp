@@ -249,6 +249,58 @@ TEST(RunSummary, BadFilesGetOneLineNamingThem) {
   EXPECT_FALSE(read_run_summary("/nonexistent/summary.json").ok());
 }
 
+TEST(RunSummary, NumbersOutOfRangeAndTracesOutsideTheFolderAreRefused) {
+  // 1e300 wrapped silently to INT64_MIN when read as an integer.
+  testing::TempFile huge("summary.json", R"({"schemaVersion": 1, "environment": {"smCount": 1e300},
+    "points": []})");
+  auto a = read_run_summary(huge.path());
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(a.error().message.find("number out of range at $.environment.smCount"),
+            std::string::npos)
+      << a.error().message;
+  testing::TempFile big_int("summary.json",
+                            R"({"schemaVersion": 1, "points": [{"variants": [
+                               {"variant": "x", "peakAllocatedBytes": 18446744073709551615}]}]})");
+  EXPECT_FALSE(read_run_summary(big_int.path()).ok());
+  testing::TempFile csv("sweep.csv", "seq,variant,gpu_median_ms,peak_allocated_bytes
+1,x,1,1e300
+");
+  auto c = read_sweep_csv(csv.path());
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("out of range"), std::string::npos) << c.error().message;
+
+  // A trace named outside the run's folder was opened and quoted in the page.
+  for (const char* file : {"../../etc/passwd", "/etc/passwd", "traces/../../x.json"}) {
+    testing::TempFile escape("summary.json",
+                             fmt::format(R"({{"schemaVersion": 1, "points": [{{"variants": [
+                      {{"variant": "naive", "status": "ok", "trace": {{"file": "{}"}}}}]}}]}})",
+                                         file));
+    auto d = read_run_summary(escape.path());
+    ASSERT_FALSE(d.ok()) << file;
+    EXPECT_NE(d.error().message.find("outside the run's folder"), std::string::npos)
+        << d.error().message;
+    auto r = testing::run_cli("report " + escape.dir() + " -o " + escape.dir() + "/r.html");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_EQ(r.output.find("root:"), std::string::npos);
+  }
+  testing::TempFile inside("summary.json", R"({"schemaVersion": 1, "points": [{"variants": [
+                             {"variant": "naive", "trace": {"file": "traces/a..b.json"}}]}]})");
+  EXPECT_TRUE(read_run_summary(inside.path()).ok());
+}
+
+TEST(RunSummary, SideFilesAreBounded) {
+  auto zero = read_run_summary("/dev/zero", 1 << 20);
+  ASSERT_FALSE(zero.ok());
+  EXPECT_NE(zero.error().message.find("larger than 1048576 bytes"), std::string::npos)
+      << zero.error().message;
+  EXPECT_NE(zero.error().message.find("--max-side-file-bytes"), std::string::npos);
+  testing::TempFile dir("x");
+  auto folder = read_sweep_csv(dir.dir());
+  ASSERT_FALSE(folder.ok());
+  EXPECT_NE(folder.error().message.find("is a directory"), std::string::npos)
+      << folder.error().message;
+}
+
 class ShippedStudyReport : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {

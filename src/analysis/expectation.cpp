@@ -4,12 +4,11 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "analysis/text_match.h"
+#include "io/side_file.h"
 
 namespace attnprof {
 
@@ -324,13 +323,10 @@ Result<std::vector<Expectation>> parse_expectations(std::string_view content,
   return out;
 }
 
-Result<std::vector<Expectation>> load_expectations(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("{}: cannot open the expectations file", path);
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) return make_error("{}: cannot read the expectations file", path);
-  return parse_expectations(content.str(), path);
+Result<std::vector<Expectation>> load_expectations(const std::string& path, uint64_t max_bytes) {
+  Result<std::string> content = read_side_file(path, max_bytes, "expectations file");
+  if (!content) return content.take_error();
+  return parse_expectations(*content, path);
 }
 
 std::vector<ExpectationResult> check_expectations(const std::vector<Expectation>& expectations,

@@ -56,10 +56,14 @@ Status analyze_variant(ReportVariant& variant, const std::string& path,
   analyze.explain = true;
   analyze.limits = options.limits;
   TraceAnalysis analysis = summarize_trace(*trace, analyze);
+  if (!region_pattern.empty() && analysis.regions.empty()) {
+    // The rule of every command (issue 12): the caller fails, or warns for one variant of a run.
+    variant.missing = fmt::format("no region matches `{}`", region_pattern);
+    variant.analysis = std::move(analysis);
+    return no_region_matches(*trace, path, region_pattern);
+  }
   if (analysis.typical_region < 0) {
-    variant.missing = region_pattern.empty()
-                          ? "the trace has no events"
-                          : fmt::format("no region matches `{}`", region_pattern);
+    variant.missing = "the trace has no events";
   } else {
     // The same regions summarize_trace found, for the typical one's members.
     RegionSet set = find_regions(*trace, region_pattern);
@@ -84,14 +88,14 @@ std::optional<std::string> find_trace(const fs::path& dir, const std::string& fi
   return std::nullopt;
 }
 
-void load_sweep(ReportData& data, const fs::path& dir) {
+void load_sweep(ReportData& data, const fs::path& dir, uint64_t max_bytes) {
   if (!data.run->sweep.empty()) {
     data.sweep = sweep_rows(*data.run);
     data.sweep_source = data.run->path;
     return;
   }
   if (const fs::path nested = dir / "sweep" / "summary.json"; is_file(nested)) {
-    Result<RunSummary> sweep = read_run_summary(nested.string());
+    Result<RunSummary> sweep = read_run_summary(nested.string(), max_bytes);
     if (sweep.ok()) {
       data.sweep = sweep_rows(*sweep);
       data.sweep_source = nested.string();
@@ -101,7 +105,7 @@ void load_sweep(ReportData& data, const fs::path& dir) {
   }
   for (const fs::path& csv : {dir / "sweep.csv", dir / "sweep" / "sweep.csv"}) {
     if (!is_file(csv)) continue;
-    Result<std::vector<SweepRow>> rows = read_sweep_csv(csv.string());
+    Result<std::vector<SweepRow>> rows = read_sweep_csv(csv.string(), max_bytes);
     if (rows.ok()) {
       data.sweep = std::move(*rows);
       data.sweep_source = csv.string();
@@ -114,10 +118,13 @@ void load_sweep(ReportData& data, const fs::path& dir) {
 Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
                             const ReportOptions& options) {
   ReportData data;
-  Result<RunSummary> run = read_run_summary(summary_path.string());
+  Result<RunSummary> run =
+      read_run_summary(summary_path.string(), options.limits.max_side_file_bytes);
   if (!run.ok()) return run.take_error();
   data.run = std::move(*run);
   data.region_pattern = options.region_pattern.empty() ? kBenchRegions : options.region_pattern;
+  size_t traces_with_regions = 0;
+  std::optional<Error> no_match;  // a trace was read, and the pattern matched nothing in it
   if (!data.run->points.empty()) {
     data.focus_point = static_cast<int>(data.run->points.size() / 2);
     for (const RunVariant& v : data.run->points[data.focus_point].variants) {
@@ -128,14 +135,19 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
             v.status == "ok" ? "no trace recorded" : "no trace: the variant did not run";
       } else if (auto path = find_trace(dir, v.trace_file)) {
         Status read = analyze_variant(variant, *path, options, data.region_pattern);
+        if (read.ok() && !variant.analysis->regions.empty()) ++traces_with_regions;
         if (!read.ok()) data.warnings.push_back(read.error().message);
+        if (!read.ok() && variant.analysis && !no_match) no_match = read.error();
       } else {
         variant.missing = fmt::format("trace {} not found in {}", v.trace_file, dir.string());
       }
       data.variants.push_back(std::move(variant));
     }
   }
-  load_sweep(data, dir);
+  // A --region that no trace of the run has is bad input, as in every command; one variant
+  // without it is a warning.
+  if (traces_with_regions == 0 && no_match) return *no_match;
+  load_sweep(data, dir, options.limits.max_side_file_bytes);
   return data;
 }
 

@@ -4,11 +4,11 @@
 // others: every trace read is reported, the others get their one-line error on stderr after the
 // report, and the exit code is 2 if any failed. With no trace read, only the errors are printed.
 
-#include <cstdio>
 #include <memory>
 
 #include "analysis/cross_trace.h"
 #include "attnprof/analysis.h"
+#include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
 #include "cli/terminal_progress.h"
@@ -76,10 +76,9 @@ int run(const AnalyzeArgs& args) {
     std::string out = args.format == "json" ? render_analyze_json(output)
                       : args.format == "md" ? render_analyze_markdown(output)
                                             : render_analyze_text(output);
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    if (std::fflush(stdout) != 0) exit_code = 2;
+    if (write_command_output(out) != 0) exit_code = 2;
   }
-  for (const auto& u : unread) std::fprintf(stderr, "attnprof: %s\n", u.error.c_str());
+  for (const auto& u : unread) print_error(u.error);
   return exit_code;
 }
 

@@ -14,23 +14,24 @@ namespace {
 
 std::string typical_words(const RegionMetrics& m) {
   if (m.typical_region < 0 || m.regions <= 1) return "";
-  return fmt::format("; typical region #{} ({})", m.typical_region + 1, m.typical_region_name);
+  return fmt::format("; typical region #{} ({})", m.typical_region + 1,
+                     escape_control(m.typical_region_name));
 }
 
 }  // namespace
 
 std::string render_check_text(const CheckReport& report) {
   const RegionMetrics& m = report.metrics;
-  std::string out = fmt::format("{}: {}{}\n", m.path, describe_regions(m.regions, m.region_pattern),
-                                typical_words(m));
+  std::string out = fmt::format("{}: {}{}\n", escape_control(m.path),
+                                describe_regions(m.regions, m.region_pattern), typical_words(m));
   size_t width = 0;
   for (const auto& r : report.results) width = std::max(width, std::min<size_t>(r.text.size(), 48));
   size_t failed = 0;
   for (const auto& r : report.results) {
     if (!r.holds) ++failed;
     fmt::format_to(std::back_inserter(out), "  {:<4}  {:<{}}  actual {}{}\n",
-                   r.holds ? "ok" : "FAIL", r.text, width, r.actual,
-                   r.source.empty() ? "" : "  [" + r.source + "]");
+                   r.holds ? "ok" : "FAIL", escape_control(r.text), width, escape_control(r.actual),
+                   r.source.empty() ? "" : "  [" + escape_control(r.source) + "]");
   }
   size_t n = report.results.size();
   size_t held = n - failed;
