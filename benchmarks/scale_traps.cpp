@@ -8,8 +8,9 @@
 //                  for every kernel
 //   nested-region  one long `forward` around N short `forward`s, each launching a kernel, read
 //                  with --region forward: assign_to_regions walked back over every earlier region
-//   deep-chain     N annotations nested in one another, N ops under the innermost: each op walked
-//                  the chain up to find whether an op is above it
+//   deep-chain     N annotations nested in one another, N ops under the innermost, each launching
+//                  a kernel: each op walked the chain up to find whether an op is above it, and
+//                  each kernel's op chain walked it again
 //
 // usage: scale_traps [--max N] [--case NAME]...
 
@@ -84,10 +85,14 @@ std::string deep_chain(int n) {
   std::string events;
   const int64_t span = int64_t{n} * 4'000 + 4'000;
   for (int i = 0; i < n; ++i) events += annotation("frame", i, span - 2 * i);
-  for (int i = 0; i < n; ++i)
+  for (int i = 0; i < n; ++i) {
+    const int64_t t = n + int64_t{i} * 2'000;
     events += fmt::format(
-        R"({{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":{}.{:03},"dur":1}},)",
-        (n + int64_t{i} * 2'000) / 1000, (n + int64_t{i} * 2'000) % 1000);
+        R"({{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":{}.{:03},"dur":1.5}},)",
+        t / 1000, t % 1000);
+    events += launch(1, 1, t + 100, i + 1);
+    events += kernel(t + 500, i + 1);
+  }
   return finish(std::move(events));
 }
 

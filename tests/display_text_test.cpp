@@ -65,7 +65,7 @@ TEST(DisplayText, MarkdownCellsForgeNoRowOrCell) {
   EXPECT_EQ(markdown_code("k|x"), "`k\\|x`");
   EXPECT_EQ(markdown_code("a`b"), "``a`b``");
   EXPECT_EQ(markdown_code("`x"), "`` `x ``");
-  EXPECT_EQ(markdown_code("a\\|b"), "`a\\\\|b`");
+  EXPECT_EQ(markdown_code("a\\|b"), "`a\\\\\\|b`");  // a backslash pair, an escaped pipe
   EXPECT_EQ(markdown_code("n\nl"), "`n\\x0al`");
 }
 
@@ -137,7 +137,7 @@ TEST(DisplayText, ErrorsAndFileNamesAreEscaped) {
   EXPECT_FALSE(has_raw_control(r.output, true)) << r.output;
   // A region pattern with ESC, in the "no region matches" error.
   TempFile trace("t.json", hostile_trace());
-  auto missing = run_cli("analyze --region $'\\e[31m' " + trace.path());
+  auto missing = run_cli("analyze --region \"$(printf '\\033[31m')\" " + trace.path());
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_FALSE(has_raw_control(missing.output, true)) << missing.output;
 }

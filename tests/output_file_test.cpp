@@ -164,13 +164,14 @@ TEST(OutputFile, DashIsStandardOutputAndStandardInput) {
 TEST(OutputFile, FailedWritesOfCommandsAreOneLineAndABrokenPipeIsQuiet) {
   const std::string trace = fixture("study_naive.json.gz");
   if (::access("/dev/full", W_OK) == 0) {
-    auto full =
-        testing::run_command(std::string(ATTNPROF_CLI) + " analyze " + trace + " 2>&1 >/dev/full");
+    auto full = testing::run_command("{ " + std::string(ATTNPROF_CLI) + " analyze " + trace +
+                                     " 2>&1 >/dev/full; }");
     EXPECT_EQ(full.exit_code, 2);
     EXPECT_EQ(full.output,
               "attnprof: cannot write to standard output: No space left on device\n");  // was ""
   }
-  auto closed = testing::run_command(std::string(ATTNPROF_CLI) + " analyze " + trace + " 2>&1 >&-");
+  auto closed =
+      testing::run_command("{ " + std::string(ATTNPROF_CLI) + " analyze " + trace + " 2>&1 >&-; }");
   EXPECT_EQ(closed.exit_code, 2);
   EXPECT_EQ(closed.output, "attnprof: cannot write to standard output: Bad file descriptor\n");
   // `| head -c 1` closes the pipe early: nothing on stderr.

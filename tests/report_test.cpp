@@ -262,9 +262,8 @@ TEST(RunSummary, NumbersOutOfRangeAndTracesOutsideTheFolderAreRefused) {
                             R"({"schemaVersion": 1, "points": [{"variants": [
                                {"variant": "x", "peakAllocatedBytes": 18446744073709551615}]}]})");
   EXPECT_FALSE(read_run_summary(big_int.path()).ok());
-  testing::TempFile csv("sweep.csv", "seq,variant,gpu_median_ms,peak_allocated_bytes
-1,x,1,1e300
-");
+  testing::TempFile csv("sweep.csv",
+                        "seq,variant,gpu_median_ms,peak_allocated_bytes\n1,x,1,1e300\n");
   auto c = read_sweep_csv(csv.path());
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.error().message.find("out of range"), std::string::npos) << c.error().message;
@@ -453,13 +452,20 @@ TEST(Report, TracesGiveATableOfMediansAndATimelineEach) {
   EXPECT_NE(md.find("**hidden-copy**"), std::string::npos);
 }
 
-TEST(Report, ARegionThatMatchesNothingSaysSoInsteadOfATimeline) {
-  ReportData d = load({testing::fixture("study_naive.json.gz")}, "no-such-region");
-  ASSERT_EQ(d.variants.size(), 1u);
-  EXPECT_FALSE(d.variants[0].timeline.has_value());
-  EXPECT_NE(d.variants[0].missing.find("no-such-region"), std::string::npos);
-  std::string html = render_report_html(d);
-  EXPECT_NE(html.find("No timeline: no region matches"), std::string::npos);
+TEST(Report, ARegionThatMatchesNothingIsBadInput) {
+  // One rule for every command (issue 12): before, the page was written with zeros.
+  ReportOptions options;
+  options.region_pattern = "no-such-region";
+  auto traces = load_report({testing::fixture("study_naive.json.gz")}, options);
+  ASSERT_FALSE(traces.ok());
+  EXPECT_NE(traces.error().message.find("no region matches \"no-such-region\"; the trace's "
+                                        "annotations: ProfilerStep#* (3), forward (3)"),
+            std::string::npos)
+      << traces.error().message;
+  // A bench run none of whose traces has the region fails alike.
+  auto run = load_report({kStudy}, options);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.error().message.find("no region matches"), std::string::npos);
 }
 
 TEST(Report, ARunWhoseTracesAreMissingStillHasItsTableAndSweep) {

@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "analysis/duration_sum.h"
+#include "analysis/findings/finding_context.h"
 #include "analysis/kernel_names.h"
 #include "analysis/occupancy.h"
-#include "analysis/findings/finding_context.h"
 #include "analysis/regions.h"
 
 namespace attnprof {
@@ -64,11 +64,12 @@ class RowMaker {
     row.short_name = short_name(a);
     if (a.kind == GpuKind::kMemcpy) row.memcpy_kind = memcpy_kind(row.name);
     HostEventId launch = trace_.activity_launch[id];
-    if (launch != kNoId) row.launch_api = std::string(trace_.strings.view(trace_.host_events[launch].name));
-    for (HostEventId op = trace_.activity_op[id]; op != kNoId; op = trace_.host_parent[op])
-      if (trace_.host_events[op].kind == HostKind::kCpuOp &&
-          !std::binary_search(region_ops_.begin(), region_ops_.end(), op))
-        row.op_chain.emplace_back(trace_.strings.view(trace_.host_events[op].name));
+    if (launch != kNoId)
+      row.launch_api = std::string(trace_.strings.view(trace_.host_events[launch].name));
+    HostEventId op = trace_.activity_op[id];
+    if (op != kNoId && !in_chain(op)) op = chain_op_above(op);
+    for (; op != kNoId; op = chain_op_above(op))
+      row.op_chain.emplace_back(trace_.strings.view(trace_.host_events[op].name));
     std::reverse(row.op_chain.begin(), row.op_chain.end());
     row.grid = a.grid;
     row.block = a.block;
@@ -90,17 +91,46 @@ class RowMaker {
   }
 
  private:
+  // An op that belongs in an op chain: a cpu_op that is not a region.
+  bool in_chain(HostEventId e) const {
+    return trace_.host_events[e].kind == HostKind::kCpuOp &&
+           !std::binary_search(region_ops_.begin(), region_ops_.end(), e);
+  }
+  // The nearest ancestor of `e` that belongs in an op chain. Answers are kept for every event
+  // walked through: under a deep nest of annotations, a walk per activity was quadratic
+  // (issue 12).
+  HostEventId chain_op_above(HostEventId e) {
+    if (auto known = op_above_.find(e); known != op_above_.end()) return known->second;
+    walked_.assign(1, e);
+    HostEventId found = kNoId;
+    for (HostEventId p = trace_.host_parent[e]; p != kNoId; p = trace_.host_parent[p]) {
+      if (in_chain(p)) {
+        found = p;
+        break;
+      }
+      if (auto known = op_above_.find(p); known != op_above_.end()) {
+        found = known->second;
+        break;
+      }
+      walked_.push_back(p);
+    }
+    for (HostEventId w : walked_) op_above_.emplace(w, found);
+    return found;
+  }
   const std::string& short_name(const GpuActivity& a) {
     auto it = short_names_.find(a.name);
     if (it != short_names_.end()) return it->second;
     std::string_view full = trace_.strings.view(a.name);
-    std::string s = a.kind == GpuKind::kKernel ? short_kernel_name(full) : std::string(full.substr(0, full.find(" (")));
+    std::string s = a.kind == GpuKind::kKernel ? short_kernel_name(full)
+                                               : std::string(full.substr(0, full.find(" (")));
     return short_names_.emplace(a.name, std::move(s)).first->second;
   }
 
   const Trace& trace_;
   std::vector<HostEventId> region_ops_;  // sorted
   std::unordered_map<StringId, std::string> short_names_;
+  std::unordered_map<HostEventId, HostEventId> op_above_;  // chain_op_above's answers
+  std::vector<HostEventId> walked_;
 };
 
 int typical_region(const std::vector<RegionSummary>& regions, const RegionMedians& m) {
@@ -170,7 +200,8 @@ TraceAnalysis summarize_trace(const Trace& trace, const AnalyzeOptions& options)
   out.events = trace.events_read;
   out.diagnostics = trace.diagnostics;
   if (trace.distributed.present) {
-    out.distributed_backend = trace.distributed.backend.empty() ? "unknown" : trace.distributed.backend;
+    out.distributed_backend =
+        trace.distributed.backend.empty() ? "unknown" : trace.distributed.backend;
     out.rank = trace.distributed.rank;
     out.world_size = trace.distributed.world_size;
   }
@@ -238,7 +269,8 @@ TraceAnalysis summarize_trace(const Trace& trace, const AnalyzeOptions& options)
     if (!options.activities_of_every_region && static_cast<int>(r) != out.typical_region) continue;
     auto& list = out.regions[r].activities;
     list.reserve(members.activities[r].size());
-    for (GpuActivityId id : members.activities[r]) list.push_back(rows.make(id, set.regions[r].start_ns));
+    for (GpuActivityId id : members.activities[r])
+      list.push_back(rows.make(id, set.regions[r].start_ns));
   }
   return out;
 }

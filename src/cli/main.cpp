@@ -53,8 +53,12 @@ std::vector<std::string> subcommand_names(const CLI::App& app) {
 // to be ("--regoin" -> "--region").
 std::string flag_suggestion(CLI::App& app, int argc, char** argv) {
   CLI::App* sub = nullptr;
-  for (int i = 1; i < argc && !sub; ++i)
-    if (argv[i][0] != '-') sub = app.get_subcommand_ptr(argv[i]).get();
+  for (int i = 1; i < argc && !sub; ++i) {
+    if (argv[i][0] == '-') continue;
+    for (CLI::App* candidate : app.get_subcommands([](const CLI::App*) { return true; }))
+      if (candidate->get_name() == argv[i]) sub = candidate;
+    break;
+  }
   if (!sub) return {};
   std::vector<std::string> flags;
   for (const CLI::Option* option : sub->get_options())

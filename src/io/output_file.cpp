@@ -153,20 +153,17 @@ Result<OutputFile> OutputFile::open(const std::string& path) {
   const mode_t mode = exists ? (info.st_mode & 07777) : (0666 & ~current_umask());
 
   const std::string folder = folder_of(*target);
-  int fd = ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  // O_TMPFILE's file is named at the end through /proc/self/fd (linkat): without /proc, a name.
+  static const bool proc_mounted = ::access("/proc/self/fd", X_OK) == 0;
+  int fd = proc_mounted ? ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600) : -1;
   std::string named;
-  if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+  if (!proc_mounted || (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL))) {
     // No O_TMPFILE on this file system: a hidden name, removed on a signal.
     for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
       named = temporary_name(*target);
-      register_temporary(named);
       fd = ::open(named.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
-      if (fd < 0) {
-        const int error = errno;
-        unregister_temporary(named);
-        errno = error;
-        if (error != EEXIST) break;
-      }
+      if (fd >= 0) register_temporary(named);  // only a file of ours is ever removed
+      if (fd < 0 && errno != EEXIST) break;
     }
   }
   if (fd < 0) {
@@ -258,12 +255,12 @@ Status OutputFile::commit() {
     const std::string proc = "/proc/self/fd/" + std::to_string(fd_);
     for (int attempt = 0; attempt < 100; ++attempt) {
       named_temporary_ = temporary_name(target_);
-      register_temporary(named_temporary_);
       if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, named_temporary_.c_str(), AT_SYMLINK_FOLLOW) ==
-          0)
+          0) {
+        register_temporary(named_temporary_);  // named until the rename: a signal removes it
         break;
+      }
       const int error = errno;
-      unregister_temporary(named_temporary_);
       named_temporary_.clear();
       if (error != EEXIST) return fail(error);
     }
