@@ -23,8 +23,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <functional>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -104,27 +107,43 @@ bool inflate_only(const std::string& path, ChildReport& r) {
   return true;
 }
 
-class CountingSink final : public attnprof::TraceDocumentSink {
+// Counts events on the reading thread alone (one worker, no parsing thread): the floor of the
+// streaming parse, without the rows. A batch's count is final when the batch is committed.
+class CountingSink final : public attnprof::DocumentSink, public attnprof::EventBatchSink {
  public:
-  attnprof::Status top_level_member(std::string_view, std::string_view, uint64_t) override { return {}; }
-  void begin_batch() override { batch_ = 0; }
+  attnprof::Status top_level_member(std::string_view, std::string_view, uint64_t) override {
+    return {};
+  }
+  void begin_batch(uint64_t sequence) override { parsed_.emplace_back(sequence, 0); }
   simdjson::error_code event(simdjson::ondemand::value, uint64_t) override {
-    ++batch_;
+    ++parsed_.back().second;
     return simdjson::SUCCESS;
   }
-  void commit_batch() override { events += batch_; }
-  void rollback_batch() override {}
+  void end_batch(bool parsed) override {
+    if (!parsed) parsed_.pop_back();
+  }
+  void discard_batches_from(uint64_t sequence) override {
+    while (!parsed_.empty() && parsed_.back().first >= sequence) parsed_.pop_back();
+  }
+  void commit_batch(uint64_t sequence, size_t) override {
+    while (!parsed_.empty() && parsed_.front().first <= sequence) {
+      events += parsed_.front().second;
+      parsed_.pop_front();
+    }
+  }
   uint64_t events = 0;
 
  private:
-  uint64_t batch_ = 0;
+  std::deque<std::pair<uint64_t, uint64_t>> parsed_;  // (sequence, events), not yet committed
 };
 
 bool count_streamed(const std::string& path, ChildReport& r) {
   auto stream = attnprof::open_read_ahead(path, Limits{});
   if (!stream.ok()) return false;
   CountingSink sink;
-  auto stats = attnprof::read_trace_document(**stream, path, Limits{}, sink);
+  attnprof::EventBatchSink* worker = &sink;
+  auto stats = attnprof::read_trace_document(
+      **stream, path, Limits{}, sink, std::span<attnprof::EventBatchSink* const>(&worker, 1));
   if (!stats.ok()) {
     std::fprintf(stderr, "%s\n", stats.error().message.c_str());
     return false;

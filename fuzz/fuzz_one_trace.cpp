@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "analysis/cross_trace.h"
-#include "analysis/expectation.h"
+#include "analysis/expectation_evaluation.h"
+#include "analysis/expectation_parser.h"
 #include "analysis/region_metrics.h"
 #include "analysis/regions.h"
 #include "analysis/summarize.h"
@@ -21,8 +22,8 @@
 #include "attnprof/render.h"
 #include "reader/read_trace.h"
 #include "render/analyze_output.h"
-#include "render/check_report.h"
-#include "render/diff_report.h"
+#include "render/check_output.h"
+#include "render/diff_output.h"
 #include "render/display_text.h"
 
 namespace attnprof::fuzz {

@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "base/format_units.h"
 #include "cell_format.h"
-#include "render/format_units.h"
 
 namespace attnprof::bench {
 namespace {

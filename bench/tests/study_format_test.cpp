@@ -11,12 +11,12 @@
 #include <limits>
 #include <sstream>
 
+#include "base/format_units.h"
 #include "cell_format.h"
 #include "gpu_peaks.h"
 #include "gpu_test_support.h"
 #include "gzip_file.h"
 #include "problem.h"
-#include "render/format_units.h"
 #include "study_expectations.h"
 #include "study_table.h"
 #include "summary_json.h"

@@ -5,12 +5,13 @@
 #include <cstdio>
 #include <variant>
 
-#include "analysis/expectation.h"
+#include "analysis/expectation_evaluation.h"
+#include "analysis/expectation_parser.h"
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
 #include "cli/region_option.h"
-#include "render/check_report.h"
+#include "render/check_output.h"
 #include "render/display_text.h"
 
 namespace attnprof::cli {

@@ -1,6 +1,6 @@
 #pragma once
 // The in-memory model of one trace: compact tables of events with interned names and integer
-// nanoseconds, plus the links between them (built by model/linker.h). Indices are typed ids.
+// nanoseconds, plus the links between them (built by reader/linker.h). Indices are typed ids.
 
 #include <array>
 #include <cstdint>

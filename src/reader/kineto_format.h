@@ -65,6 +65,24 @@ inline constexpr std::string_view kBaseTimeNanoseconds = "baseTimeNanoseconds";
 inline constexpr std::string_view kSchemaVersion = "schemaVersion";
 inline constexpr std::string_view kTraceName = "traceName";
 
+// Keys of each "deviceProperties" element (one per GPU).
+inline constexpr std::string_view kDeviceName = "name";
+inline constexpr std::string_view kDeviceId = "id";
+inline constexpr std::string_view kComputeMajor = "computeMajor";
+inline constexpr std::string_view kComputeMinor = "computeMinor";
+inline constexpr std::string_view kNumSms = "numSms";
+inline constexpr std::string_view kMaxThreadsPerMultiprocessor = "maxThreadsPerMultiprocessor";
+inline constexpr std::string_view kRegsPerMultiprocessor = "regsPerMultiprocessor";
+inline constexpr std::string_view kSharedMemPerMultiprocessor = "sharedMemPerMultiprocessor";
+inline constexpr std::string_view kSharedMemPerBlockOptin = "sharedMemPerBlockOptin";
+inline constexpr std::string_view kWarpSize = "warpSize";
+inline constexpr std::string_view kTotalGlobalMem = "totalGlobalMem";
+
+// Keys of "distributedInfo" (traces of a distributed run).
+inline constexpr std::string_view kBackend = "backend";
+inline constexpr std::string_view kRank = "rank";
+inline constexpr std::string_view kWorldSize = "world_size";
+
 // Event keys.
 inline constexpr std::string_view kPhase = "ph";
 inline constexpr std::string_view kCategory = "cat";

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "analysis/findings/finding_context.h"
-#include "render/format_units.h"
+#include "base/format_units.h"
 
 namespace attnprof {
 

@@ -9,7 +9,7 @@
 #include "analysis/findings/kernel_traits.h"
 #include "analysis/kernel_names.h"
 #include "analysis/occupancy.h"
-#include "render/format_units.h"
+#include "base/format_units.h"
 
 namespace attnprof {
 

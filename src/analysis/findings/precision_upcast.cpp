@@ -6,7 +6,7 @@
 #include "analysis/duration_sum.h"
 #include "analysis/findings/finding_context.h"
 #include "analysis/findings/kernel_traits.h"
-#include "render/format_units.h"
+#include "base/format_units.h"
 
 namespace attnprof {
 

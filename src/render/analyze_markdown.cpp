@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "attnprof/render.h"
-#include "render/format_units.h"
-#include "render/report_words.h"
+#include "base/format_units.h"
+#include "render/shared_words.h"
 
 namespace attnprof {
 

@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 
 #include "attnprof/render.h"
+#include "base/format_units.h"
 #include "render/display_text.h"
-#include "render/format_units.h"
 
 namespace attnprof {
 

@@ -1,12 +1,12 @@
-#include "render/cross_trace_words.h"
+#include "render/analyze_cross_trace_words.h"
 
 #include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
 
+#include "base/format_units.h"
 #include "render/display_text.h"
-#include "render/format_units.h"
 
 namespace attnprof {
 
