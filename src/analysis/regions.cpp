@@ -216,9 +216,9 @@ RegionMembers assign_to_regions(const Trace& trace, const RegionSet& set) {
   // Regions that are ops are not CPU work of their own: the ops under them are the top level.
   std::vector<bool> region_op(set.from_ops ? host.size() : 0, false);
   for (const Region& r : set.regions)
-    if (r.op != kNoId) region_op[r.op] = true;
+    if (r.op != kNoId) region_op[r.op.index()] = true;
   auto counts_as_op = [&](HostEventId i) {
-    return host[i].kind == HostKind::kCpuOp && (region_op.empty() || !region_op[i]);
+    return host[i].kind == HostKind::kCpuOp && (region_op.empty() || !region_op[i.index()]);
   };
   // Whether an op is above each event, from its parent's answer: a parent precedes its children
   // in the table (sorted by thread, then start, the longer first), so one pass in table order
@@ -227,8 +227,8 @@ RegionMembers assign_to_regions(const Trace& trace, const RegionSet& set) {
   points.clear();
   for (size_t i = 0; i < host.size(); ++i) {
     const HostEventId parent = trace.host_parent[i];
-    if (parent != kNoId && static_cast<size_t>(parent) < i)
-      op_above[i] = op_above[parent] || counts_as_op(parent);
+    if (parent != kNoId && parent.index() < i)
+      op_above[i] = op_above[parent.index()] || counts_as_op(parent);
     else
       for (HostEventId p = parent; p != kNoId; p = trace.host_parent[p])
         if (counts_as_op(p)) {
