@@ -175,7 +175,7 @@ TEST(Regions, MediansOverAnEvenNumberOfRegionsAndTheTypicalOne) {
   options.region_pattern = "forward";
   TraceAnalysis t = summarize_trace(*trace, options);
   ASSERT_EQ(t.regions.size(), 4u);
-  EXPECT_EQ(t.median.wall_ns, 25000);  // (20 + 30) / 2 us: the outlier does not move it
+  EXPECT_EQ(t.facts.wall_ns.median, 25000);  // (20 + 30) / 2 us: the outlier does not move it
 }
 
 }  // namespace

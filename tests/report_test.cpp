@@ -172,7 +172,7 @@ TEST(Svg, TicksLabelsAndFitting) {
   EXPECT_EQ(svg::format_tick_duration(500e3), "500 µs");
   EXPECT_EQ(svg::format_tick_duration(1.5e6), "1.5 ms");
   EXPECT_EQ(svg::format_tick_bytes(16 << 20), "16 MiB");
-  EXPECT_EQ(svg::format_duration(2259615.9), "2.26 ms");
+  EXPECT_EQ(format_duration(2259615.9), "2.26 ms");
   EXPECT_EQ(svg::fit("aten::masked_fill", 8), "aten::m…");
   EXPECT_EQ(svg::fit("µs µs", 5), "µs µs");  // code points, not bytes
   EXPECT_EQ(svg::fit("abc", 1), "");
@@ -198,7 +198,7 @@ TEST(RunSummary, ReadsTheShippedStudy) {
   ASSERT_TRUE(naive.median_ms.has_value());
   EXPECT_NEAR(*naive.median_ms, 2.2596, 1e-3);
   ASSERT_TRUE(naive.forward.has_value());
-  EXPECT_EQ(naive.forward->memcpy_by_kind.at("DtoD"), 1);
+  EXPECT_EQ(naive.forward->facts.memcpy_by_kind.at("DtoD").median, 1);
   ASSERT_FALSE(naive.forward->findings.empty());
   EXPECT_EQ(naive.forward->findings[0].id, "hidden-copy");
   EXPECT_EQ(p.variants[6].chosen_backend, "cudnn");
@@ -236,10 +236,17 @@ TEST(RunSummary, BadFilesGetOneLineNamingThem) {
   EXPECT_NE(a.error().message.find(not_json.path()), std::string::npos);
   EXPECT_EQ(a.error().message.find('\n'), std::string::npos);
 
-  testing::TempFile future("summary.json", R"({"schemaVersion": 2, "points": []})");
+  testing::TempFile future("summary.json", R"({"schemaVersion": 3, "points": []})");
   auto b = read_run_summary(future.path());
   ASSERT_FALSE(b.ok());
   EXPECT_NE(b.error().message.find("schemaVersion"), std::string::npos);
+
+  // Version 1 (camelCase): the error says how to convert it.
+  testing::TempFile camel("summary.json", R"({"schemaVersion": 1, "points": []})");
+  auto v1 = read_run_summary(camel.path());
+  ASSERT_FALSE(v1.ok());
+  EXPECT_NE(v1.error().message.find("tools/summary_json_v2.py"), std::string::npos)
+      << v1.error().message;
 
   testing::TempFile csv("sweep.csv", "batch,heads\n4,16\n");
   auto c = read_sweep_csv(csv.path());
@@ -251,16 +258,16 @@ TEST(RunSummary, BadFilesGetOneLineNamingThem) {
 
 TEST(RunSummary, NumbersOutOfRangeAndTracesOutsideTheFolderAreRefused) {
   // 1e300 wrapped silently to INT64_MIN when read as an integer.
-  testing::TempFile huge("summary.json", R"({"schemaVersion": 1, "environment": {"smCount": 1e300},
+  testing::TempFile huge("summary.json", R"({"schemaVersion": 2, "environment": {"sm_count": 1e300},
     "points": []})");
   auto a = read_run_summary(huge.path());
   ASSERT_FALSE(a.ok());
-  EXPECT_NE(a.error().message.find("number out of range at $.environment.smCount"),
+  EXPECT_NE(a.error().message.find("number out of range at $.environment.sm_count"),
             std::string::npos)
       << a.error().message;
   testing::TempFile big_int("summary.json",
-                            R"({"schemaVersion": 1, "points": [{"variants": [
-                               {"variant": "x", "peakAllocatedBytes": 18446744073709551615}]}]})");
+                            R"({"schemaVersion": 2, "points": [{"variants": [
+                               {"variant": "x", "peak_allocated_bytes": 18446744073709551615}]}]})");
   EXPECT_FALSE(read_run_summary(big_int.path()).ok());
   testing::TempFile csv("sweep.csv",
                         "seq,variant,gpu_median_ms,peak_allocated_bytes\n1,x,1,1e300\n");
@@ -271,7 +278,7 @@ TEST(RunSummary, NumbersOutOfRangeAndTracesOutsideTheFolderAreRefused) {
   // A trace named outside the run's folder was opened and quoted in the page.
   for (const char* file : {"../../etc/passwd", "/etc/passwd", "traces/../../x.json"}) {
     testing::TempFile escape("summary.json",
-                             fmt::format(R"({{"schemaVersion": 1, "points": [{{"variants": [
+                             fmt::format(R"({{"schemaVersion": 2, "points": [{{"variants": [
                       {{"variant": "naive", "status": "ok", "trace": {{"file": "{}"}}}}]}}]}})",
                                          file));
     auto d = read_run_summary(escape.path());
@@ -282,7 +289,7 @@ TEST(RunSummary, NumbersOutOfRangeAndTracesOutsideTheFolderAreRefused) {
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_EQ(r.output.find("root:"), std::string::npos);
   }
-  testing::TempFile inside("summary.json", R"({"schemaVersion": 1, "points": [{"variants": [
+  testing::TempFile inside("summary.json", R"({"schemaVersion": 2, "points": [{"variants": [
                              {"variant": "naive", "trace": {"file": "traces/a..b.json"}}]}]})");
   EXPECT_TRUE(read_run_summary(inside.path()).ok());
 }
@@ -298,6 +305,29 @@ TEST(RunSummary, SideFilesAreBounded) {
   ASSERT_FALSE(folder.ok());
   EXPECT_NE(folder.error().message.find("is a directory"), std::string::npos)
       << folder.error().message;
+}
+
+// bench --report hands the report the traces it read as it ran: the page is the one the report
+// makes by reading them from their files.
+TEST(ReportData, TracesAlreadyReadGiveTheSamePage) {
+  const ReportData from_files = load({kStudy});
+  ReportOptions options;
+  size_t known = 0;
+  for (const RunVariant& v : from_files.run->points[from_files.focus_point].variants) {
+    const std::string path = kStudy + "/traces/" + v.trace_file;
+    if (v.trace_file.empty() || !std::filesystem::exists(path)) continue;
+    auto trace = read_trace(path, Limits{});
+    ASSERT_TRUE(trace.ok()) << trace.error().message;
+    ReportVariant variant;
+    variant.trace_path = path;
+    describe_variant(variant, *trace, options, "forward");
+    options.traces_read.emplace(v.trace_file, std::move(variant));
+    ++known;
+  }
+  ASSERT_GT(known, 3u);
+  auto given = load_report({kStudy}, options);
+  ASSERT_TRUE(given.ok()) << given.error().message;
+  EXPECT_EQ(render_report_html(*given), render_report_html(from_files));
 }
 
 class ShippedStudyReport : public ::testing::Test {

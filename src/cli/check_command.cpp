@@ -60,14 +60,13 @@ int run(const CheckArgs& args) {
 
   AnalyzeOptions options;
   options.region_pattern = args.region;
-  options.activities_of_every_region = true;  // per-class metrics over every region
   options.limits = args.limits.to_limits();
   auto analysis = analyze_file(args.trace, options);
   if (!analysis.ok()) return fail(analysis.error());
   CheckReport report;
-  report.metrics = compute_region_metrics(*analysis);
+  report.analysis = std::move(analysis).value();
   for (const auto& e : expectations)
-    report.results.push_back(evaluate_expectation(e, report.metrics));
+    report.results.push_back(evaluate_expectation(e, report.analysis));
   if (!quiet()) {
     std::string out = args.format == "json" ? render_check_json(report) : render_check_text(report);
     if (int written = write_command_output(out); written != 0) return written;

@@ -1,6 +1,8 @@
 #include "cli/command_output.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <system_error>
 
 #include "io/output_file.h"
 #include "render/display_text.h"
@@ -30,6 +32,14 @@ int write_command_output(std::string_view text, const std::string& path) {
   if (written) written = out->commit();
   if (written) return 0;
   if (!out->reader_gone()) print_error(written.error().message);
+  return 2;
+}
+
+int standard_output_failed(int error) {
+  if (error == EPIPE) return 2;
+  print_error(error == 0
+                  ? std::string("cannot write to standard output")
+                  : "cannot write to standard output: " + std::generic_category().message(error));
   return 2;
 }
 

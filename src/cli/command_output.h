@@ -20,6 +20,10 @@ int fail(const Error& error);
 // one line on stderr (none when the reader of a pipe went away).
 int write_command_output(std::string_view text, const std::string& path = "-");
 
+// After a failed write to standard output by other means (the streamed JSON): one line naming
+// `error` (an errno), none for a broken pipe; returns 2.
+int standard_output_failed(int error);
+
 // Whether --quiet was given: no progress line, and `check` prints nothing on standard output.
 bool quiet();
 void set_quiet(bool quiet);

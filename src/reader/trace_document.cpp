@@ -141,7 +141,7 @@ class DocumentReader {
   std::vector<std::unique_ptr<EventBatch>> batches_;
   std::vector<EventBatch*> free_batches_;
   uint64_t next_sequence_ = 0;
-  std::unique_ptr<WorkerPool> pool_;   // last: its threads stop before the rest goes
+  std::unique_ptr<WorkerPool> pool_;  // last: its threads stop before the rest goes
   DocumentStats stats_;
 };
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "render/check_output.h"
+#include "render/facts_json.h"
 #include "render/json_writer.h"
 #include "render/shared_words.h"
 
@@ -12,18 +13,19 @@ namespace attnprof {
 
 namespace {
 
-std::string typical_words(const RegionMetrics& m) {
-  if (m.typical_region < 0 || m.regions <= 1) return "";
-  return fmt::format("; typical region #{} ({})", m.typical_region + 1,
-                     escape_control(m.typical_region_name));
+std::string typical_words(const TraceAnalysis& t) {
+  if (t.typical_region < 0 || t.regions.size() <= 1) return "";
+  return fmt::format("; typical region #{} ({})", t.typical_region + 1,
+                     escape_control(t.regions[t.typical_region].name));
 }
 
 }  // namespace
 
 std::string render_check_text(const CheckReport& report) {
-  const RegionMetrics& m = report.metrics;
-  std::string out = fmt::format("{}: {}{}\n", escape_control(m.path),
-                                describe_regions(m.regions, m.region_pattern), typical_words(m));
+  const TraceAnalysis& t = report.analysis;
+  std::string out = fmt::format(
+      "{}: {}{}\n", escape_control(t.path),
+      describe_regions(static_cast<int64_t>(t.regions.size()), t.region_pattern), typical_words(t));
   size_t width = 0;
   for (const auto& r : report.results) width = std::max(width, std::min<size_t>(r.text.size(), 48));
   size_t failed = 0;
@@ -44,32 +46,25 @@ std::string render_check_text(const CheckReport& report) {
 }
 
 std::string render_check_json(const CheckReport& report) {
-  const RegionMetrics& m = report.metrics;
+  const TraceAnalysis& m = report.analysis;
   JsonWriter w;
   w.begin_object();
   w.key("schemaVersion").number(kCheckSchemaVersion);
   w.key("trace").string(m.path);
   w.key("region_pattern").string(m.region_pattern);
-  w.key("regions").number(m.regions);
+  w.key("regions").number(m.regions.size());
   w.key("typical_region");
   if (m.typical_region >= 0) {
     w.begin_object();
     w.key("index").number(m.typical_region);
-    w.key("name").string(m.typical_region_name);
+    w.key("name").string(m.regions[m.typical_region].name);
     w.end_object();
   } else {
     w.null();
   }
   w.key("all_hold").boolean(all_hold(report.results));
   w.key("results").begin_array();
-  for (const auto& r : report.results) {
-    w.begin_object();
-    w.key("expression").string(r.text);
-    w.key("source").string(r.source);
-    w.key("holds").boolean(r.holds);
-    w.key("actual").string(r.actual);
-    w.end_object();
-  }
+  for (const auto& r : report.results) write_expectation_result(w, r);
   w.end_array();
   // Every metric: null where the trace cannot give it; numbers as median, min, max over regions
   // ("regions": 1 for the main kernel's properties, which are the typical region's).

@@ -13,7 +13,7 @@ namespace attnprof {
 inline constexpr int kCheckSchemaVersion = 1;
 
 struct CheckReport {
-  RegionMetrics metrics;  // of the checked trace
+  TraceAnalysis analysis;  // of the checked trace
   std::vector<ExpectationResult> results;
 };
 

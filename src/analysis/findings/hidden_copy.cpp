@@ -20,8 +20,8 @@ std::string_view cloning_op(const std::vector<std::string_view>& chain) {
       // A copy the user asked for (x.contiguous(), x.to()) is not hidden, and a reshape copies
       // only to make a layout contiguous: neither has an in-place form to suggest.
       static constexpr std::string_view kNotOutOfPlace[] = {
-          "aten::contiguous", "aten::to", "aten::_to_copy", "aten::reshape", "aten::flatten",
-          "aten::view", "aten::clone", "aten::copy_"};
+          "aten::contiguous", "aten::to",   "aten::_to_copy", "aten::reshape",
+          "aten::flatten",    "aten::view", "aten::clone",    "aten::copy_"};
       for (std::string_view excluded : kNotOutOfPlace)
         if (op == excluded) return {};
       return op;
@@ -61,12 +61,14 @@ void find_hidden_copies(const FindingContext& c, std::vector<Finding>& out) {
   }
   if (f.regions_affected == 0) return;
   if (op_for_suggestion.empty()) op_for_suggestion = "the op";
-  f.summary = fmt::format("{} copies its input before writing (out of place): a device-to-device copy "
-                          "in {} of {} regions",
-                          op_for_suggestion, f.regions_affected, c.region_count());
-  f.suggestion = fmt::format("use the in-place form ({}_) when autograd is off and the input is not "
-                             "needed afterwards: the copy, its time and its memory go away",
-                             op_for_suggestion);
+  f.summary = fmt::format(
+      "{} copies its input before writing (out of place): a device-to-device copy "
+      "in {} of {} regions",
+      op_for_suggestion, f.regions_affected, c.region_count());
+  f.suggestion = fmt::format(
+      "use the in-place form ({}_) when autograd is off and the input is not "
+      "needed afterwards: the copy, its time and its memory go away",
+      op_for_suggestion);
   out.push_back(std::move(f));
 }
 
