@@ -168,10 +168,10 @@ TEST(Svg, TicksLabelsAndFitting) {
   EXPECT_EQ(svg::log_ticks(30e3, 3e6), (std::vector<double>{50e3, 100e3, 200e3, 500e3, 1e6, 2e6}));
   EXPECT_EQ(svg::log_ticks(30e3, 120e6), (std::vector<double>{100e3, 1e6, 10e6, 100e6}));
   EXPECT_EQ(svg::log2_ticks(3 << 20, 20 << 20), (std::vector<double>{4 << 20, 8 << 20, 16 << 20}));
-  EXPECT_EQ(svg::format_tick_duration(0), "0");
-  EXPECT_EQ(svg::format_tick_duration(500e3), "500 µs");
-  EXPECT_EQ(svg::format_tick_duration(1.5e6), "1.5 ms");
-  EXPECT_EQ(svg::format_tick_bytes(16 << 20), "16 MiB");
+  EXPECT_EQ(format_tick_duration(0), "0");
+  EXPECT_EQ(format_tick_duration(500e3), "500 µs");
+  EXPECT_EQ(format_tick_duration(1.5e6), "1.5 ms");
+  EXPECT_EQ(format_tick_bytes(16 << 20), "16 MiB");
   EXPECT_EQ(format_duration(2259615.9), "2.26 ms");
   EXPECT_EQ(svg::fit("aten::masked_fill", 8), "aten::m…");
   EXPECT_EQ(svg::fit("µs µs", 5), "µs µs");  // code points, not bytes

@@ -1,5 +1,5 @@
 #pragma once
-// The study's table: what MISSION.md's table reports, from this machine's measurements.
+// The study's table: what docs/STUDY.md's table reports, from this machine's measurements.
 
 #include <string>
 #include <vector>
