@@ -307,6 +307,93 @@ TEST(RunSummary, SideFilesAreBounded) {
       << folder.error().message;
 }
 
+// A run recorded before summary.json version 2 (camelCase) reads the same once converted.
+TEST(RunSummary, AVersionOneFileConvertsToVersionTwo) {
+  const std::string v1 = R"({
+  "schemaVersion": 1,
+  "tool": "attnprof bench",
+  "environment": {
+    "device": "NVIDIA H200",
+    "smCount": 132,
+    "computeCapability": "9.0",
+    "cudaRuntime": "13.0"
+  },
+  "points": [
+    {
+      "problem": {
+        "seq": 2048,
+        "headDim": 64
+      },
+      "flopsPerCall": 68719476736,
+      "variants": [
+        {
+          "variant": "naive",
+          "status": "ok",
+          "chosenBackend": "",
+          "timing": {
+            "medianMs": 2.2596
+          },
+          "peakAllocatedBytes": 2684354560,
+          "trace": {
+            "file": "naive.json.gz",
+            "forward": {
+              "regions": 5,
+              "kernels": 5,
+              "memcpy": 1,
+              "memcpyByKind": {
+                "DtoD": 1
+              },
+              "cpuUs": 220.5,
+              "mainKernel": "softmax_warp_forward<...>",
+              "launchApi": "cudaLaunchKernel",
+              "occupancyPct": 37.5,
+              "expectations": [
+                {
+                  "text": "kernels == 5",
+                  "holds": true
+                }
+              ]
+            }
+          }
+        }
+      ]
+    }
+  ]
+}
+)";
+  testing::TempFile file("summary.json", v1);
+  ASSERT_FALSE(read_run_summary(file.path()).ok());
+  const auto converted = testing::run_command("python3 " + std::string(ATTNPROF_SOURCE_DIR) +
+                                              "/tools/summary_json_v2.py " + file.path());
+  ASSERT_EQ(converted.exit_code, 0) << converted.output;
+  const std::string text = read_file(file.path());
+  EXPECT_NE(text.find("\"expression\": \"kernels == 5\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"DtoD\": 1"), std::string::npos) << text;
+  auto run = read_run_summary(file.path());
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(run->sm_count, 132);
+  EXPECT_EQ(run->cuda_runtime, "13.0");
+  ASSERT_EQ(run->points.size(), 1u);
+  EXPECT_EQ(run->points[0].problem.head_dim, 64);
+  EXPECT_EQ(run->points[0].flops_per_call, 68719476736.0);
+  const RunVariant& naive = run->points[0].variants[0];
+  EXPECT_EQ(naive.median_ms, 2.2596);
+  EXPECT_EQ(naive.peak_allocated_bytes, int64_t{2684354560});
+  ASSERT_TRUE(naive.forward.has_value());
+  const RegionFacts& f = naive.forward->facts;
+  EXPECT_EQ(f.memcpy_by_kind.at("DtoD").median, 1);
+  EXPECT_DOUBLE_EQ(f.cpu_ns.median, 220.5e3);
+  ASSERT_TRUE(f.main_kernel.has_value());
+  EXPECT_EQ(f.main_kernel->launch_api, "cudaLaunchKernel");
+  EXPECT_EQ(f.main_kernel->occupancy_pct, 37.5);
+
+  // Converting again changes nothing.
+  const auto again = testing::run_command("python3 " + std::string(ATTNPROF_SOURCE_DIR) +
+                                          "/tools/summary_json_v2.py " + file.path());
+  EXPECT_EQ(again.exit_code, 0);
+  EXPECT_EQ(read_file(file.path()), text);
+}
+
 // bench --report hands the report the traces it read as it ran: the page is the one the report
 // makes by reading them from their files.
 TEST(ReportData, TracesAlreadyReadGiveTheSamePage) {
