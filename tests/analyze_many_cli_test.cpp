@@ -332,9 +332,9 @@ TEST_F(SlowTrace, NothingButResultsWhenStderrIsAPipe) {
 TEST_F(SlowTrace, OnATerminalTheLineIsDrawnThenErased) {
   auto feeder = slow_feed(set_.path("slow.json.gz"), gz_, 1.2);
   // Two at once, so that the quick trace is done while the slow one is still read: "1/2".
-  auto r = run_cli_split("analyze --jobs 2 " + set_.path("slow.json.gz") + " " +
-                             fixture("study_inplace.json.gz"),
-                         Stderr::kTerminal);
+  auto r = run_cli_split(
+      "analyze --jobs 2 " + set_.path("slow.json.gz") + " " + fixture("study_inplace.json.gz"),
+      Stderr::kTerminal);
   if (r.exit_code == -1) GTEST_SKIP() << "no pseudo-terminal here";
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("\r\033[Kreading 1/2 traces  "), std::string::npos) << r.err;
