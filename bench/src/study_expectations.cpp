@@ -1,10 +1,11 @@
 #include "study_expectations.h"
 
-#include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "attnprof/limits.h"
+#include "io/side_file.h"
 #include "problem.h"
 
 namespace attnprof::bench {
@@ -26,8 +27,11 @@ bool known_variant(std::string_view name) {
 }  // namespace
 
 Result<std::vector<VariantExpectation>> load_study_expectations(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("cannot read expectations file '{}'; check the path", path);
+  // Bounded, and a directory refused, as every side file (io/side_file.h).
+  Result<std::string> content =
+      read_side_file(path, Limits{}.max_side_file_bytes, "expectations file");
+  if (!content) return content.take_error();
+  std::istringstream in(std::move(*content));
   std::vector<VariantExpectation> out;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {

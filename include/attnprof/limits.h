@@ -18,6 +18,9 @@ struct Limits {
   // One string's JSON text, between its quotes (keys too): kernel names and call stacks run to
   // a few KiB; a name of megabytes is not a trace.
   uint64_t max_string_bytes = uint64_t{1} << 20;
+  // A file read whole beside the traces: expectations, a bench run's summary.json and sweep.csv
+  // (io/side_file.h). Real ones are kilobytes.
+  uint64_t max_side_file_bytes = uint64_t{64} << 20;
 };
 
 }  // namespace attnprof

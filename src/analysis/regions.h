@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "attnprof/result.h"
 #include "model/trace.h"
 
 namespace attnprof {
@@ -42,6 +43,12 @@ bool glob_match(std::string_view pattern, std::string_view text);
 // Annotations matching `pattern`; an empty pattern means ProfilerStep#* when the trace has such
 // annotations, else the whole trace as one region. A pattern that matches nothing gives none.
 RegionSet find_regions(const Trace& trace, std::string_view pattern);
+
+// Why `pattern` (not empty) matched no region in `trace`, read from `path`: one line that lists
+// the annotation names the trace has, the most frequent first, with their counts; numbered names
+// (ProfilerStep#3) are counted under their pattern (ProfilerStep#*), which --region accepts
+// (issue 12: every command fails with this and exit code 2).
+Error no_region_matches(const Trace& trace, std::string_view path, std::string_view pattern);
 
 // The processes (pids) whose CPU events the trace holds, in increasing order.
 std::vector<int32_t> host_processes(const Trace& trace);

@@ -7,10 +7,12 @@
 
 #include "analysis/expectation_evaluation.h"
 #include "analysis/expectation_parser.h"
+#include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
 #include "cli/region_option.h"
 #include "render/check_output.h"
+#include "render/display_text.h"
 
 namespace attnprof::cli {
 
@@ -27,19 +29,18 @@ struct CheckArgs {
 
 // The expression, and a caret under the column where it went wrong.
 void print_syntax_error(const SyntaxError& e, const std::string& text) {
-  std::fprintf(stderr, "attnprof: --expect: %s\n  %s\n  %*s^\n", describe(e, text).c_str(),
-               text.c_str(), e.column - 1, "");
-}
-
-int fail(const Error& error) {
-  std::fprintf(stderr, "attnprof: %s\n", error.message.c_str());
-  return 2;
+  // The caret counts columns of the escaped text: an escape is four columns wide.
+  const std::string before = escape_control(text.substr(0, static_cast<size_t>(e.column - 1)));
+  std::fprintf(stderr, "attnprof: --expect: %s\n  %s\n  %*s^\n",
+               escape_control(describe(e, text)).c_str(), escape_control(text).c_str(),
+               static_cast<int>(before.size()), "");
 }
 
 int run(const CheckArgs& args) {
   std::vector<Expectation> expectations;
   if (!args.expectations_file.empty()) {
-    auto loaded = load_expectations(args.expectations_file);
+    auto loaded =
+        load_expectations(args.expectations_file, args.limits.to_limits().max_side_file_bytes);
     if (!loaded.ok()) return fail(loaded.error());
     expectations = std::move(loaded).value();
   }
@@ -52,9 +53,8 @@ int run(const CheckArgs& args) {
     expectations.push_back(std::get<Expectation>(std::move(parsed)));
   }
   if (expectations.empty()) {
-    std::fprintf(stderr,
-                 "attnprof: nothing to check: give --expect EXPR or --expectations FILE%s\n",
-                 args.expectations_file.empty() ? "" : " (the file holds no expression)");
+    print_error(std::string("nothing to check: give --expect EXPR or --expectations FILE") +
+                (args.expectations_file.empty() ? "" : " (the file holds no expression)"));
     return 2;
   }
 
@@ -67,9 +67,10 @@ int run(const CheckArgs& args) {
   report.analysis = std::move(analysis).value();
   for (const auto& e : expectations)
     report.results.push_back(evaluate_expectation(e, report.analysis));
-  std::string out = args.format == "json" ? render_check_json(report) : render_check_text(report);
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  if (std::fflush(stdout) != 0) return 2;
+  if (!quiet()) {
+    std::string out = args.format == "json" ? render_check_json(report) : render_check_text(report);
+    if (int written = write_command_output(out); written != 0) return written;
+  }
   return all_hold(report.results) ? 0 : 1;
 }
 
@@ -86,7 +87,8 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_option("--expect", args->expressions,
                   "An expression such as 'kernels == 1' or 'main_kernel ~ \"flash\"' (repeatable)");
   cmd->add_option("--expectations", args->expectations_file,
-                  "A file of expressions, one per line; # starts a comment");
+                  "A file of expressions, one per line; # starts a comment; - reads standard "
+                  "input (at most --max-side-file-bytes)");
   cmd->add_option("--format", args->format, "Output format")
       ->check(CLI::IsMember({"text", "json"}));
   args->limits.add_to(*cmd);
