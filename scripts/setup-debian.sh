@@ -10,6 +10,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   gzip python3
   chromium  # the report's browser test (tests/browser/report_in_chromium.sh), headless
+  # The Python module (python/, `import attnprof`) and its test: pandas brings numpy.
+  pybind11-dev python3-dev python3-pandas python3-pytest
 )
 
 missing=()

@@ -19,7 +19,7 @@ enum class MaskKind : uint8_t {
 };
 enum class DeviceKind : uint8_t { kCuda, kCpu };
 
-// The study's implementations (MISSION.md), plus SDPA left to choose its backend itself.
+// The study's implementations (docs/STUDY.md), plus SDPA left to choose its backend itself.
 enum class Variant : uint8_t {
   kNaive,     // matmul -> * scale -> masked_fill (out of place) -> softmax -> matmul
   kInplace,   // the same with the scale and the mask applied in place

@@ -1,5 +1,6 @@
 // Kernel counts read from the bench's own traces of the study's default problem (bf16, batch 4,
-// 16 heads, seq 2048, head dim 64, causal): what MISSION.md's table says each variant shows.
+// 16 heads, seq 2048, head dim 64, causal): what the founding tutorial's table says (docs/STUDY.md)
+// each variant shows.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -52,9 +53,7 @@ class StudyTraces : public ::testing::Test {
       facts_[v] = *facts;
     }
   }
-  static void TearDownTestSuite() {
-    testing::remove_tree(folder_);
-  }
+  static void TearDownTestSuite() { testing::remove_tree(folder_); }
   void SetUp() override {
     ATTNPROF_REQUIRE_CUDA();
     ASSERT_EQ(facts_.size(), kAllVariants.size()) << "recording the traces failed (see above)";

@@ -25,9 +25,11 @@ struct ActivityRow {
   ActivityKind kind = ActivityKind::kKernel;
   std::string short_name;  // demangled, template arguments and parameters folded
   std::string name;        // as the trace gives it
-  std::string launch_api;  // cudaLaunchKernel, cuLaunchKernelEx, cudaMemcpyAsync, cudaGraphLaunch, ...
-  std::vector<std::string> op_chain;  // outermost op first, e.g. aten::masked_fill, aten::clone, aten::copy_
-  std::string memcpy_kind;            // DtoD, HtoD, DtoH, ... for memcpy; empty otherwise
+  std::string
+      launch_api;  // cudaLaunchKernel, cuLaunchKernelEx, cudaMemcpyAsync, cudaGraphLaunch, ...
+  std::vector<std::string>
+      op_chain;             // outermost op first, e.g. aten::masked_fill, aten::clone, aten::copy_
+  std::string memcpy_kind;  // DtoD, HtoD, DtoH, ... for memcpy; empty otherwise
   std::array<int32_t, 3> grid{0, 0, 0};
   std::array<int32_t, 3> block{0, 0, 0};
   int32_t registers_per_thread = 0;
@@ -37,9 +39,10 @@ struct ActivityRow {
   std::optional<double> kineto_occupancy_pct;
   // attnprof's estimate from registers, shared memory, block size, grid and the device's limits.
   std::optional<double> occupancy_pct;
-  // What limits blocks per SM in that estimate: "registers", "shared memory", "threads", "blocks", "grid".
+  // What limits blocks per SM in that estimate: "registers", "shared memory", "threads", "blocks",
+  // "grid".
   std::string occupancy_limiter;
-  int64_t bytes = 0;  // memcpy and memset
+  int64_t bytes = 0;     // memcpy and memset
   int64_t start_ns = 0;  // from the region's start
   int64_t duration_ns = 0;
   int32_t stream = 0;
@@ -47,10 +50,10 @@ struct ActivityRow {
 
 struct RegionSummary {
   std::string name;
-  int32_t pid = 0;  // the process whose annotation it is (0 for the whole trace)
-  int64_t start_ns = 0;  // trace clock
-  int64_t wall_ns = 0;   // the annotation's duration on the CPU
-  int64_t cpu_ns = 0;    // time in top-level CPU ops of the region, all threads of the process
+  int32_t pid = 0;          // the process whose annotation it is (0 for the whole trace)
+  int64_t start_ns = 0;     // trace clock
+  int64_t wall_ns = 0;      // the annotation's duration on the CPU
+  int64_t cpu_ns = 0;       // time in top-level CPU ops of the region, all threads of the process
   int64_t gpu_busy_ns = 0;  // union of the region's GPU activity intervals
   int64_t kernels = 0;
   int64_t memcpy = 0;
@@ -73,10 +76,16 @@ struct DeviceSummary {
   int32_t compute_major = 0, compute_minor = 0;
 };
 
+// A marker `attnprof annotate` wrote into the trace, read back (an instant named "attnprof: ...").
+struct TraceMarker {
+  std::string name;   // "hidden-copy", "typical region", "hidden copy"
+  int64_t ts_ns = 0;  // trace clock
+};
+
 struct TraceAnalysis {
   std::string path;
-  uint64_t json_bytes = 0;   // decompressed
-  uint64_t events = 0;       // elements of traceEvents
+  uint64_t json_bytes = 0;          // decompressed
+  uint64_t events = 0;              // elements of traceEvents
   std::string distributed_backend;  // empty when the trace has no distributedInfo
   int32_t rank = 0, world_size = 1;
   std::string region_pattern;  // what regions were matched against, "" for the whole trace
@@ -89,6 +98,8 @@ struct TraceAnalysis {
   int typical_region = -1;
   // Filled when AnalyzeOptions::explain is set.
   std::vector<Finding> findings;
+  // The markers of a trace annotated by `attnprof annotate`, in trace order; empty otherwise.
+  std::vector<TraceMarker> markers;
   Diagnostics diagnostics;
 };
 

@@ -255,6 +255,22 @@ bool compare(const Comparison& c, const MetricValue& v) {
   }
 }
 
+ActualValue actual_value(const std::string& metric, const MetricValue& v) {
+  ActualValue out;
+  out.metric = metric;
+  out.available = v.available;
+  if (!v.available) return out;
+  if (v.type == MetricType::kText) {
+    if (!v.texts.empty()) out.text = v.texts.front();
+  } else {
+    out.number = v.number.median;
+    out.min = v.number.min;
+    out.max = v.number.max;
+    out.regions = v.number.count;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::variant<Expectation, SyntaxError> parse_expression(std::string_view text) {
@@ -281,6 +297,7 @@ ExpectationResult evaluate_expectation(const Expectation& e, const RegionMetrics
     MetricValue v = metric_value(metrics, c.metric);
     bool holds = compare(c, v);
     r.holds = r.holds && holds;
+    r.values.push_back(actual_value(c.metric, v));
     std::string actual = format_actual(v);
     // A text metric with several spellings failed on all of them: show the full name too.
     if (!holds && v.available && v.texts.size() > 1) {

@@ -7,10 +7,11 @@
 #include <fmt/format.h>
 
 #include "analysis/duration_sum.h"
+#include "analysis/findings/finding_context.h"
 #include "analysis/kernel_names.h"
 #include "analysis/occupancy.h"
-#include "analysis/findings/finding_context.h"
 #include "analysis/regions.h"
+#include "analysis/trace_annotations.h"
 
 namespace attnprof {
 
@@ -64,7 +65,8 @@ class RowMaker {
     row.short_name = short_name(a);
     if (a.kind == GpuKind::kMemcpy) row.memcpy_kind = memcpy_kind(row.name);
     HostEventId launch = trace_.activity_launch[id];
-    if (launch != kNoId) row.launch_api = std::string(trace_.strings.view(trace_.host_events[launch].name));
+    if (launch != kNoId)
+      row.launch_api = std::string(trace_.strings.view(trace_.host_events[launch].name));
     for (HostEventId op = trace_.activity_op[id]; op != kNoId; op = trace_.host_parent[op])
       if (trace_.host_events[op].kind == HostKind::kCpuOp &&
           !std::binary_search(region_ops_.begin(), region_ops_.end(), op))
@@ -94,7 +96,8 @@ class RowMaker {
     auto it = short_names_.find(a.name);
     if (it != short_names_.end()) return it->second;
     std::string_view full = trace_.strings.view(a.name);
-    std::string s = a.kind == GpuKind::kKernel ? short_kernel_name(full) : std::string(full.substr(0, full.find(" (")));
+    std::string s = a.kind == GpuKind::kKernel ? short_kernel_name(full)
+                                               : std::string(full.substr(0, full.find(" (")));
     return short_names_.emplace(a.name, std::move(s)).first->second;
   }
 
@@ -170,7 +173,8 @@ TraceAnalysis summarize_trace(const Trace& trace, const AnalyzeOptions& options)
   out.events = trace.events_read;
   out.diagnostics = trace.diagnostics;
   if (trace.distributed.present) {
-    out.distributed_backend = trace.distributed.backend.empty() ? "unknown" : trace.distributed.backend;
+    out.distributed_backend =
+        trace.distributed.backend.empty() ? "unknown" : trace.distributed.backend;
     out.rank = trace.distributed.rank;
     out.world_size = trace.distributed.world_size;
   }
@@ -232,13 +236,21 @@ TraceAnalysis summarize_trace(const Trace& trace, const AnalyzeOptions& options)
   out.typical_region = typical_region(out.regions, m);
 
   if (options.explain) out.findings = find_all(FindingContext{trace, set, members, out});
+  for (const InstantEvent& e : trace.instants) {
+    std::string_view name = trace.strings.view(e.name);
+    if (name.starts_with(kMarkerPrefix))
+      out.markers.push_back({std::string(name.substr(kMarkerPrefix.size())), e.ts_ns});
+  }
+  std::stable_sort(out.markers.begin(), out.markers.end(),
+                   [](const TraceMarker& a, const TraceMarker& b) { return a.ts_ns < b.ts_ns; });
 
   RowMaker rows(trace, set);
   for (size_t r = 0; r < out.regions.size(); ++r) {
     if (!options.activities_of_every_region && static_cast<int>(r) != out.typical_region) continue;
     auto& list = out.regions[r].activities;
     list.reserve(members.activities[r].size());
-    for (GpuActivityId id : members.activities[r]) list.push_back(rows.make(id, set.regions[r].start_ns));
+    for (GpuActivityId id : members.activities[r])
+      list.push_back(rows.make(id, set.regions[r].start_ns));
   }
   return out;
 }

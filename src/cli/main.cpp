@@ -6,13 +6,15 @@
 #endif
 
 int main(int argc, char** argv) {
-  CLI::App app{"attnprof: profile attention implementations and read their PyTorch profiler traces"};
+  CLI::App app{
+      "attnprof: profile attention implementations and read their PyTorch profiler traces"};
   app.require_subcommand(1);
   int exit_code = 0;
   attnprof::cli::register_analyze(app, exit_code);
   attnprof::cli::register_diff(app, exit_code);
   attnprof::cli::register_check(app, exit_code);
   attnprof::cli::register_report(app, exit_code);
+  attnprof::cli::register_annotate(app, exit_code);
 #ifdef ATTNPROF_HAVE_BENCH
   attnprof::bench::register_bench_command(app, exit_code);
 #else

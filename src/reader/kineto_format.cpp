@@ -36,21 +36,22 @@ Category category_from_name(std::string_view cat) {
   }
   // Every spelling, with the libkineto output_json.cpp / ActivityType.cpp that wrote it (dates
   // of pytorch/kineto commits; PyTorch releases pick them up a few months later).
-  static constexpr std::array<std::pair<std::string_view, Category>, 25> kNames{{
-      {"cpu_op", Category::kCpuOp},                    // 2021-06 on
-      {"user_annotation", Category::kUserAnnotation},  // 2021-06 on
+  static constexpr std::array<std::pair<std::string_view, Category>, 26> kNames{{
+      {"cpu_op", Category::kCpuOp},                           // 2021-06 on
+      {"user_annotation", Category::kUserAnnotation},         // 2021-06 on
       {"gpu_user_annotation", Category::kGpuUserAnnotation},  // 2022-05 on
-      {"cuda_runtime", Category::kCudaRuntime},        // 2021-11 on
-      {"cuda_driver", Category::kCudaDriver},          // 2023-04 on
-      {"kernel", Category::kKernel},                   // 2022-04 on
-      {"gpu_memcpy", Category::kGpuMemcpy},            // 2022-04 on
-      {"gpu_memset", Category::kGpuMemset},            // 2022-04 on
-      {"python_function", Category::kPythonFunction},  // 2021-11 on
+      {"cuda_runtime", Category::kCudaRuntime},               // 2021-11 on
+      {"cuda_driver", Category::kCudaDriver},                 // 2023-04 on
+      {"kernel", Category::kKernel},                          // 2022-04 on
+      {"gpu_memcpy", Category::kGpuMemcpy},                   // 2022-04 on
+      {"gpu_memset", Category::kGpuMemset},                   // 2022-04 on
+      {"python_function", Category::kPythonFunction},         // 2021-11 on
       {"overhead", Category::kOverhead},
       {"cpu_instant_event", Category::kCpuInstantEvent},
-      {"ac2g", Category::kFlowAc2g},                   // 2022-10 on
-      {"fwdbwd", Category::kFlowFwdBwd},               // 2022-10 on
+      {"ac2g", Category::kFlowAc2g},      // 2022-10 on
+      {"fwdbwd", Category::kFlowFwdBwd},  // 2022-10 on
       {"Trace", Category::kTraceSpan},
+      {"attnprof", Category::kAttnprof},  // attnprof annotate's markers: read back, not modeled
       // PyTorch 1.8-1.9 (2020-09 to 2021-06): "Operator" for every CPU event.
       {"Operator", Category::kLegacyOperator},
       // Up to 2021-11: runtime calls; up to 2022-04: kernels, copies and memsets.
@@ -72,7 +73,9 @@ Category category_from_name(std::string_view cat) {
   return Category::kUnknown;
 }
 
-bool legacy_scope_is_step(std::string_view name) { return name.starts_with("ProfilerStep#"); }
+bool legacy_scope_is_step(std::string_view name) {
+  return name.starts_with("ProfilerStep#");
+}
 
 bool is_kernel_launch_api(std::string_view name) {
   return name == "cudaLaunchKernel" || name == "cudaLaunchKernelExC" || name == "cuLaunchKernel" ||

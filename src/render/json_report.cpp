@@ -30,10 +30,16 @@ void write_activity_fields(JsonWriter& w, const ActivityRow& a) {
     w.key("registers_per_thread").number(a.registers_per_thread);
     w.key("shared_memory_bytes").number(a.shared_memory_bytes);
     w.key("occupancy_pct");
-    if (a.occupancy_pct) w.number(*a.occupancy_pct); else w.null();
+    if (a.occupancy_pct)
+      w.number(*a.occupancy_pct);
+    else
+      w.null();
     w.key("occupancy_limiter").string(a.occupancy_limiter);
     w.key("kineto_occupancy_pct");
-    if (a.kineto_occupancy_pct) w.number(*a.kineto_occupancy_pct); else w.null();
+    if (a.kineto_occupancy_pct)
+      w.number(*a.kineto_occupancy_pct);
+    else
+      w.null();
   } else {
     w.key("bytes").number(a.bytes);
   }
@@ -90,7 +96,10 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t) {
   w.key("cpu_us").number(t.median.cpu_ns / 1000.0);
   w.end_object();
   w.key("typical_region");
-  if (t.typical_region >= 0) w.number(t.typical_region); else w.null();
+  if (t.typical_region >= 0)
+    w.number(t.typical_region);
+  else
+    w.null();
   w.key("regions").begin_array();
   for (const auto& r : t.regions) {
     w.begin_object();
@@ -121,6 +130,14 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t) {
     w.end_array();
     w.key("suggestion").string(f.suggestion);
     w.key("regions_affected").number(f.regions_affected);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("markers").begin_array();
+  for (const auto& m : t.markers) {
+    w.begin_object();
+    w.key("name").string(m.name);
+    w.key("ts_us").number(m.ts_ns / 1000.0);
     w.end_object();
   }
   w.end_array();

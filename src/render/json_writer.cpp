@@ -10,20 +10,33 @@ void append_json_string(std::string& out, std::string_view s) {
   out += '"';
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
-        if (c < 0x20) out += fmt::format("\\u{:04x}", c);
-        else out += static_cast<char>(c);
+        if (c < 0x20)
+          out += fmt::format("\\u{:04x}", c);
+        else
+          out += static_cast<char>(c);
     }
   }
   out += '"';
 }
 
 void JsonWriter::newline() {
+  if (compact_) return;
   out_ += '\n';
   out_.append(2 * has_items_.size(), ' ');
 }
@@ -58,7 +71,7 @@ JsonWriter& JsonWriter::close(char bracket) {
 JsonWriter& JsonWriter::key(std::string_view k) {
   value_prefix();
   append_json_string(out_, k);
-  out_ += ": ";
+  out_ += compact_ ? ":" : ": ";
   after_key_ = true;
   return *this;
 }
@@ -71,8 +84,16 @@ JsonWriter& JsonWriter::string(std::string_view s) {
 
 JsonWriter& JsonWriter::number(double v) {
   value_prefix();
-  if (!std::isfinite(v)) out_ += "null";
-  else out_ += fmt::format("{}", v);
+  if (!std::isfinite(v))
+    out_ += "null";
+  else
+    out_ += fmt::format("{}", v);
+  return *this;
+}
+
+JsonWriter& JsonWriter::raw_number(std::string_view text) {
+  value_prefix();
+  out_ += text;
   return *this;
 }
 

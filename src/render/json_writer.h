@@ -12,6 +12,10 @@ namespace attnprof {
 
 class JsonWriter {
  public:
+  // kCompact: one line, no spaces (the events annotate adds to a trace, one per line).
+  enum Layout { kIndented, kCompact };
+  explicit JsonWriter(Layout layout = kIndented) : compact_(layout == kCompact) {}
+
   JsonWriter& begin_object() { return open('{'); }
   JsonWriter& end_object() { return close('}'); }
   JsonWriter& begin_array() { return open('['); }
@@ -25,6 +29,8 @@ class JsonWriter {
     out_ += std::to_string(v);
     return *this;
   }
+  // A number already spelled as JSON (Kineto's "ts": microseconds with exactly three decimals).
+  JsonWriter& raw_number(std::string_view text);
   JsonWriter& boolean(bool v);
   JsonWriter& null();
   std::string take() { return std::move(out_); }
@@ -38,6 +44,7 @@ class JsonWriter {
   std::string out_;
   std::vector<bool> has_items_;  // per open container
   bool after_key_ = false;
+  bool compact_ = false;
 };
 
 // Appends `s` as a JSON string literal (with quotes) to `out`.

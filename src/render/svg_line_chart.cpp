@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "render/svg.h"
 #include "render/svg_charts.h"
@@ -26,6 +27,30 @@ std::string integer_label(double v) {
   return fmt::format("{:.0f}", v);
 }
 
+// Two series coincide when they were measured at the same x and every y is within 3 % of the
+// other's: on a log axis 3 % is about a line's width, so the later one would hide the earlier
+// (issue 16: sdpa-auto picks cuDNN, and its line covered sdpa-cudnn's).
+constexpr double kCoincidence = 0.03;
+
+bool coincide(const Series& a, const Series& b) {
+  if (a.points.size() != b.points.size() || a.points.empty()) return false;
+  for (size_t i = 0; i < a.points.size(); ++i) {
+    const auto [ax, ay] = a.points[i];
+    const auto [bx, by] = b.points[i];
+    if (ax != bx || std::abs(std::log(ay) - std::log(by)) > std::log1p(kCoincidence)) return false;
+  }
+  return true;
+}
+
+// For each series, the first earlier series it coincides with, or -1.
+std::vector<int> coinciding(const std::vector<Series>& series) {
+  std::vector<int> out(series.size(), -1);
+  for (size_t i = 0; i < series.size(); ++i)
+    for (size_t j = 0; j < i && out[i] < 0; ++j)
+      if (coincide(series[i], series[j])) out[i] = static_cast<int>(j);
+  return out;
+}
+
 }  // namespace
 
 std::string loglog_chart(const LogLogChart& chart) {
@@ -43,8 +68,8 @@ std::string loglog_chart(const LogLogChart& chart) {
   }
   std::string out;
   put(out,
-      R"(<svg class="sweep-chart" id="{}" viewBox="0 0 {} {}" width="100%" role="img" aria-label="{}">)",
-      escape(chart.id), num(kWidth), num(kHeight), escape(chart.title));
+      R"(<svg class="sweep-chart" id="{}" viewBox="0 0 {} {}" width="100%" style="min-width:{}px" role="img" aria-label="{}">)",
+      escape(chart.id), num(kWidth), num(kHeight), num(kWidth), escape(chart.title));
   put(out, R"(<text x="{}" y="18" font-size="13" font-weight="600" fill="#0f172a">{}</text>)",
       num(kLeft), escape(chart.title));
   if (xs.empty()) {
@@ -83,26 +108,43 @@ std::string loglog_chart(const LogLogChart& chart) {
       R"(<text x="{}" y="{}" font-size="11" fill="#334155" text-anchor="middle">{} (log scale)</text>)",
       num(kLeft + kPlotW / 2), num(kHeight - 10), escape(chart.x_label));
 
+  // A series that coincides with an earlier one is drawn dashed, with hollow rings around the
+  // other's dots, so that both stay visible; the legend says which it coincides with.
+  const std::vector<int> same_as = coinciding(chart.series);
+  double ly = kTop + 8;
   for (size_t i = 0; i < chart.series.size(); ++i) {
     const Series& s = chart.series[i];
     const std::string_view color = series_color(i);
+    const bool covered = same_as[i] >= 0;
     std::string points;
     for (auto [x, y] : s.points) points += num(px(x)) + "," + num(py(y)) + " ";
     put(out,
-        R"(<g class="series" data-series="{}"><polyline points="{}" fill="none" stroke="{}" stroke-width="2"/>)",
-        escape(s.name), points, color);
+        R"(<g class="series" data-series="{}"{}><polyline points="{}" fill="none" stroke="{}" stroke-width="2"{}/>)",
+        escape(s.name),
+        covered ? fmt::format(R"( data-coincides-with="{}")",
+                              escape(chart.series[size_t(same_as[i])].name))
+                : "",
+        points, color, covered ? R"( stroke-dasharray="7 5")" : "");
     for (auto [x, y] : s.points) {
-      put(out,
-          R"(<circle cx="{}" cy="{}" r="3.2" fill="{}"><title>{} · {} {}: {}</title></circle>)",
-          num(px(x)), num(py(y)), color, escape(s.name), escape(chart.x_label), integer_label(x),
-          escape(chart.format_y(y)));
+      put(out, R"(<circle cx="{}" cy="{}" r="{}" {}><title>{} · {} {}: {}</title></circle>)",
+          num(px(x)), num(py(y)), covered ? "5.5" : "3.2",
+          covered ? fmt::format(R"(fill="none" stroke="{}" stroke-width="1.8")", color)
+                  : fmt::format(R"(fill="{}")", color),
+          escape(s.name), escape(chart.x_label), integer_label(x), escape(chart.format_y(y)));
     }
     put(out, "</g>");
-    const double ly = kTop + 8 + 17 * static_cast<double>(i);
     put(out,
-        R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="2.5"/><text x="{}" y="{}" font-size="11" fill="#334155">{}</text>)",
+        R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="2.5"{}/><text x="{}" y="{}" font-size="11" fill="#334155">{}</text>)",
         num(kLeft + kPlotW + 10), num(ly), num(kLeft + kPlotW + 26), num(ly), color,
-        num(kLeft + kPlotW + 31), num(ly + 4), escape(fit(s.name, 17)));
+        covered ? R"( stroke-dasharray="5 3")" : "", num(kLeft + kPlotW + 31), num(ly + 4),
+        escape(fit(s.name, 17)));
+    if (covered) {
+      ly += 13;
+      put(out, R"(<text class="coincides" x="{}" y="{}" font-size="10" fill="#64748b">{}</text>)",
+          num(kLeft + kPlotW + 31), num(ly + 4),
+          escape(fit("= " + chart.series[size_t(same_as[i])].name, 17)));
+    }
+    ly += 17;
   }
   put(out, "</svg>");
   return out;

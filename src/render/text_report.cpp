@@ -1,6 +1,9 @@
 // The terminal report of `attnprof analyze`: per trace, its regions, their medians, then the
 // GPU activities of the typical region with what launched them.
 
+#include <algorithm>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "attnprof/render.h"
@@ -14,7 +17,8 @@ std::string memcpy_cell(const std::map<std::string, int64_t>& by_kind, int64_t t
   if (total == 0) return "0";
   std::string out = fmt::format("{}", total);
   std::string kinds;
-  for (const auto& [kind, n] : by_kind) kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, kind);
+  for (const auto& [kind, n] : by_kind)
+    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, kind);
   return out + " (" + kinds + ")";
 }
 
@@ -39,14 +43,14 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
   fmt::format_to(std::back_inserter(out), "{}\n", t.path);
   std::string devices;
   for (const auto& d : t.devices)
-    devices += fmt::format("{}{} ({} SMs, sm_{}{})", devices.empty() ? "" : ", ", d.name, d.sm_count,
-                           d.compute_major, d.compute_minor);
+    devices += fmt::format("{}{} ({} SMs, sm_{}{})", devices.empty() ? "" : ", ", d.name,
+                           d.sm_count, d.compute_major, d.compute_minor);
   fmt::format_to(std::back_inserter(out), "  {:.1f} MB of JSON, {} events; device: {}{}\n",
                  static_cast<double>(t.json_bytes) / 1e6, t.events,
                  devices.empty() ? "none recorded" : devices,
-                 t.distributed_backend.empty()
-                     ? std::string()
-                     : fmt::format("; rank {} of {} ({})", t.rank, t.world_size, t.distributed_backend));
+                 t.distributed_backend.empty() ? std::string()
+                                               : fmt::format("; rank {} of {} ({})", t.rank,
+                                                             t.world_size, t.distributed_backend));
   if (t.regions.empty()) {
     fmt::format_to(std::back_inserter(out), "  no region matches \"{}\"\n", t.region_pattern);
   } else {
@@ -61,40 +65,43 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
     };
     const std::string header = pids ? fmt::format("{:<24} {:>8}", "region", "pid") : "region";
     const int width = pids ? 33 : 24;
-    fmt::format_to(std::back_inserter(out), "  {:>3} {:<{}} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}\n",
-                   "#", header, width, "kernels", "memcpy", "memset", "GPU busy us", "wall us",
-                   "CPU us");
+    fmt::format_to(std::back_inserter(out),
+                   "  {:>3} {:<{}} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}\n", "#", header, width,
+                   "kernels", "memcpy", "memset", "GPU busy us", "wall us", "CPU us");
     for (size_t i = 0; i < t.regions.size(); ++i) {
       const auto& r = t.regions[i];
-      fmt::format_to(std::back_inserter(out), "  {:>3} {:<{}} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}{}\n",
-                     i + 1, label(r), width, r.kernels,
-                     memcpy_cell(r.memcpy_by_kind, r.memcpy), r.memset, format_us(r.gpu_busy_ns),
-                     format_us(r.wall_ns), format_us(r.cpu_ns),
+      fmt::format_to(std::back_inserter(out),
+                     "  {:>3} {:<{}} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}{}\n", i + 1, label(r),
+                     width, r.kernels, memcpy_cell(r.memcpy_by_kind, r.memcpy), r.memset,
+                     format_us(r.gpu_busy_ns), format_us(r.wall_ns), format_us(r.cpu_ns),
                      static_cast<int>(i) == t.typical_region ? "  <- typical" : "");
     }
     const auto& m = t.median;
-    fmt::format_to(std::back_inserter(out), "  {:>3} {:<{}} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}\n",
-                   "", "median", width, format_count(m.kernels), memcpy_median_cell(m), format_count(m.memset),
+    fmt::format_to(std::back_inserter(out),
+                   "  {:>3} {:<{}} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}\n", "", "median", width,
+                   format_count(m.kernels), memcpy_median_cell(m), format_count(m.memset),
                    format_us(m.gpu_busy_ns), format_us(m.wall_ns), format_us(m.cpu_ns));
   }
   if (t.typical_region >= 0) {
     const auto& r = t.regions[t.typical_region];
-    fmt::format_to(std::back_inserter(out), "\n  GPU activities of the typical region (#{} {}{}), in order:\n",
+    fmt::format_to(std::back_inserter(out),
+                   "\n  GPU activities of the typical region (#{} {}{}), in order:\n",
                    t.typical_region + 1, r.name,
                    t.region_pids.empty() ? std::string() : fmt::format(", pid {}", r.pid));
-    fmt::format_to(std::back_inserter(out), "  {:>3} {:>9} {:<44} {:<18} {:<14} {:<12} {:>4} {:>9} {}\n",
-                   "#", "dur us", "activity", "launched by", "grid", "block", "regs", "shared",
-                   "occupancy");
+    fmt::format_to(std::back_inserter(out),
+                   "  {:>3} {:>9} {:<44} {:<18} {:<14} {:<12} {:>4} {:>9} {}\n", "#", "dur us",
+                   "activity", "launched by", "grid", "block", "regs", "shared", "occupancy");
     int n = 0;
     for (const auto& a : r.activities) {
       bool kernel = a.kind == ActivityKind::kKernel;
-      std::string name = a.short_name.size() > 44 ? a.short_name.substr(0, 41) + "..." : a.short_name;
-      fmt::format_to(std::back_inserter(out), "  {:>3} {:>9} {:<44} {:<18} {:<14} {:<12} {:>4} {:>9} {}\n",
-                     ++n, format_us(a.duration_ns), name, a.launch_api.empty() ? "?" : a.launch_api,
-                     kernel ? format_dim3(a.grid) : "", kernel ? format_dim3(a.block) : "",
-                     kernel ? fmt::format("{}", a.registers_per_thread) : "",
-                     kernel ? format_bytes(a.shared_memory_bytes) : format_bytes(a.bytes),
-                     occupancy_cell(a));
+      std::string name =
+          a.short_name.size() > 44 ? a.short_name.substr(0, 41) + "..." : a.short_name;
+      fmt::format_to(
+          std::back_inserter(out), "  {:>3} {:>9} {:<44} {:<18} {:<14} {:<12} {:>4} {:>9} {}\n",
+          ++n, format_us(a.duration_ns), name, a.launch_api.empty() ? "?" : a.launch_api,
+          kernel ? format_dim3(a.grid) : "", kernel ? format_dim3(a.block) : "",
+          kernel ? fmt::format("{}", a.registers_per_thread) : "",
+          kernel ? format_bytes(a.shared_memory_bytes) : format_bytes(a.bytes), occupancy_cell(a));
       if (!a.op_chain.empty()) {
         std::string chain;
         for (const auto& op : a.op_chain) chain += op + " -> ";
@@ -108,8 +115,26 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
     for (const auto& f : t.findings) {
       fmt::format_to(std::back_inserter(out), "  * [{}] {}\n", finding_id(f.kind), f.summary);
       for (const auto& e : f.evidence) fmt::format_to(std::back_inserter(out), "      {}\n", e);
-      if (!f.suggestion.empty()) fmt::format_to(std::back_inserter(out), "      -> {}\n", f.suggestion);
+      if (!f.suggestion.empty())
+        fmt::format_to(std::back_inserter(out), "      -> {}\n", f.suggestion);
     }
+  }
+  if (!t.markers.empty()) {
+    // Counted by name, in the order they first appear: "typical region, 2 hidden copy, ...".
+    std::vector<std::pair<std::string, int>> counts;
+    for (const auto& m : t.markers) {
+      auto it = std::find_if(counts.begin(), counts.end(),
+                             [&](const auto& c) { return c.first == m.name; });
+      if (it == counts.end())
+        counts.emplace_back(m.name, 1);
+      else
+        ++it->second;
+    }
+    std::string list;
+    for (const auto& [name, n] : counts)
+      list += (list.empty() ? "" : ", ") + (n > 1 ? fmt::format("{} x {}", n, name) : name);
+    fmt::format_to(std::back_inserter(out), "\n  annotated by attnprof: {} marker{}: {}\n",
+                   t.markers.size(), t.markers.size() == 1 ? "" : "s", list);
   }
   if (t.diagnostics.total() > 0) {
     fmt::format_to(std::back_inserter(out), "\n  warnings ({} in all):", t.diagnostics.total());

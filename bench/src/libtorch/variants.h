@@ -1,5 +1,5 @@
 #pragma once
-// The study's attention implementations (MISSION.md), in LibTorch's C++ API, written as the
+// The study's attention implementations (docs/STUDY.md), in LibTorch's C++ API, written as the
 // Python reference recorder scripts/gpu/record_fixtures.py writes them.
 
 #include <ATen/ATen.h>

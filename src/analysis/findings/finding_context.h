@@ -21,7 +21,9 @@ struct FindingContext {
 
   size_t region_count() const { return regions.regions.size(); }
   int typical() const { return analysis.typical_region; }
-  const std::vector<GpuActivityId>& activities(size_t region) const { return members.activities[region]; }
+  const std::vector<GpuActivityId>& activities(size_t region) const {
+    return members.activities[region];
+  }
   const GpuActivity& activity(GpuActivityId id) const { return trace.gpu_activities[id]; }
   std::string_view name(GpuActivityId id) const { return trace.strings.view(activity(id).name); }
   // The runtime/driver call that launched it, or "" when the trace lacks it.
@@ -38,6 +40,17 @@ using FindingRule = void (*)(const FindingContext&, std::vector<Finding>&);
 
 // Every rule, in the order findings are shown.
 std::vector<Finding> find_all(const FindingContext& context);
+
+// A copy the hidden-copy rule blames: the GPU activity and the out-of-place op whose clone made it.
+struct HiddenCopy {
+  size_t region = 0;
+  GpuActivityId activity = kNoId;
+  HostEventId op = kNoId;
+};
+
+// Every hidden copy of every region, in region then GPU order (hidden_copy.cpp): the rule's
+// evidence, and `annotate`'s links from each copy to its op.
+std::vector<HiddenCopy> find_hidden_copy_activities(const FindingContext& context);
 
 // The rules (one file each under src/analysis/findings/).
 void find_hidden_copies(const FindingContext&, std::vector<Finding>&);
