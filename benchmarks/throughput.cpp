@@ -23,8 +23,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <functional>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -68,7 +71,8 @@ Measurement in_child(const std::function<bool(ChildReport&)>& work) {
     ChildReport report{};
     auto start = std::chrono::steady_clock::now();
     bool ok = work(report);
-    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    report.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (ok && write(fds[1], &report, sizeof report) != sizeof report) _exit(3);
     _exit(ok ? 0 : 1);
   }
@@ -104,27 +108,43 @@ bool inflate_only(const std::string& path, ChildReport& r) {
   return true;
 }
 
-class CountingSink final : public attnprof::TraceDocumentSink {
+// Counts events on the reading thread alone (one worker, no parsing thread): the floor of the
+// streaming parse, without the rows. A batch's count is final when the batch is committed.
+class CountingSink final : public attnprof::DocumentSink, public attnprof::EventBatchSink {
  public:
-  attnprof::Status top_level_member(std::string_view, std::string_view, uint64_t) override { return {}; }
-  void begin_batch() override { batch_ = 0; }
+  attnprof::Status top_level_member(std::string_view, std::string_view, uint64_t) override {
+    return {};
+  }
+  void begin_batch(uint64_t sequence) override { parsed_.emplace_back(sequence, 0); }
   simdjson::error_code event(simdjson::ondemand::value, uint64_t) override {
-    ++batch_;
+    ++parsed_.back().second;
     return simdjson::SUCCESS;
   }
-  void commit_batch() override { events += batch_; }
-  void rollback_batch() override {}
+  void end_batch(bool parsed) override {
+    if (!parsed) parsed_.pop_back();
+  }
+  void discard_batches_from(uint64_t sequence) override {
+    while (!parsed_.empty() && parsed_.back().first >= sequence) parsed_.pop_back();
+  }
+  void commit_batch(uint64_t sequence, size_t) override {
+    while (!parsed_.empty() && parsed_.front().first <= sequence) {
+      events += parsed_.front().second;
+      parsed_.pop_front();
+    }
+  }
   uint64_t events = 0;
 
  private:
-  uint64_t batch_ = 0;
+  std::deque<std::pair<uint64_t, uint64_t>> parsed_;  // (sequence, events), not yet committed
 };
 
 bool count_streamed(const std::string& path, ChildReport& r) {
   auto stream = attnprof::open_read_ahead(path, Limits{});
   if (!stream.ok()) return false;
   CountingSink sink;
-  auto stats = attnprof::read_trace_document(**stream, path, Limits{}, sink);
+  attnprof::EventBatchSink* worker = &sink;
+  auto stats = attnprof::read_trace_document(
+      **stream, path, Limits{}, sink, std::span<attnprof::EventBatchSink* const>(&worker, 1));
   if (!stats.ok()) {
     std::fprintf(stderr, "%s\n", stats.error().message.c_str());
     return false;
@@ -200,13 +220,18 @@ int main(int argc, char** argv) {
   std::vector<std::string> only;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "--repeat" && i + 1 < argc) repeat = std::stoi(argv[++i]);
-    else if (arg == "--whole-limit" && i + 1 < argc) whole_limit = std::stoull(argv[++i]);
-    else if (arg == "--mode" && i + 1 < argc) only.push_back(argv[++i]);
-    else traces.push_back(arg);
+    if (arg == "--repeat" && i + 1 < argc)
+      repeat = std::stoi(argv[++i]);
+    else if (arg == "--whole-limit" && i + 1 < argc)
+      whole_limit = std::stoull(argv[++i]);
+    else if (arg == "--mode" && i + 1 < argc)
+      only.push_back(argv[++i]);
+    else
+      traces.push_back(arg);
   }
   if (traces.empty()) {
-    std::fprintf(stderr, "usage: throughput [--repeat N] [--whole-limit BYTES] [--mode NAME]... TRACE...\n");
+    std::fprintf(
+        stderr, "usage: throughput [--repeat N] [--whole-limit BYTES] [--mode NAME]... TRACE...\n");
     return 2;
   }
   // seconds: the best of --repeat runs; worst: the slowest; cpu s: user + system of the best run.
@@ -219,7 +244,8 @@ int main(int argc, char** argv) {
       std::function<bool(ChildReport&)> work;
     };
     std::vector<Mode> modes;
-    if (is_gzip(path)) modes.push_back({"inflate", [&](ChildReport& r) { return inflate_only(path, r); }});
+    if (is_gzip(path))
+      modes.push_back({"inflate", [&](ChildReport& r) { return inflate_only(path, r); }});
     modes.push_back({"count/stream", [&](ChildReport& r) { return count_streamed(path, r); }});
     modes.push_back({"count/whole", [&](ChildReport& r) { return count_whole(path, r); }});
     modes.push_back({"read", [&](ChildReport& r) { return read_model(path, r); }});
@@ -243,13 +269,13 @@ int main(int argc, char** argv) {
       json_bytes = best.json_bytes;
       if (mode.name == "count/stream") floor_seconds = best.seconds;
       std::string name = path.size() > 40 ? "..." + path.substr(path.size() - 37) : path;
-      std::printf("%-40s %-13s %8.3f %8.3f %8.2f %9.0f %10.1f %10s %10s %9s\n", name.c_str(),
-                  mode.name.c_str(), best.seconds, worst_seconds, best.cpu_seconds,
-                  best.json_bytes / 1e6 / best.seconds,
-                  best.peak_rss_kb / 1024.0,
-                  best.model_bytes ? fmt::format("{:.1f}", best.model_bytes / 1048576.0).c_str() : "",
-                  best.events ? std::to_string(best.events).c_str() : "",
-                  floor_seconds > 0 ? fmt::format("{:.2f}x", best.seconds / floor_seconds).c_str() : "");
+      std::printf(
+          "%-40s %-13s %8.3f %8.3f %8.2f %9.0f %10.1f %10s %10s %9s\n", name.c_str(),
+          mode.name.c_str(), best.seconds, worst_seconds, best.cpu_seconds,
+          best.json_bytes / 1e6 / best.seconds, best.peak_rss_kb / 1024.0,
+          best.model_bytes ? fmt::format("{:.1f}", best.model_bytes / 1048576.0).c_str() : "",
+          best.events ? std::to_string(best.events).c_str() : "",
+          floor_seconds > 0 ? fmt::format("{:.2f}x", best.seconds / floor_seconds).c_str() : "");
     }
   }
   return 0;

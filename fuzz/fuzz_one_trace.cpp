@@ -11,15 +11,16 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/expectation.h"
+#include "analysis/expectation_evaluation.h"
+#include "analysis/expectation_parser.h"
 #include "analysis/region_metrics.h"
 #include "analysis/summarize.h"
 #include "analysis/trace_diff.h"
 #include "attnprof/analysis.h"
 #include "attnprof/render.h"
 #include "reader/read_trace.h"
-#include "render/check_report.h"
-#include "render/diff_report.h"
+#include "render/check_output.h"
+#include "render/diff_output.h"
 
 namespace attnprof::fuzz {
 

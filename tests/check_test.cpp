@@ -1,5 +1,5 @@
-// `attnprof check`: the expression language (analysis/expectation.h), its evaluation on the real
-// H200 traces, and the command's exit codes (0 all hold, 1 one fails, 2 bad input).
+// `attnprof check`: the expression language (analysis/expectation_parser.h), its evaluation on the
+// real H200 traces, and the command's exit codes (0 all hold, 1 one fails, 2 bad input).
 
 #include <map>
 
@@ -7,7 +7,8 @@
 
 #include <simdjson.h>
 
-#include "analysis/expectation.h"
+#include "analysis/expectation_evaluation.h"
+#include "analysis/expectation_parser.h"
 #include "analysis/variant_expectations.h"
 #include "attnprof/expectations.h"
 #include "test_support.h"

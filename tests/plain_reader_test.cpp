@@ -15,7 +15,7 @@
 #include <simdjson.h>
 
 #include "io/byte_stream.h"
-#include "model/linker.h"
+#include "reader/linker.h"
 #include "reader/read_trace.h"
 #include "reader/trace_builder.h"
 #include "reader_test_traces.h"

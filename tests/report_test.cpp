@@ -13,12 +13,12 @@
 
 #include "analysis/region_timeline.h"
 #include "analysis/regions.h"
-#include "analysis/report_data.h"
 #include "analysis/summarize.h"
+#include "pipeline/report_inputs.h"
 #include "reader/read_trace.h"
 #include "reader/run_summary.h"
 #include "render/report.h"
-#include "render/svg.h"
+#include "render/report_svg.h"
 #include "test_support.h"
 
 namespace attnprof {

@@ -1,6 +1,6 @@
 #pragma once
 // Numbers as the study's table shows them, with their units. Counts and bytes are formatted by
-// the core's render/format_units.h, as in `attnprof analyze`'s tables.
+// the core's base/format_units.h, as in `attnprof analyze`'s tables.
 
 #include <cstddef>
 #include <string>

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/variant_expectations.h"
+#include "pipeline/expectations_file.h"
 
 namespace attnprof::bench {
 

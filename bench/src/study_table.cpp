@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "base/format_units.h"
 #include "cell_format.h"
-#include "render/format_units.h"
 
 namespace attnprof::bench {
 namespace {
@@ -227,7 +227,8 @@ std::vector<std::string> finding_notes(const StudyPoint& point) {
   for (const VariantRow& row : point.rows) {
     if (!row.forward) continue;
     for (const Finding& f : row.forward->findings) {
-      std::string note = fmt::format("{}: [{}] {}", name(row.measurement.variant), finding_id(f.kind), f.summary);
+      std::string note =
+          fmt::format("{}: [{}] {}", name(row.measurement.variant), finding_id(f.kind), f.summary);
       if (!f.suggestion.empty()) note += " -> " + f.suggestion;
       notes.push_back(std::move(note));
     }
@@ -236,7 +237,8 @@ std::vector<std::string> finding_notes(const StudyPoint& point) {
 }
 
 // The expectations checked on each variant's trace (bench --expectations), failures first.
-std::vector<std::string> expectation_lines(const StudyReport& report, size_t* failed, size_t* total) {
+std::vector<std::string> expectation_lines(const StudyReport& report, size_t* failed,
+                                           size_t* total) {
   std::vector<std::string> lines, passed;
   for (const StudyPoint& point : report.points)
     for (const VariantRow& row : point.rows) {

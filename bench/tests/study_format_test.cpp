@@ -11,12 +11,12 @@
 #include <limits>
 #include <sstream>
 
+#include "base/format_units.h"
 #include "cell_format.h"
 #include "gpu_peaks.h"
 #include "gpu_test_support.h"
 #include "gzip_file.h"
 #include "problem.h"
-#include "render/format_units.h"
 #include "study_expectations.h"
 #include "study_table.h"
 #include "summary_json.h"
@@ -208,11 +208,12 @@ TEST(GzipFile, RoundTripsThroughAGzipReader) {
 }
 
 TEST(StudyExpectations, ReadsVariantPrefixesAndTheShippedStudyFile) {
-  auto shipped = load_study_expectations(std::string(ATTNPROF_SOURCE_DIR) + "/examples/study.expect");
+  auto shipped =
+      load_study_expectations(std::string(ATTNPROF_SOURCE_DIR) + "/examples/study.expect");
   ASSERT_TRUE(shipped.ok()) << shipped.error().message;
   EXPECT_EQ(shipped->size(), 12u);
-  EXPECT_EQ(expectations_for(*shipped, "naive").size(), 3u);       // two of its own and `*`
-  EXPECT_EQ(expectations_for(*shipped, "sdpa-auto").size(), 1u);   // only `*`
+  EXPECT_EQ(expectations_for(*shipped, "naive").size(), 3u);      // two of its own and `*`
+  EXPECT_EQ(expectations_for(*shipped, "sdpa-auto").size(), 1u);  // only `*`
 
   const auto folder = testing::test_folder();
   const std::string path = (folder / "bad.expect").string();
@@ -224,7 +225,8 @@ TEST(StudyExpectations, ReadsVariantPrefixesAndTheShippedStudyFile) {
   std::ofstream(path) << "naive: kernels = 5\n";
   bad = load_study_expectations(path);
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error().message.find("expected an operator"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("expected an operator"), std::string::npos)
+      << bad.error().message;
   testing::remove_tree(folder);
 }
 

@@ -4,12 +4,7 @@
 // its findings, the timeline of its typical region and its GPU time by kernel class, and a sweep
 // when the run has one.
 //
-// Inputs (load_report):
-// - a bench run's folder (or its summary.json): the table comes from summary.json; each variant's
-//   trace is the file summary.json names, beside it or under traces/ (how examples/ ships them);
-//   regions are `forward` unless asked otherwise. The sweep comes from the run itself when it
-//   swept, else from sweep/summary.json, else from sweep.csv or sweep/sweep.csv.
-// - trace files: one variant per trace, named after the file; regions as `analyze` finds them.
+// How they are gathered from files: pipeline/report_inputs.h.
 
 #include <array>
 #include <cstdint>
@@ -21,7 +16,6 @@
 #include "analysis/region_timeline.h"
 #include "attnprof/analysis.h"
 #include "attnprof/limits.h"
-#include "attnprof/result.h"
 #include "reader/run_summary.h"
 
 namespace attnprof {
@@ -58,11 +52,5 @@ struct ReportOptions {
   Limits limits;
   TimelineOptions timeline;
 };
-
-// Fails with one line when the inputs are neither one bench run folder nor trace files, when a
-// run's summary.json cannot be read, or when a trace given on the command line cannot be read.
-// A run's missing or unreadable trace is not an error: its variant says why it has no timeline.
-Result<ReportData> load_report(const std::vector<std::string>& inputs,
-                               const ReportOptions& options);
 
 }  // namespace attnprof

@@ -1,13 +1,11 @@
 #include "analysis/variant_expectations.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <variant>
 
 #include <fmt/format.h>
 
-#include "analysis/expectation.h"
+#include "analysis/expectation_parser.h"
 
 namespace attnprof {
 
@@ -61,16 +59,6 @@ Result<std::vector<VariantExpectation>> parse_variant_expectations(
     out.push_back({std::move(variant), std::move(expectation)});
   }
   return out;
-}
-
-Result<std::vector<VariantExpectation>> load_variant_expectations(
-    const std::string& path, const std::vector<std::string>& variants) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("{}: cannot open the expectations file; check the path", path);
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) return make_error("{}: cannot read the expectations file", path);
-  return parse_variant_expectations(content.str(), path, variants);
 }
 
 std::vector<Expectation> expectations_for(const std::vector<VariantExpectation>& all,

@@ -7,7 +7,8 @@
 //   *: memset <= 1
 //
 // Both `attnprof bench --expectations` (on the traces it records) and `attnprof check STUDY_DIR
-// --expectations` (on a study's shipped traces, no GPU needed) read it with this one parser.
+// --expectations` (on a study's shipped traces, no GPU needed) read it with this one parser
+// (pipeline/expectations_file.h reads the file).
 
 #include <string>
 #include <string_view>
@@ -28,11 +29,6 @@ struct VariantExpectation {
 // variants.
 Result<std::vector<VariantExpectation>> parse_variant_expectations(
     std::string_view content, std::string_view source, const std::vector<std::string>& variants);
-
-// Reads and parses the file at `path`; fails as parse_variant_expectations does, or when the file
-// cannot be read.
-Result<std::vector<VariantExpectation>> load_variant_expectations(
-    const std::string& path, const std::vector<std::string>& variants);
 
 // The expectations that apply to `variant`, in file order.
 std::vector<Expectation> expectations_for(const std::vector<VariantExpectation>& all,

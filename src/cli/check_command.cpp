@@ -11,13 +11,15 @@
 #include <optional>
 #include <variant>
 
-#include "analysis/expectation.h"
+#include "analysis/expectation_evaluation.h"
+#include "analysis/expectation_parser.h"
 #include "analysis/variant_expectations.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
 #include "cli/region_option.h"
 #include "io/trace_directory.h"
-#include "render/check_report.h"
+#include "pipeline/expectations_file.h"
+#include "render/check_output.h"
 
 namespace attnprof::cli {
 

@@ -7,7 +7,7 @@
 #include "cli/commands.h"
 #include "cli/limit_options.h"
 #include "cli/region_option.h"
-#include "render/diff_report.h"
+#include "render/diff_output.h"
 
 namespace attnprof::cli {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The in-memory model of one trace: compact tables of events with interned names and integer
-// nanoseconds, plus the links between them (built by model/linker.h). Indices are typed ids.
+// nanoseconds, plus the links between them (built by reader/linker.h). Indices are typed ids.
 
 #include <array>
 #include <cstdint>
@@ -124,7 +124,7 @@ struct Trace {
   int64_t base_time_ns = 0;  // "baseTimeNanoseconds": wall-clock epoch of ts 0, when present
   int64_t schema_version = 0;
   std::string trace_name;
-  uint64_t json_bytes = 0;  // decompressed size
+  uint64_t json_bytes = 0;   // decompressed size
   uint64_t events_read = 0;  // every element of traceEvents, kept or not
   // PyTorch 1.8-1.9 wrote every CPU event as "Operator": record_function scopes are cpu_op rows
   // here, but for ProfilerStep#N (reader/kineto_format.h).
@@ -132,9 +132,9 @@ struct Trace {
   Diagnostics diagnostics;
 
   // Links, filled by link_trace() once the events are read.
-  std::vector<HostEventId> host_parent;       // per host event: its enclosing event on the thread
-  std::vector<HostEventId> activity_launch;   // per GPU activity: the runtime/driver call
-  std::vector<HostEventId> activity_op;       // per GPU activity: innermost cpu_op that issued it
+  std::vector<HostEventId> host_parent;      // per host event: its enclosing event on the thread
+  std::vector<HostEventId> activity_launch;  // per GPU activity: the runtime/driver call
+  std::vector<HostEventId> activity_op;      // per GPU activity: innermost cpu_op that issued it
 
   const DeviceProperties* device(int32_t id) const {
     for (const auto& d : devices)

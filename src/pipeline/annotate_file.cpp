@@ -8,7 +8,7 @@
 #include "io/output_file.h"
 #include "reader/json_scan.h"
 #include "reader/read_trace.h"
-#include "render/annotation_events.h"
+#include "render/annotate_events.h"
 
 namespace attnprof {
 

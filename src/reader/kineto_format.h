@@ -47,7 +47,7 @@ enum class Category : uint8_t {
   kFlowAc2g,         // launch -> GPU activity
   kFlowFwdBwd,       // forward op -> backward op
   kTraceSpan,        // the profiler's own "PyTorch Profiler (0)" span: known, not modeled
-  kAttnprof,         // what `attnprof annotate` added (render/annotation_events.h): not modeled
+  kAttnprof,         // what `attnprof annotate` added (render/annotate_events.h): not modeled
   kUnknown,
 };
 
@@ -65,6 +65,24 @@ inline constexpr std::string_view kDistributedInfo = "distributedInfo";
 inline constexpr std::string_view kBaseTimeNanoseconds = "baseTimeNanoseconds";
 inline constexpr std::string_view kSchemaVersion = "schemaVersion";
 inline constexpr std::string_view kTraceName = "traceName";
+
+// Keys of each "deviceProperties" element (one per GPU).
+inline constexpr std::string_view kDeviceName = "name";
+inline constexpr std::string_view kDeviceId = "id";
+inline constexpr std::string_view kComputeMajor = "computeMajor";
+inline constexpr std::string_view kComputeMinor = "computeMinor";
+inline constexpr std::string_view kNumSms = "numSms";
+inline constexpr std::string_view kMaxThreadsPerMultiprocessor = "maxThreadsPerMultiprocessor";
+inline constexpr std::string_view kRegsPerMultiprocessor = "regsPerMultiprocessor";
+inline constexpr std::string_view kSharedMemPerMultiprocessor = "sharedMemPerMultiprocessor";
+inline constexpr std::string_view kSharedMemPerBlockOptin = "sharedMemPerBlockOptin";
+inline constexpr std::string_view kWarpSize = "warpSize";
+inline constexpr std::string_view kTotalGlobalMem = "totalGlobalMem";
+
+// Keys of "distributedInfo" (traces of a distributed run).
+inline constexpr std::string_view kBackend = "backend";
+inline constexpr std::string_view kRank = "rank";
+inline constexpr std::string_view kWorldSize = "world_size";
 
 // Event keys.
 inline constexpr std::string_view kPhase = "ph";

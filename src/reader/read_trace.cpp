@@ -4,7 +4,7 @@
 #include <thread>
 
 #include "io/byte_stream.h"
-#include "model/linker.h"
+#include "reader/linker.h"
 #include "reader/trace_builder.h"
 
 namespace attnprof {

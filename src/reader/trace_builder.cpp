@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include <fmt/format.h>
+
 #include "model/huge_pages.h"
 #include "model/sorted_runs.h"
 #include "model/two_threads.h"
@@ -18,7 +20,7 @@ int32_t clamp32(int64_t v) {
 }
 
 // Host events of one thread: parents start first and, at a tie, last longer; then a stack per
-// thread finds the nesting (model/linker.h).
+// thread finds the nesting (reader/linker.h).
 bool host_before(const HostEvent& a, const HostEvent& b) {
   if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
   if (a.dur_ns != b.dur_ns) return a.dur_ns > b.dur_ns;
@@ -99,8 +101,9 @@ Status TraceBuilder::read_device_properties(std::string_view raw, uint64_t offse
   simdjson::ondemand::document doc;
   simdjson::ondemand::array devices;
   if (top_level_parser_.iterate(text).get(doc) || doc.get_array().get(devices)) {
-    top_level_diagnostics_.add(DiagnosticKind::kMistypedField, offset,
-                               [] { return std::string("\"deviceProperties\" is not an array"); });
+    top_level_diagnostics_.add(DiagnosticKind::kMistypedField, offset, [] {
+      return fmt::format("\"{}\" is not an array", kineto::kDeviceProperties);
+    });
     return {};
   }
   for (auto element : devices) {
@@ -112,31 +115,31 @@ Status TraceBuilder::read_device_properties(std::string_view raw, uint64_t offse
       simdjson::ondemand::value v;
       if (field.unescaped_key().get(key) || field.value().get(v)) break;
       int64_t n = 0;
-      if (key == "name") {
+      if (key == kineto::kDeviceName) {
         std::string_view s;
         if (!v.get_string().get(s)) d.name = std::string(s);
         continue;
       }
       if (v.get_int64().get(n)) continue;
-      if (key == "id")
+      if (key == kineto::kDeviceId)
         d.id = clamp32(n);
-      else if (key == "computeMajor")
+      else if (key == kineto::kComputeMajor)
         d.compute_major = clamp32(n);
-      else if (key == "computeMinor")
+      else if (key == kineto::kComputeMinor)
         d.compute_minor = clamp32(n);
-      else if (key == "numSms")
+      else if (key == kineto::kNumSms)
         d.sm_count = clamp32(n);
-      else if (key == "maxThreadsPerMultiprocessor")
+      else if (key == kineto::kMaxThreadsPerMultiprocessor)
         d.max_threads_per_sm = clamp32(n);
-      else if (key == "regsPerMultiprocessor")
+      else if (key == kineto::kRegsPerMultiprocessor)
         d.regs_per_sm = clamp32(n);
-      else if (key == "sharedMemPerMultiprocessor")
+      else if (key == kineto::kSharedMemPerMultiprocessor)
         d.shared_memory_per_sm = n;
-      else if (key == "sharedMemPerBlockOptin")
+      else if (key == kineto::kSharedMemPerBlockOptin)
         d.shared_memory_per_block_optin = n;
-      else if (key == "warpSize")
+      else if (key == kineto::kWarpSize)
         d.warp_size = clamp32(n);
-      else if (key == "totalGlobalMem")
+      else if (key == kineto::kTotalGlobalMem)
         d.total_memory = n;
     }
     trace_.devices.push_back(std::move(d));
@@ -149,8 +152,9 @@ Status TraceBuilder::read_distributed_info(std::string_view raw, uint64_t offset
   simdjson::ondemand::document doc;
   simdjson::ondemand::object object;
   if (top_level_parser_.iterate(text).get(doc) || doc.get_object().get(object)) {
-    top_level_diagnostics_.add(DiagnosticKind::kMistypedField, offset,
-                               [] { return std::string("\"distributedInfo\" is not an object"); });
+    top_level_diagnostics_.add(DiagnosticKind::kMistypedField, offset, [] {
+      return fmt::format("\"{}\" is not an object", kineto::kDistributedInfo);
+    });
     return {};
   }
   trace_.distributed.present = true;
@@ -160,11 +164,11 @@ Status TraceBuilder::read_distributed_info(std::string_view raw, uint64_t offset
     if (field.unescaped_key().get(key) || field.value().get(v)) break;
     int64_t n;
     std::string_view s;
-    if (key == "backend" && !v.get_string().get(s))
+    if (key == kineto::kBackend && !v.get_string().get(s))
       trace_.distributed.backend = std::string(s);
-    else if (key == "rank" && !v.get_int64().get(n))
+    else if (key == kineto::kRank && !v.get_int64().get(n))
       trace_.distributed.rank = clamp32(n);
-    else if (key == "world_size" && !v.get_int64().get(n))
+    else if (key == kineto::kWorldSize && !v.get_int64().get(n))
       trace_.distributed.world_size = clamp32(n);
   }
   return {};

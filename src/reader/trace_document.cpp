@@ -1,18 +1,15 @@
 #include "reader/trace_document.h"
 
-#include <pthread.h>
-
-#include <condition_variable>
 #include <cstring>
 #include <deque>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "io/byte_stream.h"
 #include "reader/document_limits.h"
+#include "reader/event_batch.h"
 #include "reader/json_scan.h"
+#include "reader/worker_pool.h"
 
 namespace attnprof {
 
@@ -28,13 +25,6 @@ std::string printable(char c) {
   if (c >= 0x20 && c < 0x7f) return fmt::format("'{}'", c);
   return fmt::format("byte 0x{:02x}", static_cast<unsigned char>(c));
 }
-
-// What every event of a batch is held to (reader/document_limits.h).
-struct EventLimits {
-  const Limits* limits = nullptr;
-  uint32_t enclosing_depth = 2;  // the top-level object and traceEvents; 1 for a bare array
-  uint64_t scan_threshold = 0;   // events shorter than this are within every limit
-};
 
 // A key of the input, as an error message quotes it: bytes outside printable ASCII as \xNN and
 // at most kQuotedKeyBytes of them, so that the message stays one line whatever the key holds
@@ -52,228 +42,10 @@ std::string quoted_key(std::string_view key) {
   return out;
 }
 
-// Whole elements of traceEvents, parsed in place in the reader's buffer: the batch takes the
-// buffer, and the reader goes on in another one that starts with the bytes after the batch.
-struct Batch {
-  uint64_t sequence = 0;
-  uint64_t offset = 0;       // of the batch's first byte in the JSON
-  bool speculative = false;  // cut by the quick cut, which a failed parse proves wrong
-  std::vector<char> text;    // the reader's buffer: the batch is text[from, to)
-  size_t from = 0, to = 0;
-  size_t end = 0;    // text[from, end) was the reader's window when the batch was cut
-  bool eof = false;  // and whether the stream had ended then
-  // The bytes around the batch, overwritten by the `[` and `]` that make it an array.
-  char before = 0, after = 0;
-  // Set by the parse.
-  size_t worker = 0;
-  uint64_t events = 0;
-  simdjson::error_code error = simdjson::SUCCESS;
-  uint64_t error_offset = 0;
-  std::optional<LimitBreach> breach;  // the first event past a limit; fails the batch as an error
-  bool done = false;  // guarded by the pool's mutex when workers run
-  bool failed() const { return error || breach; }
-};
-
-// The text of one element of a batch: from its first byte to `next` (the next element's first
-// byte, or the batch's end), less the separator between them.
-std::string_view element_text(const char* first, const char* next) {
-  while (next > first && json_scan::is_space(next[-1])) --next;
-  if (next > first && next[-1] == ',') --next;
-  while (next > first && json_scan::is_space(next[-1])) --next;
-  return {first, static_cast<size_t>(next - first)};
-}
-
-// The byte offset of element number `index` (from 0) of a parsed batch.
-uint64_t element_offset(const Batch& batch, uint64_t index) {
-  std::string_view text(batch.text.data() + batch.from, batch.to - batch.from);
-  size_t pos = 0;
-  for (uint64_t i = 0; i < index; ++i) {
-    pos = json_scan::skip_space(text, json_scan::scan_value(text, pos, true).end);
-    pos = json_scan::skip_space(text, pos + 1);  // the comma
-  }
-  return batch.offset + pos;
-}
-
-// Parses `batch` as one array, handing each element to `sink`. Each element is held to `limits`
-// once the next one's position tells its size: the sink has seen it by then, but a breach fails
-// the batch, which rolls it back.
-void parse_batch(simdjson::ondemand::parser& parser, EventBatchSink& sink, Batch& batch,
-                 const EventLimits& limits) {
-  simdjson::padded_string_view view(batch.text.data() + batch.from - 1, batch.to - batch.from + 2,
-                                    batch.text.size() - batch.from + 1);
-  // Offsets in the view are one byte ahead of the batch's first byte.
-  const char* first = batch.text.data() + batch.from;
-  auto offset_of = [&](const char* p) { return batch.offset + (p - first); };
-  const char* previous = nullptr;  // the element before, not yet held to the limits
-  auto check_previous = [&](const char* next) {
-    if (!previous || static_cast<uint64_t>(next - previous) < limits.scan_threshold) return true;
-    batch.breach = find_limit_breach(element_text(previous, next), offset_of(previous),
-                                     limits.enclosing_depth, /*is_event=*/true, *limits.limits);
-    return !batch.breach;
-  };
-
-  sink.begin_batch(batch.sequence);
-  uint64_t count = 0;
-  uint64_t element_offset = batch.offset;
-  simdjson::error_code error = simdjson::SUCCESS;
-  simdjson::ondemand::document doc;
-  bool iterated = !(error = parser.iterate(view).get(doc));
-  if (iterated) {
-    simdjson::ondemand::array array;
-    if (!(error = doc.get_array().get(array))) {
-      for (auto element : array) {
-        simdjson::ondemand::value value;
-        if ((error = element.get(value))) break;
-        const char* location = nullptr;
-        if (!doc.current_location().get(location)) {
-          element_offset = offset_of(location);
-          if (!check_previous(location)) break;
-          previous = location;
-        }
-        if ((error = sink.event(value, element_offset))) break;
-        ++count;
-      }
-      const char* trailing = nullptr;
-      if (!error && !batch.breach && !doc.current_location().get(trailing)) {
-        error = simdjson::TRAILING_CONTENT;
-        element_offset = offset_of(trailing);
-      }
-      if (!error && !batch.breach) check_previous(batch.text.data() + batch.to);
-    }
-  }
-  sink.end_batch(!error && !batch.breach);
-  batch.events = count;
-  batch.error = error;
-  if (error) {
-    const char* location = nullptr;
-    bool located = iterated && !doc.current_location().get(location);
-    batch.error_offset = located ? offset_of(location) : element_offset;
-  }
-}
-
-// Parses batches in the order they were submitted: a thread for each sink but the first, which
-// is the reading thread's. The reading thread parses too, whenever it would otherwise wait: with
-// as many sinks as cores, no core is left idle while batches are queued, and none is shared by two
-// busy threads (a shared core slowed the reader, which every worker waits on: measured 10-20 %
-// slower on a 1 GB gzip trace than this).
-class WorkerPool {
- public:
-  // `limits` is read by the workers as they parse: it must be set before the first submit().
-  WorkerPool(std::span<EventBatchSink* const> sinks, const EventLimits& limits)
-      : sinks_(sinks), limits_(limits) {
-    threads_.reserve(sinks.size());
-    for (size_t i = 1; i < sinks.size(); ++i) threads_.emplace_back([this, i] { work(i); });
-  }
-  ~WorkerPool() {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-    }
-    work_ready_.notify_all();
-    for (auto& t : threads_) t.join();
-  }
-
-  void submit(Batch* batch) {
-    {
-      std::lock_guard lock(mutex_);
-      queue_.push_back(batch);
-    }
-    work_ready_.notify_one();
-  }
-  bool done(const Batch* batch) {
-    std::lock_guard lock(mutex_);
-    return batch->done;
-  }
-  // On the reading thread: until `batch` is parsed, parses queued batches, else waits.
-  void wait(const Batch* batch) {
-    std::unique_lock lock(mutex_);
-    while (!batch->done) {
-      if (!queue_.empty()) {
-        run_front(lock, 0);
-        continue;
-      }
-      batch_done_.wait(lock);
-    }
-  }
-  // On the reading thread: parses the oldest queued batch if more are queued than the worker
-  // threads could take at once (else they would idle while this thread parses, and not reads).
-  bool help() {
-    std::unique_lock lock(mutex_);
-    if (queue_.size() <= threads_.size()) return false;
-    run_front(lock, 0);
-    return true;
-  }
-  // Takes back the batches not started, and waits for the others.
-  void cancel_all() {
-    std::unique_lock lock(mutex_);
-    queue_.clear();
-    batch_done_.wait(lock, [&] { return running_ == 0; });
-  }
-
- private:
-  void work(size_t index) {
-    ::pthread_setname_np(::pthread_self(), "attnprof parse");  // for top and perf
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      work_ready_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      if (stopping_) return;
-      run_front(lock, index);
-    }
-  }
-  // Parses the queue's first batch with sink `index`, the lock released meanwhile.
-  void run_front(std::unique_lock<std::mutex>& lock, size_t index) {
-    Batch* batch = queue_.front();
-    queue_.pop_front();
-    ++running_;
-    lock.unlock();
-    batch->worker = index;
-    parse_batch(parsers_[index], *sinks_[index], *batch, limits_);
-    lock.lock();
-    batch->done = true;
-    --running_;
-    batch_done_.notify_all();
-  }
-
-  std::span<EventBatchSink* const> sinks_;
-  std::vector<simdjson::ondemand::parser> parsers_{sinks_.size()};
-  const EventLimits& limits_;
-  std::mutex mutex_;
-  std::condition_variable work_ready_;
-  std::condition_variable batch_done_;
-  std::deque<Batch*> queue_;
-  size_t running_ = 0;
-  bool stopping_ = false;
-  std::vector<std::thread> threads_;  // last: started once the rest is built
-};
-
-// Feeds the one-thread sink through the batch interface: batches are parsed and committed one
-// at a time, so a failed batch is rolled back at once and nothing is ever discarded later.
-class OneThreadSinks final : public DocumentSink, public EventBatchSink {
- public:
-  explicit OneThreadSinks(TraceDocumentSink& sink) : sink_(sink) {}
-  Status top_level_member(std::string_view key, std::string_view raw, uint64_t offset) override {
-    return sink_.top_level_member(key, raw, offset);
-  }
-  void commit_batch(uint64_t, size_t) override { sink_.commit_batch(); }
-  void begin_batch(uint64_t) override { sink_.begin_batch(); }
-  simdjson::error_code event(simdjson::ondemand::value element, uint64_t offset) override {
-    return sink_.event(element, offset);
-  }
-  void end_batch(bool parsed) override {
-    if (!parsed) sink_.rollback_batch();
-  }
-  void discard_batches_from(uint64_t) override {}
-
- private:
-  TraceDocumentSink& sink_;
-};
-
 class DocumentReader {
  public:
-  // `threaded`: batches are queued for a WorkerPool; else parsed at once, on this thread, by
-  // workers[0].
   DocumentReader(ByteStream& stream, const std::string& path, const Limits& limits,
-                 DocumentSink& sink, std::span<EventBatchSink* const> workers, bool threaded,
+                 DocumentSink& sink, std::span<EventBatchSink* const> workers,
                  const ProgressCallback& progress)
       : stream_(stream),
         path_(path),
@@ -281,13 +53,11 @@ class DocumentReader {
         sink_(sink),
         workers_(workers),
         progress_(progress),
-        max_in_flight_(threaded ? kBatchesInFlightPerWorker * workers.size() : 1) {
+        max_in_flight_(kBatchesInFlightPerWorker * workers.size()) {
     event_limits_.limits = &limits_;
-    if (threaded) pool_ = std::make_unique<WorkerPool>(workers, event_limits_);
+    pool_ = std::make_unique<WorkerPool>(workers, event_limits_);
   }
-  ~DocumentReader() {
-    if (pool_) pool_->cancel_all();
-  }
+  ~DocumentReader() { pool_->cancel_all(); }
 
   Result<DocumentStats> run();
 
@@ -339,8 +109,8 @@ class DocumentReader {
   // speculative one rewinds the reader to its first byte (true), another one is the document's
   // error.
   Result<bool> settle();
-  void rewind_to(const Batch& failed);
-  Batch* new_batch();
+  void rewind_to(const EventBatch& failed);
+  EventBatch* new_batch();
   std::vector<char> new_buffer();
 
   ByteStream& stream_;
@@ -367,12 +137,11 @@ class DocumentReader {
   uint64_t first_event_past_limit_ = 0;  // the byte offset of event max_events + 1
 
   const size_t max_in_flight_;
-  std::deque<Batch*> in_flight_;  // in document order
-  std::vector<std::unique_ptr<Batch>> batches_;
-  std::vector<Batch*> free_batches_;
+  std::deque<EventBatch*> in_flight_;  // in document order
+  std::vector<std::unique_ptr<EventBatch>> batches_;
+  std::vector<EventBatch*> free_batches_;
   uint64_t next_sequence_ = 0;
-  simdjson::ondemand::parser parser_;  // one-thread mode
-  std::unique_ptr<WorkerPool> pool_;   // last: its threads stop before the rest goes
+  std::unique_ptr<WorkerPool> pool_;  // last: its threads stop before the rest goes
   DocumentStats stats_;
 };
 
@@ -645,7 +414,7 @@ Result<DocumentReader::Cut> DocumentReader::cut_events() {
       exact_next_ = false;
     }
     // With the most batches in flight, parse one here rather than wait for the oldest.
-    if (pool_ && in_flight_.size() >= max_in_flight_) pool_->help();
+    if (in_flight_.size() >= max_in_flight_) pool_->help();
     switch (commit_front(in_flight_.size() >= max_in_flight_ ? Wait::kOldest : Wait::kNone)) {
       case Front::kClear:
         break;
@@ -661,12 +430,12 @@ Result<DocumentReader::Cut> DocumentReader::cut_events() {
   }
 }
 
-Batch* DocumentReader::new_batch() {
+EventBatch* DocumentReader::new_batch() {
   if (free_batches_.empty()) {
-    batches_.push_back(std::make_unique<Batch>());
+    batches_.push_back(std::make_unique<EventBatch>());
     free_batches_.push_back(batches_.back().get());
   }
-  Batch* b = free_batches_.back();
+  EventBatch* b = free_batches_.back();
   free_batches_.pop_back();
   return b;
 }
@@ -686,7 +455,7 @@ void DocumentReader::submit(size_t to, bool speculative) {
   if (rest.size() < needed) rest.resize(kChunkBytes + needed);  // room for the next refill
   std::memcpy(rest.data() + 1, buf_.data() + to, carry);
 
-  Batch* b = new_batch();
+  EventBatch* b = new_batch();
   b->sequence = next_sequence_++;
   b->offset = abs_begin_;
   b->speculative = speculative;
@@ -712,23 +481,16 @@ void DocumentReader::submit(size_t to, bool speculative) {
 
   in_flight_.push_back(b);
   ++stats_.batches;
-  if (pool_) {
-    pool_->submit(b);
-  } else {
-    parse_batch(parser_, *workers_[0], *b, event_limits_);
-    b->done = true;
-  }
+  pool_->submit(b);
 }
 
 DocumentReader::Front DocumentReader::commit_front(Wait wait) {
   while (!in_flight_.empty()) {
-    Batch* b = in_flight_.front();
-    if (pool_) {
-      if (wait != Wait::kNone)
-        pool_->wait(b);
-      else if (!pool_->done(b))
-        break;
-    }
+    EventBatch* b = in_flight_.front();
+    if (wait != Wait::kNone)
+      pool_->wait(b);
+    else if (!pool_->done(b))
+      break;
     if (b->failed()) return Front::kFailed;
     if (b->events > limits_.max_events - stats_.events) {
       first_event_past_limit_ = element_offset(*b, limits_.max_events - stats_.events);
@@ -751,7 +513,7 @@ Result<bool> DocumentReader::settle() {
     case Front::kTooManyEvents:
       return too_many_events();
     case Front::kFailed: {
-      const Batch& failed = *in_flight_.front();
+      const EventBatch& failed = *in_flight_.front();
       if (!failed.speculative) {
         if (failed.breach) return limit_error(path_, *failed.breach, limits_);
         return json_error(failed.error_offset, simdjson::error_message(failed.error));
@@ -764,15 +526,15 @@ Result<bool> DocumentReader::settle() {
   return false;
 }
 
-void DocumentReader::rewind_to(const Batch& failed) {
-  if (pool_) pool_->cancel_all();
+void DocumentReader::rewind_to(const EventBatch& failed) {
+  pool_->cancel_all();
   const uint64_t sequence = failed.sequence;
   for (EventBatchSink* w : workers_) w->discard_batches_from(sequence);
   // The document from the failed batch's first byte: that batch, then each later one with the
   // separator before it (each buffer starts where the batch before it ended, and is not
   // compacted while batches are in flight), then the bytes the reader holds.
   std::vector<char> text(1);
-  for (Batch* b : in_flight_) {
+  for (EventBatch* b : in_flight_) {
     b->text[b->from - 1] = b->before;
     b->text[b->to] = b->after;
     size_t first = b == &failed ? b->from : 1;
@@ -793,7 +555,7 @@ void DocumentReader::rewind_to(const Batch& failed) {
   begin_ = 1;
   abs_begin_ = failed.offset;
   eof_ = failed.eof;
-  for (Batch* b : in_flight_) {
+  for (EventBatch* b : in_flight_) {
     free_buffers_.push_back(std::move(b->text));
     free_batches_.push_back(b);
   }
@@ -806,20 +568,10 @@ void DocumentReader::rewind_to(const Batch& failed) {
 }  // namespace
 
 Result<DocumentStats> read_trace_document(ByteStream& stream, const std::string& path,
-                                          const Limits& limits, TraceDocumentSink& sink,
-                                          const ProgressCallback& progress) {
-  OneThreadSinks sinks(sink);
-  EventBatchSink* worker = &sinks;
-  DocumentReader reader(stream, path, limits, sinks, std::span<EventBatchSink* const>(&worker, 1),
-                        /*threaded=*/false, progress);
-  return reader.run();
-}
-
-Result<DocumentStats> read_trace_document(ByteStream& stream, const std::string& path,
                                           const Limits& limits, DocumentSink& sink,
                                           std::span<EventBatchSink* const> workers,
                                           const ProgressCallback& progress) {
-  DocumentReader reader(stream, path, limits, sink, workers, /*threaded=*/true, progress);
+  DocumentReader reader(stream, path, limits, sink, workers, progress);
   return reader.run();
 }
 

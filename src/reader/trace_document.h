@@ -33,29 +33,14 @@ namespace attnprof {
 
 class ByteStream;
 
-// The one-thread form: one sink sees the top-level members and every event.
-class TraceDocumentSink {
- public:
-  virtual ~TraceDocumentSink() = default;
-  // A top-level member other than traceEvents, as raw JSON text; `offset` is its byte offset.
-  virtual Status top_level_member(std::string_view key, std::string_view raw_value,
-                                  uint64_t offset) = 0;
-  // A batch of events is about to be delivered; it is either committed or rolled back whole.
-  virtual void begin_batch() = 0;
-  // One element of traceEvents. A simdjson error returned here fails the batch (the reader then
-  // re-cuts, or reports the error); problems of content are the sink's diagnostics.
-  virtual simdjson::error_code event(simdjson::ondemand::value element, uint64_t offset) = 0;
-  virtual void commit_batch() = 0;
-  virtual void rollback_batch() = 0;
-};
-
-// The parallel form, for one worker thread: it sees the events of the batches that worker parses.
+// What one parsing thread (a worker) fills: the events of the batches that worker parses.
 class EventBatchSink {
  public:
   virtual ~EventBatchSink() = default;
   // Batches are numbered in document order; a worker gets its batches in increasing order.
   virtual void begin_batch(uint64_t sequence) = 0;
-  // As TraceDocumentSink::event.
+  // One element of traceEvents. A simdjson error returned here fails the batch (the reader then
+  // re-cuts, or reports the error); problems of content are the sink's diagnostics.
   virtual simdjson::error_code event(simdjson::ondemand::value element, uint64_t offset) = 0;
   // `parsed` false: the batch failed; forget its events now.
   virtual void end_batch(bool parsed) = 0;
@@ -64,11 +49,11 @@ class EventBatchSink {
   virtual void discard_batches_from(uint64_t sequence) = 0;
 };
 
-// The parallel form, for the reading (calling) thread.
+// What the reading (calling) thread sees: the top-level members, and each batch as committed.
 class DocumentSink {
  public:
   virtual ~DocumentSink() = default;
-  // As TraceDocumentSink::top_level_member.
+  // A top-level member other than traceEvents, as raw JSON text; `offset` is its byte offset.
   virtual Status top_level_member(std::string_view key, std::string_view raw_value,
                                   uint64_t offset) = 0;
   // Batch `sequence`, filled into the sink of worker `worker`, is final, and so is every batch
@@ -89,16 +74,12 @@ struct DocumentStats {
   bool saw_trace_events = false;
 };
 
-// Reads the whole document from `stream` into `sink`. Fails with one line naming `path` and the
-// byte offset for: an empty file, text that is not JSON, truncated JSON, a top level that is not
-// an object or array, an event larger than Limits::max_event_bytes, more events than
-// Limits::max_events, or the stream's own errors.
-Result<DocumentStats> read_trace_document(ByteStream& stream, const std::string& path,
-                                          const Limits& limits, TraceDocumentSink& sink,
-                                          const ProgressCallback& progress = {});
-
-// The same with events parsed on as many threads as sinks in `workers` (which must not be empty):
-// workers[0] is the calling thread's, which also reads, cuts and commits. Same errors.
+// Reads the whole document from `stream` into `sink`, its events parsed on as many threads as
+// sinks in `workers` (which must not be empty): workers[0] is the calling thread's, which also
+// reads, cuts and commits. Fails with one line naming `path` and the byte offset for: an empty
+// file, text that is not JSON, truncated JSON, a top level that is not an object or array, an event
+// larger than Limits::max_event_bytes, more events than Limits::max_events, or the stream's own
+// errors.
 Result<DocumentStats> read_trace_document(ByteStream& stream, const std::string& path,
                                           const Limits& limits, DocumentSink& sink,
                                           std::span<EventBatchSink* const> workers,

@@ -6,7 +6,7 @@
 
 #include "render/activity_csv.h"
 #include "render/csv_writer.h"
-#include "render/diff_report.h"
+#include "render/diff_output.h"
 
 namespace attnprof {
 

@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 
 #include "render/report.h"
+#include "render/report_svg.h"
 #include "render/report_table.h"
-#include "render/report_words.h"
-#include "render/svg.h"
+#include "render/shared_words.h"
 
 namespace attnprof {
 

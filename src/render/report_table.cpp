@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "render/format_units.h"
-#include "render/svg.h"
+#include "base/format_units.h"
+#include "render/report_svg.h"
 
 namespace attnprof {
 

@@ -8,7 +8,7 @@
 #include "analysis/findings/finding_context.h"
 #include "analysis/findings/kernel_traits.h"
 #include "analysis/kernel_names.h"
-#include "render/format_units.h"
+#include "base/format_units.h"
 
 namespace attnprof {
 

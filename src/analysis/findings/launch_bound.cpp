@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "analysis/findings/finding_context.h"
-#include "render/format_units.h"
+#include "base/format_units.h"
 
 namespace attnprof {
 
@@ -28,18 +28,20 @@ void find_launch_bound(const FindingContext& c, std::vector<Finding>& out) {
     if (hit && (static_cast<int>(r) == c.typical() || typical_idle == 0)) {
       typical_busy_share = busy_share;
       typical_idle = span - s.gpu_busy_ns;
-      f.evidence = {fmt::format("{}: GPU busy {} us of a {} us GPU span; CPU in ops {} us; {} GPU activities",
-                                c.region_label(r), format_us(s.gpu_busy_ns), format_us(span),
-                                format_us(s.cpu_ns), ids.size())};
+      f.evidence = {
+          fmt::format("{}: GPU busy {} us of a {} us GPU span; CPU in ops {} us; {} GPU activities",
+                      c.region_label(r), format_us(s.gpu_busy_ns), format_us(span),
+                      format_us(s.cpu_ns), ids.size())};
     }
   }
   if (f.regions_affected == 0) return;
-  f.summary = fmt::format("launch-bound: the GPU is busy only {:.0f}% of the time between its first and "
-                          "last kernel ({} us idle), waiting for the CPU to launch, in {} of {} regions",
-                          100 * typical_busy_share, format_us(typical_idle), f.regions_affected,
-                          c.region_count());
-  f.suggestion = "give each launch more work (larger batch), fuse kernels, or capture the region in a "
-                 "CUDA graph to launch it at once";
+  f.summary = fmt::format(
+      "launch-bound: the GPU is busy only {:.0f}% of the time between its first and "
+      "last kernel ({} us idle), waiting for the CPU to launch, in {} of {} regions",
+      100 * typical_busy_share, format_us(typical_idle), f.regions_affected, c.region_count());
+  f.suggestion =
+      "give each launch more work (larger batch), fuse kernels, or capture the region in a "
+      "CUDA graph to launch it at once";
   out.push_back(std::move(f));
 }
 

@@ -8,7 +8,7 @@
 
 #include "analysis/findings/finding_context.h"
 #include "analysis/kernel_names.h"
-#include "render/format_units.h"
+#include "base/format_units.h"
 
 namespace attnprof {
 
@@ -22,9 +22,10 @@ void find_persistent_kernels(const FindingContext& c, std::vector<Finding>& out)
     if (a.kind != GpuKind::kKernel || !d || d->sm_count <= 0) continue;
     int64_t blocks = int64_t{a.grid[0]} * a.grid[1] * a.grid[2];
     if (blocks != d->sm_count) continue;
-    kernels.emplace(short_kernel_name(c.name(id)),
-                    fmt::format("grid {} = {} blocks for {} SMs, block {}, {} us", format_dim3(a.grid),
-                                blocks, d->sm_count, format_dim3(a.block), format_us(a.dur_ns)));
+    kernels.emplace(
+        short_kernel_name(c.name(id)),
+        fmt::format("grid {} = {} blocks for {} SMs, block {}, {} us", format_dim3(a.grid), blocks,
+                    d->sm_count, format_dim3(a.block), format_us(a.dur_ns)));
   }
   if (kernels.empty()) return;
   Finding f{FindingKind::kPersistentKernel, {}, {}, {}, static_cast<int>(c.region_count())};
@@ -33,9 +34,10 @@ void find_persistent_kernels(const FindingContext& c, std::vector<Finding>& out)
     names += (names.empty() ? "" : ", ") + name;
     f.evidence.push_back(name + ": " + evidence);
   }
-  f.summary = fmt::format("persistent kernel(s): {} launch exactly one block per SM and loop over the "
-                          "work inside, so the grid does not grow with the problem",
-                          names);
+  f.summary = fmt::format(
+      "persistent kernel(s): {} launch exactly one block per SM and loop over the "
+      "work inside, so the grid does not grow with the problem",
+      names);
   out.push_back(std::move(f));
 }
 
@@ -53,10 +55,11 @@ void find_launch_kernel_ex(const FindingContext& c, std::vector<Finding>& out) {
     total += n;
     f.evidence.push_back(fmt::format("{} x {}", n, name));
   }
-  f.summary = fmt::format("{} kernel launch(es) per region go through the driver's cuLaunchKernelEx "
-                          "(launch attributes such as thread-block clusters), not cudaLaunchKernel; "
-                          "Kineto cannot estimate their occupancy and writes 0",
-                          total);
+  f.summary = fmt::format(
+      "{} kernel launch(es) per region go through the driver's cuLaunchKernelEx "
+      "(launch attributes such as thread-block clusters), not cudaLaunchKernel; "
+      "Kineto cannot estimate their occupancy and writes 0",
+      total);
   out.push_back(std::move(f));
 }
 

@@ -9,7 +9,7 @@
 #include "analysis/findings/kernel_traits.h"
 #include "analysis/kernel_names.h"
 #include "analysis/occupancy.h"
-#include "render/format_units.h"
+#include "base/format_units.h"
 
 namespace attnprof {
 
@@ -44,47 +44,55 @@ void find_low_occupancy(const FindingContext& c, std::vector<Finding>& out) {
     double warps = occupancy->achieved_pct * warps_per_sm / 100.0;
     if (occupancy->limiter == "grid") {
       sm_count = device->sm_count;
-      small_grids.evidence.push_back(fmt::format("{}: {} blocks of {} threads, {:.1f}% occupancy, {} us",
-                                                 name, int64_t{a.grid[0]} * a.grid[1] * a.grid[2],
-                                                 threads, occupancy->achieved_pct, format_us(a.dur_ns)));
+      small_grids.evidence.push_back(
+          fmt::format("{}: {} blocks of {} threads, {:.1f}% occupancy, {} us", name,
+                      int64_t{a.grid[0]} * a.grid[1] * a.grid[2], threads, occupancy->achieved_pct,
+                      format_us(a.dur_ns)));
       continue;
     }
     std::string cause;
     if (occupancy->limiter == "registers")
-      cause = fmt::format("{} registers per thread x {} threads per block leave room for {} block(s) per SM",
-                          a.registers_per_thread, threads, occupancy->blocks_per_sm);
+      cause = fmt::format(
+          "{} registers per thread x {} threads per block leave room for {} block(s) per SM",
+          a.registers_per_thread, threads, occupancy->blocks_per_sm);
     else if (occupancy->limiter == "shared memory")
       cause = fmt::format("{} of shared memory per block leaves room for {} block(s) per SM",
                           format_bytes(a.shared_memory), occupancy->blocks_per_sm);
     else
       cause = fmt::format("{} threads per block", threads);
-    bool by_design = kernel_traits::is_fused_attention(c.name(id)) || kernel_traits::is_gemm(c.name(id));
+    bool by_design =
+        kernel_traits::is_fused_attention(c.name(id)) || kernel_traits::is_gemm(c.name(id));
     double share = 100.0 * static_cast<double>(a.dur_ns) / static_cast<double>(busy);
 
     Finding f{FindingKind::kLowOccupancy, {}, {}, {}, 0};
     f.regions_affected = static_cast<int>(c.region_count());
-    f.summary = fmt::format("{}: {:.1f}% estimated occupancy ({:.1f} of {} warps per SM) for {:.0f}% of "
-                            "the region's GPU time; {}",
-                            name, occupancy->achieved_pct, warps, warps_per_sm, share, cause);
-    f.evidence.push_back(fmt::format("grid {}, block {}, {} registers/thread, {} shared memory, {} us",
-                                     format_dim3(a.grid), format_dim3(a.block), a.registers_per_thread,
-                                     format_bytes(a.shared_memory), format_us(a.dur_ns)));
+    f.summary = fmt::format(
+        "{}: {:.1f}% estimated occupancy ({:.1f} of {} warps per SM) for {:.0f}% of "
+        "the region's GPU time; {}",
+        name, occupancy->achieved_pct, warps, warps_per_sm, share, cause);
+    f.evidence.push_back(
+        fmt::format("grid {}, block {}, {} registers/thread, {} shared memory, {} us",
+                    format_dim3(a.grid), format_dim3(a.block), a.registers_per_thread,
+                    format_bytes(a.shared_memory), format_us(a.dur_ns)));
     if (a.kineto_occupancy_pct >= 0)
-      f.evidence.push_back(fmt::format("Kineto's own estimate: {:.0f}%{}", a.kineto_occupancy_pct,
-                                       a.kineto_occupancy_pct == 0 ? " (it writes 0 where it cannot query the launch)" : ""));
-    f.suggestion = by_design
-                       ? "a design choice, not a problem: this kernel keeps its tiles in registers and "
-                         "shared memory and reuses them on chip; judge it by its time and TFLOP/s"
-                       : "fewer registers per thread (launch bounds) or less shared memory per block "
-                         "would let more warps hide latency";
+      f.evidence.push_back(fmt::format(
+          "Kineto's own estimate: {:.0f}%{}", a.kineto_occupancy_pct,
+          a.kineto_occupancy_pct == 0 ? " (it writes 0 where it cannot query the launch)" : ""));
+    f.suggestion =
+        by_design ? "a design choice, not a problem: this kernel keeps its tiles in registers and "
+                    "shared memory and reuses them on chip; judge it by its time and TFLOP/s"
+                  : "fewer registers per thread (launch bounds) or less shared memory per block "
+                    "would let more warps hide latency";
     out.push_back(std::move(f));
   }
   if (!small_grids.evidence.empty()) {
-    small_grids.summary = fmt::format("{} kernel(s) launch fewer blocks than the GPU's {} SMs: the problem "
-                                      "is too small to fill the GPU, so most SMs idle",
-                                      small_grids.evidence.size(), sm_count);
-    small_grids.suggestion = "a larger batch (or several problems per launch) fills the GPU; at this "
-                             "size launch overhead dominates anyway";
+    small_grids.summary = fmt::format(
+        "{} kernel(s) launch fewer blocks than the GPU's {} SMs: the problem "
+        "is too small to fill the GPU, so most SMs idle",
+        small_grids.evidence.size(), sm_count);
+    small_grids.suggestion =
+        "a larger batch (or several problems per launch) fills the GPU; at this "
+        "size launch overhead dominates anyway";
     out.push_back(std::move(small_grids));
   }
 }

@@ -5,7 +5,7 @@
 
 #include "analysis/findings/finding_context.h"
 #include "analysis/findings/kernel_traits.h"
-#include "render/format_units.h"
+#include "base/format_units.h"
 
 namespace attnprof {
 
@@ -14,22 +14,27 @@ void find_mask_rebuilt(const FindingContext& c, std::vector<Finding>& out) {
   for (size_t r = 0; r < c.region_count(); ++r) {
     bool hit = false;
     for (GpuActivityId id : c.activities(r)) {
-      if (c.activity(id).kind != GpuKind::kKernel || !kernel_traits::is_mask_builder(c.name(id))) continue;
+      if (c.activity(id).kind != GpuKind::kKernel || !kernel_traits::is_mask_builder(c.name(id)))
+        continue;
       bool in_attention = false;
-      for (std::string_view op : c.op_chain(id)) in_attention |= kernel_traits::contains(op, "attention");
+      for (std::string_view op : c.op_chain(id))
+        in_attention |= kernel_traits::contains(op, "attention");
       if (!in_attention) continue;
       hit = true;
       if (static_cast<int>(r) == c.typical())
-        f.evidence.push_back(fmt::format("{}: {} ({} us) <- {}", c.region_label(r), c.name(id).substr(0, 50),
-                                         format_us(c.activity(id).dur_ns), c.chain_text(id)));
+        f.evidence.push_back(fmt::format("{}: {} ({} us) <- {}", c.region_label(r),
+                                         c.name(id).substr(0, 50), format_us(c.activity(id).dur_ns),
+                                         c.chain_text(id)));
     }
     f.regions_affected += hit;
   }
   if (f.regions_affected == 0) return;
-  f.summary = fmt::format("the attention op builds its causal mask on every call, in {} of {} regions",
-                          f.regions_affected, c.region_count());
-  f.suggestion = "with is_causal=True a fused backend applies the mask inside its kernel; or build the "
-                 "mask once and pass it";
+  f.summary =
+      fmt::format("the attention op builds its causal mask on every call, in {} of {} regions",
+                  f.regions_affected, c.region_count());
+  f.suggestion =
+      "with is_causal=True a fused backend applies the mask inside its kernel; or build the "
+      "mask once and pass it";
   out.push_back(std::move(f));
 }
 

@@ -6,7 +6,7 @@
 #include "analysis/duration_sum.h"
 #include "analysis/findings/finding_context.h"
 #include "analysis/findings/kernel_traits.h"
-#include "render/format_units.h"
+#include "base/format_units.h"
 
 namespace attnprof {
 
@@ -35,7 +35,8 @@ void find_precision_upcast(const FindingContext& c, std::vector<Finding>& out) {
         if (typical) {
           ++gemms;
           add_duration(gemm_ns, a.dur_ns);
-          if (gemm_example.empty()) gemm_example = fmt::format("{} <- {}", name.substr(0, 60), c.chain_text(id));
+          if (gemm_example.empty())
+            gemm_example = fmt::format("{} <- {}", name.substr(0, 60), c.chain_text(id));
         }
       } else if (is_cast(c.op_chain(id))) {
         cast = true;
@@ -48,13 +49,15 @@ void find_precision_upcast(const FindingContext& c, std::vector<Finding>& out) {
     f.regions_affected += fp32_gemm && cast;
   }
   if (f.regions_affected == 0) return;
-  f.summary = fmt::format("half-precision inputs computed in FP32: {} FP32 GEMM kernel(s) on CUDA cores "
-                          "({} us) and {} cast kernel(s) per region, in {} of {} regions",
-                          gemms, format_us(gemm_ns), casts, f.regions_affected, c.region_count());
+  f.summary = fmt::format(
+      "half-precision inputs computed in FP32: {} FP32 GEMM kernel(s) on CUDA cores "
+      "({} us) and {} cast kernel(s) per region, in {} of {} regions",
+      gemms, format_us(gemm_ns), casts, f.regions_affected, c.region_count());
   f.evidence.push_back("FP32 GEMM: " + gemm_example);
   f.evidence.push_back("cast: " + cast_example);
-  f.suggestion = "a fused SDPA backend (flash, efficient, cuDNN) stays in bf16/fp16 on tensor cores; "
-                 "the math backend upcasts on purpose, as a numerically safe reference";
+  f.suggestion =
+      "a fused SDPA backend (flash, efficient, cuDNN) stays in bf16/fp16 on tensor cores; "
+      "the math backend upcasts on purpose, as a numerically safe reference";
   out.push_back(std::move(f));
 }
 

@@ -7,7 +7,7 @@
 
 #include "analysis/duration_sum.h"
 #include "analysis/findings/finding_context.h"
-#include "render/format_units.h"
+#include "base/format_units.h"
 
 namespace attnprof {
 
@@ -15,13 +15,15 @@ namespace {
 
 bool is_sync_call(std::string_view name) {
   return name == "cudaDeviceSynchronize" || name == "cudaStreamSynchronize" ||
-         name == "cudaEventSynchronize" || name == "cuStreamSynchronize" || name == "cuCtxSynchronize";
+         name == "cudaEventSynchronize" || name == "cuStreamSynchronize" ||
+         name == "cuCtxSynchronize";
 }
 
 std::string chain_of(const Trace& t, HostEventId id) {
   std::vector<std::string_view> ops;
   for (HostEventId p = t.host_parent[id]; p != kNoId; p = t.host_parent[p])
-    if (t.host_events[p].kind == HostKind::kCpuOp) ops.push_back(t.strings.view(t.host_events[p].name));
+    if (t.host_events[p].kind == HostKind::kCpuOp)
+      ops.push_back(t.strings.view(t.host_events[p].name));
   std::string text;
   for (auto it = ops.rbegin(); it != ops.rend(); ++it) text += std::string(*it) + " -> ";
   return text + std::string(t.strings.view(t.host_events[id].name));
@@ -35,7 +37,8 @@ void find_synchronizations(const FindingContext& c, std::vector<Finding>& out) {
   std::vector<HostEventId> syncs;
   for (size_t i = 0; i < t.host_events.size(); ++i) {
     const HostEvent& e = t.host_events[i];
-    if ((e.kind == HostKind::kRuntime || e.kind == HostKind::kDriver) && is_sync_call(t.strings.view(e.name)))
+    if ((e.kind == HostKind::kRuntime || e.kind == HostKind::kDriver) &&
+        is_sync_call(t.strings.view(e.name)))
       syncs.push_back(static_cast<HostEventId>(i));
   }
   std::sort(syncs.begin(), syncs.end(), [&](HostEventId a, HostEventId b) {
@@ -49,19 +52,22 @@ void find_synchronizations(const FindingContext& c, std::vector<Finding>& out) {
     bool typical = static_cast<int>(r) == c.typical();
     int count = 0, dtoh = 0;
     int64_t wait = 0;
-    auto it = std::lower_bound(syncs.begin(), syncs.end(), region.start_ns, [&](HostEventId id, int64_t v) {
-      return t.host_events[id].start_ns < v;
-    });
+    auto it =
+        std::lower_bound(syncs.begin(), syncs.end(), region.start_ns,
+                         [&](HostEventId id, int64_t v) { return t.host_events[id].start_ns < v; });
     for (; it != syncs.end() && t.host_events[*it].start_ns < region.end_ns; ++it) {
       const HostEvent& e = t.host_events[*it];
       if (!region.any_process && e.pid != region.pid) continue;
       ++count;
       add_duration(wait, e.dur_ns);
       if (typical && f.evidence.size() < 4)
-        f.evidence.push_back(fmt::format("{}: {} ({} us)", c.region_label(r), chain_of(t, *it), format_us(e.dur_ns)));
+        f.evidence.push_back(fmt::format("{}: {} ({} us)", c.region_label(r), chain_of(t, *it),
+                                         format_us(e.dur_ns)));
     }
     for (GpuActivityId id : c.activities(r)) {
-      if (c.activity(id).kind != GpuKind::kMemcpy || c.name(id).find("DtoH") == std::string_view::npos) continue;
+      if (c.activity(id).kind != GpuKind::kMemcpy ||
+          c.name(id).find("DtoH") == std::string_view::npos)
+        continue;
       ++dtoh;
       if (typical && f.evidence.size() < 6)
         f.evidence.push_back(fmt::format("{}: copy to host ({}) <- {}", c.region_label(r),
@@ -75,11 +81,12 @@ void find_synchronizations(const FindingContext& c, std::vector<Finding>& out) {
     }
   }
   if (f.regions_affected == 0) return;
-  f.summary = fmt::format("the CPU waits for the GPU inside the region: {} synchronizing call(s) "
-                          "({} us) and {} copy(ies) to the host in the typical region; {} of {} regions",
-                          typical_syncs, format_us(typical_wait), typical_dtoh, f.regions_affected,
-                          c.region_count());
-  f.suggestion = "move .item(), .cpu() and explicit synchronizes out of the measured region, or to its end";
+  f.summary = fmt::format(
+      "the CPU waits for the GPU inside the region: {} synchronizing call(s) "
+      "({} us) and {} copy(ies) to the host in the typical region; {} of {} regions",
+      typical_syncs, format_us(typical_wait), typical_dtoh, f.regions_affected, c.region_count());
+  f.suggestion =
+      "move .item(), .cpu() and explicit synchronizes out of the measured region, or to its end";
   out.push_back(std::move(f));
 }
 

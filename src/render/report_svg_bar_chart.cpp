@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "analysis/duration_sum.h"
-#include "render/svg.h"
-#include "render/svg_charts.h"
+#include "render/report_svg.h"
+#include "render/report_svg_charts.h"
 
 namespace attnprof::svg {
 

@@ -1,4 +1,4 @@
-#include "render/annotation_events.h"
+#include "render/annotate_events.h"
 
 #include <fmt/format.h>
 

@@ -1,8 +1,8 @@
-#include "render/report_words.h"
+#include "render/shared_words.h"
 
 #include <fmt/format.h>
 
-#include "render/format_units.h"
+#include "base/format_units.h"
 
 namespace attnprof {
 

@@ -1,4 +1,4 @@
-#include "model/shared_correlations.h"
+#include "reader/shared_correlations.h"
 
 #include <algorithm>
 #include <set>

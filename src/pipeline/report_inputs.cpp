@@ -1,4 +1,4 @@
-#include "analysis/report_data.h"
+#include "pipeline/report_inputs.h"
 
 #include <filesystem>
 #include <set>

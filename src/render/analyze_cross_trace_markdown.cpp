@@ -4,10 +4,10 @@
 #include <fmt/format.h>
 
 #include "attnprof/render.h"
+#include "base/format_units.h"
+#include "render/analyze_cross_trace_words.h"
 #include "render/analyze_output.h"
-#include "render/cross_trace_words.h"
-#include "render/format_units.h"
-#include "render/report_words.h"
+#include "render/shared_words.h"
 
 namespace attnprof {
 

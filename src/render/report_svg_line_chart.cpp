@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "render/svg.h"
-#include "render/svg_charts.h"
+#include "render/report_svg.h"
+#include "render/report_svg_charts.h"
 
 namespace attnprof::svg {
 

@@ -1,8 +1,8 @@
-#include "render/progress_line.h"
+#include "render/analyze_progress_line.h"
 
 #include <fmt/format.h>
 
-#include "render/report_words.h"
+#include "render/shared_words.h"
 
 namespace attnprof {
 

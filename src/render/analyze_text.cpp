@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "attnprof/render.h"
-#include "render/format_units.h"
+#include "base/format_units.h"
 
 namespace attnprof {
 

@@ -10,12 +10,12 @@
 
 #include <fmt/format.h>
 
-#include "render/format_units.h"
+#include "base/format_units.h"
 #include "render/report.h"
+#include "render/report_svg.h"
+#include "render/report_svg_charts.h"
 #include "render/report_table.h"
-#include "render/report_words.h"
-#include "render/svg.h"
-#include "render/svg_charts.h"
+#include "render/shared_words.h"
 
 namespace attnprof {
 

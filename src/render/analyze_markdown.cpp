@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "attnprof/render.h"
-#include "render/format_units.h"
-#include "render/report_words.h"
+#include "base/format_units.h"
+#include "render/shared_words.h"
 
 namespace attnprof {
 
@@ -40,7 +40,8 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
         if (uint64_t n = t.diagnostics.count(kind)) put(out, " {} {};", n, diagnostic_name(kind));
       }
       put(out, "\n");
-      for (const auto& d : t.diagnostics.first()) put(out, "> - {}: {}\n", diagnostic_name(d.kind), d.detail);
+      for (const auto& d : t.diagnostics.first())
+        put(out, "> - {}: {}\n", diagnostic_name(d.kind), d.detail);
       put(out, "\n");
     }
     if (t.typical_region < 0) continue;

@@ -1,11 +1,11 @@
-#include "render/cross_trace_words.h"
+#include "render/analyze_cross_trace_words.h"
 
 #include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
 
-#include "render/format_units.h"
+#include "base/format_units.h"
 
 namespace attnprof {
 

@@ -1,4 +1,4 @@
-#include "render/format_units.h"
+#include "base/format_units.h"
 
 #include <cmath>
 
@@ -6,10 +6,13 @@
 
 namespace attnprof {
 
-std::string format_us(double ns) { return fmt::format("{:.1f}", ns / 1000.0); }
+std::string format_us(double ns) {
+  return fmt::format("{:.1f}", ns / 1000.0);
+}
 
 std::string format_count(double v) {
-  if (std::fabs(v - std::round(v)) < 1e-9) return fmt::format("{}", static_cast<int64_t>(std::round(v)));
+  if (std::fabs(v - std::round(v)) < 1e-9)
+    return fmt::format("{}", static_cast<int64_t>(std::round(v)));
   return fmt::format("{:.1f}", v);
 }
 

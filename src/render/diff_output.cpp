@@ -5,11 +5,11 @@
 
 #include <fmt/format.h>
 
+#include "base/format_units.h"
+#include "render/diff_output.h"
 #include "render/json_activity.h"
-#include "render/diff_report.h"
-#include "render/format_units.h"
 #include "render/json_writer.h"
-#include "render/report_words.h"
+#include "render/shared_words.h"
 
 namespace attnprof {
 

@@ -4,10 +4,10 @@
 
 #include <fmt/format.h>
 
-#include "render/check_report.h"
+#include "render/check_output.h"
 #include "render/csv_writer.h"
 #include "render/json_writer.h"
-#include "render/report_words.h"
+#include "render/shared_words.h"
 
 namespace attnprof {
 

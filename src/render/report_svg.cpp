@@ -1,4 +1,4 @@
-#include "render/svg.h"
+#include "render/report_svg.h"
 
 #include <algorithm>
 #include <array>

@@ -9,7 +9,7 @@
 // Metrics come from region_metrics.h; a metric is a number or text, and each operator and value
 // must fit its type. `#` outside a quoted string ends the expression (a comment).
 // The public entry points are in attnprof/expectations.h; this header adds what the CLI needs to
-// draw a caret under a syntax error, and the evaluation on precomputed metrics.
+// draw a caret under a syntax error. The evaluation is analysis/expectation_evaluation.h.
 
 #include <string>
 #include <string_view>
@@ -32,8 +32,5 @@ std::string describe(const SyntaxError& error, std::string_view text);
 std::variant<Expectation, SyntaxError> parse_expression(std::string_view text);
 
 std::string_view op_text(CompareOp op);
-
-ExpectationResult evaluate_expectation(const Expectation& expectation,
-                                       const RegionMetrics& metrics);
 
 }  // namespace attnprof

@@ -1,4 +1,4 @@
-#include "model/linker.h"
+#include "reader/linker.h"
 
 #include <algorithm>
 #include <string>
@@ -8,10 +8,10 @@
 #include <fmt/format.h>
 
 #include "model/huge_pages.h"
-#include "model/shared_correlations.h"
 #include "model/sorted_runs.h"
 #include "model/two_threads.h"
 #include "reader/kineto_format.h"
+#include "reader/shared_correlations.h"
 
 namespace attnprof {
 

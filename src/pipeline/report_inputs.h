@@ -1,0 +1,25 @@
+#pragma once
+// The inputs of `attnprof report`, read from files and analyzed: what analysis/report_data.h holds.
+//
+// Inputs (load_report):
+// - a bench run's folder (or its summary.json): the table comes from summary.json; each variant's
+//   trace is the file summary.json names, beside it or under traces/ (how examples/ ships them);
+//   regions are `forward` unless asked otherwise. The sweep comes from the run itself when it
+//   swept, else from sweep/summary.json, else from sweep.csv or sweep/sweep.csv.
+// - trace files: one variant per trace, named after the file; regions as `analyze` finds them.
+
+#include <string>
+#include <vector>
+
+#include "analysis/report_data.h"
+#include "attnprof/result.h"
+
+namespace attnprof {
+
+// Fails with one line when the inputs are neither one bench run folder nor trace files, when a
+// run's summary.json cannot be read, or when a trace given on the command line cannot be read.
+// A run's missing or unreadable trace is not an error: its variant says why it has no timeline.
+Result<ReportData> load_report(const std::vector<std::string>& inputs,
+                               const ReportOptions& options);
+
+}  // namespace attnprof
