@@ -411,7 +411,7 @@ TEST(OddTraces, EveryOldSpellingIsKnown) {
     EXPECT_EQ(a.stream, 7);
     if (a.kind == GpuKind::kKernel || a.kind == GpuKind::kMemcpy) {
       // aten::mm: the kernel by nesting, the copy (no launch) by its "external id" 2
-      EXPECT_EQ(t.activity_op[g], 1);
+      EXPECT_EQ(t.activity_op[g], HostEventId(1));
     }
     if (a.kind == GpuKind::kMemset) {
       EXPECT_EQ(a.external_id, kNoValue);  // "external id": 0 meant none
@@ -438,7 +438,7 @@ TEST(OddTraces, WideThreadIdsStayApart) {
   auto find = [&](std::string_view name) {
     for (size_t i = 0; i < t.host_events.size(); ++i)
       if (t.strings.view(t.host_events[i].name) == name) return static_cast<HostEventId>(i);
-    return kNoId;
+    return HostEventId();
   };
   const HostEventId outer = find("outer"), other = find("other thread"), inner = find("inner");
   EXPECT_NE(t.host_events[outer].tid, t.host_events[other].tid);

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <type_traits>
 
+#include "model/trace.h"
 #include "reader/read_trace.h"
 #include "test_support.h"
 
@@ -167,6 +169,32 @@ TEST(ReaderEvents, OpNestingAndLaunchLinks) {
   ASSERT_NE(parent, kNoId);
   EXPECT_EQ(t.strings.view(t.host_events[parent].name), "outer");
   EXPECT_EQ(t.diagnostics.total(), 0u);
+}
+
+// The typed ids of model/trace.h: an id of one table does not index another, is no integer, and
+// costs what an int32_t costs.
+template <typename Table, typename Index>
+concept IndexableBy = requires(const Table& t, Index i) {
+  t[i];
+};
+static_assert(!std::is_convertible_v<HostEventId, GpuActivityId>);
+static_assert(!std::is_convertible_v<GpuActivityId, HostEventId>);
+static_assert(!std::is_convertible_v<HostEventId, int32_t>);
+static_assert(!std::is_convertible_v<int32_t, HostEventId>);
+static_assert(IndexableBy<decltype(Trace::host_events), HostEventId>);
+static_assert(!IndexableBy<decltype(Trace::host_events), GpuActivityId>);
+static_assert(IndexableBy<decltype(Trace::activity_launch), GpuActivityId>);
+static_assert(!IndexableBy<decltype(Trace::activity_launch), HostEventId>);
+static_assert(!IndexableBy<decltype(Trace::host_parent), GpuActivityId>);
+static_assert(sizeof(HostEventId) == sizeof(int32_t));
+static_assert(std::is_trivially_copyable_v<HostEventId>);
+
+TEST(TypedIds, NoIdIsNoRowOfEitherTable) {
+  EXPECT_EQ(HostEventId(), kNoId);
+  EXPECT_EQ(GpuActivityId(), kNoId);
+  EXPECT_NE(HostEventId(0), kNoId);
+  EXPECT_LT(HostEventId(1), HostEventId(2));
+  EXPECT_EQ(HostEventId(7).index(), 7u);
 }
 
 }  // namespace

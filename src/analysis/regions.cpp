@@ -137,9 +137,9 @@ RegionMembers assign_to_regions(const Trace& trace, const RegionSet& set) {
   // Regions that are ops are not CPU work of their own: the ops under them are the top level.
   std::vector<bool> region_op(set.from_ops ? host.size() : 0, false);
   for (const Region& r : set.regions)
-    if (r.op != kNoId) region_op[r.op] = true;
+    if (r.op != kNoId) region_op[r.op.index()] = true;
   auto counts_as_op = [&](HostEventId i) {
-    return host[i].kind == HostKind::kCpuOp && (region_op.empty() || !region_op[i]);
+    return host[i].kind == HostKind::kCpuOp && (region_op.empty() || !region_op[i.index()]);
   };
   for (size_t i = 0; i < host.size(); ++i) {
     if (!counts_as_op(static_cast<HostEventId>(i))) continue;

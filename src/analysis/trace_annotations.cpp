@@ -41,8 +41,8 @@ TraceAnnotations annotate_trace(const Trace& trace, const AnalyzeOptions& option
 
   const FindingContext context{trace, set, members, analysis};
   for (const HiddenCopy& c : find_hidden_copy_activities(context)) {
-    const HostEvent& op = trace.host_events[size_t(c.op)];
-    const GpuActivity& copy = trace.gpu_activities[size_t(c.activity)];
+    const HostEvent& op = trace.host_events[c.op];
+    const GpuActivity& copy = trace.gpu_activities[c.activity];
     out.copies.push_back(CopyLink{std::string(trace.strings.view(op.name)),
                                   std::string(trace.strings.view(copy.name)), op.start_ns,
                                   spelled(trace, op.pid), spelled(trace, op.tid), copy.start_ns,

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <mutex>
+#include <type_traits>
 #include <vector>
 
 namespace attnprof {
@@ -74,7 +75,7 @@ void reserve_on_huge_pages(std::vector<T>& v, size_t n) {
 
 // v.assign(n, value) on advised memory.
 template <typename T>
-void assign_on_huge_pages(std::vector<T>& v, size_t n, const T& value) {
+void assign_on_huge_pages(std::vector<T>& v, size_t n, const std::type_identity_t<T>& value) {
   if (v.capacity() < n) {
     std::vector<T>().swap(v);
     reserve_on_huge_pages(v, n);

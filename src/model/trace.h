@@ -3,8 +3,12 @@
 // nanoseconds, plus the links between them (built by reader/linker.h). Indices are typed ids.
 
 #include <array>
+#include <compare>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "attnprof/diagnostics.h"
@@ -12,9 +16,51 @@
 
 namespace attnprof {
 
-using HostEventId = int32_t;    // index into Trace::host_events
-using GpuActivityId = int32_t;  // index into Trace::gpu_activities
-constexpr int32_t kNoId = -1;
+// An index into one table of the Trace, typed by the table: a HostEventId cannot index the GPU
+// activities, nor be taken for a count. Four bytes, trivially copyable: the links' vectors are as
+// small and as fast as with a bare int32_t.
+template <typename Table>
+class TableId {
+ public:
+  constexpr TableId() = default;  // no row: kNoId
+  constexpr explicit TableId(size_t index) : value_(static_cast<int32_t>(index)) {}
+  constexpr size_t index() const { return static_cast<size_t>(value_); }
+  constexpr int32_t value() const { return value_; }
+  constexpr bool operator==(const TableId&) const = default;
+  constexpr auto operator<=>(const TableId&) const = default;
+
+ private:
+  int32_t value_ = -1;
+};
+
+using HostEventId = TableId<struct HostEventTable>;      // index into Trace::host_events
+using GpuActivityId = TableId<struct GpuActivityTable>;  // index into Trace::gpu_activities
+
+// A table of the Trace: a std::vector whose rows are also reached by their typed id, and only by
+// the id of this table (host_events[gpu_id] does not compile).
+template <typename Id, typename Row>
+class IdVector : public std::vector<Row> {
+ public:
+  using std::vector<Row>::vector;
+  using std::vector<Row>::operator[];
+  IdVector() = default;
+  IdVector(std::vector<Row>&& rows) : std::vector<Row>(std::move(rows)) {}
+  IdVector& operator=(std::vector<Row>&& rows) {
+    std::vector<Row>::operator=(std::move(rows));
+    return *this;
+  }
+  Row& operator[](Id id) { return std::vector<Row>::operator[](id.index()); }
+  const Row& operator[](Id id) const { return std::vector<Row>::operator[](id.index()); }
+};
+
+// No row, of any table: converts to the TableId it is compared with or assigned to.
+struct NoId {
+  template <typename Table>
+  constexpr operator TableId<Table>() const {
+    return TableId<Table>();
+  }
+};
+inline constexpr NoId kNoId;
 constexpr int64_t kNoValue = -1;  // for absent correlation / External id
 
 // Events that happen on a CPU thread.
@@ -113,8 +159,8 @@ struct DistributedInfo {
 struct Trace {
   std::string path;
   StringPool strings;
-  std::vector<HostEvent> host_events;
-  std::vector<GpuActivity> gpu_activities;
+  IdVector<HostEventId, HostEvent> host_events;
+  IdVector<GpuActivityId, GpuActivity> gpu_activities;
   std::vector<InstantEvent> instants;
   std::vector<FlowEvent> flows;
   std::vector<ThreadName> thread_names;
@@ -132,9 +178,12 @@ struct Trace {
   Diagnostics diagnostics;
 
   // Links, filled by link_trace() once the events are read.
-  std::vector<HostEventId> host_parent;      // per host event: its enclosing event on the thread
-  std::vector<HostEventId> activity_launch;  // per GPU activity: the runtime/driver call
-  std::vector<HostEventId> activity_op;      // per GPU activity: innermost cpu_op that issued it
+  // Per host event: its enclosing event on the thread.
+  IdVector<HostEventId, HostEventId> host_parent;
+  // Per GPU activity: the runtime/driver call that launched it.
+  IdVector<GpuActivityId, HostEventId> activity_launch;
+  // Per GPU activity: the innermost cpu_op that issued it.
+  IdVector<GpuActivityId, HostEventId> activity_op;
 
   const DeviceProperties* device(int32_t id) const {
     for (const auto& d : devices)
@@ -144,3 +193,8 @@ struct Trace {
 };
 
 }  // namespace attnprof
+
+template <typename Table>
+struct std::hash<attnprof::TableId<Table>> {
+  size_t operator()(attnprof::TableId<Table> id) const { return std::hash<int32_t>()(id.value()); }
+};

@@ -142,7 +142,7 @@ void link_launches(Trace& trace, std::vector<Launch>& launches) {
     }
     trace.activity_launch[w.activity] = launches[l].launch;
     trace.activity_op[w.activity] = launches[l].op;
-    launched[launches[l].launch] = true;
+    launched[launches[l].launch.index()] = true;
   }
   if (!of_shared_ids.empty()) {
     for (size_t g = 0; g < gpu.size(); ++g)
@@ -152,7 +152,7 @@ void link_launches(Trace& trace, std::vector<Launch>& launches) {
       const HostEventId launch = shared.choose(gpu[g]);
       trace.activity_launch[g] = launch;
       trace.activity_op[g] = op_above(trace, launch);
-      launched[launch] = true;
+      launched[launch.index()] = true;
     }
   }
   shared.diagnose(trace);
@@ -194,13 +194,14 @@ void link_launches(Trace& trace, std::vector<Launch>& launches) {
     for (size_t i = 0; i < host.size(); ++i) {
       const HostEvent& e = host[i];
       if (e.kind != HostKind::kCpuOp || e.external_id == kNoValue) continue;
-      auto it = std::lower_bound(ops.begin(), ops.end(), std::pair(e.external_id, kNoId));
+      auto it = std::lower_bound(ops.begin(), ops.end(), std::pair(e.external_id, HostEventId()));
       if (it != ops.end() && it->first == e.external_id && it->second == kNoId)
         it->second = static_cast<HostEventId>(i);
     }
     for (GpuActivityId g : by_external_id)
       trace.activity_op[g] =
-          std::lower_bound(ops.begin(), ops.end(), std::pair(gpu[g].external_id, kNoId))->second;
+          std::lower_bound(ops.begin(), ops.end(), std::pair(gpu[g].external_id, HostEventId()))
+              ->second;
   }
   std::vector<signed char> launch_api(trace.strings.size(), -1);  // per name: unknown, no, yes
   for (size_t i = 0; i < host.size(); ++i) {

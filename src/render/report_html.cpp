@@ -64,6 +64,7 @@ a.note,.notes .n{display:inline-block;min-width:19px;text-align:center;font-size
 .note-group{display:grid;grid-template-columns:150px minmax(0,1fr);gap:10px;border-top:1px solid var(--line);padding:6px 0}
 .note-group .v{font-weight:600}
 .note-group ol{list-style:none;margin:0;padding:0}
+details.info-notes{margin:2px 0 4px}
 .note-group li{margin:1px 0 5px;overflow-wrap:anywhere}
 .note-group li:target{background:#fef9c3}
 .notes .s{color:#166534}
@@ -164,11 +165,25 @@ void write_tables(std::string& out, const ReportData& data) {
       int n = 0;
       for (size_t r = 0; r < table.rows.size(); ++r) {
         if (table.notes[r].empty()) continue;
-        put(out, R"(<div class="note-group"><div class="v">{}</div><ol>)",
+        put(out, R"(<div class="note-group"><div class="v">{}</div><div>)",
             escape(table.variants[r]));
-        for (const ReportNote& note : table.notes[r]) {
+        // The findings that explain time, then the informational ones folded away (ranked so
+        // by report_table.cpp).
+        const auto& notes = table.notes[r];
+        size_t informational = 0;
+        for (const ReportNote& note : notes) informational += !is_actionable_finding(note.id);
+        bool folded = false;
+        put(out, "<ol>");
+        for (const ReportNote& note : notes) {
           ++n;
-          const char* kind = is_actionable_finding(note.id) ? "act" : "info";
+          const bool actionable = is_actionable_finding(note.id);
+          if (!actionable && !folded) {
+            folded = true;
+            put(out,
+                R"(</ol><details class="info-notes"><summary>{} informational finding{} (how the kernels are built, not what costs time)</summary><ol>)",
+                informational, informational == 1 ? "" : "s");
+          }
+          const char* kind = actionable ? "act" : "info";
           put(out,
               R"(<li id="note-{}-{}"><span class="n {}">{}</span><span class="pill {}">{}</span> {})",
               t, n, kind, n, kind, escape(note.id), escape(note.summary));
@@ -176,7 +191,7 @@ void write_tables(std::string& out, const ReportData& data) {
             put(out, R"( <span class="s">→ {}</span>)", escape(note.suggestion));
           put(out, "</li>");
         }
-        put(out, "</ol></div>");
+        out += folded ? "</ol></details></div></div>" : "</ol></div></div>";
       }
       put(out, "</div>");
     }
