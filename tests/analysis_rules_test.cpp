@@ -13,18 +13,22 @@ namespace attnprof {
 namespace {
 
 TEST(KernelNames, FoldTemplatesAndKeepTheFunctor) {
-  EXPECT_EQ(short_kernel_name(
-                "void at::native::vectorized_elementwise_kernel<8, at::native::AUnaryFunctor<c10::BFloat16, "
-                "c10::BFloat16, c10::BFloat16, at::native::binary_internal::MulFunctor<float> >, "
-                "std::array<char*, 2ul> >(int, at::native::AUnaryFunctor<c10::BFloat16, c10::BFloat16, "
-                "c10::BFloat16, at::native::binary_internal::MulFunctor<float> >, std::array<char*, 2ul>)"),
-            "vectorized_elementwise_kernel<...> [MulFunctor]");
+  EXPECT_EQ(
+      short_kernel_name(
+          "void at::native::vectorized_elementwise_kernel<8, "
+          "at::native::AUnaryFunctor<c10::BFloat16, "
+          "c10::BFloat16, c10::BFloat16, at::native::binary_internal::MulFunctor<float> >, "
+          "std::array<char*, 2ul> >(int, at::native::AUnaryFunctor<c10::BFloat16, c10::BFloat16, "
+          "c10::BFloat16, at::native::binary_internal::MulFunctor<float> >, std::array<char*, "
+          "2ul>)"),
+      "vectorized_elementwise_kernel<...> [MulFunctor]");
   EXPECT_EQ(short_kernel_name("void (anonymous namespace)::softmax_warp_forward<c10::BFloat16, "
                               "c10::BFloat16, float, 11, false, false>(c10::BFloat16*, int)"),
             "softmax_warp_forward<...>");
-  EXPECT_EQ(short_kernel_name("fmha_cutlassF_bf16_aligned_64x64_rf_sm80(PyTorchMemEffAttention::"
-                              "AttentionKernel<cutlass::bfloat16_t, cutlass::arch::Sm80, true>::Params)"),
-            "fmha_cutlassF_bf16_aligned_64x64_rf_sm80");
+  EXPECT_EQ(
+      short_kernel_name("fmha_cutlassF_bf16_aligned_64x64_rf_sm80(PyTorchMemEffAttention::"
+                        "AttentionKernel<cutlass::bfloat16_t, cutlass::arch::Sm80, true>::Params)"),
+      "fmha_cutlassF_bf16_aligned_64x64_rf_sm80");
   EXPECT_EQ(short_kernel_name("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT"),
             "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT");
   // Mangled names are demangled first.
@@ -48,7 +52,8 @@ DeviceProperties h200() {
   return d;
 }
 
-GpuActivity kernel(std::array<int32_t, 3> grid, std::array<int32_t, 3> block, int regs, int shared) {
+GpuActivity kernel(std::array<int32_t, 3> grid, std::array<int32_t, 3> block, int regs,
+                   int shared) {
   GpuActivity k;
   k.kind = GpuKind::kKernel;
   k.grid = grid;
@@ -132,7 +137,7 @@ TEST(Regions, MediansOverAnEvenNumberOfRegionsAndTheTypicalOne) {
   options.region_pattern = "forward";
   TraceAnalysis t = summarize_trace(*trace, options);
   ASSERT_EQ(t.regions.size(), 4u);
-  EXPECT_EQ(t.median.wall_ns, 25000);  // (20 + 30) / 2 us: the outlier does not move it
+  EXPECT_EQ(t.facts.wall_ns.median, 25000);  // (20 + 30) / 2 us: the outlier does not move it
 }
 
 }  // namespace

@@ -102,9 +102,16 @@ TEST(KernelClass, LabelsAndIds) {
     EXPECT_EQ(kernel_class_id(c).find(' '), std::string_view::npos);
 }
 
-TEST(KernelClass, RegionMetricsCountEachClassPerRegion) {
-  RegionMetrics m = compute_region_metrics(analyze_fixture("study_naive.json.gz", "forward"));
-  EXPECT_EQ(m.class_regions, 3);
+// The class totals are facts of every region, whether or not the analysis lists every region's
+// activities (it lists the typical one's by default).
+TEST(KernelClass, RegionFactsCountEachClassInEveryRegion) {
+  const RegionFacts m = analyze_fixture("study_naive.json.gz", "forward", false).facts;
+  EXPECT_EQ(m.regions, 3);
+  const auto gemm = static_cast<size_t>(KernelClass::kGemm);
+  EXPECT_EQ(m.by_class[gemm].count.count, 3);
+  const RegionFacts listed = analyze_fixture("study_naive.json.gz", "forward", true).facts;
+  EXPECT_EQ(listed.by_class[gemm].time_ns.median, m.by_class[gemm].time_ns.median);
+  EXPECT_GT(m.by_class[gemm].time_ns.median, 0);
   auto count = [&m](KernelClass c) { return m.by_class[static_cast<size_t>(c)].count.median; };
   EXPECT_EQ(count(KernelClass::kGemm), 2);
   EXPECT_EQ(count(KernelClass::kElementwise), 2);

@@ -172,7 +172,7 @@ TEST(CrossTrace, SlowestAndSpreadPerRegionMatchTheTracesReadAlone) {
     EXPECT_EQ(row.kernels.max, 20);
   }
   std::vector<double> median_wall;
-  for (const auto& t : alone) median_wall.push_back(t.median.wall_ns);
+  for (const auto& t : alone) median_wall.push_back(t.facts.wall_ns.median);
   expect_quantity(across.median_region.wall_ns, median_wall);
 
   EXPECT_EQ(across.compared_regions, 3);

@@ -172,7 +172,7 @@ TEST(Svg, TicksLabelsAndFitting) {
   EXPECT_EQ(svg::format_tick_duration(500e3), "500 µs");
   EXPECT_EQ(svg::format_tick_duration(1.5e6), "1.5 ms");
   EXPECT_EQ(svg::format_tick_bytes(16 << 20), "16 MiB");
-  EXPECT_EQ(svg::format_duration(2259615.9), "2.26 ms");
+  EXPECT_EQ(format_duration(2259615.9), "2.26 ms");
   EXPECT_EQ(svg::fit("aten::masked_fill", 8), "aten::m…");
   EXPECT_EQ(svg::fit("µs µs", 5), "µs µs");  // code points, not bytes
   EXPECT_EQ(svg::fit("abc", 1), "");
@@ -198,7 +198,7 @@ TEST(RunSummary, ReadsTheShippedStudy) {
   ASSERT_TRUE(naive.median_ms.has_value());
   EXPECT_NEAR(*naive.median_ms, 2.2596, 1e-3);
   ASSERT_TRUE(naive.forward.has_value());
-  EXPECT_EQ(naive.forward->memcpy_by_kind.at("DtoD"), 1);
+  EXPECT_EQ(naive.forward->facts.memcpy_by_kind.at("DtoD").median, 1);
   ASSERT_FALSE(naive.forward->findings.empty());
   EXPECT_EQ(naive.forward->findings[0].id, "hidden-copy");
   EXPECT_EQ(p.variants[6].chosen_backend, "cudnn");
@@ -236,10 +236,17 @@ TEST(RunSummary, BadFilesGetOneLineNamingThem) {
   EXPECT_NE(a.error().message.find(not_json.path()), std::string::npos);
   EXPECT_EQ(a.error().message.find('\n'), std::string::npos);
 
-  testing::TempFile future("summary.json", R"({"schemaVersion": 2, "points": []})");
+  testing::TempFile future("summary.json", R"({"schemaVersion": 3, "points": []})");
   auto b = read_run_summary(future.path());
   ASSERT_FALSE(b.ok());
   EXPECT_NE(b.error().message.find("schemaVersion"), std::string::npos);
+
+  // Version 1 (camelCase): the error says how to convert it.
+  testing::TempFile camel("summary.json", R"({"schemaVersion": 1, "points": []})");
+  auto v1 = read_run_summary(camel.path());
+  ASSERT_FALSE(v1.ok());
+  EXPECT_NE(v1.error().message.find("tools/summary_json_v2.py"), std::string::npos)
+      << v1.error().message;
 
   testing::TempFile csv("sweep.csv", "batch,heads\n4,16\n");
   auto c = read_sweep_csv(csv.path());
@@ -247,6 +254,29 @@ TEST(RunSummary, BadFilesGetOneLineNamingThem) {
   EXPECT_NE(c.error().message.find("seq"), std::string::npos);
 
   EXPECT_FALSE(read_run_summary("/nonexistent/summary.json").ok());
+}
+
+// bench --report hands the report the traces it read as it ran: the page is the one the report
+// makes by reading them from their files.
+TEST(ReportData, TracesAlreadyReadGiveTheSamePage) {
+  const ReportData from_files = load({kStudy});
+  ReportOptions options;
+  size_t known = 0;
+  for (const RunVariant& v : from_files.run->points[from_files.focus_point].variants) {
+    const std::string path = kStudy + "/traces/" + v.trace_file;
+    if (v.trace_file.empty() || !std::filesystem::exists(path)) continue;
+    auto trace = read_trace(path, Limits{});
+    ASSERT_TRUE(trace.ok()) << trace.error().message;
+    ReportVariant variant;
+    variant.trace_path = path;
+    describe_variant(variant, *trace, options, "forward");
+    options.traces_read.emplace(v.trace_file, std::move(variant));
+    ++known;
+  }
+  ASSERT_GT(known, 3u);
+  auto given = load_report({kStudy}, options);
+  ASSERT_TRUE(given.ok()) << given.error().message;
+  EXPECT_EQ(render_report_html(*given), render_report_html(from_files));
 }
 
 class ShippedStudyReport : public ::testing::Test {

@@ -36,7 +36,7 @@ TEST(StudyFixtures, NaiveHasOneHiddenDeviceCopyPerForwardFromMaskedFill) {
     EXPECT_EQ(copy->op_chain[2], "aten::copy_");
     EXPECT_EQ(copy->bytes, int64_t{4} * 16 * 2048 * 2048 * 2);  // the bf16 score matrix
   }
-  EXPECT_EQ(t.median.memcpy, 1.0);
+  EXPECT_EQ(t.facts.memcpy.median, 1.0);
 }
 
 TEST(StudyFixtures, InPlaceHasNoCopy) {
@@ -67,9 +67,10 @@ TEST(StudyFixtures, EachFusedBackendRunsOneKernel) {
     const char* kernel;
     const char* launch_api;
   };
-  for (const Case& c : {Case{"study_sdpa-efficient.json.gz", "fmha_cutlassF", "cudaLaunchKernel"},
-                        Case{"study_sdpa-flash.json.gz", "pytorch_flash::flash_fwd_kernel", "cudaLaunchKernel"},
-                        Case{"study_sdpa-cudnn.json.gz", "cudnn_generated_fort_native_sdpa", "cuLaunchKernelEx"}}) {
+  for (const Case& c :
+       {Case{"study_sdpa-efficient.json.gz", "fmha_cutlassF", "cudaLaunchKernel"},
+        Case{"study_sdpa-flash.json.gz", "pytorch_flash::flash_fwd_kernel", "cudaLaunchKernel"},
+        Case{"study_sdpa-cudnn.json.gz", "cudnn_generated_fort_native_sdpa", "cuLaunchKernelEx"}}) {
     SCOPED_TRACE(c.file);
     TraceAnalysis t = analyze_fixture(c.file, "forward");
     ASSERT_EQ(t.regions.size(), 3u);
@@ -135,7 +136,8 @@ TEST(StudyFixtures, BackwardKernelsFromTheAutogradThreadCountInTheirStep) {
     EXPECT_EQ(r.memset, 3);
     const ActivityRow* softmax_backward = find_activity(r, "softmax_warp_backward");
     ASSERT_NE(softmax_backward, nullptr);
-    EXPECT_EQ(softmax_backward->op_chain.front(), "autograd::engine::evaluate_function: SoftmaxBackward0");
+    EXPECT_EQ(softmax_backward->op_chain.front(),
+              "autograd::engine::evaluate_function: SoftmaxBackward0");
   }
   // The backward annotation alone: it runs on the main thread, but the kernels of the backward
   // pass are launched from the autograd thread: they belong to it by time, in any thread.

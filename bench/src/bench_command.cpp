@@ -13,7 +13,6 @@
 
 #include <fmt/format.h>
 
-#include "render/report.h"
 #include "study.h"
 #include "sweep.h"
 
@@ -121,20 +120,8 @@ Result<StudyOptions> study_options(const BenchFlags& flags) {
     options.expectations_file = flags.expectations;
     options.expectations = std::move(*expectations);
   }
+  options.report = flags.report;
   return options;
-}
-
-// `--report`: the run's HTML report (`attnprof report DIR`), once the run's outputs are written.
-// A report that cannot be written turns success into exit code 2, as an unwritable output does.
-int write_run_report(const std::string& out_dir, int code) {
-  const std::string path = out_dir + "/report.html";
-  Status written = write_report({out_dir}, ReportOptions{}, ReportFormat::kHtml, path);
-  if (!written.ok()) {
-    std::fprintf(stderr, "attnprof bench: %s\n", written.error().message.c_str());
-    return code == kExitAllRan ? kExitUsage : code;
-  }
-  std::printf("Report: %s\n", path.c_str());
-  return code;
 }
 
 int run_bench(const BenchFlags& flags) {
@@ -144,8 +131,7 @@ int run_bench(const BenchFlags& flags) {
     return kExitUsage;
   }
   try {
-    const int code = run_study(*options);
-    return flags.report && code != kExitUsage ? write_run_report(options->out_dir, code) : code;
+    return run_study(*options);
   } catch (const std::exception& e) {
     // run_variant stops LibTorch's exceptions per variant; this is for the rest (bad_alloc, a
     // filesystem error), so that none escapes to main.

@@ -1,9 +1,5 @@
 #include "cell_format.h"
 
-#include <cmath>
-
-#include <fmt/format.h>
-
 namespace attnprof::bench {
 namespace {
 
@@ -12,21 +8,6 @@ bool is_continuation_byte(char c) {
 }
 
 }  // namespace
-
-std::string format_duration_us(double us) {
-  if (us < 1e3) return fmt::format("{:.1f} µs", us);
-  if (us < 1e6) return fmt::format("{:.2f} ms", us / 1e3);
-  return fmt::format("{:.2f} s", us / 1e6);
-}
-
-std::string format_error(double relative_error) {
-  if (std::isnan(relative_error)) return "nan";
-  return fmt::format("{:.1e}", relative_error);
-}
-
-std::string format_percent(double percent) {
-  return fmt::format("{:.1f} %", percent);
-}
 
 size_t display_width(const std::string& text) {
   size_t width = 0;

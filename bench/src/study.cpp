@@ -6,11 +6,13 @@
 #include <fmt/format.h>
 
 #include "atomic_file.h"
+#include "base/format_units.h"
 #include "cell_format.h"
 #include "device_info.h"
 #include "gpu_peaks.h"
 #include "gzip_file.h"
 #include "progress.h"
+#include "render/report.h"
 #include "study_table.h"
 #include "summary_json.h"
 #include "sweep.h"
@@ -23,14 +25,17 @@ namespace fs = std::filesystem;
 
 constexpr size_t kProgressReasonWidth = 60;
 
-// Compresses the variant's plain JSON trace into `trace_file` (relative to out_dir) and reads
-// the study's facts from it with the core. Failures land in row.trace_error: the measurement
-// stands without them.
+// Reads the study's facts from the variant's plain JSON trace with the core, once (issue 13: it
+// was gzipped, then inflated again for the forward, again for the backward and again for
+// --report), then compresses it into `trace_file` (relative to out_dir), the name the facts give
+// it. Failures land in row.trace_error: the measurement stands without them.
 void attach_trace(VariantRow& row, const Problem& problem, const fs::path& out_dir,
                   const std::string& trace_file, const std::vector<Expectation>& expectations) {
   const std::string plain = row.measurement.trace_json_path;
   if (plain.empty()) return;
   const std::string compressed = (out_dir / trace_file).string();
+  Result<TraceReading> reading =
+      read_trace_facts(plain, problem.backward, expectations, compressed);
   const Status gzipped = gzip_file(plain, compressed);
   std::error_code ignored;
   fs::remove(plain, ignored);
@@ -39,19 +44,14 @@ void attach_trace(VariantRow& row, const Problem& problem, const fs::path& out_d
     return;
   }
   row.trace_file = trace_file;
-  Result<RegionFacts> forward = read_region_facts(compressed, "forward", expectations);
-  if (!forward.ok()) {
-    row.trace_error = forward.error().message;
+  if (!reading.ok()) {
+    row.trace_error = reading.error().message;
     return;
   }
-  row.forward = std::move(*forward);
-  if (!problem.backward) return;
-  Result<RegionFacts> backward = read_region_facts(compressed, "backward");
-  if (backward.ok()) {
-    row.backward = std::move(*backward);
-  } else {
-    row.trace_error = backward.error().message;
-  }
+  row.forward = std::move(reading->forward);
+  row.backward = std::move(reading->backward);
+  row.trace_error = std::move(reading->backward_error);
+  row.report = std::move(reading->report);
 }
 
 void attach_throughput(VariantRow& row, const StudyPoint& point) {
@@ -64,11 +64,29 @@ void attach_throughput(VariantRow& row, const StudyPoint& point) {
 std::string outcome(const VariantRow& row) {
   const VariantMeasurement& m = row.measurement;
   std::string text(name(m.status));
-  if (m.timing) text += ", " + format_duration_us(m.timing->median_ms * 1e3);
+  if (m.timing) text += ", " + format_duration(m.timing->median_ms * 1e3 * 1e3);
   if (m.status != VariantStatus::kOk && !m.reason.empty()) {
     text += ": " + truncate_text(m.reason, kProgressReasonWidth);
   }
   return text;
+}
+
+// `--report`: the run's HTML report (`attnprof report DIR`), once the run's outputs are written,
+// from the traces as the run read them. A report that cannot be written turns success into exit
+// code 2, as an unwritable output does.
+int write_run_report(StudyReport& report, const fs::path& out_dir, int code) {
+  ReportOptions options;
+  for (StudyPoint& point : report.points)
+    for (VariantRow& row : point.rows)
+      if (row.report) options.traces_read.emplace(row.trace_file, std::move(*row.report));
+  const std::string path = (out_dir / "report.html").string();
+  Status written = write_report({out_dir.string()}, options, ReportFormat::kHtml, path);
+  if (!written.ok()) {
+    std::fprintf(stderr, "attnprof bench: %s\n", written.error().message.c_str());
+    return code == kExitAllRan ? kExitUsage : code;
+  }
+  std::printf("Report: %s\n", path.c_str());
+  return code;
 }
 
 Status write_outputs(const StudyReport& report, const fs::path& out_dir) {
@@ -155,8 +173,11 @@ int run_study(const StudyOptions& options) {
   std::fprintf(stderr,
                "\nTraces (open in https://ui.perfetto.dev), summary.json and summary.md%s in %s\n",
                report.sweeps.empty() ? "" : ", sweep.csv", out_dir.c_str());
+  const int code =
+      has_failures(report) || !expectations_hold(report) ? kExitVariantFailed : kExitAllRan;
+  if (options.report) return write_run_report(report, out_dir, code);
   std::fflush(stdout);
-  return has_failures(report) || !expectations_hold(report) ? kExitVariantFailed : kExitAllRan;
+  return code;
 }
 
 }  // namespace attnprof::bench

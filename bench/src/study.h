@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "study_expectations.h"
 #include "problem.h"
+#include "study_expectations.h"
 #include "study_result.h"
 #include "variant_runner.h"
 
@@ -27,11 +27,13 @@ struct StudyOptions {
   // --expectations: hypotheses checked on each variant's trace; a failure makes the exit code 1.
   std::string expectations_file;
   std::vector<VariantExpectation> expectations;
+  bool report = false;  // --report: also write report.html
 };
 
 // Runs the study and prints its table on stdout (progress on stderr). Writes under out_dir: one
 // trace per variant (<variant>.json.gz; with a sweep, <point>/<variant>.json.gz), summary.json,
-// summary.md, and with a sweep sweep.csv. Returns one of the exit codes above.
+// summary.md, with a sweep sweep.csv, and with `report` report.html. Returns one of the exit codes
+// above.
 int run_study(const StudyOptions& options);
 
 }  // namespace attnprof::bench

@@ -18,9 +18,12 @@ struct VariantRow {
   VariantMeasurement measurement;
   std::string trace_file;   // the .json.gz, relative to the output folder; empty when none
   std::string trace_error;  // why there are no trace facts, when a trace was expected
-  std::optional<RegionFacts> forward;   // from the trace's `forward` regions
-  std::optional<RegionFacts> backward;  // with --backward, from its `backward` regions
-  std::optional<double> tflops;         // useful FLOPs over the median GPU time
+  std::optional<TraceFacts> forward;   // from the trace's `forward` regions
+  std::optional<TraceFacts> backward;  // with --backward, from its `backward` regions
+  // The forward regions as `attnprof report` shows them, kept for --report (the trace is read
+  // once).
+  std::optional<ReportVariant> report;
+  std::optional<double> tflops;  // useful FLOPs over the median GPU time
   std::optional<double> percent_of_peak;
 };
 

@@ -6,6 +6,7 @@
 
 #include "base/format_units.h"
 #include "cell_format.h"
+#include "render/fact_cells.h"
 
 namespace attnprof::bench {
 namespace {
@@ -16,21 +17,6 @@ constexpr const char* kNone = "-";
 
 std::string cut(const std::string& text, size_t width, CellWidth mode) {
   return mode == CellWidth::kTerminal ? truncate_text(text, width) : text;
-}
-
-std::string memcpy_cell(const RegionFacts& f) {
-  std::string kinds;
-  for (const auto& [kind, count] : f.memcpy_by_kind) {
-    if (count <= 0) continue;
-    kinds += kinds.empty() ? kind : ", " + kind;
-  }
-  return format_count(f.memcpy) + (kinds.empty() ? "" : " (" + kinds + ")");
-}
-
-std::string occupancy_cell(const RegionFacts& f) {
-  if (f.occupancy_pct) return fmt::format("{:.0f} %", *f.occupancy_pct);
-  if (f.kineto_occupancy_pct) return fmt::format("{:.0f} % (Kineto)", *f.kineto_occupancy_pct);
-  return "n/a";
 }
 
 std::string error_cell(const Correctness& c) {
@@ -130,16 +116,16 @@ Table study_table(const StudyPoint& point, CellWidth mode) {
   if (backward) table.header.insert(table.header.begin() + 2, "kernels/bwd");
   for (const VariantRow& row : point.rows) {
     const VariantMeasurement& m = row.measurement;
-    const auto& f = row.forward;
+    const RegionFacts* f = row.forward ? &row.forward->facts : nullptr;
     const bool ran = m.timing.has_value();
     std::string variant(name(m.variant));
     if (!m.chosen_backend.empty()) variant += " (" + m.chosen_backend + ")";
     std::vector<std::string> cells{
         variant,
-        f ? format_count(f->kernels) : kNone,
-        f && !f->main_kernel.empty() ? cut(f->main_kernel, kTerminalKernelWidth, mode) : kNone,
+        f ? kernels_cell(*f) : kNone,
+        f ? cut(main_kernel_cell(*f), kTerminalKernelWidth, mode) : kNone,
         f ? memcpy_cell(*f) : kNone,
-        ran ? format_duration_us(m.timing->median_ms * 1e3) : kNone,
+        ran ? format_duration(m.timing->median_ms * 1e3 * 1e3) : kNone,
         row.tflops ? fmt::format("{:.1f}", *row.tflops) : kNone,
         row.percent_of_peak ? format_percent(*row.percent_of_peak)
         : ran               ? "n/a"
@@ -148,12 +134,12 @@ Table study_table(const StudyPoint& point, CellWidth mode) {
         : ran                  ? "n/a"
                                : kNone,
         f ? occupancy_cell(*f) : kNone,
-        f && !f->launch_api.empty() ? f->launch_api : kNone,
-        f ? format_duration_us(f->cpu_us) : kNone,
+        f ? launch_api_cell(*f) : kNone,
+        f ? cpu_time_cell(*f) : kNone,
         m.correctness ? error_cell(*m.correctness) : kNone,
         status_cell(row, mode)};
     if (backward) {
-      cells.insert(cells.begin() + 2, row.backward ? format_count(row.backward->kernels) : kNone);
+      cells.insert(cells.begin() + 2, row.backward ? kernels_cell(row.backward->facts) : kNone);
     }
     table.rows.push_back(std::move(cells));
   }

@@ -9,7 +9,7 @@
 namespace attnprof::bench {
 
 // Bumped when a key changes meaning or goes away; new keys keep the version.
-inline constexpr int kSummarySchemaVersion = 1;
+inline constexpr int kSummarySchemaVersion = 2;
 
 // The report as JSON: schemaVersion, environment, settings, methods (which column is measured
 // how), sweep, and per point its problem and per variant its status, correctness, timing

@@ -88,7 +88,8 @@ std::string sweep_csv(const StudyReport& report) {
     for (const VariantRow& row : point.rows) {
       const VariantMeasurement& m = row.measurement;
       const auto& t = m.timing;
-      const auto& f = row.forward;
+      const RegionFacts* f = row.forward ? &row.forward->facts : nullptr;
+      const MainKernel* k = f && f->main_kernel ? &*f->main_kernel : nullptr;
       const auto& c = m.correctness;
       std::vector<std::string> cells{
           std::to_string(p.batch),
@@ -111,13 +112,13 @@ std::string sweep_csv(const StudyReport& report) {
           csv_number(row.tflops),
           csv_number(row.percent_of_peak),
           m.peak_allocated_bytes ? std::to_string(*m.peak_allocated_bytes) : "",
-          csv_number(f ? std::optional(f->kernels) : std::nullopt),
-          csv_number(f ? std::optional(f->memcpy) : std::nullopt),
-          csv_field(f ? f->main_kernel : ""),
-          csv_number(f ? std::optional(f->main_kernel_us) : std::nullopt),
-          csv_number(f ? f->occupancy_pct : std::nullopt),
-          f ? f->launch_api : "",
-          csv_number(f ? std::optional(f->cpu_us) : std::nullopt),
+          csv_number(f ? std::optional(f->kernels.median) : std::nullopt),
+          csv_number(f ? std::optional(f->memcpy.median) : std::nullopt),
+          csv_field(k ? k->short_name : ""),
+          csv_number(f ? std::optional(k ? k->duration_ns / 1e3 : 0.0) : std::nullopt),
+          csv_number(k ? k->occupancy_pct : std::nullopt),
+          k ? k->launch_api : "",
+          csv_number(f ? std::optional(f->cpu_ns.median / 1e3) : std::nullopt),
           csv_number(c ? std::optional(c->output_error) : std::nullopt),
           csv_number(c ? c->grad_error : std::nullopt),
           csv_field(row.trace_file)};

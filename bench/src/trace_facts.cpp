@@ -1,50 +1,61 @@
 #include "trace_facts.h"
 
+#include <utility>
+
+#include "analysis/summarize.h"
 #include "attnprof/analysis.h"
-#include "attnprof/expectations.h"
+#include "pipeline/report_inputs.h"
+#include "reader/read_trace.h"
 
 namespace attnprof::bench {
 
-Result<RegionFacts> read_region_facts(const std::string& path, const std::string& region,
-                                      const std::vector<Expectation>& expectations) {
-  AnalyzeOptions options;
-  options.region_pattern = region;
-  options.explain = true;
-  // Per-class metrics (kernels.gemm, ...) read every region's activities.
-  options.activities_of_every_region = !expectations.empty();
-  Result<TraceAnalysis> analysis = analyze_file(path, options);
-  if (!analysis.ok()) return analysis.take_error();
-  const TraceAnalysis& trace = *analysis;
-  if (trace.regions.empty() || trace.typical_region < 0) {
-    return make_error("{}: no `{}` region in the trace", path, region);
-  }
-  RegionFacts facts;
-  facts.regions = static_cast<int>(trace.regions.size());
-  facts.kernels = trace.median.kernels;
-  facts.memcpy = trace.median.memcpy;
-  facts.memset = trace.median.memset;
-  facts.memcpy_by_kind = trace.median.memcpy_by_kind;
-  facts.gpu_busy_us = trace.median.gpu_busy_ns / 1e3;
-  facts.wall_us = trace.median.wall_ns / 1e3;
-  facts.cpu_us = trace.median.cpu_ns / 1e3;
-  facts.diagnostics = trace.diagnostics.total();
-  facts.findings = trace.findings;
-  if (!expectations.empty()) facts.expectations = check_expectations(expectations, trace);
+namespace {
 
-  const ActivityRow* main = nullptr;
-  for (const ActivityRow& row : trace.regions[trace.typical_region].activities) {
-    if (row.kind != ActivityKind::kKernel) continue;
-    if (!main || row.duration_ns > main->duration_ns) main = &row;
+TraceFacts facts_of(const TraceAnalysis& analysis) {
+  TraceFacts f;
+  f.facts = analysis.facts;
+  f.diagnostics = analysis.diagnostics.total();
+  f.findings = analysis.findings;
+  return f;
+}
+
+// The core names the file it read; the run keeps it as `kept_as`.
+std::string renamed(std::string message, const std::string& path, const std::string& kept_as) {
+  if (message.compare(0, path.size(), path) == 0) message.replace(0, path.size(), kept_as);
+  return message;
+}
+
+}  // namespace
+
+Result<TraceReading> read_trace_facts(const std::string& path, bool backward,
+                                      const std::vector<Expectation>& expectations,
+                                      const std::string& kept_as) {
+  const std::string name = kept_as.empty() ? path : kept_as;
+  Result<Trace> trace = read_trace(path, Limits{});
+  if (!trace.ok()) return make_error("{}", renamed(trace.error().message, path, name));
+  trace->path = name;
+
+  TraceReading reading;
+  reading.report.trace_path = name;
+  describe_variant(reading.report, *trace, ReportOptions{}, "forward");
+  const TraceAnalysis& forward = *reading.report.analysis;
+  if (forward.regions.empty() || forward.typical_region < 0)
+    return make_error("{}: no `forward` region in the trace", name);
+  reading.forward = facts_of(forward);
+  if (!expectations.empty())
+    reading.forward.expectations = check_expectations(expectations, forward);
+
+  if (backward) {
+    AnalyzeOptions options;
+    options.region_pattern = "backward";
+    options.explain = true;
+    const TraceAnalysis analysis = summarize_trace(*trace, options);
+    if (analysis.regions.empty() || analysis.typical_region < 0)
+      reading.backward_error = name + ": no `backward` region in the trace";
+    else
+      reading.backward = facts_of(analysis);
   }
-  if (main) {
-    facts.main_kernel = main->short_name;
-    facts.main_kernel_us = main->duration_ns / 1e3;
-    facts.launch_api = main->launch_api;
-    facts.occupancy_pct = main->occupancy_pct;
-    facts.occupancy_limiter = main->occupancy_limiter;
-    facts.kineto_occupancy_pct = main->kineto_occupancy_pct;
-  }
-  return facts;
+  return reading;
 }
 
 }  // namespace attnprof::bench

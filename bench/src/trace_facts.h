@@ -1,43 +1,46 @@
 #pragma once
-// The study's per-variant facts, read from the variant's own trace by the core library.
+// The study's per-variant facts, read from the variant's own trace by the core library: once per
+// trace, for the forward regions, the backward regions and the report's timeline alike.
 
-#include <map>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "analysis/report_data.h"
 #include "attnprof/expectations.h"
 #include "attnprof/findings.h"
+#include "attnprof/region_facts.h"
 #include "attnprof/result.h"
 
 namespace attnprof::bench {
 
-// Medians over the trace's regions of one name (`forward` or `backward`), and the main kernel
-// of the typical region (the core's region closest to the medians).
-struct RegionFacts {
-  int regions = 0;
-  double kernels = 0, memcpy = 0, memset = 0;
-  std::map<std::string, double> memcpy_by_kind;  // "DtoD" -> 1
-  double gpu_busy_us = 0;                        // union of the region's GPU activity
-  double wall_us = 0;                            // the annotation's length on the CPU
-  double cpu_us = 0;                             // time in the region's top-level CPU ops
-  // The longest kernel of the typical region: where its GPU time goes.
-  std::string main_kernel;  // short name
-  double main_kernel_us = 0;
-  std::string launch_api;                      // cudaLaunchKernel, cuLaunchKernelEx, ...
-  std::optional<double> occupancy_pct;         // attnprof's estimate
-  std::string occupancy_limiter;               // what bounds it: "registers", ...
-  std::optional<double> kineto_occupancy_pct;  // Kineto's own, where it gave one
-  uint64_t diagnostics = 0;                    // oddities the reader counted in the trace
-  std::vector<Finding> findings;               // what the trace means (analyze --explain)
+// What the study shows of one region kind (`forward` or `backward`) of a variant's trace.
+struct TraceFacts {
+  RegionFacts facts;                            // the core's: medians, the main kernel
+  uint64_t diagnostics = 0;                     // oddities the reader counted in the trace
+  std::vector<Finding> findings;                // what the trace means (analyze --explain)
   std::vector<ExpectationResult> expectations;  // --expectations, checked on these regions
 };
 
-// Reads the trace at `path` (.json or .json.gz) and summarizes its regions named `region`.
-// Fails (one line naming the file) when the core cannot read the trace, or when it holds no such
-// region.
-// `expectations` are checked against the same analysis (bench --expectations).
-Result<RegionFacts> read_region_facts(const std::string& path, const std::string& region,
-                                      const std::vector<Expectation>& expectations = {});
+// Everything the study takes from one trace.
+struct TraceReading {
+  TraceFacts forward;
+  std::optional<TraceFacts> backward;  // when asked for and found
+  std::string backward_error;          // why not, when asked for and not found
+  // The forward regions as `attnprof report` describes them (analysis, timeline), so that
+  // `bench --report` does not read the trace again.
+  ReportVariant report;
+};
+
+// Reads the trace at `path` (.json or .json.gz) once and summarizes its `forward` regions (and
+// with `backward`, its `backward` ones). `kept_as` is the name the facts and messages give the
+// trace, when the run keeps it under another (LibTorch writes plain JSON, the run keeps it
+// gzipped); empty: `path`. Fails (one line naming the file) when the core cannot read the trace,
+// or when it holds no `forward` region. `expectations` are checked against the forward regions
+// (bench --expectations).
+Result<TraceReading> read_trace_facts(const std::string& path, bool backward,
+                                      const std::vector<Expectation>& expectations = {},
+                                      const std::string& kept_as = "");
 
 }  // namespace attnprof::bench

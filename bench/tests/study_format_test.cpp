@@ -17,6 +17,8 @@
 #include "gpu_test_support.h"
 #include "gzip_file.h"
 #include "problem.h"
+#include "reader/run_summary.h"
+#include "render/fact_cells.h"
 #include "study_expectations.h"
 #include "study_table.h"
 #include "summary_json.h"
@@ -78,8 +80,8 @@ TEST(Peaks, KnownGpusByExactNameOnly) {
 }
 
 TEST(CellFormat, UnitsAndTruncation) {
-  EXPECT_EQ(format_duration_us(157.24), "157.2 µs");
-  EXPECT_EQ(format_duration_us(7410), "7.41 ms");
+  EXPECT_EQ(format_duration(157.24e3), "157.2 µs");
+  EXPECT_EQ(format_duration(7410e3), "7.41 ms");
   EXPECT_EQ(format_bytes(512ll << 20), "512.0 MiB");
   EXPECT_EQ(format_count(5), "5");
   EXPECT_EQ(format_count(2.5), "2.5");
@@ -109,13 +111,18 @@ StudyReport sample_report() {
   flash.measurement.peak_allocated_bytes = 16 << 20;
   flash.tflops = point.flops / 0.157e-3 / 1e12;
   flash.percent_of_peak = 100 * *flash.tflops / 989.4;
-  RegionFacts facts;
-  facts.regions = 5;
-  facts.kernels = 1;
-  facts.main_kernel = "pytorch_flash::flash_fwd_kernel<...>";
-  facts.launch_api = "cudaLaunchKernel";
-  facts.occupancy_pct = 12.5;
-  facts.cpu_us = 42;
+  TraceFacts facts;
+  facts.facts.regions = 5;
+  facts.facts.kernels = Spread{1, 1, 1, 5};
+  facts.facts.memcpy = Spread{1, 1, 1, 5};
+  facts.facts.memcpy_by_kind["DtoD"] = Spread{1, 1, 1, 5};
+  facts.facts.cpu_ns = Spread{42e3, 40e3, 45e3, 5};
+  MainKernel kernel;
+  kernel.short_name = "pytorch_flash::flash_fwd_kernel<...>";
+  kernel.launch_api = "cudaLaunchKernel";
+  kernel.occupancy_pct = 12.5;
+  kernel.duration_ns = 150000;
+  facts.facts.main_kernel = kernel;
   flash.forward = facts;
   flash.trace_file = "sdpa-flash.json.gz";
   point.rows.push_back(flash);
@@ -160,10 +167,35 @@ TEST(SummaryJson, HasSchemaVersionAndNullsForAbsentMeasurements) {
   StudyReport report = sample_report();
   report.points[0].rows[0].measurement.correctness->output_error = std::nan("");
   const std::string json = summary_json(report);
-  EXPECT_NE(json.find("\"schemaVersion\": 1"), std::string::npos);
-  EXPECT_NE(json.find("\"outputError\": null"), std::string::npos);
+  EXPECT_NE(json.find("\"schemaVersion\": 2"), std::string::npos);
+  EXPECT_NE(json.find("\"output_error\": null"), std::string::npos);
   EXPECT_NE(json.find("\"timing\": null"), std::string::npos);
   EXPECT_NE(json.find("\"status\": \"oom\""), std::string::npos);
+}
+
+// What the bench writes, the report reads: the facts of the table come back the same.
+TEST(SummaryJson, ReadsBackAsTheReportsRunSummary) {
+  const auto folder = testing::test_folder();
+  const std::string path = (folder / "summary.json").string();
+  std::ofstream(path) << summary_json(sample_report());
+  Result<RunSummary> run = read_run_summary(path);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_EQ(run->points.size(), 1u);
+  const RunVariant& flash = run->points[0].variants[0];
+  ASSERT_TRUE(flash.forward.has_value());
+  const RegionFacts& f = flash.forward->facts;
+  EXPECT_EQ(f.regions, 5);
+  EXPECT_EQ(f.kernels.median, 1);
+  EXPECT_EQ(f.memcpy_by_kind.at("DtoD").median, 1);
+  EXPECT_DOUBLE_EQ(f.cpu_ns.median, 42e3);
+  ASSERT_TRUE(f.main_kernel.has_value());
+  EXPECT_EQ(f.main_kernel->short_name, "pytorch_flash::flash_fwd_kernel<...>");
+  EXPECT_EQ(f.main_kernel->launch_api, "cudaLaunchKernel");
+  EXPECT_EQ(f.main_kernel->occupancy_pct, 12.5);
+  EXPECT_EQ(f.main_kernel->duration_ns, 150000);
+  EXPECT_EQ(memcpy_cell(f), "1 (DtoD)");
+  EXPECT_FALSE(run->points[0].variants[1].forward.has_value());
+  testing::remove_tree(folder);
 }
 
 TEST(SweepCsv, OneRowPerPointAndVariant) {

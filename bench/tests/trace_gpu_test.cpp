@@ -48,9 +48,9 @@ class StudyTraces : public ::testing::Test {
       ASSERT_FALSE(m.trace_json_path.empty());
       const Status gzipped = gzip_file(m.trace_json_path, stem + ".json.gz");
       ASSERT_TRUE(gzipped.ok()) << gzipped.error().message;
-      Result<RegionFacts> facts = read_region_facts(stem + ".json.gz", "forward");
-      ASSERT_TRUE(facts.ok()) << facts.error().message;
-      facts_[v] = *facts;
+      Result<TraceReading> reading = read_trace_facts(stem + ".json.gz", /*backward=*/false);
+      ASSERT_TRUE(reading.ok()) << reading.error().message;
+      facts_[v] = reading->forward.facts;
     }
   }
   static void TearDownTestSuite() { testing::remove_tree(folder_); }
@@ -59,6 +59,11 @@ class StudyTraces : public ::testing::Test {
     ASSERT_EQ(facts_.size(), kAllVariants.size()) << "recording the traces failed (see above)";
   }
   static const RegionFacts& of(Variant v) { return facts_.at(v); }
+  static const MainKernel& main_of(Variant v) {
+    static const MainKernel none;
+    const RegionFacts& f = facts_.at(v);
+    return f.main_kernel ? *f.main_kernel : none;
+  }
 
  private:
   static inline std::filesystem::path folder_;
@@ -69,42 +74,42 @@ TEST_F(StudyTraces, EachTraceHoldsTheRecordedForwardRegions) {
   for (Variant v : kAllVariants) {
     SCOPED_TRACE(name(v));
     EXPECT_EQ(of(v).regions, quick_settings().trace_iterations);
-    EXPECT_GT(of(v).gpu_busy_us, 0.0);
-    EXPECT_GT(of(v).cpu_us, 0.0);
-    EXPECT_FALSE(of(v).main_kernel.empty());
-    EXPECT_FALSE(of(v).launch_api.empty());
+    EXPECT_GT(of(v).gpu_busy_ns.median, 0.0);
+    EXPECT_GT(of(v).cpu_ns.median, 0.0);
+    EXPECT_FALSE(main_of(v).short_name.empty());
+    EXPECT_FALSE(main_of(v).launch_api.empty());
   }
 }
 
 TEST_F(StudyTraces, NaiveHasTheHiddenDeviceCopyThatInplaceRemoves) {
   const RegionFacts& naive = of(Variant::kNaive);
   const RegionFacts& inplace = of(Variant::kInplace);
-  EXPECT_EQ(naive.memcpy_by_kind.count("DtoD") ? naive.memcpy_by_kind.at("DtoD") : 0.0, 1.0);
-  EXPECT_EQ(inplace.memcpy, 0.0);
+  EXPECT_EQ(naive.memcpy_by_kind.count("DtoD") ? naive.memcpy_by_kind.at("DtoD").median : 0.0, 1.0);
+  EXPECT_EQ(inplace.memcpy.median, 0.0);
   // The copy is a memcpy, not a kernel: the kernels are the same five (bmm, mul, masked_fill,
   // softmax, bmm on the H200 fixtures).
-  EXPECT_EQ(naive.kernels, inplace.kernels);
-  EXPECT_GE(naive.kernels, 5.0);
+  EXPECT_EQ(naive.kernels.median, inplace.kernels.median);
+  EXPECT_GE(naive.kernels.median, 5.0);
 }
 
 TEST_F(StudyTraces, FusedBackendsRunOneKernel) {
-  EXPECT_EQ(of(Variant::kSdpaEfficient).kernels, 1.0);
-  EXPECT_NE(lower(of(Variant::kSdpaEfficient).main_kernel).find("fmha"), std::string::npos)
-      << of(Variant::kSdpaEfficient).main_kernel;
-  EXPECT_EQ(of(Variant::kSdpaFlash).kernels, 1.0);
-  EXPECT_NE(lower(of(Variant::kSdpaFlash).main_kernel).find("flash"), std::string::npos)
-      << of(Variant::kSdpaFlash).main_kernel;
-  EXPECT_EQ(of(Variant::kSdpaCudnn).kernels, 1.0);
-  EXPECT_NE(lower(of(Variant::kSdpaCudnn).main_kernel).find("cudnn"), std::string::npos)
-      << of(Variant::kSdpaCudnn).main_kernel;
+  EXPECT_EQ(of(Variant::kSdpaEfficient).kernels.median, 1.0);
+  EXPECT_NE(lower(main_of(Variant::kSdpaEfficient).short_name).find("fmha"), std::string::npos)
+      << main_of(Variant::kSdpaEfficient).short_name;
+  EXPECT_EQ(of(Variant::kSdpaFlash).kernels.median, 1.0);
+  EXPECT_NE(lower(main_of(Variant::kSdpaFlash).short_name).find("flash"), std::string::npos)
+      << main_of(Variant::kSdpaFlash).short_name;
+  EXPECT_EQ(of(Variant::kSdpaCudnn).kernels.median, 1.0);
+  EXPECT_NE(lower(main_of(Variant::kSdpaCudnn).short_name).find("cudnn"), std::string::npos)
+      << main_of(Variant::kSdpaCudnn).short_name;
 }
 
 TEST_F(StudyTraces, CudnnLaunchesWithCuLaunchKernelEx) {
-  EXPECT_EQ(of(Variant::kSdpaCudnn).launch_api, "cuLaunchKernelEx");
+  EXPECT_EQ(main_of(Variant::kSdpaCudnn).launch_api, "cuLaunchKernelEx");
 }
 
 TEST_F(StudyTraces, MathIsTheManyKernelReferencePath) {
-  EXPECT_GE(of(Variant::kSdpaMath).kernels, 10.0);
+  EXPECT_GE(of(Variant::kSdpaMath).kernels.median, 10.0);
 }
 
 TEST(Study, WritesTracesAndSummaries) {
@@ -117,15 +122,16 @@ TEST(Study, WritesTracesAndSummaries) {
   options.out_dir = folder.string();
   options.settings = quick_settings();
   options.quiet = true;
+  options.report = true;  // from the traces as the run read them
   ASSERT_EQ(run_study(options), kExitAllRan);
-  for (const char* file : {"summary.json", "summary.md", "sweep.csv",
+  for (const char* file : {"summary.json", "summary.md", "sweep.csv", "report.html",
                            "b2_h4_s128_d64/naive.json.gz", "b2_h4_s256_d64/sdpa-flash.json.gz"}) {
     EXPECT_TRUE(std::filesystem::exists(folder / file)) << file;
   }
   std::ifstream json(folder / "summary.json");
   std::stringstream text;
   text << json.rdbuf();
-  EXPECT_NE(text.str().find("\"schemaVersion\": 1"), std::string::npos);
+  EXPECT_NE(text.str().find("\"schemaVersion\": 2"), std::string::npos);
   // No plain JSON left behind: traces are kept compressed only.
   for (const auto& entry : std::filesystem::recursive_directory_iterator(folder)) {
     if (entry.path().filename() != "summary.json") {

@@ -14,6 +14,7 @@
 #include "attnprof/diagnostics.h"
 #include "attnprof/findings.h"
 #include "attnprof/limits.h"
+#include "attnprof/region_facts.h"
 #include "attnprof/result.h"
 
 namespace attnprof {
@@ -62,13 +63,6 @@ struct RegionSummary {
   std::vector<ActivityRow> activities;  // in GPU start order (see AnalyzeOptions)
 };
 
-// Medians over regions (a region count of 0 gives zeros).
-struct RegionMedians {
-  double kernels = 0, memcpy = 0, memset = 0;
-  std::map<std::string, double> memcpy_by_kind;
-  double gpu_busy_ns = 0, wall_ns = 0, cpu_ns = 0;
-};
-
 struct DeviceSummary {
   int32_t id = 0;
   std::string name;
@@ -93,9 +87,10 @@ struct TraceAnalysis {
   std::vector<RegionSummary> regions;
   // The processes the regions come from, when more than one: each region then names its pid.
   std::vector<int32_t> region_pids;
-  RegionMedians median;
   // Index into regions of the typical one (closest to the medians); -1 when there are none.
   int typical_region = -1;
+  // Medians over the regions, per kernel class, and the typical region's main kernel.
+  RegionFacts facts;
   // Filled when AnalyzeOptions::explain is set.
   std::vector<Finding> findings;
   // The markers of a trace annotated by `attnprof annotate`, in trace order; empty otherwise.
@@ -103,11 +98,16 @@ struct TraceAnalysis {
   Diagnostics diagnostics;
 };
 
+// The activities of one region (an index into TraceAnalysis::regions), listed as the typical
+// region's are. Valid only during the call it is passed to: it reads the trace's model.
+using RegionActivities = std::function<std::vector<ActivityRow>(size_t region)>;
+
 struct AnalyzeOptions {
   // Regions are user annotations whose name matches this glob (`*` and `?`). Empty: ProfilerStep#*
   // when the trace has such annotations, else the whole trace as one region.
   std::string region_pattern;
-  // Activities are listed for the typical region only unless this is set (JSON output sets it).
+  // Activities are listed for the typical region only unless this is set (the facts, per-class
+  // totals included, are over every region either way).
   bool activities_of_every_region = false;
   // Compute findings (what the trace means) as well.
   bool explain = false;
@@ -119,6 +119,10 @@ struct AnalyzeOptions {
   // Called as the file is read, with the bytes of the file consumed so far (compressed, for gzip)
   // and the events read so far.
   std::function<void(uint64_t file_bytes_read, uint64_t events_read)> progress;
+  // Called once the analysis is made, while the trace's model is still in memory: an output can
+  // then list every region's activities one region at a time instead of holding all of them, as
+  // activities_of_every_region does (analyze --format json, issue 13).
+  std::function<void(const TraceAnalysis& analysis, const RegionActivities& activities)> analyzed;
 };
 
 // Reads the trace at `path` (.json or .json.gz, detected by content) and summarizes its regions.
@@ -134,6 +138,12 @@ struct ManyTracesOptions {
   // the paths. AnalyzeOptions::progress is not used by analyze_files.
   std::function<void(size_t trace, uint64_t file_bytes_read, uint64_t events_read)> progress;
   std::function<void(size_t trace, const Result<TraceAnalysis>& outcome)> finished;
+  // As AnalyzeOptions::analyzed (which analyze_files does not use), but one trace at a time and
+  // in the order of the paths: a trace read early waits, holding its model, for those before it.
+  // A trace that fails is skipped.
+  std::function<void(size_t trace, const TraceAnalysis& analysis,
+                     const RegionActivities& activities)>
+      analyzed_in_order;
 };
 
 // Analyzes each trace of `paths` as analyze_file does, `jobs` at a time, and returns the outcomes

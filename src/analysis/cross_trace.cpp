@@ -136,7 +136,8 @@ CrossTraceSummary summarize_across_traces(const std::vector<TraceAnalysis>& trac
                                        static_cast<double>(r.kernels)});
     }
     if (!t.regions.empty())
-      medians.push_back({trace, t.median.wall_ns, t.median.gpu_busy_ns, t.median.kernels});
+      medians.push_back(
+          {trace, t.facts.wall_ns.median, t.facts.gpu_busy_ns.median, t.facts.kernels.median});
   }
 
   out.slowest_by_wall.assign(traces.size(), 0);

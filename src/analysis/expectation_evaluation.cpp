@@ -91,13 +91,13 @@ ActualValue actual_value(const std::string& metric, const MetricValue& v) {
 
 }  // namespace
 
-ExpectationResult evaluate_expectation(const Expectation& e, const RegionMetrics& metrics) {
+ExpectationResult evaluate_expectation(const Expectation& e, const TraceAnalysis& analysis) {
   ExpectationResult r;
   r.text = e.text;
   r.source = e.source;
   r.holds = true;
   for (const auto& c : e.all_of) {
-    MetricValue v = metric_value(metrics, c.metric);
+    MetricValue v = metric_value(analysis, c.metric);
     bool holds = compare(c, v);
     r.holds = r.holds && holds;
     r.values.push_back(actual_value(c.metric, v));
@@ -115,10 +115,9 @@ ExpectationResult evaluate_expectation(const Expectation& e, const RegionMetrics
 
 std::vector<ExpectationResult> check_expectations(const std::vector<Expectation>& expectations,
                                                   const TraceAnalysis& analysis) {
-  RegionMetrics metrics = compute_region_metrics(analysis);
   std::vector<ExpectationResult> out;
   out.reserve(expectations.size());
-  for (const auto& e : expectations) out.push_back(evaluate_expectation(e, metrics));
+  for (const auto& e : expectations) out.push_back(evaluate_expectation(e, analysis));
   return out;
 }
 

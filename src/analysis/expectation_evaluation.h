@@ -1,6 +1,7 @@
 #pragma once
 // Evaluating a parsed expectation (analysis/expectation_parser.h) on the metrics of a trace's
-// regions. check_expectations (attnprof/expectations.h) computes the metrics and calls this.
+// region facts (analysis/region_metrics.h). check_expectations (attnprof/expectations.h) calls
+// this.
 
 #include "analysis/region_metrics.h"
 #include "attnprof/expectations.h"
@@ -8,6 +9,6 @@
 namespace attnprof {
 
 ExpectationResult evaluate_expectation(const Expectation& expectation,
-                                       const RegionMetrics& metrics);
+                                       const TraceAnalysis& analysis);
 
 }  // namespace attnprof

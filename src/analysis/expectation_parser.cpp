@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/kernel_class.h"
 #include "analysis/text_match.h"
 
 namespace attnprof {

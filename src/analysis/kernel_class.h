@@ -20,32 +20,13 @@
 // The short name is used from rule 4 on because a full name lists every template argument, where
 // words such as "copy" may appear by accident; the short name keeps the kernel and its functor.
 
-#include <array>
 #include <cstdint>
 #include <string_view>
 
 #include "attnprof/analysis.h"
+#include "attnprof/region_facts.h"  // KernelClass
 
 namespace attnprof {
-
-enum class KernelClass : uint8_t {
-  kFusedAttention,
-  kGemm,
-  kSoftmax,
-  kMask,
-  kElementwise,
-  kReduction,
-  kCopy,
-  kMemset,
-  kOther,
-};
-inline constexpr size_t kKernelClassCount = 9;
-
-// Every class, in the order reports list them.
-inline constexpr std::array<KernelClass, kKernelClassCount> kAllKernelClasses = {
-    KernelClass::kFusedAttention, KernelClass::kGemm,        KernelClass::kSoftmax,
-    KernelClass::kMask,           KernelClass::kElementwise, KernelClass::kReduction,
-    KernelClass::kCopy,           KernelClass::kMemset,      KernelClass::kOther};
 
 // For people: "fused attention", "gemm", ...
 std::string_view kernel_class_label(KernelClass c);

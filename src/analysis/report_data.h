@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,10 @@ struct ReportOptions {
   std::string region_pattern;  // empty: `forward` for a bench run, analyze's default for traces
   Limits limits;
   TimelineOptions timeline;
+  // A bench run's variants already described (describe_variant), by their trace file as
+  // summary.json names it: `bench --report` read each trace once, as it ran, and the report does
+  // not read them again. The others are read from their files.
+  std::map<std::string, ReportVariant> traces_read;
 };
 
 }  // namespace attnprof

@@ -8,24 +8,17 @@
 
 #include "analysis/duration_sum.h"
 #include "analysis/findings/finding_context.h"
+#include "analysis/kernel_class.h"
 #include "analysis/kernel_names.h"
 #include "analysis/occupancy.h"
+#include "analysis/region_facts.h"
 #include "analysis/regions.h"
+#include "analysis/spread.h"
 #include "analysis/trace_annotations.h"
 
 namespace attnprof {
 
 namespace {
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + mid, v.end());
-  double upper = v[mid];
-  if (v.size() % 2) return upper;
-  double lower = *std::max_element(v.begin(), v.begin() + mid);
-  return (lower + upper) / 2;
-}
 
 // Time the GPU spent on any of `ids` (sorted by start): the union of their intervals.
 int64_t busy_time(const Trace& trace, const std::vector<GpuActivityId>& ids) {
@@ -45,6 +38,11 @@ int64_t busy_time(const Trace& trace, const std::vector<GpuActivityId>& ids) {
   if (open) busy += cover_end - cover_start;
   return busy;
 }
+
+class RowMaker;
+std::array<KernelClassFacts, kKernelClassCount> class_facts(const Trace& trace,
+                                                            const RegionMembers& members,
+                                                            RowMaker& rows);
 
 class RowMaker {
  public:
@@ -101,26 +99,56 @@ class RowMaker {
     return short_names_.emplace(a.name, std::move(s)).first->second;
   }
 
+ public:
+  KernelClass activity_class(GpuActivityId id) {
+    const GpuActivity& a = trace_.gpu_activities[id];
+    if (a.kind == GpuKind::kMemcpy) return KernelClass::kCopy;
+    if (a.kind == GpuKind::kMemset) return KernelClass::kMemset;
+    auto it = classes_.find(a.name);
+    if (it != classes_.end()) return it->second;
+    KernelClass c = classify_kernel(short_name(a), trace_.strings.view(a.name));
+    classes_.emplace(a.name, c);
+    return c;
+  }
+
+ private:
   const Trace& trace_;
   std::vector<HostEventId> region_ops_;  // sorted
   std::unordered_map<StringId, std::string> short_names_;
+  std::unordered_map<StringId, KernelClass> classes_;  // kernels only
 };
 
-int typical_region(const std::vector<RegionSummary>& regions, const RegionMedians& m) {
-  int best = -1;
-  double best_count = 0, best_time = 0;
-  for (size_t i = 0; i < regions.size(); ++i) {
-    const RegionSummary& r = regions[i];
-    double count = std::fabs(r.kernels - m.kernels) + std::fabs(r.memcpy - m.memcpy) +
-                   std::fabs(r.memset - m.memset);
-    double time = std::fabs(static_cast<double>(r.gpu_busy_ns) - m.gpu_busy_ns);
-    if (best < 0 || count < best_count || (count == best_count && time < best_time)) {
-      best = static_cast<int>(i);
-      best_count = count;
-      best_time = time;
+// Each class's count and time per region, one class at a time: a trace of a million regions
+// holds two values per region at once, not two per region and class.
+std::array<KernelClassFacts, kKernelClassCount> class_facts(const Trace& trace,
+                                                            const RegionMembers& members,
+                                                            RowMaker& rows) {
+  constexpr uint8_t kNotMember = 0xff;
+  std::vector<uint8_t> class_of(trace.gpu_activities.size(), kNotMember);
+  std::array<bool, kKernelClassCount> present{};
+  for (const auto& region : members.activities) {
+    for (GpuActivityId id : region) {
+      const auto c = static_cast<uint8_t>(rows.activity_class(id));
+      class_of[id.index()] = c;
+      present[c] = true;
     }
   }
-  return best;
+  const size_t regions = members.activities.size();
+  std::array<KernelClassFacts, kKernelClassCount> out;
+  for (size_t c = 0; c < kKernelClassCount; ++c) {
+    std::vector<double> counts(regions, 0.0), times(regions, 0.0);
+    if (present[c]) {
+      for (size_t r = 0; r < regions; ++r) {
+        for (GpuActivityId id : members.activities[r]) {
+          if (class_of[id.index()] != c) continue;
+          counts[r] += 1;
+          times[r] += static_cast<double>(trace.gpu_activities[id].dur_ns);
+        }
+      }
+    }
+    out[c] = KernelClassFacts{spread_of(std::move(counts)), spread_of(std::move(times))};
+  }
+  return out;
 }
 
 // Regions that mix processes, or that are ops, are said so in the warnings: a median over the
@@ -167,6 +195,13 @@ void explain_region_sources(const Trace& trace, const RegionSet& set, TraceAnaly
 }  // namespace
 
 TraceAnalysis summarize_trace(const Trace& trace, const AnalyzeOptions& options) {
+  const RegionSet set = find_regions(trace, options.region_pattern);
+  const RegionMembers members = assign_to_regions(trace, set);
+  return summarize_regions(trace, set, members, options);
+}
+
+TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
+                                const RegionMembers& members, const AnalyzeOptions& options) {
   TraceAnalysis out;
   out.path = trace.path;
   out.json_bytes = trace.json_bytes;
@@ -181,9 +216,7 @@ TraceAnalysis summarize_trace(const Trace& trace, const AnalyzeOptions& options)
   for (const auto& d : trace.devices)
     out.devices.push_back({d.id, d.name, d.sm_count, d.compute_major, d.compute_minor});
 
-  RegionSet set = find_regions(trace, options.region_pattern);
   out.region_pattern = set.pattern;
-  RegionMembers members = assign_to_regions(trace, set);
   explain_region_sources(trace, set, out);
 
   for (size_t r = 0; r < set.regions.size(); ++r) {
@@ -212,28 +245,8 @@ TraceAnalysis summarize_trace(const Trace& trace, const AnalyzeOptions& options)
     out.regions.push_back(std::move(s));
   }
 
-  auto collect = [&](auto field) {
-    std::vector<double> v;
-    v.reserve(out.regions.size());
-    for (const auto& s : out.regions) v.push_back(static_cast<double>(field(s)));
-    return median(std::move(v));
-  };
-  RegionMedians& m = out.median;
-  m.kernels = collect([](const RegionSummary& s) { return s.kernels; });
-  m.memcpy = collect([](const RegionSummary& s) { return s.memcpy; });
-  m.memset = collect([](const RegionSummary& s) { return s.memset; });
-  m.gpu_busy_ns = collect([](const RegionSummary& s) { return s.gpu_busy_ns; });
-  m.wall_ns = collect([](const RegionSummary& s) { return s.wall_ns; });
-  m.cpu_ns = collect([](const RegionSummary& s) { return s.cpu_ns; });
-  for (const auto& s : out.regions)
-    for (const auto& [kind, n] : s.memcpy_by_kind) m.memcpy_by_kind[kind] = 0;
-  for (auto& [kind, value] : m.memcpy_by_kind) {
-    value = collect([&kind = kind](const RegionSummary& s) {
-      auto it = s.memcpy_by_kind.find(kind);
-      return it == s.memcpy_by_kind.end() ? int64_t{0} : it->second;
-    });
-  }
-  out.typical_region = typical_region(out.regions, m);
+  out.facts = facts_of_summaries(out.regions);
+  out.typical_region = typical_region(out.regions, out.facts);
 
   if (options.explain) out.findings = find_all(FindingContext{trace, set, members, out});
   for (const InstantEvent& e : trace.instants) {
@@ -245,13 +258,27 @@ TraceAnalysis summarize_trace(const Trace& trace, const AnalyzeOptions& options)
                    [](const TraceMarker& a, const TraceMarker& b) { return a.ts_ns < b.ts_ns; });
 
   RowMaker rows(trace, set);
-  for (size_t r = 0; r < out.regions.size(); ++r) {
-    if (!options.activities_of_every_region && static_cast<int>(r) != out.typical_region) continue;
-    auto& list = out.regions[r].activities;
+  auto activities_of = [&](size_t r) {
+    std::vector<ActivityRow> list;
     list.reserve(members.activities[r].size());
     for (GpuActivityId id : members.activities[r])
       list.push_back(rows.make(id, set.regions[r].start_ns));
+    return list;
+  };
+  for (size_t r = 0; r < out.regions.size(); ++r) {
+    if (!options.activities_of_every_region && static_cast<int>(r) != out.typical_region) continue;
+    out.regions[r].activities = activities_of(r);
   }
+
+  out.facts.by_class = class_facts(trace, members, rows);
+  if (out.typical_region >= 0) {
+    const ActivityRow* longest = nullptr;
+    for (const ActivityRow& row : out.regions[out.typical_region].activities)
+      if (row.kind == ActivityKind::kKernel && (!longest || row.duration_ns > longest->duration_ns))
+        longest = &row;
+    if (longest) out.facts.main_kernel = main_kernel_of(*longest);
+  }
+  if (options.analyzed) options.analyzed(out, activities_of);
   return out;
 }
 

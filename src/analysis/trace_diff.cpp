@@ -202,12 +202,13 @@ std::vector<ActivityDiff> activity_diffs(const Sequence& a, const Sequence& b, b
   return out;
 }
 
-TraceSide side_of(const RegionMetrics& m) {
-  return TraceSide{m.path, m.region_pattern, m.regions, m.typical_region, m.typical_region_name};
+TraceSide side_of(const TraceAnalysis& t) {
+  return TraceSide{t.path, t.region_pattern, t.facts.regions, t.typical_region,
+                   t.typical_region >= 0 ? t.regions[t.typical_region].name : std::string()};
 }
 
 // A kind of copy the trace never made is zero in every region.
-Spread copies_of_kind(const RegionMetrics& m, const std::string& kind) {
+Spread copies_of_kind(const RegionFacts& m, const std::string& kind) {
   auto it = m.memcpy_by_kind.find(kind);
   if (it != m.memcpy_by_kind.end()) return it->second;
   return spread_of(std::vector<double>(static_cast<size_t>(m.regions), 0.0));
@@ -237,10 +238,10 @@ QuantityDiff diff_time(const Spread& a, const Spread& b) {
 Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
   ATTNPROF_RETURN_IF_ERROR(has_regions(a));
   ATTNPROF_RETURN_IF_ERROR(has_regions(b));
-  RegionMetrics ma = compute_region_metrics(a), mb = compute_region_metrics(b);
+  const RegionFacts &ma = a.facts, &mb = b.facts;
   TraceDiff d;
-  d.a = side_of(ma);
-  d.b = side_of(mb);
+  d.a = side_of(a);
+  d.b = side_of(b);
   d.kernels = diff_count(ma.kernels, mb.kernels);
   d.memcpy = diff_count(ma.memcpy, mb.memcpy);
   d.memset = diff_count(ma.memset, mb.memset);
@@ -254,8 +255,8 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
   for (const auto& [kind, unused] : kinds)
     d.memcpy_by_kind[kind] = diff_count(copies_of_kind(ma, kind), copies_of_kind(mb, kind));
   for (KernelClass k : kAllKernelClasses) {
-    const ClassMetrics& ca = ma.by_class[static_cast<size_t>(k)];
-    const ClassMetrics& cb = mb.by_class[static_cast<size_t>(k)];
+    const KernelClassFacts& ca = ma.by_class[static_cast<size_t>(k)];
+    const KernelClassFacts& cb = mb.by_class[static_cast<size_t>(k)];
     if (ca.count.max == 0 && cb.count.max == 0) continue;
     d.classes.push_back(
         ClassDiff{k, diff_count(ca.count, cb.count), diff_time(ca.time_ns, cb.time_ns)});

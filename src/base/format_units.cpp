@@ -10,6 +10,22 @@ std::string format_us(double ns) {
   return fmt::format("{:.1f}", ns / 1000.0);
 }
 
+std::string format_duration(double ns) {
+  const double us = ns / 1e3;
+  if (us < 1000) return fmt::format("{:.1f} µs", us);
+  if (us < 1e6) return fmt::format("{:.2f} ms", us / 1e3);
+  return fmt::format("{:.2f} s", us / 1e6);
+}
+
+std::string format_percent(double percent) {
+  return fmt::format("{:.1f} %", percent);
+}
+
+std::string format_error(double relative_error) {
+  if (std::isnan(relative_error)) return "nan";
+  return fmt::format("{:.1e}", relative_error);
+}
+
 std::string format_count(double v) {
   if (std::fabs(v - std::round(v)) < 1e-9)
     return fmt::format("{}", static_cast<int64_t>(std::round(v)));

@@ -1,5 +1,6 @@
 #pragma once
-// Number formats shared by the renderers.
+// Number formats shared by every output: analyze's tables, the report, the SVG charts and the
+// bench's table. One way to print a duration, a count or a size.
 
 #include <array>
 #include <cstdint>
@@ -9,6 +10,12 @@ namespace attnprof {
 
 // 1234567 ns -> "1234.6" (microseconds, one decimal), the unit every table uses.
 std::string format_us(double ns);
+// "0.8 µs", "157.2 µs", "2.26 ms", "1.20 s": a duration as the tables and charts show it.
+std::string format_duration(double ns);
+// "13.2 %"
+std::string format_percent(double percent);
+// A relative error: "3.1e-03"; "nan".
+std::string format_error(double relative_error);
 // A count that may be a median of an even number of regions: "5" or "5.5".
 std::string format_count(double v);
 std::string format_bytes(int64_t bytes);

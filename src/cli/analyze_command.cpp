@@ -4,6 +4,8 @@
 // others: every trace read is reported, the others get their one-line error on stderr after the
 // report, and the exit code is 2 if any failed. With no trace read, only the errors are printed.
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <memory>
 
@@ -14,6 +16,7 @@
 #include "cli/terminal_progress.h"
 #include "cli/trace_inputs.h"
 #include "render/analyze_output.h"
+#include "render/json_writer.h"
 
 namespace attnprof::cli {
 
@@ -36,9 +39,16 @@ int run(const AnalyzeArgs& args) {
 
   AnalyzeOptions options;
   options.region_pattern = args.region;
-  options.activities_of_every_region = args.format == "json" || args.format == "csv";
+  // CSV lists every region's activities too, held in memory (it has no streamed form yet).
+  options.activities_of_every_region = args.format == "csv";
   options.explain = args.explain;
   options.limits = args.limits.to_limits();
+  // JSON lists every region's activities: it is written to stdout as each trace is analyzed,
+  // while its model is in memory, one region at a time (issue 13: built in memory first, the
+  // output of a trace of a million regions took 2.7 GB).
+  const bool json = args.format == "json";
+  JsonWriter json_out(stdout);
+  AnalyzeJsonStream json_stream(json_out);
   std::vector<Result<TraceAnalysis>> outcomes;
   {
     TerminalProgress progress(paths);
@@ -50,6 +60,14 @@ int run(const AnalyzeArgs& args) {
     many.finished = [&progress](size_t i, const Result<TraceAnalysis>& outcome) {
       progress.finished(i, outcome);
     };
+    // A progress line on the terminal the JSON goes to would cut into it: it stops there.
+    const bool json_on_terminal = json && isatty(fileno(stdout));
+    if (json)
+      many.analyzed_in_order = [&](size_t, const TraceAnalysis& analysis,
+                                   const RegionActivities& activities) {
+        if (json_on_terminal) progress.stop();
+        json_stream.trace(analysis, activities);
+      };
     outcomes = analyze_files(paths, options, many);
   }
 
@@ -72,12 +90,16 @@ int run(const AnalyzeArgs& args) {
   if (!read.empty()) {
     std::optional<CrossTraceSummary> across;
     if (are_ranks_of_one_run(read)) across = summarize_across_traces(read);
-    const AnalyzeOutput output{read, across ? &*across : nullptr, unread};
-    std::string out = args.format == "json"  ? render_analyze_json(output)
-                      : args.format == "md"  ? render_analyze_markdown(output)
-                      : args.format == "csv" ? render_analyze_csv(output)
-                                             : render_analyze_text(output);
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    if (json) {
+      json_stream.finish(across ? &*across : nullptr, read, unread);
+      if (!json_out.flush()) exit_code = 2;
+    } else {
+      const AnalyzeOutput output{read, across ? &*across : nullptr, unread};
+      std::string out = args.format == "md"    ? render_analyze_markdown(output)
+                        : args.format == "csv" ? render_analyze_csv(output)
+                                               : render_analyze_text(output);
+      std::fwrite(out.data(), 1, out.size(), stdout);
+    }
     if (std::fflush(stdout) != 0) exit_code = 2;
   }
   for (const auto& u : unread) std::fprintf(stderr, "attnprof: %s\n", u.error.c_str());

@@ -64,13 +64,13 @@ std::optional<std::vector<Expectation>> parse_flag_expressions(const CheckArgs& 
   return out;
 }
 
-CheckReport check_one(const TraceAnalysis& analysis, const std::vector<Expectation>& expectations,
+CheckReport check_one(TraceAnalysis analysis, const std::vector<Expectation>& expectations,
                       std::string variant) {
   CheckReport report;
   report.variant = std::move(variant);
-  report.metrics = compute_region_metrics(analysis);
+  report.analysis = std::move(analysis);
   for (const auto& e : expectations)
-    report.results.push_back(evaluate_expectation(e, report.metrics));
+    report.results.push_back(evaluate_expectation(e, report.analysis));
   return report;
 }
 
@@ -120,7 +120,7 @@ int run_on_study(const CheckArgs& args) {
     auto analysis = analyze_file((*paths)[i], options);
     if (!analysis.ok()) return fail(analysis.error());
     reports.push_back(
-        check_one(*analysis, expectations_for(expectations, variants[i]), variants[i]));
+        check_one(std::move(*analysis), expectations_for(expectations, variants[i]), variants[i]));
   }
   int code = 0;
   write_out(args.format == "json"  ? render_study_check_json(args.trace, reports)
@@ -153,11 +153,10 @@ int run(const CheckArgs& args) {
 
   AnalyzeOptions options;
   options.region_pattern = args.region;
-  options.activities_of_every_region = true;  // per-class metrics over every region
   options.limits = args.limits.to_limits();
   auto analysis = analyze_file(args.trace, options);
   if (!analysis.ok()) return fail(analysis.error());
-  const CheckReport report = check_one(*analysis, expectations, "");
+  const CheckReport report = check_one(std::move(*analysis), expectations, "");
   int code = 0;
   write_out(args.format == "json"  ? render_check_json(report)
             : args.format == "csv" ? render_check_csv({report})

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -36,6 +38,16 @@ std::vector<Result<TraceAnalysis>> analyze_files(const std::vector<std::string>&
 
   std::vector<std::optional<Result<TraceAnalysis>>> outcomes(paths.size());
   std::atomic<size_t> next{0};
+  // analyzed_in_order's turn: the index of the trace whose analysis goes next. Traces are taken
+  // in order and each worker finishes its trace before taking another, so the trace whose turn
+  // it is is always being read or done: waiting for it cannot deadlock.
+  std::mutex turn_mutex;
+  std::condition_variable turn_changed;
+  size_t turn = 0;
+  auto wait_for_turn = [&](size_t i) {
+    std::unique_lock lock(turn_mutex);
+    turn_changed.wait(lock, [&] { return turn == i; });
+  };
   auto work = [&] {
     for (size_t i = next++; i < paths.size(); i = next++) {
       AnalyzeOptions mine = per_trace;
@@ -45,8 +57,22 @@ std::vector<Result<TraceAnalysis>> analyze_files(const std::vector<std::string>&
         };
       else
         mine.progress = nullptr;
+      mine.analyzed = nullptr;
+      if (many.analyzed_in_order)
+        mine.analyzed = [&, i](const TraceAnalysis& analysis, const RegionActivities& activities) {
+          wait_for_turn(i);
+          many.analyzed_in_order(i, analysis, activities);
+        };
       // The Trace (the large part) lives only inside analyze_file; what stays is its summary.
       outcomes[i].emplace(analyze_file(paths[i], mine));
+      if (many.analyzed_in_order) {
+        wait_for_turn(i);
+        {
+          std::lock_guard lock(turn_mutex);
+          ++turn;
+        }
+        turn_changed.notify_all();
+      }
       if (many.finished) many.finished(i, *outcomes[i]);
     }
   };

@@ -41,8 +41,8 @@ std::string trace_stem(const std::string& path) {
   return name;
 }
 
-// Reads, analyzes (with findings) and lays out the typical region of one trace. A trace that
-// cannot be read leaves `variant.missing` set and returns the error.
+// Reads one trace and describes it (describe_variant). A trace that cannot be read leaves
+// `variant.missing` set and returns the error.
 Status analyze_variant(ReportVariant& variant, const std::string& path,
                        const ReportOptions& options, const std::string& region_pattern) {
   variant.trace_path = path;
@@ -51,27 +51,7 @@ Status analyze_variant(ReportVariant& variant, const std::string& path,
     variant.missing = trace.error().message;
     return trace.take_error();
   }
-  AnalyzeOptions analyze;
-  analyze.region_pattern = region_pattern;
-  analyze.explain = true;
-  analyze.limits = options.limits;
-  TraceAnalysis analysis = summarize_trace(*trace, analyze);
-  if (analysis.typical_region < 0) {
-    variant.missing = region_pattern.empty()
-                          ? "the trace has no events"
-                          : fmt::format("no region matches `{}`", region_pattern);
-  } else {
-    // The same regions summarize_trace found, for the typical one's members.
-    RegionSet set = find_regions(*trace, region_pattern);
-    RegionMembers members = assign_to_regions(*trace, set);
-    const auto r = static_cast<size_t>(analysis.typical_region);
-    const RegionSummary& summary = analysis.regions[r];
-    variant.timeline = build_region_timeline(*trace, set.regions[r], members.activities[r],
-                                             summary.activities, options.timeline);
-    for (const ActivityRow& row : summary.activities)
-      add_duration(variant.class_ns[static_cast<size_t>(classify_activity(row))], row.duration_ns);
-  }
-  variant.analysis = std::move(analysis);
+  describe_variant(variant, *trace, options, region_pattern);
   return Status::success();
 }
 
@@ -126,6 +106,11 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
       if (v.trace_file.empty()) {
         variant.missing =
             v.status == "ok" ? "no trace recorded" : "no trace: the variant did not run";
+      } else if (auto known = options.traces_read.find(v.trace_file);
+                 known != options.traces_read.end()) {
+        const std::string name = variant.name;
+        variant = known->second;
+        variant.name = name;
       } else if (auto path = find_trace(dir, v.trace_file)) {
         Status read = analyze_variant(variant, *path, options, data.region_pattern);
         if (!read.ok()) data.warnings.push_back(read.error().message);
@@ -140,6 +125,30 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
 }
 
 }  // namespace
+
+void describe_variant(ReportVariant& variant, const Trace& trace, const ReportOptions& options,
+                      const std::string& region_pattern) {
+  AnalyzeOptions analyze;
+  analyze.region_pattern = region_pattern;
+  analyze.explain = true;
+  analyze.limits = options.limits;
+  const RegionSet set = find_regions(trace, region_pattern);
+  const RegionMembers members = assign_to_regions(trace, set);
+  TraceAnalysis analysis = summarize_regions(trace, set, members, analyze);
+  if (analysis.typical_region < 0) {
+    variant.missing = region_pattern.empty()
+                          ? "the trace has no events"
+                          : fmt::format("no region matches `{}`", region_pattern);
+  } else {
+    const auto r = static_cast<size_t>(analysis.typical_region);
+    const RegionSummary& summary = analysis.regions[r];
+    variant.timeline = build_region_timeline(trace, set.regions[r], members.activities[r],
+                                             summary.activities, options.timeline);
+    for (const ActivityRow& row : summary.activities)
+      add_duration(variant.class_ns[static_cast<size_t>(classify_activity(row))], row.duration_ns);
+  }
+  variant.analysis = std::move(analysis);
+}
 
 Result<ReportData> load_report(const std::vector<std::string>& inputs,
                                const ReportOptions& options) {

@@ -16,6 +16,14 @@
 
 namespace attnprof {
 
+struct Trace;
+
+// The variant of a trace already read: analyze --explain of its regions matching
+// `region_pattern`, the timeline of the typical one and its GPU time by kernel class; `missing`
+// says why there is no timeline when no region matches.
+void describe_variant(ReportVariant& variant, const Trace& trace, const ReportOptions& options,
+                      const std::string& region_pattern);
+
 // Fails with one line when the inputs are neither one bench run folder nor trace files, when a
 // run's summary.json cannot be read, or when a trace given on the command line cannot be read.
 // A run's missing or unreadable trace is not an error: its variant says why it has no timeline.

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <string_view>
 
@@ -57,35 +58,52 @@ std::optional<simdjson::dom::array> list(const object& o, std::string_view key) 
   return a;
 }
 
+// A median read back: summary.json keeps no min..max.
+Spread median_of(const std::optional<double>& value, int64_t regions) {
+  const double v = value.value_or(0);
+  return Spread{v, v, v, static_cast<int>(regions)};
+}
+
+// The keys render/facts_json.cpp writes.
 RunRegionFacts read_region(const object& o) {
-  RunRegionFacts f;
+  RunRegionFacts r;
+  RegionFacts& f = r.facts;
   f.regions = integer(o, "regions").value_or(0);
-  f.kernels = real(o, "kernels").value_or(0);
-  f.memcpy = real(o, "memcpy").value_or(0);
-  f.memset = real(o, "memset").value_or(0);
-  if (auto kinds = child(o, "memcpyByKind")) {
+  f.kernels = median_of(real(o, "kernels"), f.regions);
+  f.memcpy = median_of(real(o, "memcpy"), f.regions);
+  f.memset = median_of(real(o, "memset"), f.regions);
+  if (auto kinds = child(o, "memcpy_by_kind")) {
     for (auto [key, value] : *kinds) {
       double n;
-      if (value.get_double().get(n) == simdjson::SUCCESS) f.memcpy_by_kind[std::string(key)] = n;
+      if (value.get_double().get(n) == simdjson::SUCCESS)
+        f.memcpy_by_kind[std::string(key)] = median_of(n, f.regions);
     }
   }
-  f.gpu_busy_us = real(o, "gpuBusyUs").value_or(0);
-  f.wall_us = real(o, "wallUs").value_or(0);
-  f.cpu_us = real(o, "cpuUs").value_or(0);
-  f.main_kernel = text(o, "mainKernel");
-  f.main_kernel_us = real(o, "mainKernelUs").value_or(0);
-  f.launch_api = text(o, "launchApi");
-  f.occupancy_pct = real(o, "occupancyPct");
-  f.occupancy_limiter = text(o, "occupancyLimiter");
-  f.kineto_occupancy_pct = real(o, "kinetoOccupancyPct");
+  auto ns = [&o](std::string_view key) {
+    std::optional<double> us = real(o, key);
+    return us ? std::optional<double>(*us * 1e3) : std::nullopt;
+  };
+  f.gpu_busy_ns = median_of(ns("gpu_busy_us"), f.regions);
+  f.wall_ns = median_of(ns("wall_us"), f.regions);
+  f.cpu_ns = median_of(ns("cpu_us"), f.regions);
+  if (std::string main = text(o, "main_kernel"); !main.empty()) {
+    MainKernel k;
+    k.short_name = std::move(main);
+    k.duration_ns = std::llround(ns("main_kernel_us").value_or(0));
+    k.launch_api = text(o, "launch_api");
+    k.occupancy_pct = real(o, "occupancy_pct");
+    k.occupancy_limiter = text(o, "occupancy_limiter");
+    k.kineto_occupancy_pct = real(o, "kineto_occupancy_pct");
+    f.main_kernel = std::move(k);
+  }
   if (auto findings = list(o, "findings")) {
     for (element e : *findings) {
       object fo;
       if (e.get_object().get(fo) != simdjson::SUCCESS) continue;
-      f.findings.push_back({text(fo, "id"), text(fo, "summary"), text(fo, "suggestion")});
+      r.findings.push_back({text(fo, "id"), text(fo, "summary"), text(fo, "suggestion")});
     }
   }
-  return f;
+  return r;
 }
 
 RunVariant read_variant(const object& o) {
@@ -93,15 +111,15 @@ RunVariant read_variant(const object& o) {
   v.variant = text(o, "variant");
   v.status = text(o, "status");
   v.reason = text(o, "reason");
-  v.chosen_backend = text(o, "chosenBackend");
+  v.chosen_backend = text(o, "chosen_backend");
   if (auto c = child(o, "correctness")) {
-    v.output_error = real(*c, "outputError");
-    v.grad_error = real(*c, "gradError");
+    v.output_error = real(*c, "output_error");
+    v.grad_error = real(*c, "grad_error");
   }
-  if (auto t = child(o, "timing")) v.median_ms = real(*t, "medianMs");
+  if (auto t = child(o, "timing")) v.median_ms = real(*t, "median_ms");
   v.tflops = real(o, "tflops");
-  v.percent_of_peak = real(o, "percentOfPeak");
-  v.peak_allocated_bytes = integer(o, "peakAllocatedBytes");
+  v.percent_of_peak = real(o, "percent_of_peak");
+  v.peak_allocated_bytes = integer(o, "peak_allocated_bytes");
   if (auto t = child(o, "trace")) {
     v.trace_file = text(*t, "file");
     v.trace_error = text(*t, "error");
@@ -116,7 +134,7 @@ RunProblem read_problem(const object& o) {
   p.batch = integer(o, "batch").value_or(0);
   p.heads = integer(o, "heads").value_or(0);
   p.seq = integer(o, "seq").value_or(0);
-  p.head_dim = integer(o, "headDim").value_or(0);
+  p.head_dim = integer(o, "head_dim").value_or(0);
   p.dtype = text(o, "dtype");
   p.mask = text(o, "mask");
   p.device = text(o, "device");
@@ -179,17 +197,23 @@ Result<RunSummary> read_run_summary(const std::string& path) {
   RunSummary s;
   s.path = path;
   s.schema_version = integer(top, "schemaVersion").value_or(0);
-  if (s.schema_version != 1) {
-    return make_error("{}: not a bench summary of schemaVersion 1 (found {})", path,
-                      s.schema_version);
+  if (s.schema_version == 1) {
+    return make_error(
+        "{}: a bench summary of schemaVersion 1 (camelCase keys); convert it to version 2 with "
+        "tools/summary_json_v2.py",
+        path);
+  }
+  if (s.schema_version != kRunSummarySchemaVersion) {
+    return make_error("{}: not a bench summary of schemaVersion {} (found {})", path,
+                      kRunSummarySchemaVersion, s.schema_version);
   }
   if (auto env = child(top, "environment")) {
     s.device = text(*env, "device");
-    s.sm_count = integer(*env, "smCount").value_or(0);
-    s.compute_capability = text(*env, "computeCapability");
-    s.memory_bytes = integer(*env, "memoryBytes").value_or(0);
+    s.sm_count = integer(*env, "sm_count").value_or(0);
+    s.compute_capability = text(*env, "compute_capability");
+    s.memory_bytes = integer(*env, "memory_bytes").value_or(0);
     s.torch = text(*env, "torch");
-    s.cuda_runtime = text(*env, "cudaRuntime");
+    s.cuda_runtime = text(*env, "cuda_runtime");
     s.cudnn = text(*env, "cudnn");
   }
   if (auto methods = list(top, "methods")) {
@@ -218,7 +242,7 @@ Result<RunSummary> read_run_summary(const std::string& path) {
     if (e.get_object().get(po) != simdjson::SUCCESS) continue;
     RunPoint point;
     if (auto problem = child(po, "problem")) point.problem = read_problem(*problem);
-    point.flops_per_call = real(po, "flopsPerCall").value_or(0);
+    point.flops_per_call = real(po, "flops_per_call").value_or(0);
     if (auto peak = child(po, "peak")) {
       point.peak_tflops = real(*peak, "tflops");
       point.peak_precision = text(*peak, "precision");

@@ -1,5 +1,5 @@
 #pragma once
-// What a bench run wrote: its summary.json (bench/src/summary_json.h, schemaVersion 1) and its
+// What a bench run wrote: its summary.json (bench/src/summary_json.h, schemaVersion 2) and its
 // sweep.csv, read back as plain data for `attnprof report`. Only what the report shows is kept.
 // Absent or null values stay empty (std::nullopt), as summary.json has them.
 
@@ -9,9 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "attnprof/region_facts.h"
 #include "attnprof/result.h"
 
 namespace attnprof {
+
+// The summary.json version this reads (docs/json-schema.md).
+inline constexpr int64_t kRunSummarySchemaVersion = 2;
 
 struct RunFinding {
   std::string id;  // finding_id(): "hidden-copy", ...
@@ -19,18 +23,10 @@ struct RunFinding {
   std::string suggestion;
 };
 
-// The trace facts of one region kind (forward or backward): medians over its regions.
+// The trace facts of one region kind (forward or backward), as summary.json has them: the
+// facts' medians (each Spread holds only its median, counted over `regions`) and main kernel.
 struct RunRegionFacts {
-  int64_t regions = 0;
-  double kernels = 0, memcpy = 0, memset = 0;
-  std::map<std::string, double> memcpy_by_kind;
-  double gpu_busy_us = 0, wall_us = 0, cpu_us = 0;
-  std::string main_kernel;
-  double main_kernel_us = 0;
-  std::string launch_api;
-  std::optional<double> occupancy_pct;
-  std::string occupancy_limiter;
-  std::optional<double> kineto_occupancy_pct;
+  RegionFacts facts;
   std::vector<RunFinding> findings;
 };
 
@@ -80,7 +76,8 @@ struct RunSummary {
 
 // Reads a bench run's summary.json. Fails with one line naming the file when it cannot be read,
 // is not JSON (with the byte offset where simdjson stopped, when it says), has a schemaVersion
-// other than 1, or lacks `points`.
+// other than 2 (version 1, camelCase, is converted by tools/summary_json_v2.py), or lacks
+// `points`.
 Result<RunSummary> read_run_summary(const std::string& path);
 
 // One row of sweep.csv: the sizes and the measurements that a sweep plot needs.

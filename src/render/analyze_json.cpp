@@ -4,6 +4,7 @@
 
 #include "attnprof/render.h"
 #include "render/analyze_output.h"
+#include "render/facts_json.h"
 #include "render/json_activity.h"
 #include "render/json_writer.h"
 
@@ -62,7 +63,7 @@ void write_memcpy_kinds(JsonWriter& w, const auto& by_kind) {
   w.end_object();
 }
 
-void write_trace(JsonWriter& w, const TraceAnalysis& t) {
+void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& activities) {
   w.begin_object();
   w.key("path").string(t.path);
   w.key("json_bytes").number(t.json_bytes);
@@ -86,14 +87,7 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t) {
     w.end_object();
   }
   w.key("median").begin_object();
-  w.key("kernels").number(t.median.kernels);
-  w.key("memcpy").number(t.median.memcpy);
-  w.key("memcpy_by_kind");
-  write_memcpy_kinds(w, t.median.memcpy_by_kind);
-  w.key("memset").number(t.median.memset);
-  w.key("gpu_busy_us").number(t.median.gpu_busy_ns / 1000.0);
-  w.key("wall_us").number(t.median.wall_ns / 1000.0);
-  w.key("cpu_us").number(t.median.cpu_ns / 1000.0);
+  write_median_fields(w, t.facts);
   w.end_object();
   w.key("typical_region");
   if (t.typical_region >= 0)
@@ -101,7 +95,8 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t) {
   else
     w.null();
   w.key("regions").begin_array();
-  for (const auto& r : t.regions) {
+  for (size_t i = 0; i < t.regions.size(); ++i) {
+    const RegionSummary& r = t.regions[i];
     w.begin_object();
     w.key("name").string(r.name);
     w.key("pid").number(r.pid);
@@ -115,23 +110,13 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t) {
     w.key("wall_us").number(r.wall_ns / 1000.0);
     w.key("cpu_us").number(r.cpu_ns / 1000.0);
     w.key("activities").begin_array();
-    for (const auto& a : r.activities) write_activity(w, a);
+    for (const auto& a : activities(i)) write_activity(w, a);
     w.end_array();
     w.end_object();
   }
   w.end_array();
   w.key("findings").begin_array();
-  for (const auto& f : t.findings) {
-    w.begin_object();
-    w.key("id").string(finding_id(f.kind));
-    w.key("summary").string(f.summary);
-    w.key("evidence").begin_array();
-    for (const auto& e : f.evidence) w.string(e);
-    w.end_array();
-    w.key("suggestion").string(f.suggestion);
-    w.key("regions_affected").number(f.regions_affected);
-    w.end_object();
-  }
+  for (const auto& f : t.findings) write_finding(w, f);
   w.end_array();
   w.key("markers").begin_array();
   for (const auto& m : t.markers) {
@@ -164,28 +149,47 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t) {
 
 }  // namespace
 
+AnalyzeJsonStream::AnalyzeJsonStream(JsonWriter& w) : w_(w) {}
+
+void AnalyzeJsonStream::trace(const TraceAnalysis& analysis, const RegionActivities& activities) {
+  if (!started_) {
+    w_.begin_object();
+    w_.key("schemaVersion").number(kAnalysisSchemaVersion);
+    w_.key("tool").string("attnprof analyze");
+    w_.key("traces").begin_array();
+    started_ = true;
+  }
+  write_trace(w_, analysis, activities);
+}
+
+void AnalyzeJsonStream::finish(const CrossTraceSummary* across,
+                               const std::vector<TraceAnalysis>& traces,
+                               const std::vector<UnreadTrace>& unread) {
+  if (!started_) return;
+  w_.end_array();
+  if (across) {
+    w_.key("across_traces");
+    write_cross_trace_json(w_, *across, traces);
+  }
+  w_.key("errors").begin_array();
+  for (const auto& u : unread) {
+    w_.begin_object();
+    w_.key("path").string(u.path);
+    w_.key("message").string(u.error);
+    w_.end_object();
+  }
+  w_.end_array();
+  w_.end_object();
+  w_.text("\n");
+}
+
 std::string render_analyze_json(const AnalyzeOutput& output) {
   JsonWriter w;
-  w.begin_object();
-  w.key("schemaVersion").number(kAnalysisSchemaVersion);
-  w.key("tool").string("attnprof analyze");
-  w.key("traces").begin_array();
-  for (const auto& t : output.traces) write_trace(w, t);
-  w.end_array();
-  if (output.across) {
-    w.key("across_traces");
-    write_cross_trace_json(w, *output.across, output.traces);
-  }
-  w.key("errors").begin_array();
-  for (const auto& u : output.unread) {
-    w.begin_object();
-    w.key("path").string(u.path);
-    w.key("message").string(u.error);
-    w.end_object();
-  }
-  w.end_array();
-  w.end_object();
-  return w.take() + "\n";
+  AnalyzeJsonStream stream(w);
+  for (const TraceAnalysis& t : output.traces)
+    stream.trace(t, [&t](size_t region) { return t.regions[region].activities; });
+  stream.finish(output.across, output.traces, output.unread);
+  return w.take();
 }
 
 std::string render_json(const std::vector<TraceAnalysis>& traces) {

@@ -26,12 +26,13 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
                                  : fmt::format("matching `{}`", t.region_pattern));
     put(out, "| kernels | memcpy | memset | GPU busy (us) | wall (us) | CPU (us) |\n");
     put(out, "|---:|---:|---:|---:|---:|---:|\n");
-    std::string memcpy = format_count(t.median.memcpy);
-    for (const auto& [kind, n] : t.median.memcpy_by_kind)
-      if (n > 0) memcpy += fmt::format(" ({} {})", format_count(n), kind);
-    put(out, "| {} | {} | {} | {} | {} | {} |\n\n", format_count(t.median.kernels), memcpy,
-        format_count(t.median.memset), format_us(t.median.gpu_busy_ns), format_us(t.median.wall_ns),
-        format_us(t.median.cpu_ns));
+    const RegionFacts& m = t.facts;
+    std::string memcpy = format_count(m.memcpy.median);
+    for (const auto& [kind, spread] : m.memcpy_by_kind)
+      if (spread.median > 0) memcpy += fmt::format(" ({} {})", format_count(spread.median), kind);
+    put(out, "| {} | {} | {} | {} | {} | {} |\n\n", format_count(m.kernels.median), memcpy,
+        format_count(m.memset.median), format_us(m.gpu_busy_ns.median), format_us(m.wall_ns.median),
+        format_us(m.cpu_ns.median));
     if (t.diagnostics.total() > 0) {
       // The same warnings as the terminal report: a table must not hide what it rests on.
       put(out, "> **Warnings ({}):**", t.diagnostics.total());

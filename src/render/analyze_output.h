@@ -27,6 +27,25 @@ inline constexpr const char* kNotComparedWords =
     "Not compared across traces: they are not the ranks of one distributed run (distributedInfo "
     "with one world size and a rank of its own in each).";
 
+// analyze's JSON written as the traces are analyzed, each trace while its model is in memory, so
+// that every region's activities are listed one region at a time and never held all at once
+// (issue 13). render_analyze_json writes the same bytes from analyses already made.
+class AnalyzeJsonStream {
+ public:
+  explicit AnalyzeJsonStream(JsonWriter& w);
+  // One trace read, in input order; the first call writes the document's head.
+  void trace(const TraceAnalysis& analysis, const RegionActivities& activities);
+  // The rest of the document: across_traces (when `across` is set), errors. Writes nothing when
+  // no trace was written: with no trace read, analyze prints only the errors.
+  void finish(const CrossTraceSummary* across, const std::vector<TraceAnalysis>& traces,
+              const std::vector<UnreadTrace>& unread);
+  bool started() const { return started_; }
+
+ private:
+  JsonWriter& w_;
+  bool started_ = false;
+};
+
 std::string render_analyze_text(const AnalyzeOutput& output);
 std::string render_analyze_json(const AnalyzeOutput& output);
 std::string render_analyze_markdown(const AnalyzeOutput& output);

@@ -22,12 +22,13 @@ std::string memcpy_cell(const std::map<std::string, int64_t>& by_kind, int64_t t
   return out + " (" + kinds + ")";
 }
 
-std::string memcpy_median_cell(const RegionMedians& m) {
-  if (m.memcpy == 0) return "0";
+std::string memcpy_median_cell(const RegionFacts& m) {
+  if (m.memcpy.median == 0) return "0";
   std::string kinds;
   for (const auto& [kind, n] : m.memcpy_by_kind)
-    if (n > 0) kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", format_count(n), kind);
-  return format_count(m.memcpy) + (kinds.empty() ? "" : " (" + kinds + ")");
+    if (n.median > 0)
+      kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", format_count(n.median), kind);
+  return format_count(m.memcpy.median) + (kinds.empty() ? "" : " (" + kinds + ")");
 }
 
 std::string occupancy_cell(const ActivityRow& a) {
@@ -76,11 +77,12 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
                      format_us(r.gpu_busy_ns), format_us(r.wall_ns), format_us(r.cpu_ns),
                      static_cast<int>(i) == t.typical_region ? "  <- typical" : "");
     }
-    const auto& m = t.median;
+    const RegionFacts& m = t.facts;
     fmt::format_to(std::back_inserter(out),
                    "  {:>3} {:<{}} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}\n", "", "median", width,
-                   format_count(m.kernels), memcpy_median_cell(m), format_count(m.memset),
-                   format_us(m.gpu_busy_ns), format_us(m.wall_ns), format_us(m.cpu_ns));
+                   format_count(m.kernels.median), memcpy_median_cell(m),
+                   format_count(m.memset.median), format_us(m.gpu_busy_ns.median),
+                   format_us(m.wall_ns.median), format_us(m.cpu_ns.median));
   }
   if (t.typical_region >= 0) {
     const auto& r = t.regions[t.typical_region];

@@ -6,6 +6,7 @@
 
 #include "render/check_output.h"
 #include "render/csv_writer.h"
+#include "render/facts_json.h"
 #include "render/json_writer.h"
 #include "render/shared_words.h"
 
@@ -13,17 +14,19 @@ namespace attnprof {
 
 namespace {
 
-std::string typical_words(const RegionMetrics& m) {
-  if (m.typical_region < 0 || m.regions <= 1) return "";
-  return fmt::format("; typical region #{} ({})", m.typical_region + 1, m.typical_region_name);
+std::string typical_words(const TraceAnalysis& t) {
+  if (t.typical_region < 0 || t.regions.size() <= 1) return "";
+  return fmt::format("; typical region #{} ({})", t.typical_region + 1,
+                     t.regions[t.typical_region].name);
 }
 
 }  // namespace
 
 std::string render_check_text(const CheckReport& report) {
-  const RegionMetrics& m = report.metrics;
-  std::string out = fmt::format("{}: {}{}\n", m.path, describe_regions(m.regions, m.region_pattern),
-                                typical_words(m));
+  const TraceAnalysis& t = report.analysis;
+  std::string out = fmt::format(
+      "{}: {}{}\n", t.path,
+      describe_regions(static_cast<int64_t>(t.regions.size()), t.region_pattern), typical_words(t));
   size_t width = 0;
   for (const auto& r : report.results) width = std::max(width, std::min<size_t>(r.text.size(), 48));
   size_t failed = 0;
@@ -45,48 +48,23 @@ std::string render_check_text(const CheckReport& report) {
 
 namespace {
 
-// What the trace shows for each metric of the expression, keyed by metric: a number (the median
-// over regions), a text, or null where the trace cannot give it.
-void write_actual_values(JsonWriter& w, const std::vector<ActualValue>& values) {
-  w.begin_object();
-  for (const auto& v : values) {
-    w.key(v.metric);
-    if (!v.available)
-      w.null();
-    else if (v.number)
-      w.number(*v.number);
-    else
-      w.string(v.text);
-  }
-  w.end_object();
-}
-
 void write_check_fields(JsonWriter& w, const CheckReport& report) {
-  const RegionMetrics& m = report.metrics;
+  const TraceAnalysis& m = report.analysis;
   w.key("trace").string(m.path);
   w.key("region_pattern").string(m.region_pattern);
-  w.key("regions").number(m.regions);
+  w.key("regions").number(m.regions.size());
   w.key("typical_region");
   if (m.typical_region >= 0) {
     w.begin_object();
     w.key("index").number(m.typical_region);
-    w.key("name").string(m.typical_region_name);
+    w.key("name").string(m.regions[m.typical_region].name);
     w.end_object();
   } else {
     w.null();
   }
   w.key("all_hold").boolean(all_hold(report.results));
   w.key("results").begin_array();
-  for (const auto& r : report.results) {
-    w.begin_object();
-    w.key("expression").string(r.text);
-    w.key("source").string(r.source);
-    w.key("holds").boolean(r.holds);
-    w.key("actual");
-    write_actual_values(w, r.values);
-    w.key("actual_text").string(r.actual);
-    w.end_object();
-  }
+  for (const auto& r : report.results) write_expectation_result(w, r);
   w.end_array();
   // Every metric: null where the trace cannot give it; numbers as median, min, max over regions
   // ("regions": 1 for the main kernel's properties, which are the typical region's).
@@ -162,7 +140,7 @@ std::string render_check_csv(const std::vector<CheckReport>& reports) {
   for (const auto& report : reports) {
     for (const auto& r : report.results) {
       for (const auto& v : r.values) {
-        csv.text(report.metrics.path).text(report.variant).text(r.text).text(r.source);
+        csv.text(report.analysis.path).text(report.variant).text(r.text).text(r.source);
         csv.text(r.holds ? "true" : "false").text(v.metric);
         if (!v.available) {
           csv.empty().empty().empty().empty();

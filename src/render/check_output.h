@@ -14,8 +14,8 @@ namespace attnprof {
 inline constexpr int kCheckSchemaVersion = 2;
 
 struct CheckReport {
-  std::string variant;    // the variant's name when a study folder is checked, else ""
-  RegionMetrics metrics;  // of the checked trace
+  std::string variant;     // the variant's name when a study folder is checked, else ""
+  TraceAnalysis analysis;  // of the checked trace
   std::vector<ExpectationResult> results;
 };
 

@@ -57,7 +57,7 @@ JsonWriter& JsonWriter::open(char bracket) {
   value_prefix();
   out_ += bracket;
   has_items_.push_back(false);
-  return *this;
+  return written();
 }
 
 JsonWriter& JsonWriter::close(char bracket) {
@@ -65,7 +65,7 @@ JsonWriter& JsonWriter::close(char bracket) {
   has_items_.pop_back();
   if (had_items) newline();
   out_ += bracket;
-  return *this;
+  return written();
 }
 
 JsonWriter& JsonWriter::key(std::string_view k) {
@@ -79,7 +79,7 @@ JsonWriter& JsonWriter::key(std::string_view k) {
 JsonWriter& JsonWriter::string(std::string_view s) {
   value_prefix();
   append_json_string(out_, s);
-  return *this;
+  return written();
 }
 
 JsonWriter& JsonWriter::number(double v) {
@@ -88,25 +88,38 @@ JsonWriter& JsonWriter::number(double v) {
     out_ += "null";
   else
     out_ += fmt::format("{}", v);
-  return *this;
+  return written();
 }
 
 JsonWriter& JsonWriter::raw_number(std::string_view text) {
   value_prefix();
   out_ += text;
-  return *this;
+  return written();
 }
 
 JsonWriter& JsonWriter::boolean(bool v) {
   value_prefix();
   out_ += v ? "true" : "false";
-  return *this;
+  return written();
 }
 
 JsonWriter& JsonWriter::null() {
   value_prefix();
   out_ += "null";
-  return *this;
+  return written();
+}
+
+JsonWriter& JsonWriter::text(std::string_view raw) {
+  out_ += raw;
+  return written();
+}
+
+bool JsonWriter::flush() {
+  if (!sink_) return true;
+  if (!out_.empty() && std::fwrite(out_.data(), 1, out_.size(), sink_) != out_.size())
+    sink_failed_ = true;
+  out_.clear();
+  return !sink_failed_;
 }
 
 }  // namespace attnprof

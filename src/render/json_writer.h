@@ -1,8 +1,12 @@
 #pragma once
 // A small streaming JSON writer: correct escaping and commas, two-space indentation. The bench's
-// summary.json and analyze's JSON output both use it.
+// summary.json and analyze's JSON output both use it. It builds the text in memory (take()), or
+// writes it to a file as it goes, a few dozen KiB at a time: analyze's JSON lists every activity
+// of every region, and holding all of it at once cost more memory than the trace's model
+// (issue 13).
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -12,9 +16,14 @@ namespace attnprof {
 
 class JsonWriter {
  public:
+  JsonWriter() = default;
   // kCompact: one line, no spaces (the events annotate adds to a trace, one per line).
   enum Layout { kIndented, kCompact };
-  explicit JsonWriter(Layout layout = kIndented) : compact_(layout == kCompact) {}
+  explicit JsonWriter(Layout layout) : compact_(layout == kCompact) {}
+  // Writes to `sink` (not owned) rather than into memory; call flush() at the end.
+  explicit JsonWriter(std::FILE* sink) : sink_(sink) {}
+  JsonWriter(const JsonWriter&) = delete;
+  JsonWriter& operator=(const JsonWriter&) = delete;
 
   JsonWriter& begin_object() { return open('{'); }
   JsonWriter& end_object() { return close('}'); }
@@ -27,20 +36,33 @@ class JsonWriter {
   JsonWriter& number(T v) {
     value_prefix();
     out_ += std::to_string(v);
-    return *this;
+    return written();
   }
   // A number already spelled as JSON (Kineto's "ts": microseconds with exactly three decimals).
   JsonWriter& raw_number(std::string_view text);
   JsonWriter& boolean(bool v);
   JsonWriter& null();
+  // Raw text between values, such as the final newline.
+  JsonWriter& text(std::string_view raw);
+  // The text written, when it is written into memory.
   std::string take() { return std::move(out_); }
+  // Writes out what is buffered; false when the sink reported an error (now or before).
+  bool flush();
 
  private:
   JsonWriter& open(char bracket);
   JsonWriter& close(char bracket);
   void value_prefix();
   void newline();
+  // Hands the buffer to the sink once it holds enough.
+  JsonWriter& written() {
+    if (sink_ && out_.size() >= kSinkChunk) flush();
+    return *this;
+  }
 
+  static constexpr size_t kSinkChunk = size_t{64} << 10;
+  std::FILE* sink_ = nullptr;
+  bool sink_failed_ = false;
   std::string out_;
   std::vector<bool> has_items_;  // per open container
   bool after_key_ = false;

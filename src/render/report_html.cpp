@@ -259,7 +259,7 @@ void write_sweep(std::string& out, const ReportData& data) {
       R"(<p class="lead">From <code>{}</code>: per variant, the GPU median per call and the peak memory against {}, both axes logarithmic. Hover a point for its value.</p><div class="charts">)",
       escape(data.sweep_source), axis->label);
   out += svg::loglog_chart({"sweep-time", "GPU median time per call", axis->label, time,
-                            [](double ns) { return svg::format_duration(ns); },
+                            [](double ns) { return format_duration(ns); },
                             svg::format_tick_duration, false});
   out += svg::loglog_chart({"sweep-memory", "Peak memory allocated per call", axis->label, memory,
                             [](double bytes) { return format_bytes(static_cast<int64_t>(bytes)); },
@@ -316,8 +316,8 @@ void write_activities(std::string& out, const RegionTimeline& t) {
         R"(<tr><td class="num">{}</td><td class="kernel" title="{}">{}</td><td>{}</td><td class="num">+{}</td><td class="num">{}</td><td>{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td>{}</td></tr>)",
         ++n, escape(clip(a.name, 300)), escape(a.short_name),
         escape(kernel_class_label(classify_activity(a))),
-        escape(svg::format_duration(static_cast<double>(a.start_ns))),
-        escape(svg::format_duration(static_cast<double>(a.duration_ns))),
+        escape(format_duration(static_cast<double>(a.start_ns))),
+        escape(format_duration(static_cast<double>(a.duration_ns))),
         kernel ? format_dim3(a.grid) : "", kernel ? format_dim3(a.block) : "",
         kernel ? std::to_string(a.registers_per_thread) : "",
         kernel ? format_bytes(a.shared_memory_bytes) : format_bytes(a.bytes), escape(occupancy),
@@ -335,8 +335,8 @@ std::string region_meta(const ReportVariant& v) {
   if (!kinds.empty()) copies += " (" + kinds + ")";
   return fmt::format("{} kernel{} · {} · {} memset · GPU busy {} · CPU {} · wall {} (on the CPU)",
                      r.kernels, r.kernels == 1 ? "" : "s", copies, r.memset,
-                     svg::format_duration(r.gpu_busy_ns), svg::format_duration(r.cpu_ns),
-                     svg::format_duration(r.wall_ns));
+                     format_duration(r.gpu_busy_ns), format_duration(r.cpu_ns),
+                     format_duration(r.wall_ns));
 }
 
 void write_timelines(std::string& out, const ReportData& data) {
@@ -378,7 +378,7 @@ void write_timelines(std::string& out, const ReportData& data) {
       const int64_t window = cpu_end + cpu_end / 20;
       put(out,
           R"(<details class="zoom" open><summary>The CPU side, zoomed to its first {}</summary>)",
-          escape(svg::format_duration(static_cast<double>(window))));
+          escape(format_duration(static_cast<double>(window))));
       out += R"(<div class="svg-scroll">)" +
              svg::timeline(t, fmt::format("timeline-zoom-{}", i), v.name, window) + "</div>";
       put(out, "</details>");

@@ -43,13 +43,6 @@ std::string num(double v) {
   return s == "-0" ? "0" : s;
 }
 
-std::string format_duration(double ns) {
-  const double us = ns / 1e3;
-  if (us < 1000) return fmt::format("{:.1f} µs", us);
-  if (us < 1e6) return fmt::format("{:.2f} ms", us / 1e3);
-  return fmt::format("{:.2f} s", us / 1e6);
-}
-
 std::string format_tick_duration(double ns) {
   if (ns == 0) return "0";
   const double us = ns / 1e3;

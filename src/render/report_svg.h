@@ -14,6 +14,7 @@
 
 #include "analysis/kernel_class.h"
 #include "analysis/region_timeline.h"
+#include "base/format_units.h"  // format_duration, as the tables print it
 
 namespace attnprof::svg {
 
@@ -28,9 +29,6 @@ std::string escape(std::string_view text);
 
 // A coordinate: at most two decimals, no trailing zeros ("12.5", "3").
 std::string num(double v);
-
-// "0.8 µs", "157.2 µs", "2.26 ms", "1.20 s": durations as the study's table writes them.
-std::string format_duration(double ns);
 
 // Tick labels: "0", "500 µs", "1.5 ms", "100 ms"; "16 MiB", "1 GiB".
 std::string format_tick_duration(double ns);

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "base/format_units.h"
-#include "render/report_svg.h"
+#include "render/fact_cells.h"
 
 namespace attnprof {
 
@@ -21,30 +21,7 @@ std::vector<ReportNote> rank_notes(std::vector<ReportNote> notes) {
   return notes;
 }
 
-}  // namespace
-
-namespace {
-
-constexpr const char* kNone = "-";
-
-std::string memcpy_cell(double count, const std::map<std::string, double>& by_kind) {
-  std::string kinds;
-  for (const auto& [kind, n] : by_kind) {
-    if (n <= 0) continue;
-    kinds += kinds.empty() ? kind : ", " + kind;
-  }
-  return format_count(count) + (kinds.empty() ? "" : " (" + kinds + ")");
-}
-
-std::string duration_us(double us) {
-  return svg::format_duration(us * 1e3);
-}
-
-std::string occupancy_cell(const std::optional<double>& ours, const std::optional<double>& kineto) {
-  if (ours) return fmt::format("{:.0f} %", *ours);
-  if (kineto) return fmt::format("{:.0f} % (Kineto)", *kineto);
-  return "n/a";
-}
+constexpr const char* kNone = kNoCell;
 
 std::string status_cell(const RunVariant& v) {
   if (v.status == "ok")
@@ -85,29 +62,29 @@ ReportTable run_table(const ReportData& data, size_t index) {
     const std::string variant = variant_label(v);
     std::string error = kNone;
     if (v.output_error) {
-      error = fmt::format("{:.1e}", *v.output_error);
-      if (v.grad_error) error += fmt::format(" / {:.1e}", *v.grad_error);
+      error = format_error(*v.output_error);
+      if (v.grad_error) error += " / " + format_error(*v.grad_error);
     }
-    std::vector<std::string> cells{
-        variant,
-        f ? format_count(f->kernels) : kNone,
-        f && !f->main_kernel.empty() ? f->main_kernel : kNone,
-        f ? memcpy_cell(f->memcpy, f->memcpy_by_kind) : kNone,
-        ran ? duration_us(*v.median_ms * 1e3) : kNone,
-        v.tflops ? fmt::format("{:.1f}", *v.tflops) : kNone,
-        v.percent_of_peak ? fmt::format("{:.1f} %", *v.percent_of_peak)
-        : ran             ? "n/a"
-                          : kNone,
-        v.peak_allocated_bytes ? format_bytes(*v.peak_allocated_bytes)
-        : ran                  ? "n/a"
-                               : kNone,
-        f ? occupancy_cell(f->occupancy_pct, f->kineto_occupancy_pct) : kNone,
-        f && !f->launch_api.empty() ? f->launch_api : kNone,
-        f ? duration_us(f->cpu_us) : kNone,
-        error,
-        status_cell(v)};
+    const RegionFacts* facts = f ? &f->facts : nullptr;
+    std::vector<std::string> cells{variant,
+                                   facts ? kernels_cell(*facts) : kNone,
+                                   facts ? main_kernel_cell(*facts) : kNone,
+                                   facts ? memcpy_cell(*facts) : kNone,
+                                   ran ? format_duration(*v.median_ms * 1e3 * 1e3) : kNone,
+                                   v.tflops ? fmt::format("{:.1f}", *v.tflops) : kNone,
+                                   v.percent_of_peak ? format_percent(*v.percent_of_peak)
+                                   : ran             ? "n/a"
+                                                     : kNone,
+                                   v.peak_allocated_bytes ? format_bytes(*v.peak_allocated_bytes)
+                                   : ran                  ? "n/a"
+                                                          : kNone,
+                                   facts ? occupancy_cell(*facts) : kNone,
+                                   facts ? launch_api_cell(*facts) : kNone,
+                                   facts ? cpu_time_cell(*facts) : kNone,
+                                   error,
+                                   status_cell(v)};
     if (backward)
-      cells.insert(cells.begin() + 2, v.backward ? format_count(v.backward->kernels) : kNone);
+      cells.insert(cells.begin() + 2, v.backward ? kernels_cell(v.backward->facts) : kNone);
     std::vector<ReportNote> notes;
     if (f) {
       for (const RunFinding& finding : f->findings)
@@ -133,25 +110,18 @@ ReportTable trace_table(const ReportData& data) {
     cells[0] = v.name;
     if (v.analysis) {
       const TraceAnalysis& a = *v.analysis;
-      const RegionMedians& m = a.median;
+      const RegionFacts& m = a.facts;
       cells[1] = std::to_string(a.regions.size());
-      cells[2] = format_count(m.kernels);
-      cells[3] = memcpy_cell(m.memcpy, m.memcpy_by_kind);
-      cells[4] = format_count(m.memset);
-      cells[5] = svg::format_duration(m.gpu_busy_ns);
-      cells[6] = svg::format_duration(m.wall_ns);
-      cells[7] = svg::format_duration(m.cpu_ns);
-      // The main kernel: the longest of the typical region, as the bench's table has it.
-      if (a.typical_region >= 0) {
-        const ActivityRow* main = nullptr;
-        for (const ActivityRow& row : a.regions[a.typical_region].activities)
-          if (row.kind == ActivityKind::kKernel && (!main || row.duration_ns > main->duration_ns))
-            main = &row;
-        if (main) {
-          cells[8] = main->short_name;
-          cells[9] = occupancy_cell(main->occupancy_pct, main->kineto_occupancy_pct);
-          if (!main->launch_api.empty()) cells[10] = main->launch_api;
-        }
+      cells[2] = kernels_cell(m);
+      cells[3] = memcpy_cell(m);
+      cells[4] = format_count(m.memset.median);
+      cells[5] = format_duration(m.gpu_busy_ns.median);
+      cells[6] = format_duration(m.wall_ns.median);
+      cells[7] = cpu_time_cell(m);
+      if (m.main_kernel) {
+        cells[8] = main_kernel_cell(m);
+        cells[9] = occupancy_cell(m);
+        cells[10] = launch_api_cell(m);
       }
       for (const Finding& f : a.findings)
         notes.push_back({std::string(finding_id(f.kind)), f.summary, f.suggestion});

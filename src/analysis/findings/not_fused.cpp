@@ -34,15 +34,17 @@ void find_not_fused(const FindingContext& c, std::vector<Finding>& out) {
   }
   if (f.regions_affected == 0) return;
   if (typical_kernels == 0) {  // the typical region did not match: describe the first that did
-    typical_kernels = static_cast<int>(c.analysis.median.kernels);
+    typical_kernels = static_cast<int>(c.analysis.facts.kernels.median);
   }
-  f.summary = fmt::format("attention runs as {} kernels per region ({} GEMM, {} softmax, the rest "
-                          "elementwise and copies) in {} of {} regions: it is not fused",
-                          typical_kernels, typical_gemms, typical_softmax, f.regions_affected,
-                          c.region_count());
-  f.evidence.push_back(fmt::format("median kernels per region: {}", c.analysis.median.kernels));
-  f.suggestion = "scaled_dot_product_attention's flash, efficient or cuDNN backend computes it in one "
-                 "kernel, without writing the S x S score matrix to memory";
+  f.summary = fmt::format(
+      "attention runs as {} kernels per region ({} GEMM, {} softmax, the rest "
+      "elementwise and copies) in {} of {} regions: it is not fused",
+      typical_kernels, typical_gemms, typical_softmax, f.regions_affected, c.region_count());
+  f.evidence.push_back(
+      fmt::format("median kernels per region: {}", c.analysis.facts.kernels.median));
+  f.suggestion =
+      "scaled_dot_product_attention's flash, efficient or cuDNN backend computes it in one "
+      "kernel, without writing the S x S score matrix to memory";
   out.push_back(std::move(f));
 }
 

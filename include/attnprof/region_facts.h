@@ -1,0 +1,82 @@
+#pragma once
+// The facts of a trace's regions: each quantity a median over the regions with its min..max, the
+// GPU time and count per kernel class, and the main kernel of the typical region. The analysis
+// computes them once (summarize_trace, src/analysis/region_facts.cpp) and every output reads
+// them: analyze's text, JSON and Markdown, check and diff (as metrics), the report's tables and
+// the bench's table and summary.json. docs/ARCHITECTURE.md ("Adding a column") says how a new
+// fact goes in.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace attnprof {
+
+// A quantity measured once per region: its median, and its spread (min..max) so that a reader can
+// tell a change from noise.
+struct Spread {
+  double median = 0, min = 0, max = 0;
+  int count = 0;  // how many values (regions) it summarizes; 0 gives all zeros
+
+  // Half the range: how far a single region may stray from the middle.
+  double half_range() const { return (max - min) / 2; }
+  bool varies() const { return max != min; }
+};
+
+// What kind of work a GPU activity does (the rules: src/analysis/kernel_class.h).
+enum class KernelClass : uint8_t {
+  kFusedAttention,
+  kGemm,
+  kSoftmax,
+  kMask,
+  kElementwise,
+  kReduction,
+  kCopy,
+  kMemset,
+  kOther,
+};
+inline constexpr size_t kKernelClassCount = 9;
+
+// Every class, in the order reports list them.
+inline constexpr std::array<KernelClass, kKernelClassCount> kAllKernelClasses = {
+    KernelClass::kFusedAttention, KernelClass::kGemm,        KernelClass::kSoftmax,
+    KernelClass::kMask,           KernelClass::kElementwise, KernelClass::kReduction,
+    KernelClass::kCopy,           KernelClass::kMemset,      KernelClass::kOther};
+
+struct KernelClassFacts {
+  Spread count;    // activities of the class per region
+  Spread time_ns;  // sum of their durations per region
+};
+
+// The typical region's kernel with the longest duration (the first of equals): in an attention
+// forward, the attention kernel itself or its largest GEMM.
+struct MainKernel {
+  std::string short_name;
+  std::string name;
+  std::string launch_api;
+  std::optional<double> occupancy_pct;         // attnprof's estimate
+  std::string occupancy_limiter;               // what bounds it: "registers", ...
+  std::optional<double> kineto_occupancy_pct;  // as Kineto wrote it
+  int32_t registers = 0;
+  int64_t shared_memory_bytes = 0;
+  int64_t grid_blocks = 0;  // grid x * y * z
+  int64_t duration_ns = 0;
+};
+
+struct RegionFacts {
+  int64_t regions = 0;
+  Spread kernels, memcpy, memset;
+  // Copies per region by kind ("DtoD"), for the kinds some region made.
+  std::map<std::string, Spread> memcpy_by_kind;
+  Spread gpu_busy_ns;  // the union of the region's GPU activity intervals
+  Spread wall_ns;      // the region annotation's duration on the CPU
+  Spread cpu_ns;       // time in the region's top-level CPU ops, all threads of its process
+  // Indexed by KernelClass, over every region.
+  std::array<KernelClassFacts, kKernelClassCount> by_class;
+  std::optional<MainKernel> main_kernel;  // none when the typical region ran no kernel
+};
+
+}  // namespace attnprof
