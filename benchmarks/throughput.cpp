@@ -6,7 +6,7 @@
 //   count/stream   inflate + the reader's chunking + simdjson on-demand over every event, reading
 //                  no field: the floor of the streaming parse
 //   count/whole    the whole JSON in one padded_string, one simdjson on-demand pass counting
-//                  traceEvents (PERF_NOTES.md's method; skipped above --whole-limit)
+//                  traceEvents (docs/PERFORMANCE.md, "Fresh memory"; skipped above --whole-limit)
 //   read           the reader alone: the model (tables, strings, links) of the whole trace; its
 //                  "model MB" is what the Trace holds, so that peak RSS minus it is what reading
 //                  costs beyond the model (it must not grow with the file)

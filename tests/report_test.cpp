@@ -168,10 +168,10 @@ TEST(Svg, TicksLabelsAndFitting) {
   EXPECT_EQ(svg::log_ticks(30e3, 3e6), (std::vector<double>{50e3, 100e3, 200e3, 500e3, 1e6, 2e6}));
   EXPECT_EQ(svg::log_ticks(30e3, 120e6), (std::vector<double>{100e3, 1e6, 10e6, 100e6}));
   EXPECT_EQ(svg::log2_ticks(3 << 20, 20 << 20), (std::vector<double>{4 << 20, 8 << 20, 16 << 20}));
-  EXPECT_EQ(svg::format_tick_duration(0), "0");
-  EXPECT_EQ(svg::format_tick_duration(500e3), "500 µs");
-  EXPECT_EQ(svg::format_tick_duration(1.5e6), "1.5 ms");
-  EXPECT_EQ(svg::format_tick_bytes(16 << 20), "16 MiB");
+  EXPECT_EQ(format_tick_duration(0), "0");
+  EXPECT_EQ(format_tick_duration(500e3), "500 µs");
+  EXPECT_EQ(format_tick_duration(1.5e6), "1.5 ms");
+  EXPECT_EQ(format_tick_bytes(16 << 20), "16 MiB");
   EXPECT_EQ(format_duration(2259615.9), "2.26 ms");
   EXPECT_EQ(svg::fit("aten::masked_fill", 8), "aten::m…");
   EXPECT_EQ(svg::fit("µs µs", 5), "µs µs");  // code points, not bytes
@@ -254,6 +254,93 @@ TEST(RunSummary, BadFilesGetOneLineNamingThem) {
   EXPECT_NE(c.error().message.find("seq"), std::string::npos);
 
   EXPECT_FALSE(read_run_summary("/nonexistent/summary.json").ok());
+}
+
+// A run recorded before summary.json version 2 (camelCase) reads the same once converted.
+TEST(RunSummary, AVersionOneFileConvertsToVersionTwo) {
+  const std::string v1 = R"({
+  "schemaVersion": 1,
+  "tool": "attnprof bench",
+  "environment": {
+    "device": "NVIDIA H200",
+    "smCount": 132,
+    "computeCapability": "9.0",
+    "cudaRuntime": "13.0"
+  },
+  "points": [
+    {
+      "problem": {
+        "seq": 2048,
+        "headDim": 64
+      },
+      "flopsPerCall": 68719476736,
+      "variants": [
+        {
+          "variant": "naive",
+          "status": "ok",
+          "chosenBackend": "",
+          "timing": {
+            "medianMs": 2.2596
+          },
+          "peakAllocatedBytes": 2684354560,
+          "trace": {
+            "file": "naive.json.gz",
+            "forward": {
+              "regions": 5,
+              "kernels": 5,
+              "memcpy": 1,
+              "memcpyByKind": {
+                "DtoD": 1
+              },
+              "cpuUs": 220.5,
+              "mainKernel": "softmax_warp_forward<...>",
+              "launchApi": "cudaLaunchKernel",
+              "occupancyPct": 37.5,
+              "expectations": [
+                {
+                  "text": "kernels == 5",
+                  "holds": true
+                }
+              ]
+            }
+          }
+        }
+      ]
+    }
+  ]
+}
+)";
+  testing::TempFile file("summary.json", v1);
+  ASSERT_FALSE(read_run_summary(file.path()).ok());
+  const auto converted = testing::run_command("python3 " + std::string(ATTNPROF_SOURCE_DIR) +
+                                              "/tools/summary_json_v2.py " + file.path());
+  ASSERT_EQ(converted.exit_code, 0) << converted.output;
+  const std::string text = read_file(file.path());
+  EXPECT_NE(text.find("\"expression\": \"kernels == 5\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"DtoD\": 1"), std::string::npos) << text;
+  auto run = read_run_summary(file.path());
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(run->sm_count, 132);
+  EXPECT_EQ(run->cuda_runtime, "13.0");
+  ASSERT_EQ(run->points.size(), 1u);
+  EXPECT_EQ(run->points[0].problem.head_dim, 64);
+  EXPECT_EQ(run->points[0].flops_per_call, 68719476736.0);
+  const RunVariant& naive = run->points[0].variants[0];
+  EXPECT_EQ(naive.median_ms, 2.2596);
+  EXPECT_EQ(naive.peak_allocated_bytes, int64_t{2684354560});
+  ASSERT_TRUE(naive.forward.has_value());
+  const RegionFacts& f = naive.forward->facts;
+  EXPECT_EQ(f.memcpy_by_kind.at("DtoD").median, 1);
+  EXPECT_DOUBLE_EQ(f.cpu_ns.median, 220.5e3);
+  ASSERT_TRUE(f.main_kernel.has_value());
+  EXPECT_EQ(f.main_kernel->launch_api, "cudaLaunchKernel");
+  EXPECT_EQ(f.main_kernel->occupancy_pct, 37.5);
+
+  // Converting again changes nothing.
+  const auto again = testing::run_command("python3 " + std::string(ATTNPROF_SOURCE_DIR) +
+                                          "/tools/summary_json_v2.py " + file.path());
+  EXPECT_EQ(again.exit_code, 0);
+  EXPECT_EQ(read_file(file.path()), text);
 }
 
 // bench --report hands the report the traces it read as it ran: the page is the one the report

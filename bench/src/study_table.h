@@ -1,6 +1,5 @@
 #pragma once
-// The study's table: what the founding tutorial's table reports (docs/STUDY.md), from this
-// machine's measurements.
+// The study's table: what docs/STUDY.md's table reports, from this machine's measurements.
 
 #include <string>
 #include <vector>

@@ -1,6 +1,5 @@
 // Kernel counts read from the bench's own traces of the study's default problem (bf16, batch 4,
-// 16 heads, seq 2048, head dim 64, causal): what the founding tutorial's table says (docs/STUDY.md)
-// each variant shows.
+// 16 heads, seq 2048, head dim 64, causal): what docs/STUDY.md's table says each variant shows.
 
 #include <gtest/gtest.h>
 #include <unistd.h>

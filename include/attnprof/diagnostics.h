@@ -1,6 +1,6 @@
 #pragma once
 // Recoverable oddities of a trace: counted by kind, the first few kept with their byte offset
-// (Perfetto's stats table, STYLE.md practice 3). A diagnostic never stops the read.
+// (Perfetto's stats table; docs/PRACTICES.md, diagnostics). A diagnostic never stops the read.
 
 #include <array>
 #include <cstdint>

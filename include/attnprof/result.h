@@ -1,7 +1,7 @@
 #pragma once
 // The result type of everything in the core that can fail on its input.
 // The core throws no exceptions for bad input: a function returns Result<T>, the caller
-// checks it, and only the CLI turns an Error into an exit code (STYLE.md, practice 4).
+// checks it, and only the CLI turns an Error into an exit code (docs/PRACTICES.md, errors).
 
 #include <string>
 #include <utility>

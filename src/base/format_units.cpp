@@ -1,5 +1,6 @@
 #include "base/format_units.h"
 
+#include <array>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -15,6 +16,24 @@ std::string format_duration(double ns) {
   if (us < 1000) return fmt::format("{:.1f} µs", us);
   if (us < 1e6) return fmt::format("{:.2f} ms", us / 1e3);
   return fmt::format("{:.2f} s", us / 1e6);
+}
+
+std::string format_tick_duration(double ns) {
+  if (ns == 0) return "0";
+  const double us = ns / 1e3;
+  if (us < 1000) return fmt::format("{:g} µs", us);
+  if (us < 1e6) return fmt::format("{:g} ms", us / 1e3);
+  return fmt::format("{:g} s", us / 1e6);
+}
+
+std::string format_tick_bytes(double bytes) {
+  static constexpr std::array<const char*, 5> kUnits = {"B", "KiB", "MiB", "GiB", "TiB"};
+  size_t unit = 0;
+  while (bytes >= 1024 && unit + 1 < kUnits.size()) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return fmt::format("{:g} {}", bytes, kUnits[unit]);
 }
 
 std::string format_percent(double percent) {

@@ -12,6 +12,9 @@ namespace attnprof {
 std::string format_us(double ns);
 // "0.8 µs", "157.2 µs", "2.26 ms", "1.20 s": a duration as the tables and charts show it.
 std::string format_duration(double ns);
+// Axis tick labels, as short as the value allows: "0", "500 µs", "1.5 ms", "100 ms"; "16 MiB".
+std::string format_tick_duration(double ns);
+std::string format_tick_bytes(double bytes);
 // "13.2 %"
 std::string format_percent(double percent);
 // A relative error: "3.1e-03"; "nan".

@@ -1,7 +1,7 @@
 #pragma once
 // The decompressed bytes of a trace file, streamed in chunks: the whole file is never held in
-// memory (PERF_NOTES.md: touching fresh memory costs ~2.6 s per GB on our machines, so buffers
-// are allocated once per stream and reused for every chunk).
+// memory (docs/PERFORMANCE.md, "Fresh memory": touching fresh memory costs ~2.6 s per GB on our
+// machines, so buffers are allocated once per stream and reused for every chunk).
 //
 // A file is gzip when its first bytes are the gzip magic (1f 8b), whatever its name; anything
 // else is read as plain JSON. Gzip files may hold several members back to back, as `gzip` writes

@@ -21,8 +21,8 @@ class ReadAheadByteStream final : public ByteStream {
  public:
   // Small chunks on purpose. Measured on gpt2_train.json.gz (29.7 MB of JSON), 2-core VM:
   // 3 x 4 MiB chunks took 48 ms against 10 ms for 4 x 256 KiB, because fresh pages cost
-  // ~2.6 s per GB to touch here (PERF_NOTES.md) and small chunks stay in cache between the
-  // worker's inflate and the consumer's copy.
+  // ~2.6 s per GB to touch here (docs/PERFORMANCE.md, "Fresh memory") and small chunks stay in
+  // cache between the worker's inflate and the consumer's copy.
   static constexpr size_t kChunkBytes = size_t{256} << 10;
   // One chunk being read, the others ready or being filled.
   static constexpr size_t kChunkCount = 4;

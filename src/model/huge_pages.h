@@ -1,11 +1,11 @@
 #pragma once
 // Large tables on transparent huge pages. On our VMs touching a fresh 4 KiB page costs ~2.6 s
-// per GB (PERF_NOTES.md), and the model's tables are its largest fresh memory; with 2 MiB pages
-// the kernel takes one fault where it took 512. Measured on the 2-core VM (THP "madvise" mode),
-// a 256 MB memset: 1.3-1.8 s on 4 KiB pages; 0.5-1.1 s on huge pages the VM has not used
-// lately, but 0.04-0.06 s on huge pages already in use. So the reader writes its rows into
-// 2 MiB blocks (RowBlocks), and each block whose rows are copied into the final tables lends its
-// pages to them (PageRecycler).
+// per GB (docs/PERFORMANCE.md, "Fresh memory"), and the model's tables are its largest fresh
+// memory; with 2 MiB pages the kernel takes one fault where it took 512. Measured on the 2-core VM
+// (THP "madvise" mode), a 256 MB memset: 1.3-1.8 s on 4 KiB pages; 0.5-1.1 s on huge pages the VM
+// has not used lately, but 0.04-0.06 s on huge pages already in use. So the reader writes its rows
+// into 2 MiB blocks (RowBlocks), and each block whose rows are copied into the final tables lends
+// its pages to them (PageRecycler).
 //
 // The advice is a hint: where THP is off or no huge page is free, memory behaves as before.
 

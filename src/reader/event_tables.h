@@ -52,8 +52,8 @@ class EventTables final : public EventBatchSink {
   static constexpr uint32_t kPidIsText = 1, kTidIsText = 2;
 
   // A host event without its thread, in half a HostEvent: the reader's rows are its largest
-  // fresh memory (PERF_NOTES.md). Values that do not fit are kept whole in `wide_host_events`,
-  // and the row says where (kWide).
+  // fresh memory (docs/PERFORMANCE.md, "Fresh memory"). Values that do not fit are kept whole in
+  // `wide_host_events`, and the row says where (kWide).
   struct HostRow {
     int64_t start_ns;
     int32_t dur_ns;

@@ -1,5 +1,6 @@
 #pragma once
-// Builds the links of a freshly read trace (STYLE.md: links live in their own columns):
+// Builds the links of a freshly read trace (docs/PRACTICES.md, typed tables: links live in their
+// own columns):
 // - host_parent: op nesting per thread (a stack over events sorted by start, longest first);
 // - activity_launch: GPU activity -> the runtime/driver call with the same correlation id
 //   (all kernels of one cudaGraphLaunch share its id);

@@ -291,8 +291,9 @@ Trace TraceBuilder::finish() && {
   // Then host events: thread by thread in (pid, tid) order, each thread's rows in document order
   // (its batches interleave across workers), then sorted by start within the thread. One pass
   // appends them, and the pages of the worker blocks copied so far back the table ahead of it:
-  // ~100 MB of fresh pages fewer on a 1 GB trace (PERF_NOTES.md). Writing the table from two
-  // threads would not allow it (the table would have to be sized, so touched, first).
+  // ~100 MB of fresh pages fewer on a 1 GB trace (docs/PERFORMANCE.md, "Fresh memory"). Writing the
+  // table from two threads would not allow it (the table would have to be sized, so touched,
+  // first).
   {
     struct Source {
       size_t worker;

@@ -4,11 +4,12 @@
 //   -> "traceEvents", cut into batches at event boundaries -> simdjson on-demand, batch by batch.
 // Memory stays at a few chunk buffers whatever the file's size; only the sink grows.
 //
-// How a batch is cut (PERF_NOTES.md): the reader looks back from the end of its ~1 MiB window for
-// the last `}` `,` `{` between two events and parses everything before it as one array. simdjson
-// proves the cut: a cut inside a string leaves an unclosed string, a cut inside an event leaves
-// an unclosed object, and either fails the parse. Then (rarely) the exact scanner finds the true
-// boundary. No event is ever lost or read twice: a failed batch is rolled back whole.
+// How a batch is cut (docs/ARCHITECTURE.md, phase 2): the reader looks back from the end of its
+// ~1 MiB window for the last `}` `,` `{` between two events and parses everything before it as
+// one array. simdjson proves the cut: a cut inside a string leaves an unclosed string, a cut
+// inside an event leaves an unclosed object, and either fails the parse. Then (rarely) the exact
+// scanner finds the true boundary. No event is ever lost or read twice: a failed batch is rolled
+// back whole.
 //
 // Batches can be parsed on several threads, one sink each: the calling thread's, which reads and
 // cuts and parses whenever it is ahead, and a worker thread for each other sink. The reader cuts

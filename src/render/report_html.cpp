@@ -259,11 +259,11 @@ void write_sweep(std::string& out, const ReportData& data) {
       R"(<p class="lead">From <code>{}</code>: per variant, the GPU median per call and the peak memory against {}, both axes logarithmic. Hover a point for its value.</p><div class="charts">)",
       escape(data.sweep_source), axis->label);
   out += svg::loglog_chart({"sweep-time", "GPU median time per call", axis->label, time,
-                            [](double ns) { return format_duration(ns); },
-                            svg::format_tick_duration, false});
+                            [](double ns) { return format_duration(ns); }, format_tick_duration,
+                            false});
   out += svg::loglog_chart({"sweep-memory", "Peak memory allocated per call", axis->label, memory,
                             [](double bytes) { return format_bytes(static_cast<int64_t>(bytes)); },
-                            svg::format_tick_bytes, true});
+                            format_tick_bytes, true});
   put(out, "</div></section>");
 }
 

@@ -43,24 +43,6 @@ std::string num(double v) {
   return s == "-0" ? "0" : s;
 }
 
-std::string format_tick_duration(double ns) {
-  if (ns == 0) return "0";
-  const double us = ns / 1e3;
-  if (us < 1000) return fmt::format("{:g} µs", us);
-  if (us < 1e6) return fmt::format("{:g} ms", us / 1e3);
-  return fmt::format("{:g} s", us / 1e6);
-}
-
-std::string format_tick_bytes(double bytes) {
-  static constexpr std::array<const char*, 5> kUnits = {"B", "KiB", "MiB", "GiB", "TiB"};
-  size_t unit = 0;
-  while (bytes >= 1024 && unit + 1 < kUnits.size()) {
-    bytes /= 1024;
-    ++unit;
-  }
-  return fmt::format("{:g} {}", bytes, kUnits[unit]);
-}
-
 std::vector<double> linear_ticks(double max, int target, bool cover) {
   if (!(max > 0)) return {0};
   const double raw = max / std::max(target, 1);

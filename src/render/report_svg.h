@@ -30,10 +30,6 @@ std::string escape(std::string_view text);
 // A coordinate: at most two decimals, no trailing zeros ("12.5", "3").
 std::string num(double v);
 
-// Tick labels: "0", "500 µs", "1.5 ms", "100 ms"; "16 MiB", "1 GiB".
-std::string format_tick_duration(double ns);
-std::string format_tick_bytes(double bytes);
-
 // Ticks for a linear axis from 0: 1, 2 or 5 times a power of ten apart, about `target` of them
 // up to `max` (0 included); with `cover`, one more when needed so that the last is >= `max`.
 std::vector<double> linear_ticks(double max, int target, bool cover = false);

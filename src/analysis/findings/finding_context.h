@@ -1,6 +1,6 @@
 #pragma once
 // What every finding rule reads: the linked trace, its regions with their members, and the
-// summaries. Rules are pure functions of this context (STYLE.md, practice 6).
+// summaries. Rules are pure functions of this context (docs/PRACTICES.md, pure analyses).
 
 #include <string>
 #include <string_view>

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Fails when a file of src/ or include/ includes a header from a higher layer.
+
+The layers, from the bottom up, are those of docs/ARCHITECTURE.md ("Layers"): a file may include
+headers of its own folder and of the folders below it. `#include "folder/..."` names the folder;
+`#include "attnprof/..."` is the public API (include/attnprof/, the lowest layer). System and
+library headers (<...>) are not checked.
+
+usage: layering_test.py ROOT          check the tree at ROOT; prints each upward include
+       layering_test.py --self-test   check that the check fails on trees made to break it
+"""
+
+import os
+import re
+import sys
+import tempfile
+
+# Lowest first. Keep in step with docs/ARCHITECTURE.md.
+LAYERS = ["attnprof", "base", "io", "model", "reader", "analysis", "render", "pipeline", "cli"]
+RANK = {name: i for i, name in enumerate(LAYERS)}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def folder_of(relative_path):
+    """The layer of a file: include/attnprof/x.h -> attnprof, src/reader/x.cpp -> reader."""
+    parts = relative_path.split(os.sep)
+    if parts[0] == "include":
+        return "attnprof"
+    return parts[1] if len(parts) > 2 else None
+
+
+def violations(root):
+    """(file, line number, included header, why) for each include that runs up or is unknown."""
+    found = []
+    for top in ("include", "src"):
+        for directory, _, files in os.walk(os.path.join(root, top)):
+            for name in sorted(files):
+                if not name.endswith((".h", ".cpp")):
+                    continue
+                path = os.path.join(directory, name)
+                relative = os.path.relpath(path, root)
+                layer = folder_of(relative)
+                if layer not in RANK:
+                    found.append((relative, 0, "", f"folder {layer!r} has no layer"))
+                    continue
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    for number, line in enumerate(f, 1):
+                        match = INCLUDE.match(line)
+                        if not match:
+                            continue
+                        header = match.group(1)
+                        target = header.split("/")[0] if "/" in header else layer
+                        if target not in RANK:
+                            # Headers of optional parts (the bench) are the CLI's business only.
+                            if layer == "cli":
+                                continue
+                            found.append((relative, number, header, f"{target!r} is no layer"))
+                        elif RANK[target] > RANK[layer]:
+                            found.append(
+                                (relative, number, header, f"{layer} includes {target}, a higher layer"))
+    return found
+
+
+def check(root):
+    found = violations(root)
+    for relative, number, header, why in found:
+        print(f"{relative}:{number}: #include \"{header}\": {why}")
+    if found:
+        print(f"{len(found)} include(s) against the layers (docs/ARCHITECTURE.md, 'Layers')")
+    return not found
+
+
+def self_test():
+    def tree(files):
+        root = tempfile.mkdtemp(prefix="layering-")
+        for relative, text in files.items():
+            path = os.path.join(root, relative)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(text)
+        return root
+
+    good = tree({
+        "include/attnprof/api.h": '#include <string>\n#include "attnprof/result.h"\n',
+        "src/model/trace.h": '#include "base/format_units.h"\n#include "attnprof/api.h"\n',
+        "src/reader/linker.cpp": '#include "reader/linker.h"\n#include "model/trace.h"\n',
+        "src/cli/main.cpp": '#include "pipeline/x.h"\n#include "attnprof_bench/bench.h"\n',
+    })
+    cases = {
+        "model includes reader": {"src/model/trace.h": '#include "reader/kineto_format.h"\n'},
+        "analysis includes render": {"src/analysis/f.cpp": '  #  include "render/format_units.h"\n'},
+        "the API includes src": {"include/attnprof/a.h": '#include "model/trace.h"\n'},
+        "render includes pipeline": {"src/render/report.h": '#include "pipeline/report_inputs.h"\n'},
+        "a folder with no layer": {"src/extra/x.cpp": '#include "io/byte_stream.h"\n'},
+        "an unknown folder outside cli": {"src/io/x.cpp": '#include "attnprof_bench/b.h"\n'},
+    }
+    ok = True
+    if violations(good):
+        print("self-test: a tree that keeps to the layers was reported:", violations(good))
+        ok = False
+    for what, files in cases.items():
+        found = violations(tree(files))
+        if len(found) != 1:
+            print(f"self-test: {what}: expected one violation, got {found}")
+            ok = False
+    print("self-test:", "passed" if ok else "FAILED")
+    return ok
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        print(__doc__)
+        sys.exit(2)
+    passed = self_test() if sys.argv[1] == "--self-test" else check(sys.argv[1])
+    sys.exit(0 if passed else 1)
