@@ -11,16 +11,20 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/cross_trace.h"
 #include "analysis/expectation_evaluation.h"
 #include "analysis/expectation_parser.h"
 #include "analysis/region_metrics.h"
+#include "analysis/regions.h"
 #include "analysis/summarize.h"
 #include "analysis/trace_diff.h"
 #include "attnprof/analysis.h"
 #include "attnprof/render.h"
 #include "reader/read_trace.h"
+#include "render/analyze_output.h"
 #include "render/check_output.h"
 #include "render/diff_output.h"
+#include "render/display_text.h"
 
 namespace attnprof::fuzz {
 
@@ -79,12 +83,23 @@ const std::vector<Expectation>& every_metric_expectations() {
   return expectations;
 }
 
+// Text and Markdown output for people: no byte of a trace's names may reach it raw (issue 12),
+// whatever the input. A raw control byte is a bug of a renderer that forgot
+// render/display_text.h: abort, so that libFuzzer keeps the input.
+size_t terminal_safe(const std::string& text, const char* what) {
+  if (has_raw_control(text, /*newlines_allowed=*/true)) {
+    std::fprintf(stderr, "fuzz_one_trace: a raw control byte reached the %s output\n", what);
+    std::abort();
+  }
+  return text.size();
+}
+
 size_t render_check(const TraceAnalysis& analysis) {
   CheckReport report;
   report.analysis = analysis;
   for (const Expectation& e : every_metric_expectations())
     report.results.push_back(evaluate_expectation(e, report.analysis));
-  return render_check_text(report).size() + render_check_json(report).size();
+  return terminal_safe(render_check_text(report), "check text") + render_check_json(report).size();
 }
 
 PipelineOutput run_pipeline(const Trace& trace) {
@@ -106,9 +121,19 @@ PipelineOutput run_pipeline(const Trace& trace) {
   out.diagnostics = default_analysis.diagnostics.total();
 
   const std::vector<TraceAnalysis> both = {default_analysis, pattern_analysis};
-  out.rendered_bytes += render_text(both).size();
+  out.rendered_bytes += terminal_safe(render_text(both), "text");
   out.rendered_bytes += render_json(both).size();
-  out.rendered_bytes += render_markdown(both).size();
+  out.rendered_bytes += terminal_safe(render_markdown(both), "Markdown");
+  // Both read as two traces of one run: the cross-trace sections name regions and traces too.
+  const CrossTraceSummary across = summarize_across_traces(both);
+  const std::vector<UnreadTrace> unread;
+  const AnalyzeOutput output{both, &across, unread};
+  out.rendered_bytes += terminal_safe(render_analyze_text(output), "cross-trace text");
+  out.rendered_bytes += terminal_safe(render_analyze_markdown(output), "cross-trace Markdown");
+  if (pattern_analysis.regions.empty()) {
+    const Error none = no_region_matches(trace, "fuzz", kRegionPattern);
+    out.rendered_bytes += terminal_safe(escape_control(none.message), "no-region error");
+  }
 
   // Against the pattern's regions, or the trace against itself when no region matches it, so
   // that the diff runs on every trace that has a region.
@@ -117,9 +142,9 @@ PipelineOutput run_pipeline(const Trace& trace) {
   Result<TraceDiff> diff = diff_traces(default_analysis, other);
   out.diff_ok = diff.ok();
   if (diff.ok()) {
-    out.rendered_bytes += render_diff_text(*diff).size();
+    out.rendered_bytes += terminal_safe(render_diff_text(*diff), "diff text");
     out.rendered_bytes += render_diff_json(*diff).size();
-    out.rendered_bytes += render_diff_markdown(*diff).size();
+    out.rendered_bytes += terminal_safe(render_diff_markdown(*diff), "diff Markdown");
   }
 
   out.rendered_bytes += render_check(default_analysis);

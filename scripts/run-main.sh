@@ -3,11 +3,18 @@
 # Elsewhere: analyze the real H200 traces that ship with the project.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Installing and building take minutes on a fresh machine: say what is happening, on stderr, so
+# that stdout stays the study's output (issue 12).
+status() { echo "run-main: $*" >&2; }
+status "checking the Debian packages, then configuring and building attnprof (minutes the first time)..."
+started=$SECONDS
 scripts/configure.sh --target attnprof >/dev/null
+status "built in $((SECONDS - started)) s"
 attnprof=build/release/attnprof
 
 if "$attnprof" bench --help >/dev/null 2>&1 && "$attnprof" bench --help 2>&1 | grep -q -- --variants &&
    command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+  status "a CUDA GPU and LibTorch are here: running the study into out/study"
   exec "$attnprof" bench --out out/study "$@"
 fi
 
@@ -16,4 +23,5 @@ echo "attnprof's analysis of its traces." >&2
 echo
 cat examples/h200-study/table.txt
 echo
+status "analyzing examples/h200-study/traces"
 exec "$attnprof" analyze --explain --region forward examples/h200-study/traces/*.json.gz "$@"

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The whole CPU test suite (what CI runs): set-up, build, then every test but the GPU ones, first
 # in the release build, then again under AddressSanitizer and UndefinedBehaviorSanitizer (the asan
-# preset; ASAN_OPTIONS and UBSAN_OPTIONS are in its test preset). Fails if either suite fails.
+# preset; ASAN_OPTIONS and UBSAN_OPTIONS are in its test preset). Fails if either suite fails, or
+# if a C++ file does not match .clang-format (checked first: it takes seconds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/configure.sh
+scripts/check-format.sh
 
 failed=()
 ctest --preset release -j "$(nproc)" || failed+=(release)

@@ -124,6 +124,44 @@ TEST(Regions, KernelsLaunchedFromAnotherThreadBelongToTheStepByTime) {
   EXPECT_EQ(t.regions[0].activities[1].start_ns, 110000);
 }
 
+TEST(Regions, NestedRegionsOfOneNameEachHoldTheirMembers) {
+  // One long `forward` around two short ones (modules that each annotate "forward"), a second
+  // process's launch inside them, and a kernel without a launch, placed by its own time. The
+  // sweep that replaced the walk back over earlier regions (issue 12) must place each the same.
+  testing::TempFile file("nested.json", R"json({"traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 0, "dur": 1000},
+    {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 10, "dur": 90},
+    {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 200, "dur": 100},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::a", "pid": 1, "tid": 1, "ts": 40, "dur": 20},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 50, "dur": 1, "args": {"correlation": 1}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 2, "ts": 250, "dur": 1, "args": {"correlation": 2}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 500, "dur": 1, "args": {"correlation": 3}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 2, "tid": 5, "ts": 60, "dur": 1, "args": {"correlation": 4}},
+    {"ph": "X", "cat": "kernel", "name": "a", "pid": 0, "tid": 7, "ts": 900, "dur": 10, "args": {"correlation": 1}},
+    {"ph": "X", "cat": "kernel", "name": "b", "pid": 0, "tid": 7, "ts": 260, "dur": 10, "args": {"correlation": 2}},
+    {"ph": "X", "cat": "kernel", "name": "c", "pid": 0, "tid": 7, "ts": 510, "dur": 10, "args": {"correlation": 3}},
+    {"ph": "X", "cat": "kernel", "name": "d", "pid": 1, "tid": 7, "ts": 70, "dur": 10, "args": {"correlation": 4}},
+    {"ph": "X", "cat": "kernel", "name": "e", "pid": 0, "tid": 7, "ts": 20, "dur": 5, "args": {"correlation": 99}}
+  ]})json");
+  auto trace = read_trace(file.path(), Limits{});
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  RegionSet set = find_regions(*trace, "forward");
+  ASSERT_EQ(set.regions.size(), 3u);
+  RegionMembers members = assign_to_regions(*trace, set);
+  auto names = [&](size_t r) {
+    std::string out;
+    for (GpuActivityId g : members.activities[r])
+      out += trace->strings.view(trace->gpu_activities[g].name);
+    return out;
+  };
+  EXPECT_EQ(names(0), "ebca");  // in GPU start order; d is process 2's
+  EXPECT_EQ(names(1), "ea");
+  EXPECT_EQ(names(2), "b");
+  ASSERT_EQ(members.top_level_ops[0].size(), 1u);
+  ASSERT_EQ(members.top_level_ops[1].size(), 1u);
+  EXPECT_TRUE(members.top_level_ops[2].empty());
+}
+
 TEST(Regions, MediansOverAnEvenNumberOfRegionsAndTheTypicalOne) {
   testing::TempFile file("steps.json", R"json({"traceEvents": [
     {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 0, "dur": 10},

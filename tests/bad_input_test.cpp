@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "test_support.h"
 
@@ -23,7 +24,9 @@ void expect_one_line_error(const std::string& path, const std::string& must_cont
   EXPECT_NE(r.output.find(must_contain), std::string::npos) << r.output;
 }
 
-TEST(BadInput, MissingFile) { expect_one_line_error("/nonexistent/trace.json", "no such file"); }
+TEST(BadInput, MissingFile) {
+  expect_one_line_error("/nonexistent/trace.json", "no such file");
+}
 
 TEST(BadInput, Directory) {
   TempFile file("x");
@@ -53,7 +56,8 @@ TEST(BadInput, TraceEventsOfTheWrongType) {
 TEST(BadInput, TruncatedJsonAtManyPoints) {
   auto text = testing::run_command("zcat " + testing::fixture("study_naive.json.gz")).output;
   ASSERT_GT(text.size(), 10000u);
-  for (size_t cut : {size_t{4}, size_t{50}, size_t{700}, text.size() / 2, text.size() - 40, text.size() - 2}) {
+  for (size_t cut :
+       {size_t{4}, size_t{50}, size_t{700}, text.size() / 2, text.size() - 40, text.size() - 2}) {
     SCOPED_TRACE(cut);
     TempFile file("cut.json", text.substr(0, cut));
     expect_one_line_error(file.path(), "truncated");
@@ -61,8 +65,9 @@ TEST(BadInput, TruncatedJsonAtManyPoints) {
 }
 
 TEST(BadInput, MalformedJsonInsideAnEventGivesItsByteOffset) {
-  std::string json = R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "ts": 1, "dur": 1},)"
-                     R"( {"ph": "X", "cat": "cpu_op", "name": "b" "ts": 2, "dur": 1}]})";
+  std::string json =
+      R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "ts": 1, "dur": 1},)"
+      R"( {"ph": "X", "cat": "cpu_op", "name": "b" "ts": 2, "dur": 1}]})";
   TempFile file("bad.json", json);
   auto r = run_cli("analyze " + file.path());
   EXPECT_EQ(r.exit_code, 2) << r.output;
@@ -100,20 +105,78 @@ TEST(BadInput, MistypedAndNegativeFieldsAreCountedNotFatal) {
   TempFile file("odd.json", json);
   auto r = run_cli("analyze --format json " + file.path());
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  for (const char* expected : {"\"negative duration\": 1", "\"mistyped field\": 2",
-                               "\"missing field\": 1", "\"unknown category\": 1",
-                               "\"unknown phase\": 1"})
+  for (const char* expected :
+       {"\"negative duration\": 1", "\"mistyped field\": 2", "\"missing field\": 1",
+        "\"unknown category\": 1", "\"unknown phase\": 1"})
     EXPECT_NE(r.output.find(expected), std::string::npos) << expected << "\n" << r.output;
 }
 
-TEST(BadInput, UnknownRegionIsNotAnError) {
+TEST(BadInput, UnknownRegionIsAnErrorThatListsTheRegionNames) {
   auto r = run_cli("analyze --region nosuch " + testing::fixture("study_naive.json.gz"));
-  EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("no region matches \"nosuch\""), std::string::npos) << r.output;
+  EXPECT_EQ(r.exit_code, 2) << r.output;  // 0 before, with "no region matches" in the report
+  EXPECT_NE(r.output.find("no region matches \"nosuch\"; the trace's annotations: "
+                          "ProfilerStep#* (3), forward (3)"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST(BadInput, ExpectationsFilesAreBounded) {
+  const std::string trace = " " + testing::fixture("study_naive.json.gz");
+  // /dev/zero grew to 4.7 GB before.
+  auto zero = run_cli("check --expectations /dev/zero --max-side-file-bytes 1M" + trace);
+  EXPECT_EQ(zero.exit_code, 2);
+  EXPECT_NE(zero.output.find("expectations file /dev/zero is larger than 1048576 bytes"),
+            std::string::npos)
+      << zero.output;
+  TempFile dir("x");
+  auto folder = run_cli("check --expectations " + dir.dir() + trace);
+  EXPECT_EQ(folder.exit_code, 2);
+  EXPECT_NE(folder.output.find("is a directory"), std::string::npos) << folder.output;
+  auto from_stdin = testing::run_command("echo 'kernels >= 1' | " + std::string(ATTNPROF_CLI) +
+                                         " check --expectations -" + trace);
+  EXPECT_EQ(from_stdin.exit_code, 0) << from_stdin.output;
+}
+
+// RFC 1952's CRC-32, bit by bit.
+uint32_t crc32(const std::string& bytes) {
+  uint32_t crc = 0xffffffffu;
+  for (unsigned char b : bytes) {
+    crc ^= b;
+    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+  }
+  return ~crc;
+}
+
+TEST(BadInput, AGzipHeaderWithACrcIsValid) {
+  // gzip writes no FHCRC; RFC 1952 allows it: the low 16 bits of the header's CRC-32.
+  std::ifstream in(testing::fixture("study_naive.json.gz"), std::ios::binary);
+  std::string gz((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GE(gz.size(), 10u);
+  size_t header = 10;
+  const auto flags = static_cast<unsigned char>(gz[3]);
+  ASSERT_EQ(flags & 0x06, 0);               // no FEXTRA, no FHCRC yet
+  for (unsigned char field : {0x08, 0x10})  // FNAME, FCOMMENT: zero-terminated
+    if (flags & field) header = gz.find('\0', header) + 1;
+  std::string with_crc = gz.substr(0, header);
+  with_crc[3] = static_cast<char>(flags | 0x02);
+  const uint32_t crc = crc32(with_crc);
+  with_crc += static_cast<char>(crc & 0xff);
+  with_crc += static_cast<char>((crc >> 8) & 0xff);
+  with_crc += gz.substr(header);
+  TempFile file("fhcrc.json.gz", with_crc);
+  auto r = run_cli("analyze " + file.path());
+  EXPECT_EQ(r.exit_code, 0) << r.output;  // "corrupt" before
+  // A wrong header CRC is still corruption.
+  with_crc[header] = static_cast<char>(with_crc[header] ^ 0xff);
+  TempFile bad("bad_fhcrc.json.gz", with_crc);
+  auto b = run_cli("analyze " + bad.path());
+  EXPECT_EQ(b.exit_code, 2);
+  EXPECT_NE(b.output.find("CRC16"), std::string::npos) << b.output;
 }
 
 TEST(BadInput, BadFlagsExitWithTwo) {
-  EXPECT_EQ(run_cli("analyze --format xml " + testing::fixture("study_naive.json.gz")).exit_code, 2);
+  EXPECT_EQ(run_cli("analyze --format xml " + testing::fixture("study_naive.json.gz")).exit_code,
+            2);
   EXPECT_EQ(run_cli("analyze").exit_code, 2);
   EXPECT_EQ(run_cli("frobnicate").exit_code, 2);
 }

@@ -3,8 +3,8 @@
 // command itself, so the test does not trust ISA-L to check ISA-L.
 
 #include "io/byte_stream.h"
-#include "io/read_ahead_byte_stream.h"
 #include "gzip_file_writer.h"
+#include "io/read_ahead_byte_stream.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -34,7 +34,8 @@ TEST(Findings, HiddenCopyUnderOutOfPlaceMaskedFill) {
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->regions_affected, 3);
   EXPECT_NE(f->summary.find("aten::masked_fill"), std::string::npos);
-  EXPECT_TRUE(any_contains(f->evidence, "aten::masked_fill -> aten::clone -> aten::copy_ -> cudaMemcpyAsync"));
+  EXPECT_TRUE(any_contains(f->evidence,
+                           "aten::masked_fill -> aten::clone -> aten::copy_ -> cudaMemcpyAsync"));
   EXPECT_TRUE(any_contains(f->evidence, "512.0 MiB"));
   EXPECT_NE(f->suggestion.find("aten::masked_fill_"), std::string::npos);
   EXPECT_EQ(find(explain("study_inplace.json.gz"), FindingKind::kHiddenCopy), nullptr);
@@ -69,7 +70,8 @@ TEST(Findings, NotFusedCountsTheKernels) {
   const Finding* naive = find(naive_trace, FindingKind::kNotFused);
   ASSERT_NE(naive, nullptr);
   EXPECT_NE(naive->summary.find("5 kernels"), std::string::npos) << naive->summary;
-  for (const char* fused : {"study_sdpa-flash.json.gz", "study_sdpa-efficient.json.gz", "study_sdpa-cudnn.json.gz"})
+  for (const char* fused :
+       {"study_sdpa-flash.json.gz", "study_sdpa-efficient.json.gz", "study_sdpa-cudnn.json.gz"})
     EXPECT_EQ(find(explain(fused), FindingKind::kNotFused), nullptr) << fused;
 }
 
@@ -116,7 +118,8 @@ TEST(Findings, PersistentKernelAndCuLaunchKernelExForCudnn) {
 }
 
 TEST(Findings, NoCpuSideCostWhereTheGpuWorkDominates) {
-  for (const char* fixture : {"study_sdpa-flash.json.gz", "study_naive.json.gz", "study_sdpa-cudnn.json.gz"})
+  for (const char* fixture :
+       {"study_sdpa-flash.json.gz", "study_naive.json.gz", "study_sdpa-cudnn.json.gz"})
     EXPECT_EQ(find(explain(fixture), FindingKind::kCpuSideCost), nullptr) << fixture;
 }
 
@@ -144,15 +147,18 @@ TEST(Findings, ColdStartPlanBuildingOnTheFirstCall) {
   const Finding* f = find(*t, FindingKind::kCpuSideCost);
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->summary.find("849.0 us on the CPU before its first launch on the first call"),
-            std::string::npos) << f->summary;
+            std::string::npos)
+      << f->summary;
   EXPECT_NE(f->summary.find("30.0 us in the steady state"), std::string::npos) << f->summary;
 }
 
 TEST(Findings, CliExplainPrintsThem) {
-  auto r = testing::run_cli("analyze --explain --region forward " + testing::fixture("study_naive.json.gz"));
+  auto r = testing::run_cli("analyze --explain --region forward " +
+                            testing::fixture("study_naive.json.gz"));
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.output.find("[hidden-copy]"), std::string::npos) << r.output;
-  auto json = testing::run_cli("analyze --explain --format json " + testing::fixture("study_naive.json.gz"));
+  auto json = testing::run_cli("analyze --explain --format json " +
+                               testing::fixture("study_naive.json.gz"));
   EXPECT_NE(json.output.find("\"id\": \"hidden-copy\""), std::string::npos);
 }
 
@@ -187,7 +193,9 @@ TEST(Findings, TinyProblemIsLaunchBoundSynchronizesAndUnderfillsTheGpu) {
   EXPECT_TRUE(any_contains(sync->evidence, "copy to host"));
   const Finding* small = nullptr;
   for (const auto& f : t.findings)
-    if (f.kind == FindingKind::kLowOccupancy && f.summary.find("fewer blocks than") != std::string::npos) small = &f;
+    if (f.kind == FindingKind::kLowOccupancy &&
+        f.summary.find("fewer blocks than") != std::string::npos)
+      small = &f;
   ASSERT_NE(small, nullptr);
   EXPECT_NE(small->summary.find("132 SMs"), std::string::npos);
 }

@@ -100,7 +100,17 @@ def main():
     pattern = sys.argv[3] if len(sys.argv) > 3 else None
     expected = read_regions(load(trace), pattern)
     cmd = [attnprof, "analyze", "--format", "json", trace] + (["--region", pattern] if pattern else [])
-    got = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if expected == []:
+        # A pattern that matches nothing is bad input in every command (issue 12).
+        agree = run.returncode == 2 and "no region matches" in run.stderr
+        print(f"{trace} [{pattern}]: no region, exit {run.returncode}: "
+              f"{'AGREE' if agree else 'DISAGREE'}")
+        return 0 if agree else 1
+    if run.returncode != 0:
+        print(run.stderr)
+        return 1
+    got = json.loads(run.stdout)
     regions = got["traces"][0]["regions"]
     if expected is None:
         print(f"{trace}: whole-trace region, nothing to compare")

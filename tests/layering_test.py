@@ -19,6 +19,13 @@ import tempfile
 LAYERS = ["attnprof", "base", "io", "model", "reader", "analysis", "render", "pipeline", "cli"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+# Known upward includes, each with the change that removes it. An entry that no longer occurs fails
+# the check too, so that the list only shrinks.
+KNOWN = {
+    # write_report (render/report_file.cpp) reads its inputs and writes a file: it moves to
+    # pipeline/ once the one safe output writer of io/ has landed (issue 13, item 3).
+    ("src/render/report.h", "pipeline/report_inputs.h"),
+}
 
 
 def folder_of(relative_path):
@@ -62,7 +69,10 @@ def violations(root):
 
 
 def check(root):
-    found = violations(root)
+    found = [v for v in violations(root) if (v[0], v[2]) not in KNOWN]
+    seen = {(v[0], v[2]) for v in violations(root)}
+    for relative, header in sorted(KNOWN - seen):
+        found.append((relative, 0, header, "listed as known in KNOWN but no longer there: remove it"))
     for relative, number, header, why in found:
         print(f"{relative}:{number}: #include \"{header}\": {why}")
     if found:

@@ -4,15 +4,14 @@
 // offending value lands in a later batch than the first, and each is read by one worker and by
 // several, so the threaded reader's re-cuts report the same error as the one-thread reader.
 
-
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <string>
 #include <vector>
 
-#include "reader/read_trace.h"
 #include "gzip_file_writer.h"
+#include "reader/read_trace.h"
 #include "test_support.h"
 
 namespace attnprof {

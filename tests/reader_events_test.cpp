@@ -92,9 +92,10 @@ TEST(ReaderEvents, MemoryInstantEventsKeepTheirAllocationFields) {
 
 TEST(ReaderEvents, KernelArgsAreKept) {
   Trace t = read_fixture("study_naive.json.gz");
-  auto it = std::find_if(t.gpu_activities.begin(), t.gpu_activities.end(), [&](const GpuActivity& a) {
-    return t.strings.view(a.name).find("softmax_warp_forward") != std::string_view::npos;
-  });
+  auto it =
+      std::find_if(t.gpu_activities.begin(), t.gpu_activities.end(), [&](const GpuActivity& a) {
+        return t.strings.view(a.name).find("softmax_warp_forward") != std::string_view::npos;
+      });
   ASSERT_NE(it, t.gpu_activities.end());
   // {"grid": [32768, 1, 1], "block": [32, 4, 1], "registers per thread": 80, "shared memory": 0,
   //  "est. achieved occupancy %": 38, "stream": 7, "device": 0, "ts": 5145954785539.539}
@@ -113,7 +114,8 @@ TEST(ReaderEvents, OverheadEventsAndStringPidsFromTheCppProfiler) {
   EXPECT_EQ(count_host(t, HostKind::kOverhead), 1u);
   EXPECT_EQ(count_host(t, HostKind::kDriver), 3u);
   for (const auto& n : t.thread_names)
-    if (n.is_process && t.strings.view(n.name) == "Spans") FAIL() << "Spans is a span, not a process";
+    if (n.is_process && t.strings.view(n.name) == "Spans")
+      FAIL() << "Spans is a span, not a process";
 }
 
 TEST(ReaderEvents, MetadataNamesProcessesAndThreads) {

@@ -256,6 +256,57 @@ TEST(RunSummary, BadFilesGetOneLineNamingThem) {
   EXPECT_FALSE(read_run_summary("/nonexistent/summary.json").ok());
 }
 
+TEST(RunSummary, NumbersOutOfRangeAndTracesOutsideTheFolderAreRefused) {
+  // 1e300 wrapped silently to INT64_MIN when read as an integer.
+  testing::TempFile huge("summary.json", R"({"schemaVersion": 2, "environment": {"sm_count": 1e300},
+    "points": []})");
+  auto a = read_run_summary(huge.path());
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(a.error().message.find("number out of range at $.environment.sm_count"),
+            std::string::npos)
+      << a.error().message;
+  testing::TempFile big_int("summary.json",
+                            R"({"schemaVersion": 2, "points": [{"variants": [
+                               {"variant": "x", "peak_allocated_bytes": 18446744073709551615}]}]})");
+  EXPECT_FALSE(read_run_summary(big_int.path()).ok());
+  testing::TempFile csv("sweep.csv",
+                        "seq,variant,gpu_median_ms,peak_allocated_bytes\n1,x,1,1e300\n");
+  auto c = read_sweep_csv(csv.path());
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("out of range"), std::string::npos) << c.error().message;
+
+  // A trace named outside the run's folder was opened and quoted in the page.
+  for (const char* file : {"../../etc/passwd", "/etc/passwd", "traces/../../x.json"}) {
+    testing::TempFile escape("summary.json",
+                             fmt::format(R"({{"schemaVersion": 2, "points": [{{"variants": [
+                      {{"variant": "naive", "status": "ok", "trace": {{"file": "{}"}}}}]}}]}})",
+                                         file));
+    auto d = read_run_summary(escape.path());
+    ASSERT_FALSE(d.ok()) << file;
+    EXPECT_NE(d.error().message.find("outside the run's folder"), std::string::npos)
+        << d.error().message;
+    auto r = testing::run_cli("report " + escape.dir() + " -o " + escape.dir() + "/r.html");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_EQ(r.output.find("root:"), std::string::npos);
+  }
+  testing::TempFile inside("summary.json", R"({"schemaVersion": 2, "points": [{"variants": [
+                             {"variant": "naive", "trace": {"file": "traces/a..b.json"}}]}]})");
+  EXPECT_TRUE(read_run_summary(inside.path()).ok());
+}
+
+TEST(RunSummary, SideFilesAreBounded) {
+  auto zero = read_run_summary("/dev/zero", 1 << 20);
+  ASSERT_FALSE(zero.ok());
+  EXPECT_NE(zero.error().message.find("larger than 1048576 bytes"), std::string::npos)
+      << zero.error().message;
+  EXPECT_NE(zero.error().message.find("--max-side-file-bytes"), std::string::npos);
+  testing::TempFile dir("x");
+  auto folder = read_sweep_csv(dir.dir());
+  ASSERT_FALSE(folder.ok());
+  EXPECT_NE(folder.error().message.find("is a directory"), std::string::npos)
+      << folder.error().message;
+}
+
 // A run recorded before summary.json version 2 (camelCase) reads the same once converted.
 TEST(RunSummary, AVersionOneFileConvertsToVersionTwo) {
   const std::string v1 = R"({
@@ -569,13 +620,20 @@ TEST(Report, TracesGiveATableOfMediansAndATimelineEach) {
   EXPECT_NE(md.find("**hidden-copy**"), std::string::npos);
 }
 
-TEST(Report, ARegionThatMatchesNothingSaysSoInsteadOfATimeline) {
-  ReportData d = load({testing::fixture("study_naive.json.gz")}, "no-such-region");
-  ASSERT_EQ(d.variants.size(), 1u);
-  EXPECT_FALSE(d.variants[0].timeline.has_value());
-  EXPECT_NE(d.variants[0].missing.find("no-such-region"), std::string::npos);
-  std::string html = render_report_html(d);
-  EXPECT_NE(html.find("No timeline: no region matches"), std::string::npos);
+TEST(Report, ARegionThatMatchesNothingIsBadInput) {
+  // One rule for every command (issue 12): before, the page was written with zeros.
+  ReportOptions options;
+  options.region_pattern = "no-such-region";
+  auto traces = load_report({testing::fixture("study_naive.json.gz")}, options);
+  ASSERT_FALSE(traces.ok());
+  EXPECT_NE(traces.error().message.find("no region matches \"no-such-region\"; the trace's "
+                                        "annotations: ProfilerStep#* (3), forward (3)"),
+            std::string::npos)
+      << traces.error().message;
+  // A bench run none of whose traces has the region fails alike.
+  auto run = load_report({kStudy}, options);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.error().message.find("no region matches"), std::string::npos);
 }
 
 TEST(Report, ARunWhoseTracesAreMissingStillHasItsTableAndSweep) {

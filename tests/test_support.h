@@ -14,7 +14,9 @@
 
 namespace attnprof::testing {
 
-inline std::string fixture(const std::string& name) { return std::string(ATTNPROF_TEST_DATA) + "/" + name; }
+inline std::string fixture(const std::string& name) {
+  return std::string(ATTNPROF_TEST_DATA) + "/" + name;
+}
 
 // A file under a fresh temporary directory, removed with the object.
 class TempFile {
@@ -54,7 +56,8 @@ inline CommandResult run_command(const std::string& command_line) {
   if (!pipe) return result;
   std::array<char, 4096> buffer;
   size_t n;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), n);
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    result.output.append(buffer.data(), n);
   int status = ::pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;

@@ -44,7 +44,7 @@ TEST(MicrosecondsTextToNs, RejectsFractionsPastInt64) {
   EXPECT_EQ(microseconds_text_to_ns("9223372036854775.807"), kMax);
   EXPECT_EQ(microseconds_text_to_ns("-9223372036854775.807"), -kMax);
   EXPECT_EQ(microseconds_text_to_ns("9223372036854775.808"), std::nullopt);
-  EXPECT_EQ(microseconds_text_to_ns("9223372036854775.8065"), kMax);  // rounds up to it
+  EXPECT_EQ(microseconds_text_to_ns("9223372036854775.8065"), kMax);          // rounds up to it
   EXPECT_EQ(microseconds_text_to_ns("9223372036854775.8075"), std::nullopt);  // rounds past
   EXPECT_EQ(microseconds_text_to_ns("9223372036854775.999"), std::nullopt);
 }

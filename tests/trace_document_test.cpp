@@ -15,9 +15,11 @@ using testing::TempFile;
 
 // "External id" is i + 1: Kineto writes 0 for none.
 std::string cpu_op(int i, const std::string& name) {
-  return "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + name + "\", \"pid\": 1, \"tid\": 1, "
-         "\"ts\": " + std::to_string(1000 + i) + ".125, \"dur\": 0.5, \"args\": {\"External id\": " +
-         std::to_string(i + 1) + "}}";
+  return "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + name +
+         "\", \"pid\": 1, \"tid\": 1, "
+         "\"ts\": " +
+         std::to_string(1000 + i) +
+         ".125, \"dur\": 0.5, \"args\": {\"External id\": " + std::to_string(i + 1) + "}}";
 }
 
 // Some texts below hold a name longer than a 1 MiB chunk, over the default string limit.
@@ -42,8 +44,9 @@ TEST(TraceDocument, ReadsEveryEventOnceAcrossManyChunksWithTrickyStrings) {
     json += cpu_op(i, name);
     json += i + 1 < kEvents ? ",\n  " : "\n";
   }
-  json += "],\n \"deviceProperties\": [{\"id\": 0, \"name\": \"X\"}, {\"id\": 1, \"name\": \"Y\"}],"
-          " \"traceName\": \"t\"}";
+  json +=
+      "],\n \"deviceProperties\": [{\"id\": 0, \"name\": \"X\"}, {\"id\": 1, \"name\": \"Y\"}],"
+      " \"traceName\": \"t\"}";
   TempFile file("big.json", json);
   Trace t = read_ok(file.path());
   ASSERT_EQ(t.host_events.size(), static_cast<size_t>(kEvents));

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "device_info.h"
 #include "study.h"
 #include "sweep.h"
 
@@ -189,6 +190,13 @@ void register_bench_command(CLI::App& app, int& exit_code) {
                   "Hypotheses to check on each variant's trace, one `VARIANT: EXPRESSION` per "
                   "line (the grammar of `attnprof check`); any failure exits with 1");
   cmd->callback([flags, &exit_code] { exit_code = run_bench(*flags); });
+}
+
+std::string version_lines() {
+  const LibraryVersions v = library_versions();
+  auto or_none = [](const std::string& text) { return text.empty() ? std::string("none") : text; };
+  return fmt::format("LibTorch {}\nCUDA runtime {}\ncuDNN {}\n", or_none(v.torch),
+                     or_none(v.cuda_runtime), or_none(v.cudnn));
 }
 
 }  // namespace attnprof::bench

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "atomic_file.h"
+#include "io/output_file.h"
 
 namespace attnprof::bench {
 namespace {
@@ -21,8 +21,7 @@ using File = std::unique_ptr<std::FILE, FileCloser>;
 constexpr size_t kChunk = size_t{1} << 20;
 
 // Streams `in` through one gzip member into `out`.
-Status deflate_stream(std::FILE* in, std::FILE* out, const std::string& from,
-                      const std::string& to) {
+Status deflate_stream(std::FILE* in, OutputFile& out, const std::string& from) {
   std::vector<uint8_t> input(kChunk), output(kChunk);
   // Level 1: fast, and Kineto's repetitive JSON still compresses about tenfold.
   std::vector<uint8_t> level_buffer(ISAL_DEF_LVL1_DEFAULT);
@@ -45,9 +44,7 @@ Status deflate_stream(std::FILE* in, std::FILE* out, const std::string& from,
       stream.avail_out = static_cast<uint32_t>(output.size());
       if (isal_deflate(&stream) != COMP_OK) return make_error("cannot compress {}", from);
       const size_t produced = output.size() - stream.avail_out;
-      if (std::fwrite(output.data(), 1, produced, out) != produced) {
-        return make_error("cannot write {}: {}", to, std::strerror(errno));
-      }
+      ATTNPROF_RETURN_IF_ERROR(out.write({reinterpret_cast<const char*>(output.data()), produced}));
     } while (stream.avail_out == 0);
   } while (stream.internal_state.state != ZSTATE_END);
   return Status::success();
@@ -58,18 +55,10 @@ Status deflate_stream(std::FILE* in, std::FILE* out, const std::string& from,
 Status gzip_file(const std::string& from, const std::string& to) {
   const File in(std::fopen(from.c_str(), "rb"));
   if (!in) return make_error("cannot open {}: {}", from, std::strerror(errno));
-  const std::string temporary = temporary_path_for(to);
-  File out(std::fopen(temporary.c_str(), "wb"));
-  if (!out) return make_error("cannot write {}: {}", temporary, std::strerror(errno));
-  Status status = deflate_stream(in.get(), out.get(), from, temporary);
-  if (std::fclose(out.release()) != 0 && status.ok()) {
-    status = make_error("cannot write {}: {}", temporary, std::strerror(errno));
-  }
-  if (status.ok() && std::rename(temporary.c_str(), to.c_str()) != 0) {
-    status = make_error("cannot rename {} to {}: {}", temporary, to, std::strerror(errno));
-  }
-  if (!status.ok()) std::remove(temporary.c_str());
-  return status;
+  Result<OutputFile> out = OutputFile::open(to);
+  if (!out) return out.take_error();
+  ATTNPROF_RETURN_IF_ERROR(deflate_stream(in.get(), *out, from));
+  return out->commit();  // without it, the temporary file is removed
 }
 
 }  // namespace attnprof::bench

@@ -5,12 +5,12 @@
 
 #include <fmt/format.h>
 
-#include "atomic_file.h"
 #include "base/format_units.h"
 #include "cell_format.h"
 #include "device_info.h"
 #include "gpu_peaks.h"
 #include "gzip_file.h"
+#include "io/output_file.h"
 #include "progress.h"
 #include "render/report.h"
 #include "study_table.h"
@@ -92,10 +92,10 @@ int write_run_report(StudyReport& report, const fs::path& out_dir, int code) {
 Status write_outputs(const StudyReport& report, const fs::path& out_dir) {
   ATTNPROF_RETURN_IF_ERROR(write_summary_json(report, (out_dir / "summary.json").string()));
   ATTNPROF_RETURN_IF_ERROR(
-      write_file_atomically((out_dir / "summary.md").string(), render_markdown(report)));
+      write_output_file((out_dir / "summary.md").string(), render_markdown(report)));
   if (!report.sweeps.empty()) {
     ATTNPROF_RETURN_IF_ERROR(
-        write_file_atomically((out_dir / "sweep.csv").string(), sweep_csv(report)));
+        write_output_file((out_dir / "sweep.csv").string(), sweep_csv(report)));
   }
   return Status::success();
 }

@@ -1,6 +1,6 @@
 #include "summary_json.h"
 
-#include "atomic_file.h"
+#include "io/output_file.h"
 #include "render/facts_json.h"
 #include "render/json_writer.h"
 #include "study_table.h"
@@ -166,7 +166,7 @@ std::string summary_json(const StudyReport& report) {
 }
 
 Status write_summary_json(const StudyReport& report, const std::string& path) {
-  return write_file_atomically(path, summary_json(report));
+  return write_output_file(path, summary_json(report));
 }
 
 }  // namespace attnprof::bench

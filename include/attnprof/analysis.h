@@ -127,7 +127,9 @@ struct AnalyzeOptions {
 
 // Reads the trace at `path` (.json or .json.gz, detected by content) and summarizes its regions.
 // Fails with one line naming the file (and the byte offset for JSON errors) when the file cannot
-// be read, is not JSON, is truncated, or is not a trace.
+// be read, is not JSON, is truncated, or is not a trace; and when `options.region_pattern` is
+// given and matches no region (the message lists the annotation names the trace has). `path` "-"
+// reads standard input.
 Result<TraceAnalysis> analyze_file(const std::string& path, const AnalyzeOptions& options);
 
 struct ManyTracesOptions {

@@ -11,19 +11,19 @@
 namespace attnprof {
 
 enum class DiagnosticKind : uint8_t {
-  kUnknownCategory,      // an event category the reader does not model
-  kUnknownPhase,         // a `ph` the reader does not model
-  kMissingField,         // a field the event kind needs is absent
-  kMistypedField,        // a field has the wrong JSON type
-  kNegativeDuration,     // dur < 0: the event is dropped
-  kFlowWithoutPartner,   // an `s` flow without its `f`, or the reverse
-  kLaunchWithoutActivity,  // a kernel/memcpy launch whose GPU activity is not in the trace
-  kActivityWithoutLaunch,  // a GPU activity whose launching runtime call is not in the trace
-  kDuplicateCorrelation,   // launches share one correlation id (merged ranks, restarted ids)
-  kGpuBeforeLaunch,        // GPU activities start before their launch: the clocks disagree
+  kUnknownCategory,          // an event category the reader does not model
+  kUnknownPhase,             // a `ph` the reader does not model
+  kMissingField,             // a field the event kind needs is absent
+  kMistypedField,            // a field has the wrong JSON type
+  kNegativeDuration,         // dur < 0: the event is dropped
+  kFlowWithoutPartner,       // an `s` flow without its `f`, or the reverse
+  kLaunchWithoutActivity,    // a kernel/memcpy launch whose GPU activity is not in the trace
+  kActivityWithoutLaunch,    // a GPU activity whose launching runtime call is not in the trace
+  kDuplicateCorrelation,     // launches share one correlation id (merged ranks, restarted ids)
+  kGpuBeforeLaunch,          // GPU activities start before their launch: the clocks disagree
   kExternalIdIsCorrelation,  // an activity's "External id" is its correlation id (2022-2024)
-  kSeveralProcesses,       // the regions come from more than one process
-  kScopesAsOps,            // PyTorch 1.8-1.9 wrote record_function scopes as ops
+  kSeveralProcesses,         // the regions come from more than one process
+  kScopesAsOps,              // PyTorch 1.8-1.9 wrote record_function scopes as ops
   kCount
 };
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "attnprof/analysis.h"
+#include "attnprof/limits.h"
 #include "attnprof/result.h"
 
 namespace attnprof {
@@ -68,9 +69,10 @@ Result<Expectation> parse_expectation(std::string_view text);
 Result<std::vector<Expectation>> parse_expectations(std::string_view content,
                                                     std::string_view source);
 
-// Reads and parses the file at `path`; fails as parse_expectations does, or when the file cannot
-// be read.
-Result<std::vector<Expectation>> load_expectations(const std::string& path);
+// Reads and parses the file at `path` ("-": standard input); fails as parse_expectations does, or
+// when the file cannot be read, is a directory, or is longer than `max_bytes`.
+Result<std::vector<Expectation>> load_expectations(
+    const std::string& path, uint64_t max_bytes = Limits{}.max_side_file_bytes);
 
 // Evaluates each expectation on `analysis`. Per-class metrics (kernels.gemm, ...) read the
 // regions whose activities were listed: analyze with AnalyzeOptions::activities_of_every_region

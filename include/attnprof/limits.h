@@ -8,7 +8,7 @@ namespace attnprof {
 struct Limits {
   uint64_t max_decompressed_bytes = uint64_t{64} << 30;  // 64 GiB of JSON
   uint32_t max_gzip_ratio = 200;  // decompressed / compressed: traces are 10-20:1, bombs ~1000:1
-  uint64_t max_event_bytes = uint64_t{64} << 20;        // one event's JSON text
+  uint64_t max_event_bytes = uint64_t{64} << 20;  // one event's JSON text
   uint64_t max_events = uint64_t{1} << 32;
   // Nesting of arrays and objects, the top-level object being depth 1: Kineto's deepest values
   // (the tensor shapes in an event's args) are at depth 6 or 7. The default is simdjson's, and
@@ -18,6 +18,9 @@ struct Limits {
   // One string's JSON text, between its quotes (keys too): kernel names and call stacks run to
   // a few KiB; a name of megabytes is not a trace.
   uint64_t max_string_bytes = uint64_t{1} << 20;
+  // A file read whole beside the traces: expectations, a bench run's summary.json and sweep.csv
+  // (io/side_file.h). Real ones are kilobytes.
+  uint64_t max_side_file_bytes = uint64_t{64} << 20;
 };
 
 }  // namespace attnprof

@@ -65,8 +65,8 @@ class [[nodiscard]] Status {
 }  // namespace attnprof
 
 // Propagates a failed Status or Result from the current function.
-#define ATTNPROF_RETURN_IF_ERROR(expr)          \
-  do {                                          \
-    auto&& attnprof_status_ = (expr);           \
+#define ATTNPROF_RETURN_IF_ERROR(expr)                                \
+  do {                                                                \
+    auto&& attnprof_status_ = (expr);                                 \
     if (!attnprof_status_.ok()) return attnprof_status_.take_error(); \
   } while (0)

@@ -41,15 +41,22 @@ std::string hint_in(std::string_view args, std::string_view base) {
     while (j < args.size() && is_ident(args[j])) ++j;
     std::string_view word = args.substr(i, j - i);
     // Wrappers that every elementwise kernel has say nothing about what it computes.
-    static constexpr std::string_view kWrappers[] = {
-        "AUnaryFunctor", "BUnaryFunctor", "BinaryFunctor", "UnaryFunctor", "gpu_kernel_impl",
-        "gpu_kernel_impl_nocast", "elementwise_kernel", "vectorized_elementwise_kernel",
-        "unrolled_elementwise_kernel", "elementwise_kernel_helper"};
+    static constexpr std::string_view kWrappers[] = {"AUnaryFunctor",
+                                                     "BUnaryFunctor",
+                                                     "BinaryFunctor",
+                                                     "UnaryFunctor",
+                                                     "gpu_kernel_impl",
+                                                     "gpu_kernel_impl_nocast",
+                                                     "elementwise_kernel",
+                                                     "vectorized_elementwise_kernel",
+                                                     "unrolled_elementwise_kernel",
+                                                     "elementwise_kernel_helper"};
     bool wrapper = false;
     for (std::string_view w : kWrappers) wrapper = wrapper || word == w;
-    if (!wrapper && word != base && (ends_with(word, "Functor") || ends_with(word, "_kernel") ||
-                         ends_with(word, "_kernel_cuda") || ends_with(word, "Ops") ||
-                         word.find("Functor_") == 0 || word.find("CUDAFunctor") == 0))
+    if (!wrapper && word != base &&
+        (ends_with(word, "Functor") || ends_with(word, "_kernel") ||
+         ends_with(word, "_kernel_cuda") || ends_with(word, "Ops") || word.find("Functor_") == 0 ||
+         word.find("CUDAFunctor") == 0))
       return std::string(word);
     i = j;
   }
@@ -66,8 +73,10 @@ std::string short_kernel_name(std::string_view raw) {
   size_t params = name.size();
   for (size_t i = 0; i < name.size(); ++i) {
     char c = name[i];
-    if (c == '<' || c == '{' || c == '[') ++depth;
-    else if ((c == '>' || c == '}' || c == ']') && depth > 0) --depth;
+    if (c == '<' || c == '{' || c == '[')
+      ++depth;
+    else if ((c == '>' || c == '}' || c == ']') && depth > 0)
+      --depth;
     else if (c == '(' && depth == 0) {
       params = i;
       break;
@@ -79,9 +88,12 @@ std::string short_kernel_name(std::string_view raw) {
   size_t start = 0;
   for (size_t i = 0; i < head.size(); ++i) {
     char c = head[i];
-    if (c == '<') ++depth;
-    else if (c == '>' && depth > 0) --depth;
-    else if (c == ' ' && depth == 0) start = i + 1;
+    if (c == '<')
+      ++depth;
+    else if (c == '>' && depth > 0)
+      --depth;
+    else if (c == ' ' && depth == 0)
+      start = i + 1;
   }
   head = head.substr(start);
   // Fold template arguments, then drop namespaces of what is left.

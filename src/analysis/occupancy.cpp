@@ -26,8 +26,10 @@ std::optional<OccupancyEstimate> estimate_occupancy(const GpuActivity& k,
     int64_t blocks;
     std::string_view name;
   };
-  Limit limits[4] = {{kMaxBlocksPerSm, "blocks"}, {max_warps / warps_per_block, "threads"},
-                     {kMaxBlocksPerSm, "registers"}, {kMaxBlocksPerSm, "shared memory"}};
+  Limit limits[4] = {{kMaxBlocksPerSm, "blocks"},
+                     {max_warps / warps_per_block, "threads"},
+                     {kMaxBlocksPerSm, "registers"},
+                     {kMaxBlocksPerSm, "shared memory"}};
   if (k.registers_per_thread > 0) {
     int64_t per_warp = (int64_t{k.registers_per_thread} * d.warp_size + kRegisterUnit - 1) /
                        kRegisterUnit * kRegisterUnit;

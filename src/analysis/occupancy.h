@@ -11,10 +11,10 @@
 namespace attnprof {
 
 struct OccupancyEstimate {
-  int blocks_per_sm = 0;            // resident blocks the limits allow
-  double theoretical_pct = 0;       // warps of those blocks over the SM's maximum
-  double achieved_pct = 0;          // the same, capped by how many blocks the grid has per SM
-  std::string_view limiter;         // "registers", "shared memory", "threads", "blocks", "grid"
+  int blocks_per_sm = 0;       // resident blocks the limits allow
+  double theoretical_pct = 0;  // warps of those blocks over the SM's maximum
+  double achieved_pct = 0;     // the same, capped by how many blocks the grid has per SM
+  std::string_view limiter;    // "registers", "shared memory", "threads", "blocks", "grid"
 };
 
 // nullopt when the activity is not a kernel or lacks a block size.

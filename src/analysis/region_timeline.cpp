@@ -114,17 +114,28 @@ RegionTimeline build_region_timeline(const Trace& trace, const Region& region,
   });
   // Depth: the drawn ancestors (host_parent is on the same thread; ancestors that are not drawn,
   // such as Python frames or an enclosing step that began before the region, do not count).
-  std::unordered_map<HostEventId, int32_t> depth;
+  // Ancestors are sorted first, so each is drawn before its descendants ask. The answer for an
+  // undrawn ancestor (the depth its drawn children get) is kept: without it, every top-level span
+  // under a deep chain of undrawn annotations walked the whole chain (issue 12).
+  std::unordered_map<HostEventId, int32_t> depth, below_undrawn;
+  const std::unordered_set<HostEventId> drawn(host.begin(), host.end());
   depth.reserve(host.size());
+  std::vector<HostEventId> walked;
   for (HostEventId id : host) {
     int32_t d = 0;
+    walked.clear();
     for (HostEventId p = trace.host_parent[id]; p != kNoId; p = trace.host_parent[p]) {
-      auto it = depth.find(p);
-      if (it != depth.end()) {
+      if (auto it = depth.find(p); it != depth.end()) {
         d = it->second + 1;
         break;
       }
+      if (auto it = below_undrawn.find(p); it != below_undrawn.end()) {
+        d = it->second;
+        break;
+      }
+      if (!drawn.count(p)) walked.push_back(p);
     }
+    for (HostEventId p : walked) below_undrawn.emplace(p, d);
     depth.emplace(id, d);
   }
 

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "attnprof/result.h"
 #include "model/trace.h"
 
 namespace attnprof {
@@ -26,7 +27,7 @@ struct Region {
 };
 
 struct RegionSet {
-  std::string pattern;  // what was matched; empty for the whole trace
+  std::string pattern;          // what was matched; empty for the whole trace
   std::vector<Region> regions;  // sorted by start
   // PyTorch 1.8-1.9 wrote record_function scopes as ops ("Operator"): in such a trace a pattern
   // that names no annotation is matched against ops, and these regions are ops.
@@ -40,11 +41,17 @@ bool glob_match(std::string_view pattern, std::string_view text);
 // annotations, else the whole trace as one region. A pattern that matches nothing gives none.
 RegionSet find_regions(const Trace& trace, std::string_view pattern);
 
+// Why `pattern` (not empty) matched no region in `trace`, read from `path`: one line that lists
+// the annotation names the trace has, the most frequent first, with their counts; numbered names
+// (ProfilerStep#3) are counted under their pattern (ProfilerStep#*), which --region accepts
+// (issue 12: every command fails with this and exit code 2).
+Error no_region_matches(const Trace& trace, std::string_view path, std::string_view pattern);
+
 // The processes (pids) whose CPU events the trace holds, in increasing order.
 std::vector<int32_t> host_processes(const Trace& trace);
 
 struct RegionMembers {
-  std::vector<std::vector<GpuActivityId>> activities;  // per region, in GPU start order
+  std::vector<std::vector<GpuActivityId>> activities;   // per region, in GPU start order
   std::vector<std::vector<HostEventId>> top_level_ops;  // per region: cpu_ops with no cpu_op above
 };
 

@@ -65,10 +65,10 @@ class RowMaker {
     HostEventId launch = trace_.activity_launch[id];
     if (launch != kNoId)
       row.launch_api = std::string(trace_.strings.view(trace_.host_events[launch].name));
-    for (HostEventId op = trace_.activity_op[id]; op != kNoId; op = trace_.host_parent[op])
-      if (trace_.host_events[op].kind == HostKind::kCpuOp &&
-          !std::binary_search(region_ops_.begin(), region_ops_.end(), op))
-        row.op_chain.emplace_back(trace_.strings.view(trace_.host_events[op].name));
+    HostEventId op = trace_.activity_op[id];
+    if (op != kNoId && !in_chain(op)) op = chain_op_above(op);
+    for (; op != kNoId; op = chain_op_above(op))
+      row.op_chain.emplace_back(trace_.strings.view(trace_.host_events[op].name));
     std::reverse(row.op_chain.begin(), row.op_chain.end());
     row.grid = a.grid;
     row.block = a.block;
@@ -90,6 +90,32 @@ class RowMaker {
   }
 
  private:
+  // An op that belongs in an op chain: a cpu_op that is not a region.
+  bool in_chain(HostEventId e) const {
+    return trace_.host_events[e].kind == HostKind::kCpuOp &&
+           !std::binary_search(region_ops_.begin(), region_ops_.end(), e);
+  }
+  // The nearest ancestor of `e` that belongs in an op chain. Answers are kept for every event
+  // walked through: under a deep nest of annotations, a walk per activity was quadratic
+  // (issue 12).
+  HostEventId chain_op_above(HostEventId e) {
+    if (auto known = op_above_.find(e); known != op_above_.end()) return known->second;
+    walked_.assign(1, e);
+    HostEventId found = kNoId;
+    for (HostEventId p = trace_.host_parent[e]; p != kNoId; p = trace_.host_parent[p]) {
+      if (in_chain(p)) {
+        found = p;
+        break;
+      }
+      if (auto known = op_above_.find(p); known != op_above_.end()) {
+        found = known->second;
+        break;
+      }
+      walked_.push_back(p);
+    }
+    for (HostEventId w : walked_) op_above_.emplace(w, found);
+    return found;
+  }
   const std::string& short_name(const GpuActivity& a) {
     auto it = short_names_.find(a.name);
     if (it != short_names_.end()) return it->second;
@@ -115,7 +141,9 @@ class RowMaker {
   const Trace& trace_;
   std::vector<HostEventId> region_ops_;  // sorted
   std::unordered_map<StringId, std::string> short_names_;
-  std::unordered_map<StringId, KernelClass> classes_;  // kernels only
+  std::unordered_map<StringId, KernelClass> classes_;      // kernels only
+  std::unordered_map<HostEventId, HostEventId> op_above_;  // chain_op_above's answers
+  std::vector<HostEventId> walked_;
 };
 
 // Each class's count and time per region, one class at a time: a trace of a million regions

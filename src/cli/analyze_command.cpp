@@ -6,11 +6,13 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <memory>
 
 #include "analysis/cross_trace.h"
 #include "attnprof/analysis.h"
+#include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
 #include "cli/terminal_progress.h"
@@ -92,17 +94,16 @@ int run(const AnalyzeArgs& args) {
     if (are_ranks_of_one_run(read)) across = summarize_across_traces(read);
     if (json) {
       json_stream.finish(across ? &*across : nullptr, read, unread);
-      if (!json_out.flush()) exit_code = 2;
+      if (!json_out.flush() || std::fflush(stdout) != 0) exit_code = standard_output_failed(errno);
     } else {
       const AnalyzeOutput output{read, across ? &*across : nullptr, unread};
       std::string out = args.format == "md"    ? render_analyze_markdown(output)
                         : args.format == "csv" ? render_analyze_csv(output)
                                                : render_analyze_text(output);
-      std::fwrite(out.data(), 1, out.size(), stdout);
+      if (write_command_output(out) != 0) exit_code = 2;
     }
-    if (std::fflush(stdout) != 0) exit_code = 2;
   }
-  for (const auto& u : unread) std::fprintf(stderr, "attnprof: %s\n", u.error.c_str());
+  for (const auto& u : unread) print_error(u.error);
   return exit_code;
 }
 

@@ -14,12 +14,14 @@
 #include "analysis/expectation_evaluation.h"
 #include "analysis/expectation_parser.h"
 #include "analysis/variant_expectations.h"
+#include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
 #include "cli/region_option.h"
 #include "io/trace_directory.h"
 #include "pipeline/expectations_file.h"
 #include "render/check_output.h"
+#include "render/display_text.h"
 
 namespace attnprof::cli {
 
@@ -36,18 +38,16 @@ struct CheckArgs {
 
 // The expression, and a caret under the column where it went wrong.
 void print_syntax_error(const SyntaxError& e, const std::string& text) {
-  std::fprintf(stderr, "attnprof: --expect: %s\n  %s\n  %*s^\n", describe(e, text).c_str(),
-               text.c_str(), e.column - 1, "");
-}
-
-int fail(const Error& error) {
-  std::fprintf(stderr, "attnprof: %s\n", error.message.c_str());
-  return 2;
+  // The caret counts columns of the escaped text: an escape is four columns wide.
+  const std::string before = escape_control(text.substr(0, static_cast<size_t>(e.column - 1)));
+  std::fprintf(stderr, "attnprof: --expect: %s\n  %s\n  %*s^\n",
+               escape_control(describe(e, text)).c_str(), escape_control(text).c_str(),
+               static_cast<int>(before.size()), "");
 }
 
 void write_out(const std::string& out, int& code) {
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  if (std::fflush(stdout) != 0) code = 2;
+  if (quiet()) return;
+  if (int written = write_command_output(out); written != 0) code = written;
 }
 
 // The expressions of --expect, parsed; a syntax error is printed with its caret.
@@ -137,7 +137,8 @@ int run(const CheckArgs& args) {
   if (std::filesystem::is_directory(args.trace)) return run_on_study(args);
   std::vector<Expectation> expectations;
   if (!args.expectations_file.empty()) {
-    auto loaded = load_expectations(args.expectations_file);
+    auto loaded =
+        load_expectations(args.expectations_file, args.limits.to_limits().max_side_file_bytes);
     if (!loaded.ok()) return fail(loaded.error());
     expectations = std::move(loaded).value();
   }
@@ -145,9 +146,8 @@ int run(const CheckArgs& args) {
   if (!flagged) return 2;
   for (auto& e : *flagged) expectations.push_back(std::move(e));
   if (expectations.empty()) {
-    std::fprintf(stderr,
-                 "attnprof: nothing to check: give --expect EXPR or --expectations FILE%s\n",
-                 args.expectations_file.empty() ? "" : " (the file holds no expression)");
+    print_error(std::string("nothing to check: give --expect EXPR or --expectations FILE") +
+                (args.expectations_file.empty() ? "" : " (the file holds no expression)"));
     return 2;
   }
 
@@ -157,12 +157,12 @@ int run(const CheckArgs& args) {
   auto analysis = analyze_file(args.trace, options);
   if (!analysis.ok()) return fail(analysis.error());
   const CheckReport report = check_one(std::move(*analysis), expectations, "");
-  int code = 0;
-  write_out(args.format == "json"  ? render_check_json(report)
-            : args.format == "csv" ? render_check_csv({report})
-                                   : render_check_text(report),
-            code);
-  if (code != 0) return code;
+  if (!quiet()) {
+    const std::string out = args.format == "json"  ? render_check_json(report)
+                            : args.format == "csv" ? render_check_csv({report})
+                                                   : render_check_text(report);
+    if (int written = write_command_output(out); written != 0) return written;
+  }
   return all_hold(report.results) ? 0 : 1;
 }
 
@@ -183,8 +183,9 @@ void register_check(CLI::App& app, int& exit_code) {
   cmd->add_option("--expect", args->expressions,
                   "An expression such as 'kernels == 1' or 'main_kernel ~ \"flash\"' (repeatable)");
   cmd->add_option("--expectations", args->expectations_file,
-                  "A file of expressions, one per line; # starts a comment; for a study folder, "
-                  "a line may start with VARIANT: (examples/study.expect)");
+                  "A file of expressions, one per line; # starts a comment; - reads standard "
+                  "input (at most --max-side-file-bytes); for a study folder, a line may start "
+                  "with VARIANT: (examples/study.expect)");
   cmd->add_option("--format", args->format,
                   "Output format; csv: one row per metric of each expectation")
       ->check(CLI::IsMember({"text", "json", "csv"}));

@@ -1,9 +1,8 @@
 // `attnprof diff A B [--region NAME] [--format text|json|md|csv]`: what changed from trace A to
 // trace B. Exit 0 (a difference is a finding, not a failure), 2 on bad input.
 
-#include <cstdio>
-
 #include "analysis/trace_diff.h"
+#include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
 #include "cli/region_option.h"
@@ -20,11 +19,6 @@ struct DiffArgs {
   LimitOptions limits;
 };
 
-int fail(const Error& error) {
-  std::fprintf(stderr, "attnprof: %s\n", error.message.c_str());
-  return 2;
-}
-
 int run(const DiffArgs& args) {
   AnalyzeOptions options;
   options.region_pattern = args.region;
@@ -40,8 +34,7 @@ int run(const DiffArgs& args) {
                     : args.format == "md"  ? render_diff_markdown(*diff)
                     : args.format == "csv" ? render_diff_csv(*diff)
                                            : render_diff_text(*diff);
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  return std::fflush(stdout) == 0 ? 0 : 2;
+  return write_command_output(out);
 }
 
 }  // namespace

@@ -1,5 +1,11 @@
 #pragma once
 // The flags that raise the reader's limits, shared by every command that reads traces.
+// Sizes take binary suffixes (64G, 512M, 1KiB; issue 12); a negative number is refused, not
+// read as "unlimited" (-1 on a 64-bit flag wrapped to 2^64 - 1 before).
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -7,22 +13,15 @@
 
 namespace attnprof::cli {
 
+// "123", "64K", "512M", "1G", "2T", with an optional "iB" or "B" ("1GiB", "1GB": all binary);
+// none when the text is not such a size, is negative, or exceeds 2^64 - 1.
+std::optional<uint64_t> parse_size(std::string_view text);
+// A plain non-negative decimal integer up to `max`.
+std::optional<uint64_t> parse_count(std::string_view text, uint64_t max);
+
 struct LimitOptions {
   Limits limits;
-  void add_to(CLI::App& cmd) {
-    cmd.add_option("--max-json-bytes", limits.max_decompressed_bytes,
-                   "Refuse traces whose JSON is larger (default 64 GiB)");
-    cmd.add_option("--max-gzip-ratio", limits.max_gzip_ratio,
-                   "Refuse gzip files that expand more than this many times (default 200)");
-    cmd.add_option("--max-event-bytes", limits.max_event_bytes,
-                   "Refuse a single event larger than this (default 64 MiB)");
-    cmd.add_option("--max-events", limits.max_events,
-                   "Refuse traces with more events (default 2^32)");
-    cmd.add_option("--max-depth", limits.max_depth,
-                   "Refuse JSON nested deeper than this many arrays and objects (default 1024)");
-    cmd.add_option("--max-string-bytes", limits.max_string_bytes,
-                   "Refuse a single string (a name, a key) longer than this (default 1 MiB)");
-  }
+  void add_to(CLI::App& cmd);
   Limits to_limits() const { return limits; }
 };
 

@@ -1,14 +1,103 @@
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include <CLI/CLI.hpp>
 
+#include "cli/command_output.h"
 #include "cli/commands.h"
+#include "cli/did_you_mean.h"
+#include "render/display_text.h"
+#include "render/version_text.h"
 #ifdef ATTNPROF_HAVE_BENCH
 #include "attnprof_bench/bench_command.h"
 #endif
 
+namespace {
+
+// A descriptor 0, 1 or 2 the shell closed (`attnprof analyze t >&-`) would be reused by the
+// first file opened, and the report written into it. Each is held by /dev/null instead: read-only
+// for standard output, so a write still fails, and says so.
+void hold_closed_standard_descriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int held = ::open("/dev/null", fd == STDERR_FILENO ? O_WRONLY : O_RDONLY);
+    if (held >= 0 && held != fd) {
+      ::dup2(held, fd);
+      ::close(held);
+    }
+  }
+}
+
+std::string version() {
+  std::string text = attnprof::version_text() + "CLI11 " CLI11_VERSION "\n";
+#ifdef ATTNPROF_HAVE_BENCH
+  text += attnprof::bench::version_lines();
+#endif
+  return text;
+}
+
+std::vector<std::string> subcommand_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    names.push_back(sub->get_name());
+  return names;
+}
+
+// After a parse error: a flag of the subcommand that is not one, and the one it was likely meant
+// to be ("--regoin" -> "--region").
+std::string flag_suggestion(CLI::App& app, int argc, char** argv) {
+  CLI::App* sub = nullptr;
+  for (int i = 1; i < argc && !sub; ++i) {
+    if (argv[i][0] == '-') continue;
+    for (CLI::App* candidate : app.get_subcommands([](const CLI::App*) { return true; }))
+      if (candidate->get_name() == argv[i]) sub = candidate;
+    break;
+  }
+  if (!sub) return {};
+  std::vector<std::string> flags;
+  for (const CLI::Option* option : sub->get_options())
+    for (const std::string& name : option->get_lnames()) flags.push_back("--" + name);
+  for (const CLI::Option* option : app.get_options())
+    for (const std::string& name : option->get_lnames()) flags.push_back("--" + name);
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() < 3 || arg.substr(0, 2) != "--") continue;
+    arg = arg.substr(0, arg.find('='));
+    if (std::find(flags.begin(), flags.end(), arg) != flags.end()) continue;
+    if (auto near = attnprof::cli::closest(arg, flags))
+      return "'" + attnprof::escape_control(arg) + "' is not a flag of " + sub->get_name() +
+             "; did you mean '" + *near + "'?";
+  }
+  return {};
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  hold_closed_standard_descriptors();
   CLI::App app{
       "attnprof: profile attention implementations and read their PyTorch profiler traces"};
   app.require_subcommand(1);
+  app.fallthrough();  // --quiet after the subcommand too
+  app.add_flag_callback(
+      "-q,--quiet", [] { attnprof::cli::set_quiet(true); },
+      "No progress line on stderr; `check` prints nothing on stdout (its exit code says "
+      "it all). Errors are still printed");
+  app.add_flag_callback(
+      "-V,--version",
+      [] {
+        std::fputs(version().c_str(), stdout);
+        throw CLI::Success();
+      },
+      "Print the version, the commit it was built from, and its libraries' versions");
+  app.footer("A file name that begins with - goes after --: attnprof analyze -- -odd.json");
   int exit_code = 0;
   attnprof::cli::register_analyze(app, exit_code);
   attnprof::cli::register_diff(app, exit_code);
@@ -20,11 +109,36 @@ int main(int argc, char** argv) {
 #else
   attnprof::cli::register_bench_unavailable(app, exit_code);
 #endif
+  // A first word that is no subcommand: say which one was meant.
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.empty() || arg[0] == '-') continue;
+    const std::vector<std::string> names = subcommand_names(app);
+    if (std::find(names.begin(), names.end(), arg) != names.end()) break;
+    std::string message = "'" + attnprof::escape_control(arg) + "' is not a command";
+    if (auto near = attnprof::cli::closest(arg, names))
+      message += "; did you mean '" + *near + "'?";
+    else
+      message += "; the commands: analyze, diff, check, report, bench (attnprof --help)";
+    attnprof::cli::print_error(message);
+    return 2;
+  }
+
   try {
     app.parse(argc, argv);
+  } catch (const CLI::Success&) {
+    return 0;
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : 2;
+    attnprof::cli::print_error(e.what());
+    if (std::string hint = flag_suggestion(app, argc, argv); !hint.empty())
+      attnprof::cli::print_error(hint);
+    else
+      std::fprintf(stderr, "Run with --help for more information.\n");
+    return 2;
   }
   return exit_code;
 }

@@ -1,12 +1,13 @@
 // `attnprof report (RUN_DIR | TRACE...) -o FILE [--format html|md] [--region NAME]`
 
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
+#include "io/output_file.h"
 #include "render/report.h"
 
 namespace attnprof::cli {
@@ -26,11 +27,15 @@ int run(const ReportArgs& args) {
   options.region_pattern = args.region;
   options.limits = args.limits.to_limits();
   const ReportFormat format = args.format == "md" ? ReportFormat::kMarkdown : ReportFormat::kHtml;
+  // The report must not replace what it reads (issue 12: `report t.json -o t.json` replaced the
+  // trace with HTML).
+  for (const std::string& input : args.inputs)
+    if (same_existing_file(args.out, input) ||
+        same_existing_file(args.out, input + "/summary.json"))
+      return fail(
+          make_error("refusing to write the report over its input {}: give another -o", input));
   Status written = write_report(args.inputs, options, format, args.out);
-  if (!written.ok()) {
-    std::fprintf(stderr, "attnprof: %s\n", written.error().message.c_str());
-    return 2;
-  }
+  if (!written.ok()) return fail(written.error());
   return 0;
 }
 
@@ -45,7 +50,9 @@ void register_report(CLI::App& app, int& exit_code) {
   cmd->add_option("inputs", args->inputs,
                   "A bench output folder (with summary.json), or trace files (.json or .json.gz)")
       ->required();
-  cmd->add_option("-o,--output", args->out, "The file to write")->required();
+  cmd->add_option("-o,--output", args->out,
+                  "The file to write (- for standard output); never one of the inputs")
+      ->required();
   cmd->add_option("--format", args->format, "html (default) or md (the table and findings)")
       ->check(CLI::IsMember({"html", "md"}));
   cmd->add_option("--region", args->region,

@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "attnprof/analysis.h"
+#include "cli/command_output.h"
 
 namespace attnprof::cli {
 
@@ -39,7 +40,7 @@ TerminalProgress::TerminalProgress(const std::vector<std::string>& paths)
     : counters_(std::make_unique<TraceCounters[]>(paths.size())) {
   for (const auto& p : paths) file_bytes_.push_back(file_size(p));
   if (paths.size() == 1) single_name_ = std::filesystem::path(paths[0]).filename().string();
-  if (!paths.empty() && ::isatty(STDERR_FILENO) == 1)
+  if (!paths.empty() && !quiet() && ::isatty(STDERR_FILENO) == 1)
     drawer_ = std::jthread([this](std::stop_token stop) { draw_until_stopped(stop); });
 }
 

@@ -104,6 +104,13 @@ Status GzipByteStream::inflate_until_full() {
       ATTNPROF_RETURN_IF_ERROR(refill());
       continue;
     }
+    // A member's gzip header goes to ISA-L whole: given in pieces, ISA-L 2.30 checks a header
+    // CRC (FHCRC, RFC 1952) over the last piece only and calls a valid file corrupt (issue 12),
+    // and forgets the header's flags between calls (isa-l#224).
+    if (state.wrapper_flag == 0 && state.avail_in < kWholeHeaderBytes && !at_eof_) {
+      ATTNPROF_RETURN_IF_ERROR(refill());
+      continue;
+    }
     const uint32_t in_before = state.avail_in;
     const uint32_t out_before = state.avail_out;
     const int code = isal_inflate(&state);

@@ -29,6 +29,9 @@ class GzipByteStream final : public ByteStream {
   // Bytes of the file read per read() call: large enough that syscalls cost nothing, small
   // enough to stay in cache.
   static constexpr size_t kInputBlockBytes = size_t{1} << 20;
+  // Input gathered before a member's header is parsed: a header is 10 bytes plus its optional
+  // extra field (at most 64 KiB), name and comment.
+  static constexpr size_t kWholeHeaderBytes = size_t{128} << 10;
 
   // `head`: the first bytes of the file, already read to detect its format (at most a few).
   GzipByteStream(PosixFile file, std::string_view head, const Limits& limits);

@@ -1,12 +1,20 @@
 #pragma once
-// A file written whole or not at all: bytes go to PATH.tmp-PID, which is renamed over PATH only
-// when everything was written (STYLE.md: outputs are written atomically), so that a reader never
-// sees half a trace and a failed run leaves the old file as it was. A PATH ending in .gz is
-// written as gzip (ISA-L's deflate, level 1: fast, and Perfetto UI and attnprof read it).
+// The one way attnprof and its bench write a file (issue 12, issue 13): whole or not at all, and
+// without harm to what the path names.
+//
+// - A regular file (or a new one) is written to a temporary file in the same folder, which is
+//   renamed over it only on commit(): a reader never sees half a file, and a failed or
+//   interrupted write leaves the old one. The temporary file has no name while it is written
+//   (O_TMPFILE; where the file system lacks it, a hidden name that a SIGINT, SIGTERM or SIGHUP
+//   handler removes). The old file's mode (and, where allowed, owner) is kept.
+// - A symbolic link is followed: its target is replaced, the link stays.
+// - A device, FIFO or terminal is written into, never replaced (as root, `-o /dev/null` would
+//   otherwise make /dev/null a regular file). A socket or a folder is refused.
+// - "-" is standard output.
+// Every failure is one line that names the file and the system's reason.
 
-#include <cstdint>
-#include <cstdio>
-#include <memory>
+#include <sys/types.h>
+
 #include <string>
 #include <string_view>
 
@@ -16,29 +24,47 @@ namespace attnprof {
 
 class OutputFile {
  public:
-  // Fails with one line naming the file when its temporary file cannot be created.
-  static Result<std::unique_ptr<OutputFile>> create(const std::string& path);
-  ~OutputFile();  // without commit(): the temporary file is removed
+  // Opens `path` for writing as above. Fails for a folder, a socket, a folder that cannot be
+  // written, too many levels of symbolic links.
+  static Result<OutputFile> open(const std::string& path);
+
+  OutputFile(OutputFile&& other) noexcept;
+  OutputFile& operator=(OutputFile&& other) noexcept;
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
+  // Without commit(), the temporary file is removed and the old file stays.
+  ~OutputFile();
 
+  // Writes all of `bytes`; fails on a full disk, a closed descriptor, a reader that went away.
   Status write(std::string_view bytes);
-  // Ends the gzip stream, flushes, and renames the file into place.
+  // Puts the file in place (the rename); for standard output and devices, checks nothing was
+  // lost. Call once, after the last write.
   Status commit();
 
+  // The last failure was a pipe whose reader went away (`attnprof analyze t | head`): the
+  // command should end quietly.
+  bool reader_gone() const { return reader_gone_; }
+  const std::string& path() const { return path_; }
+
  private:
-  OutputFile(std::string path, std::string temporary, std::FILE* file, bool gzip);
-  Status deflate(std::string_view bytes, bool last);
-  Status write_raw(const void* data, size_t size);
-  Status failed(const char* what);
+  enum class Kind { kStandardOutput, kIntoSpecialFile, kReplace };
+  OutputFile(Kind kind, int fd, std::string path) : kind_(kind), fd_(fd), path_(std::move(path)) {}
+  void discard();
 
-  struct Deflater;  // ISA-L's state, kept out of this header
-
-  std::string path_, temporary_;
-  std::FILE* file_;
-  bool gzip_;
+  Kind kind_;
+  int fd_ = -1;
+  std::string path_;             // as given, for messages
+  std::string target_;           // the file a rename replaces (symbolic links followed)
+  std::string named_temporary_;  // the temporary's name, when it has one (no O_TMPFILE)
+  bool reader_gone_ = false;
   bool committed_ = false;
-  std::unique_ptr<Deflater> deflater_;
 };
+
+// Opens `path`, writes `contents`, commits.
+Status write_output_file(const std::string& path, std::string_view contents);
+
+// Whether `a` and `b` name one existing file (after symbolic links, hard links too): an output
+// must not overwrite an input.
+bool same_existing_file(const std::string& a, const std::string& b);
 
 }  // namespace attnprof

@@ -32,7 +32,9 @@ Error open_error(const std::string& path, int error) {
 }  // namespace
 
 Result<PosixFile> PosixFile::open(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // "-" is standard input (issue 12), duplicated so that closing this file leaves it open.
+  const int fd = path == "-" ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3)
+                             : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return open_error(path, errno);
   PosixFile file(fd, path);  // closes fd on every path below
   struct stat info {};

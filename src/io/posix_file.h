@@ -13,6 +13,7 @@ namespace attnprof {
 class PosixFile {
  public:
   // Fails for a missing file, a directory, or a file that cannot be opened (e.g. no permission).
+  // "-" is standard input.
   static Result<PosixFile> open(const std::string& path);
 
   PosixFile(PosixFile&& other) noexcept;

@@ -1,27 +1,80 @@
 #include "attnprof/diagnostics.h"
 
+#include <array>
 #include <numeric>
+
+#include "attnprof/diagnostic_table.h"
 
 namespace attnprof {
 
-std::string_view diagnostic_name(DiagnosticKind kind) {
-  switch (kind) {
-    case DiagnosticKind::kUnknownCategory: return "unknown category";
-    case DiagnosticKind::kUnknownPhase: return "unknown phase";
-    case DiagnosticKind::kMissingField: return "missing field";
-    case DiagnosticKind::kMistypedField: return "mistyped field";
-    case DiagnosticKind::kNegativeDuration: return "negative duration";
-    case DiagnosticKind::kFlowWithoutPartner: return "flow without partner";
-    case DiagnosticKind::kLaunchWithoutActivity: return "launch without GPU activity";
-    case DiagnosticKind::kActivityWithoutLaunch: return "GPU activity without launch";
-    case DiagnosticKind::kDuplicateCorrelation: return "duplicate correlation id";
-    case DiagnosticKind::kGpuBeforeLaunch: return "GPU activity before its launch";
-    case DiagnosticKind::kExternalIdIsCorrelation: return "External id is a correlation id";
-    case DiagnosticKind::kSeveralProcesses: return "regions of several processes";
-    case DiagnosticKind::kScopesAsOps: return "scopes written as ops";
-    case DiagnosticKind::kCount: break;
+namespace {
+
+using K = DiagnosticKind;
+using S = DiagnosticSeverity;
+constexpr DiagnosticSource kTrace = DiagnosticSource::kTrace;
+constexpr DiagnosticSource kAnalysis = DiagnosticSource::kAnalysis;
+
+// In the order of DiagnosticKind (diagnostics_test checks it).
+constexpr std::array<DiagnosticDescription, kDiagnosticKindCount> kTable{{
+    {K::kUnknownCategory, "unknown category", S::kDataLoss, kTrace,
+     "an event of a category the reader does not model; the event is skipped"},
+    {K::kUnknownPhase, "unknown phase", S::kDataLoss, kTrace,
+     "an event whose `ph` the reader does not model; the event is skipped"},
+    {K::kMissingField, "missing field", S::kDataLoss, kTrace,
+     "a field the event's kind needs is absent; the event is skipped"},
+    {K::kMistypedField, "mistyped field", S::kDataLoss, kTrace,
+     "a field has the wrong JSON type; the event, or the top-level value, is skipped"},
+    {K::kNegativeDuration, "negative duration", S::kDataLoss, kTrace,
+     "an event with dur < 0; the event is skipped"},
+    {K::kFlowWithoutPartner, "flow without partner", S::kInfo, kTrace,
+     "a flow start without its end, or the reverse; links come from correlation ids instead"},
+    {K::kLaunchWithoutActivity, "launch without GPU activity", S::kDataLoss, kTrace,
+     "a kernel or copy launch whose GPU activity is not in the trace (the profiler lost it)"},
+    {K::kActivityWithoutLaunch, "GPU activity without launch", S::kDataLoss, kTrace,
+     "a GPU activity whose launching runtime call is not in the trace; it has no op"},
+    {K::kDuplicateCorrelation, "duplicate correlation id", S::kInfo, kTrace,
+     "launches share one correlation id (merged ranks, restarted ids); each activity goes to the "
+     "launch of the process that drives its device"},
+    {K::kGpuBeforeLaunch, "GPU activity before its launch", S::kInfo, kTrace,
+     "GPU activities start before their launch: the CPU and GPU clocks disagree, by the amount "
+     "measured"},
+    {K::kExternalIdIsCorrelation, "External id is a correlation id", S::kInfo, kTrace,
+     "an activity's External id equals its correlation id (Kineto 2022-2024): it names no op"},
+    {K::kSeveralProcesses, "regions of several processes", S::kInfo, kAnalysis,
+     "the regions come from more than one process; each region names its pid"},
+    {K::kScopesAsOps, "scopes written as ops", S::kInfo, kAnalysis,
+     "PyTorch 1.8-1.9 wrote record_function scopes as ops; regions were matched among the ops"},
+}};
+
+}  // namespace
+
+const std::array<DiagnosticDescription, kDiagnosticKindCount>& diagnostic_table() {
+  return kTable;
+}
+
+const DiagnosticDescription& describe(DiagnosticKind kind) {
+  return kTable[static_cast<size_t>(kind)];
+}
+
+std::string_view severity_name(DiagnosticSeverity severity) {
+  switch (severity) {
+    case DiagnosticSeverity::kInfo:
+      return "info";
+    case DiagnosticSeverity::kDataLoss:
+      return "data loss";
+    case DiagnosticSeverity::kError:
+      return "error";
   }
-  return "diagnostic";
+  return "?";
+}
+
+std::string_view source_name(DiagnosticSource source) {
+  return source == DiagnosticSource::kTrace ? "trace" : "analysis";
+}
+
+std::string_view diagnostic_name(DiagnosticKind kind) {
+  if (kind >= DiagnosticKind::kCount) return "diagnostic";
+  return describe(kind).name;
 }
 
 void Diagnostics::add(DiagnosticKind kind, uint64_t byte_offset, std::string detail) {

@@ -1,3 +1,4 @@
+#include "analysis/regions.h"
 #include "analysis/summarize.h"
 #include "attnprof/analysis.h"
 #include "reader/read_trace.h"
@@ -7,7 +8,11 @@ namespace attnprof {
 Result<TraceAnalysis> analyze_file(const std::string& path, const AnalyzeOptions& options) {
   auto trace = read_trace(path, options.limits, options.progress, options.reading_workers);
   if (!trace.ok()) return trace.take_error();
-  return summarize_trace(*trace, options);
+  TraceAnalysis analysis = summarize_trace(*trace, options);
+  // One rule for every command (issue 12): a pattern that matches nothing is bad input.
+  if (!options.region_pattern.empty() && analysis.regions.empty())
+    return no_region_matches(*trace, path, options.region_pattern);
+  return analysis;
 }
 
 }  // namespace attnprof

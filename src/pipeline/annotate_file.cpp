@@ -5,7 +5,7 @@
 
 #include "analysis/trace_annotations.h"
 #include "io/byte_stream.h"
-#include "io/output_file.h"
+#include "io/trace_output_file.h"
 #include "reader/json_scan.h"
 #include "reader/read_trace.h"
 #include "render/annotate_events.h"
@@ -105,9 +105,9 @@ Status copy_with_events(const std::string& path, const std::string& out_path,
   }
   const bool empty_array = next < head.size() && head[next] == ']';
 
-  auto out = OutputFile::create(out_path);
+  auto out = TraceOutputFile::create(out_path);
   if (!out.ok()) return out.take_error();
-  OutputFile& file = **out;
+  TraceOutputFile& file = **out;
   ATTNPROF_RETURN_IF_ERROR(file.write(std::string_view(head).substr(0, *insert_at)));
   if (!events.empty()) {
     ATTNPROF_RETURN_IF_ERROR(file.write("\n"));

@@ -2,30 +2,25 @@
 
 #include "pipeline/expectations_file.h"
 
-#include <fstream>
-#include <sstream>
-
 #include "attnprof/expectations.h"
+#include "attnprof/limits.h"
+#include "io/side_file.h"
 
 namespace attnprof {
 
-Result<std::vector<Expectation>> load_expectations(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("{}: cannot open the expectations file", path);
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) return make_error("{}: cannot read the expectations file", path);
-  return parse_expectations(content.str(), path);
+Result<std::vector<Expectation>> load_expectations(const std::string& path, uint64_t max_bytes) {
+  // Bounded, and a directory refused (issue 12: /dev/zero grew to 4.7 GB).
+  Result<std::string> content = read_side_file(path, max_bytes, "expectations file");
+  if (!content) return content.take_error();
+  return parse_expectations(*content, path);
 }
 
 Result<std::vector<VariantExpectation>> load_variant_expectations(
     const std::string& path, const std::vector<std::string>& variants) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("{}: cannot open the expectations file; check the path", path);
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) return make_error("{}: cannot read the expectations file", path);
-  return parse_variant_expectations(content.str(), path, variants);
+  // Bounded, and a directory refused, as every side file (io/side_file.h).
+  Result<std::string> content = read_side_file(path, Limits{}.max_side_file_bytes, "expectations file");
+  if (!content) return content.take_error();
+  return parse_variant_expectations(*content, path, variants);
 }
 
 }  // namespace attnprof

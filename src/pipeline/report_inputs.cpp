@@ -52,6 +52,9 @@ Status analyze_variant(ReportVariant& variant, const std::string& path,
     return trace.take_error();
   }
   describe_variant(variant, *trace, options, region_pattern);
+  // The rule of every command (issue 12): the caller fails, or warns for one variant of a run.
+  if (!region_pattern.empty() && variant.analysis && variant.analysis->regions.empty())
+    return no_region_matches(*trace, path, region_pattern);
   return Status::success();
 }
 
@@ -64,14 +67,14 @@ std::optional<std::string> find_trace(const fs::path& dir, const std::string& fi
   return std::nullopt;
 }
 
-void load_sweep(ReportData& data, const fs::path& dir) {
+void load_sweep(ReportData& data, const fs::path& dir, uint64_t max_bytes) {
   if (!data.run->sweep.empty()) {
     data.sweep = sweep_rows(*data.run);
     data.sweep_source = data.run->path;
     return;
   }
   if (const fs::path nested = dir / "sweep" / "summary.json"; is_file(nested)) {
-    Result<RunSummary> sweep = read_run_summary(nested.string());
+    Result<RunSummary> sweep = read_run_summary(nested.string(), max_bytes);
     if (sweep.ok()) {
       data.sweep = sweep_rows(*sweep);
       data.sweep_source = nested.string();
@@ -81,7 +84,7 @@ void load_sweep(ReportData& data, const fs::path& dir) {
   }
   for (const fs::path& csv : {dir / "sweep.csv", dir / "sweep" / "sweep.csv"}) {
     if (!is_file(csv)) continue;
-    Result<std::vector<SweepRow>> rows = read_sweep_csv(csv.string());
+    Result<std::vector<SweepRow>> rows = read_sweep_csv(csv.string(), max_bytes);
     if (rows.ok()) {
       data.sweep = std::move(*rows);
       data.sweep_source = csv.string();
@@ -94,10 +97,13 @@ void load_sweep(ReportData& data, const fs::path& dir) {
 Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
                             const ReportOptions& options) {
   ReportData data;
-  Result<RunSummary> run = read_run_summary(summary_path.string());
+  Result<RunSummary> run =
+      read_run_summary(summary_path.string(), options.limits.max_side_file_bytes);
   if (!run.ok()) return run.take_error();
   data.run = std::move(*run);
   data.region_pattern = options.region_pattern.empty() ? kBenchRegions : options.region_pattern;
+  size_t traces_with_regions = 0;
+  std::optional<Error> no_match;  // a trace was read, and the pattern matched nothing in it
   if (!data.run->points.empty()) {
     data.focus_point = static_cast<int>(data.run->points.size() / 2);
     for (const RunVariant& v : data.run->points[data.focus_point].variants) {
@@ -111,16 +117,22 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
         const std::string name = variant.name;
         variant = known->second;
         variant.name = name;
+        if (variant.analysis && !variant.analysis->regions.empty()) ++traces_with_regions;
       } else if (auto path = find_trace(dir, v.trace_file)) {
         Status read = analyze_variant(variant, *path, options, data.region_pattern);
+        if (read.ok() && !variant.analysis->regions.empty()) ++traces_with_regions;
         if (!read.ok()) data.warnings.push_back(read.error().message);
+        if (!read.ok() && variant.analysis && !no_match) no_match = read.error();
       } else {
         variant.missing = fmt::format("trace {} not found in {}", v.trace_file, dir.string());
       }
       data.variants.push_back(std::move(variant));
     }
   }
-  load_sweep(data, dir);
+  // A --region that no trace of the run has is bad input, as in every command; one variant
+  // without it is a warning.
+  if (traces_with_regions == 0 && no_match) return *no_match;
+  load_sweep(data, dir, options.limits.max_side_file_bytes);
   return data;
 }
 

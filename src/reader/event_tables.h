@@ -101,7 +101,7 @@ class EventTables final : public EventBatchSink {
   DiagnosticLog diagnostics;
   uint64_t events_read = 0;
   bool saw_legacy_operators = false;  // "Operator" events: PyTorch 1.8-1.9 (kineto_format.h)
-  std::vector<Mark> batches;  // in document order; batch i ends where batch i + 1 begins
+  std::vector<Mark> batches;          // in document order; batch i ends where batch i + 1 begins
 
  private:
   void add_complete(const EventFields& f, uint64_t offset);

@@ -17,7 +17,8 @@ ValueExtent scan_string(std::string_view text, size_t pos) {
     size_t q = quote ? static_cast<const char*>(quote) - text.data() : text.size();
     const void* slash = std::memchr(text.data() + i, '\\', q - i);
     if (slash) {
-      i = static_cast<const char*>(slash) - text.data() + 2;  // the escaped byte is never a quote end
+      i = static_cast<const char*>(slash) - text.data() +
+          2;  // the escaped byte is never a quote end
       continue;
     }
     if (q == text.size()) break;

@@ -15,7 +15,9 @@ struct ValueExtent {
   size_t end = 0;  // one past the value when complete; the offending byte when invalid
 };
 
-inline bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+inline bool is_space(char c) {
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
 
 // First index at or after `pos` that is not JSON whitespace (text.size() if none).
 size_t skip_space(std::string_view text, size_t pos);

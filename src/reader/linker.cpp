@@ -91,13 +91,6 @@ class ClockSkew {
   int64_t least_ = 0, most_ = 0;
 };
 
-// The innermost cpu_op above host event `e`.
-HostEventId op_above(const Trace& trace, HostEventId e) {
-  for (HostEventId p = trace.host_parent[e]; p != kNoId; p = trace.host_parent[p])
-    if (trace.host_events[p].kind == HostKind::kCpuOp) return p;
-  return kNoId;
-}
-
 // GPU activity -> launch by correlation id, as a join of the two lists sorted by it: the launches
 // come nearly sorted (by time within a thread), and a hash table's random probes cost a cache
 // miss each. `launches` are in table order.
@@ -110,10 +103,15 @@ void link_launches(Trace& trace, std::vector<Launch>& launches) {
   stable_sort_runs(launches.begin(), launches.end(),
                    [](const Launch& a, const Launch& b) { return a.correlation < b.correlation; });
   std::vector<std::pair<int64_t, HostEventId>> duplicates;
+  // The op above each launch of a shared id, known from the stack (a walk up the parents per
+  // activity was quadratic under deep annotations, issue 12).
+  std::unordered_map<HostEventId, HostEventId> op_of_shared;
   for (size_t i = 1; i < launches.size(); ++i)
     if (launches[i].correlation == launches[i - 1].correlation) {
       duplicates.emplace_back(launches[i - 1].correlation, launches[i - 1].launch);
       duplicates.emplace_back(launches[i].correlation, launches[i].launch);
+      op_of_shared[launches[i - 1].launch] = launches[i - 1].op;
+      op_of_shared[launches[i].launch] = launches[i].op;
     }
   SharedCorrelations shared(trace, std::move(duplicates));
 
@@ -151,7 +149,7 @@ void link_launches(Trace& trace, std::vector<Launch>& launches) {
     for (GpuActivityId g : of_shared_ids) {
       const HostEventId launch = shared.choose(gpu[g]);
       trace.activity_launch[g] = launch;
-      trace.activity_op[g] = op_above(trace, launch);
+      trace.activity_op[g] = op_of_shared.at(launch);
       launched[launch.index()] = true;
     }
   }

@@ -4,8 +4,10 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
+#include <sstream>
 #include <string_view>
+
+#include "io/side_file.h"
 
 namespace attnprof {
 
@@ -178,22 +180,78 @@ std::optional<T> parse_number(const std::string& s) {
   return v;
 }
 
+// Every number of a summary must lie within +-1e18, inside int64's range: a bigger one (1e300)
+// would wrap to INT64_MIN when read as an integer (issue 12). Real summaries hold nothing near.
+constexpr double kLargestNumber = 1e18;
+
+// The first number out of range, as "its key path: its value"; empty when there is none.
+std::string number_out_of_range(element e, const std::string& where) {
+  switch (e.type()) {
+    case simdjson::dom::element_type::OBJECT:
+      for (auto [key, value] : object(e)) {
+        std::string found = number_out_of_range(value, where + "." + std::string(key));
+        if (!found.empty()) return found;
+      }
+      return {};
+    case simdjson::dom::element_type::ARRAY: {
+      size_t i = 0;
+      for (element value : simdjson::dom::array(e)) {
+        std::string found = number_out_of_range(value, fmt::format("{}[{}]", where, i++));
+        if (!found.empty()) return found;
+      }
+      return {};
+    }
+    case simdjson::dom::element_type::UINT64:
+      if (uint64_t(e) > uint64_t(kLargestNumber)) return fmt::format("{}: {}", where, uint64_t(e));
+      return {};
+    case simdjson::dom::element_type::INT64:
+      if (std::abs(double(int64_t(e))) > kLargestNumber)
+        return fmt::format("{}: {}", where, int64_t(e));
+      return {};
+    case simdjson::dom::element_type::DOUBLE:
+      if (!(std::abs(double(e)) <= kLargestNumber)) return fmt::format("{}: {}", where, double(e));
+      return {};
+    default:
+      return {};
+  }
+}
+
+// A trace named by a summary must lie inside the run's folder: not absolute, no `..` (issue 12:
+// `../../etc/passwd` was opened and quoted in the page).
+bool leaves_its_folder(const std::string& file) {
+  if (file.empty()) return false;
+  if (file.front() == '/') return true;
+  size_t start = 0;
+  for (;;) {
+    const size_t slash = file.find('/', start);
+    if (file.compare(start, slash == std::string::npos ? std::string::npos : slash - start, "..") ==
+        0)
+      return true;
+    if (slash == std::string::npos) return false;
+    start = slash + 1;
+  }
+}
+
 }  // namespace
 
 std::string variant_label(const RunVariant& v) {
   return v.chosen_backend.empty() ? v.variant : v.variant + " (" + v.chosen_backend + ")";
 }
 
-Result<RunSummary> read_run_summary(const std::string& path) {
+Result<RunSummary> read_run_summary(const std::string& path, uint64_t max_bytes) {
+  Result<std::string> bytes = read_side_file(path, max_bytes, "bench summary");
+  if (!bytes) return bytes.take_error();
   simdjson::dom::parser parser;
   element doc;
-  if (auto error = parser.load(path).get(doc); error != simdjson::SUCCESS) {
-    if (error == simdjson::IO_ERROR) return make_error("{}: cannot read the file", path);
+  if (auto error = parser.parse(simdjson::padded_string(*bytes)).get(doc);
+      error != simdjson::SUCCESS)
     return make_error("{}: not valid JSON ({})", path, simdjson::error_message(error));
-  }
   object top;
   if (doc.get_object().get(top) != simdjson::SUCCESS)
     return make_error("{}: not a bench summary (the top level is not an object)", path);
+  if (std::string bad = number_out_of_range(doc, "$"); !bad.empty())
+    return make_error("{}: number out of range at {}: a bench summary's numbers lie within +-1e18",
+                      path, bad);
   RunSummary s;
   s.path = path;
   s.schema_version = integer(top, "schemaVersion").value_or(0);
@@ -255,6 +313,13 @@ Result<RunSummary> read_run_summary(const std::string& path) {
     }
     s.points.push_back(std::move(point));
   }
+  for (const RunPoint& point : s.points)
+    for (const RunVariant& v : point.variants)
+      if (leaves_its_folder(v.trace_file))
+        return make_error(
+            "{}: variant {} names the trace '{}', outside the run's folder: refused; a bench "
+            "summary names its traces relative to its folder",
+            path, v.variant, v.trace_file);
   return s;
 }
 
@@ -267,9 +332,10 @@ std::vector<SweepRow> sweep_rows(const RunSummary& summary) {
   return rows;
 }
 
-Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("{}: cannot read the file", path);
+Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path, uint64_t max_bytes) {
+  Result<std::string> bytes = read_side_file(path, max_bytes, "sweep table");
+  if (!bytes) return bytes.take_error();
+  std::istringstream in(std::move(*bytes));
   std::string line;
   if (!std::getline(in, line)) return make_error("{}: empty, expected a header line", path);
   std::vector<std::string> header = csv_fields(line);
@@ -316,8 +382,12 @@ Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path) {
     row.variant = at(variant);
     row.status = at(status);
     row.median_ms = parse_number<double>(at(median));
-    if (auto bytes = parse_number<double>(at(peak)))
+    if (auto bytes = parse_number<double>(at(peak))) {
+      if (!(std::abs(*bytes) <= kLargestNumber))
+        return make_error("{}: line {}: peak_allocated_bytes `{}` is out of range", path,
+                          line_number, at(peak));
       row.peak_allocated_bytes = static_cast<int64_t>(*bytes);
+    }
     rows.push_back(std::move(row));
   }
   return rows;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "attnprof/limits.h"
 #include "attnprof/region_facts.h"
 #include "attnprof/result.h"
 
@@ -77,8 +78,10 @@ struct RunSummary {
 // Reads a bench run's summary.json. Fails with one line naming the file when it cannot be read,
 // is not JSON (with the byte offset where simdjson stopped, when it says), has a schemaVersion
 // other than 2 (version 1, camelCase, is converted by tools/summary_json_v2.py), or lacks
-// `points`.
-Result<RunSummary> read_run_summary(const std::string& path);
+// `points`; when it is longer than `max_bytes`, holds a number beyond +-1e18, or names a trace
+// outside its folder (absolute, or with a `..`).
+Result<RunSummary> read_run_summary(const std::string& path,
+                                    uint64_t max_bytes = Limits{}.max_side_file_bytes);
 
 // One row of sweep.csv: the sizes and the measurements that a sweep plot needs.
 struct SweepRow {
@@ -95,6 +98,7 @@ std::vector<SweepRow> sweep_rows(const RunSummary& summary);
 // Reads the bench's sweep.csv (a header line, then one row per point and variant; fields quoted
 // as RFC 4180 says). Fails with one line naming the file and the line when the file cannot be
 // read or lacks a column the plot needs (variant, seq, gpu_median_ms, ...).
-Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path);
+Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path,
+                                             uint64_t max_bytes = Limits{}.max_side_file_bytes);
 
 }  // namespace attnprof

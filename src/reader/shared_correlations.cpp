@@ -3,10 +3,17 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
 namespace attnprof {
+
+namespace {
+
+constexpr size_t kNamesShown = 8;  // in a diagnostic, the launches' names
+
+}  // namespace
 
 SharedCorrelations::SharedCorrelations(const Trace& trace,
                                        std::vector<std::pair<int64_t, HostEventId>> launches)
@@ -27,6 +34,21 @@ SharedCorrelations::SharedCorrelations(const Trace& trace,
   }
   launches_.reserve(launches.size());
   for (const auto& [correlation, launch] : launches) launches_.push_back(launch);
+  by_pid_ = launches_;
+  for (Id& id : ids_) {
+    std::stable_sort(by_pid_.begin() + id.begin, by_pid_.begin() + id.end,
+                     [&](HostEventId a, HostEventId b) { return host[a].pid < host[b].pid; });
+    id.one_pid = host[by_pid_[id.begin]].pid == host[by_pid_[id.end - 1]].pid;
+  }
+}
+
+HostEventId SharedCorrelations::latest_at_or_before(const HostEventId* first,
+                                                    const HostEventId* last,
+                                                    int64_t start_ns) const {
+  const auto& host = trace_.host_events;
+  const HostEventId* after = std::upper_bound(
+      first, last, start_ns, [&](int64_t t, HostEventId l) { return t < host[l].start_ns; });
+  return after == first ? *first : *(after - 1);  // by start: the last one wins
 }
 
 void SharedCorrelations::learn_device(int32_t device, int32_t pid) {
@@ -41,28 +63,29 @@ HostEventId SharedCorrelations::choose(const GpuActivity& activity) {
   const auto& host = trace_.host_events;
   // The process is not in doubt when all the launches are one process's (ids that restarted).
   int32_t pid = host[launches_[id.begin]].pid;
-  if (!std::all_of(launches_.begin() + id.begin, launches_.begin() + id.end,
-                   [&](HostEventId l) { return host[l].pid == pid; })) {
+  if (!id.one_pid) {
     auto owner = device_pid_.find(activity.device);
     pid = owner == device_pid_.end() ? kSeveralPids : owner->second;
   }
-  const bool known =
-      pid != kSeveralPids && std::any_of(launches_.begin() + id.begin, launches_.begin() + id.end,
-                                         [&](HostEventId l) { return host[l].pid == pid; });
+  // The launches of `pid`, sorted by start: a slice of by_pid_.
+  const HostEventId* first = by_pid_.data() + id.begin;
+  const HostEventId* last = by_pid_.data() + id.end;
+  if (!id.one_pid && pid != kSeveralPids) {
+    auto of_pid = [&](HostEventId l) { return host[l].pid; };
+    first =
+        std::lower_bound(first, last, pid, [&](HostEventId l, int32_t p) { return of_pid(l) < p; });
+    last =
+        std::upper_bound(first, last, pid, [&](int32_t p, HostEventId l) { return p < of_pid(l); });
+  }
+  const bool known = pid != kSeveralPids && first != last;
   if (known) {
     ++id.by_device;
-  } else {
-    ++id.by_time_only;
-    id.unowned_device = activity.device;
+    return latest_at_or_before(first, last, activity.start_ns);
   }
-  HostEventId earliest = kNoId, latest_before = kNoId;
-  for (size_t i = id.begin; i < id.end; ++i) {
-    const HostEventId l = launches_[i];
-    if (known && host[l].pid != pid) continue;
-    if (earliest == kNoId) earliest = l;
-    if (host[l].start_ns <= activity.start_ns) latest_before = l;  // by start: the last one wins
-  }
-  return latest_before != kNoId ? latest_before : earliest;
+  ++id.by_time_only;
+  id.unowned_device = activity.device;
+  return latest_at_or_before(launches_.data() + id.begin, launches_.data() + id.end,
+                             activity.start_ns);
 }
 
 void SharedCorrelations::diagnose(Trace& trace) const {
@@ -73,12 +96,16 @@ void SharedCorrelations::diagnose(Trace& trace) const {
         Diagnostics::kKeptPerKind) {
       std::set<int32_t> pids;
       std::string names;
+      std::unordered_set<StringId> seen;  // a set: an id may have 100k launches of many names
       for (size_t i = id.begin; i < id.end; ++i) {
         pids.insert(host[launches_[i]].pid);
-        std::string_view name = trace.strings.view(host[launches_[i]].name);
-        if (names.find(name) == std::string::npos)
-          names += fmt::format("{}{}", names.empty() ? "" : ", ", name);
+        const StringId name = host[launches_[i]].name;
+        if (!seen.insert(name).second) continue;
+        if (seen.size() <= kNamesShown)
+          names += fmt::format("{}{}", names.empty() ? "" : ", ", trace.strings.view(name));
       }
+      if (seen.size() > kNamesShown)
+        names += fmt::format(" and {} other names", seen.size() - kNamesShown);
       std::string how;
       if (id.by_device + id.by_time_only == 0)
         how = "no GPU activity has it";

@@ -34,14 +34,22 @@ class SharedCorrelations {
  private:
   struct Id {
     int64_t correlation;
-    size_t begin, end;                         // its launches in launches_, by start
+    size_t begin, end;     // its launches in launches_ (by start) and in by_pid_ (by pid, start)
+    bool one_pid = false;  // all its launches are one process's
     uint64_t by_device = 0, by_time_only = 0;  // activities linked each way
     int32_t unowned_device = 0;                // one device whose process was unknown
   };
   static constexpr int32_t kSeveralPids = INT32_MIN;
 
+  // Among `launches` (sorted by start), the last to start at or before `start_ns`, else the
+  // first: a binary search, as an id may have 100k launches (issue 12: a scan per activity took
+  // 103 s for 100k kernels of one id).
+  HostEventId latest_at_or_before(const HostEventId* first, const HostEventId* last,
+                                  int64_t start_ns) const;
+
   const Trace& trace_;
   std::vector<HostEventId> launches_;
+  std::vector<HostEventId> by_pid_;
   std::vector<Id> ids_;                              // by correlation
   std::unordered_map<int32_t, int32_t> device_pid_;  // kSeveralPids when more than one drives it
 };

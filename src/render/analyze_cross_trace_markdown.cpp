@@ -29,8 +29,8 @@ void put_row(std::string& out, const CrossTraceSummary& across, const RegionAcro
                             ? "**" + markdown_cell(kernel_counts_phrase(across, r)) + "**"
                             : format_count(r.kernels.median);
   put(out, "| {} | {}/{} | {} | {} | {} |\n",
-      is_median ? "*" + r.name + "*" : markdown_code(r.name), r.traces.size(), across.labels.size(),
-      times(r.wall_ns), times(r.gpu_busy_ns), kernels);
+      is_median ? fmt::format("*{}*", markdown_cell(r.name)) : markdown_code(r.name),
+      r.traces.size(), across.labels.size(), times(r.wall_ns), times(r.gpu_busy_ns), kernels);
 }
 
 void put_cross_trace(std::string& out, const CrossTraceSummary& across) {

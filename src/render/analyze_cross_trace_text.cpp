@@ -69,7 +69,7 @@ std::string render_analyze_text(const AnalyzeOutput& output) {
   if (!output.unread.empty()) {
     put(out, "not read ({} of {} traces; the errors are on stderr):\n", output.unread.size(),
         output.unread.size() + output.traces.size());
-    for (const auto& u : output.unread) put(out, "  {}\n", u.path);
+    for (const auto& u : output.unread) put(out, "  {}\n", escape_control(u.path));
   }
   return out;
 }

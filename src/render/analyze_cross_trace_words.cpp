@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "base/format_units.h"
+#include "render/display_text.h"
 
 namespace attnprof {
 
@@ -21,7 +22,7 @@ std::string format_spread_percent(const RegionAcrossTraces& row, const QuantityA
 std::string slowest_label(const CrossTraceSummary& across, const RegionAcrossTraces& row,
                           const QuantityAcrossTraces& q) {
   if (row.traces.size() < 2 || q.slowest < 0) return "-";
-  return across.labels[static_cast<size_t>(q.slowest)].text;
+  return escape_control(across.labels[static_cast<size_t>(q.slowest)].text);
 }
 
 std::string kernel_counts_phrase(const CrossTraceSummary& across, const RegionAcrossTraces& row) {
@@ -44,7 +45,8 @@ std::string kernel_counts_phrase(const CrossTraceSummary& across, const RegionAc
       continue;
     }
     for (size_t i = 0; i < traces.size() && i < kMaxNamedTraces; ++i)
-      out += (i == 0 ? "" : ", ") + across.labels[static_cast<size_t>(traces[i])].text;
+      out +=
+          (i == 0 ? "" : ", ") + escape_control(across.labels[static_cast<size_t>(traces[i])].text);
     if (traces.size() > kMaxNamedTraces)
       out += fmt::format(" and {} more", traces.size() - kMaxNamedTraces);
   }
@@ -58,8 +60,8 @@ std::string uncompared_regions_phrase(const CrossTraceSummary& across) {
   for (const auto& r : across.regions) {
     if (r.traces.size() >= 2) continue;
     if (++uncompared <= kNamed)
-      out += fmt::format("{}{} ({})", out.empty() ? "" : ", ", r.name,
-                         across.labels[static_cast<size_t>(r.traces[0])].text);
+      out += fmt::format("{}{} ({})", out.empty() ? "" : ", ", escape_control(r.name),
+                         escape_control(across.labels[static_cast<size_t>(r.traces[0])].text));
   }
   if (uncompared > kNamed) out += fmt::format(" and {} more", uncompared - kNamed);
   return out;
@@ -77,10 +79,11 @@ std::string slowest_by_wall_phrase(const CrossTraceSummary& across) {
   std::string out;
   for (size_t k = 0; k < order.size() && k < 3; ++k) {
     const size_t i = order[k];
-    out += k == 0 ? fmt::format("{} in {} of {} region{}", across.labels[i].text,
+    out += k == 0 ? fmt::format("{} in {} of {} region{}", escape_control(across.labels[i].text),
                                 across.slowest_by_wall[i], across.compared_regions,
                                 across.compared_regions == 1 ? "" : "s")
-                  : fmt::format(", {} in {}", across.labels[i].text, across.slowest_by_wall[i]);
+                  : fmt::format(", {} in {}", escape_control(across.labels[i].text),
+                                across.slowest_by_wall[i]);
   }
   if (order.size() > 3) out += fmt::format(", {} other traces in the rest", order.size() - 3);
   return out;

@@ -16,20 +16,21 @@ void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
 std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
   std::string out;
   for (const auto& t : traces) {
-    put(out, "### `{}`\n\n", t.path);
+    put(out, "### {}\n\n", markdown_code(t.path));
     if (t.regions.empty()) {
-      put(out, "No region matches `{}`.\n\n", t.region_pattern);
+      put(out, "No region matches {}.\n\n", markdown_code(t.region_pattern));
       continue;
     }
     put(out, "{} region(s) {}; medians:\n\n", t.regions.size(),
         t.region_pattern.empty() ? std::string("(the whole trace)")
-                                 : fmt::format("matching `{}`", t.region_pattern));
+                                 : fmt::format("matching {}", markdown_code(t.region_pattern)));
     put(out, "| kernels | memcpy | memset | GPU busy (us) | wall (us) | CPU (us) |\n");
     put(out, "|---:|---:|---:|---:|---:|---:|\n");
     const RegionFacts& m = t.facts;
     std::string memcpy = format_count(m.memcpy.median);
     for (const auto& [kind, spread] : m.memcpy_by_kind)
-      if (spread.median > 0) memcpy += fmt::format(" ({} {})", format_count(spread.median), kind);
+      if (spread.median > 0)
+        memcpy += fmt::format(" ({} {})", format_count(spread.median), markdown_cell(kind));
     put(out, "| {} | {} | {} | {} | {} | {} |\n\n", format_count(m.kernels.median), memcpy,
         format_count(m.memset.median), format_us(m.gpu_busy_ns.median), format_us(m.wall_ns.median),
         format_us(m.cpu_ns.median));
@@ -42,22 +43,23 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
       }
       put(out, "\n");
       for (const auto& d : t.diagnostics.first())
-        put(out, "> - {}: {}\n", diagnostic_name(d.kind), d.detail);
+        put(out, "> - {}: {}\n", diagnostic_name(d.kind), markdown_cell(d.detail));
       put(out, "\n");
     }
     if (t.typical_region < 0) continue;
     const auto& r = t.regions[t.typical_region];
-    put(out, "GPU activities of the typical region (`{}`{}):\n\n", r.name,
+    put(out, "GPU activities of the typical region ({}{}):\n\n", markdown_code(r.name),
         t.region_pids.empty() ? std::string() : fmt::format(", pid {}", r.pid));
     put(out, "| # | activity | launched by | op chain | grid | block | occupancy | dur (us) |\n");
     put(out, "|---:|---|---|---|---|---|---:|---:|\n");
     int n = 0;
     for (const auto& a : r.activities) {
       std::string chain;
-      for (const auto& op : a.op_chain) chain += (chain.empty() ? "" : " → ") + op;
+      for (const auto& op : a.op_chain)
+        chain += (chain.empty() ? "" : " → ") + op;  // escaped as one cell below
       bool kernel = a.kind == ActivityKind::kKernel;
       put(out, "| {} | {} | {} | {} | {} | {} | {} | {} |\n", ++n, markdown_code(a.short_name),
-          a.launch_api.empty() ? "?" : a.launch_api, markdown_cell(chain),
+          a.launch_api.empty() ? "?" : markdown_cell(a.launch_api), markdown_cell(chain),
           kernel ? format_dim3(a.grid) : "", kernel ? format_dim3(a.block) : "",
           kernel && a.occupancy_pct ? fmt::format("{:.0f}%", *a.occupancy_pct) : "",
           format_us(a.duration_ns));

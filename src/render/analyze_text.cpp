@@ -8,6 +8,7 @@
 
 #include "attnprof/render.h"
 #include "base/format_units.h"
+#include "render/display_text.h"
 
 namespace attnprof {
 
@@ -18,7 +19,7 @@ std::string memcpy_cell(const std::map<std::string, int64_t>& by_kind, int64_t t
   std::string out = fmt::format("{}", total);
   std::string kinds;
   for (const auto& [kind, n] : by_kind)
-    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, kind);
+    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, escape_control(kind));
   return out + " (" + kinds + ")";
 }
 
@@ -27,7 +28,8 @@ std::string memcpy_median_cell(const RegionFacts& m) {
   std::string kinds;
   for (const auto& [kind, n] : m.memcpy_by_kind)
     if (n.median > 0)
-      kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", format_count(n.median), kind);
+      kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", format_count(n.median),
+                           escape_control(kind));
   return format_count(m.memcpy.median) + (kinds.empty() ? "" : " (" + kinds + ")");
 }
 
@@ -41,27 +43,30 @@ std::string occupancy_cell(const ActivityRow& a) {
 }
 
 void render_trace(std::string& out, const TraceAnalysis& t) {
-  fmt::format_to(std::back_inserter(out), "{}\n", t.path);
+  fmt::format_to(std::back_inserter(out), "{}\n", escape_control(t.path));
   std::string devices;
   for (const auto& d : t.devices)
-    devices += fmt::format("{}{} ({} SMs, sm_{}{})", devices.empty() ? "" : ", ", d.name,
-                           d.sm_count, d.compute_major, d.compute_minor);
+    devices += fmt::format("{}{} ({} SMs, sm_{}{})", devices.empty() ? "" : ", ",
+                           escape_control(d.name), d.sm_count, d.compute_major, d.compute_minor);
   fmt::format_to(std::back_inserter(out), "  {:.1f} MB of JSON, {} events; device: {}{}\n",
                  static_cast<double>(t.json_bytes) / 1e6, t.events,
                  devices.empty() ? "none recorded" : devices,
-                 t.distributed_backend.empty() ? std::string()
-                                               : fmt::format("; rank {} of {} ({})", t.rank,
-                                                             t.world_size, t.distributed_backend));
+                 t.distributed_backend.empty()
+                     ? std::string()
+                     : fmt::format("; rank {} of {} ({})", t.rank, t.world_size,
+                                   escape_control(t.distributed_backend)));
   if (t.regions.empty()) {
-    fmt::format_to(std::back_inserter(out), "  no region matches \"{}\"\n", t.region_pattern);
+    fmt::format_to(std::back_inserter(out), "  no region matches \"{}\"\n",
+                   escape_control(t.region_pattern));
   } else {
     fmt::format_to(std::back_inserter(out), "  {} region(s) {}\n\n", t.regions.size(),
-                   t.region_pattern.empty() ? std::string("(no ProfilerStep#*: the whole trace)")
-                                            : fmt::format("matching \"{}\"", t.region_pattern));
+                   t.region_pattern.empty()
+                       ? std::string("(no ProfilerStep#*: the whole trace)")
+                       : fmt::format("matching \"{}\"", escape_control(t.region_pattern)));
     // Regions of several processes (merged ranks) say whose they are.
     const bool pids = !t.region_pids.empty();
     auto label = [&](const RegionSummary& r) {
-      std::string name = r.name.size() > 24 ? r.name.substr(0, 21) + "..." : r.name;
+      std::string name = clip(r.name, 24);
       return pids ? fmt::format("{:<24} {:>8}", name, r.pid) : name;
     };
     const std::string header = pids ? fmt::format("{:<24} {:>8}", "region", "pid") : "region";
@@ -88,7 +93,7 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
     const auto& r = t.regions[t.typical_region];
     fmt::format_to(std::back_inserter(out),
                    "\n  GPU activities of the typical region (#{} {}{}), in order:\n",
-                   t.typical_region + 1, r.name,
+                   t.typical_region + 1, escape_control(r.name),
                    t.region_pids.empty() ? std::string() : fmt::format(", pid {}", r.pid));
     fmt::format_to(std::back_inserter(out),
                    "  {:>3} {:>9} {:<44} {:<18} {:<14} {:<12} {:>4} {:>9} {}\n", "#", "dur us",
@@ -96,29 +101,31 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
     int n = 0;
     for (const auto& a : r.activities) {
       bool kernel = a.kind == ActivityKind::kKernel;
-      std::string name =
-          a.short_name.size() > 44 ? a.short_name.substr(0, 41) + "..." : a.short_name;
+      std::string name = clip(a.short_name, 44);
       fmt::format_to(
           std::back_inserter(out), "  {:>3} {:>9} {:<44} {:<18} {:<14} {:<12} {:>4} {:>9} {}\n",
-          ++n, format_us(a.duration_ns), name, a.launch_api.empty() ? "?" : a.launch_api,
+          ++n, format_us(a.duration_ns), name,
+          a.launch_api.empty() ? "?" : escape_control(a.launch_api),
           kernel ? format_dim3(a.grid) : "", kernel ? format_dim3(a.block) : "",
           kernel ? fmt::format("{}", a.registers_per_thread) : "",
           kernel ? format_bytes(a.shared_memory_bytes) : format_bytes(a.bytes), occupancy_cell(a));
       if (!a.op_chain.empty()) {
         std::string chain;
-        for (const auto& op : a.op_chain) chain += op + " -> ";
+        for (const auto& op : a.op_chain) chain += escape_control(op) + " -> ";
         fmt::format_to(std::back_inserter(out), "  {:>13} {}{}\n", "", chain,
-                       a.launch_api.empty() ? "?" : a.launch_api);
+                       a.launch_api.empty() ? "?" : escape_control(a.launch_api));
       }
     }
   }
   if (!t.findings.empty()) {
     fmt::format_to(std::back_inserter(out), "\n  findings:\n");
     for (const auto& f : t.findings) {
-      fmt::format_to(std::back_inserter(out), "  * [{}] {}\n", finding_id(f.kind), f.summary);
-      for (const auto& e : f.evidence) fmt::format_to(std::back_inserter(out), "      {}\n", e);
+      fmt::format_to(std::back_inserter(out), "  * [{}] {}\n", finding_id(f.kind),
+                     escape_control(f.summary));
+      for (const auto& e : f.evidence)
+        fmt::format_to(std::back_inserter(out), "      {}\n", escape_control(e));
       if (!f.suggestion.empty())
-        fmt::format_to(std::back_inserter(out), "      -> {}\n", f.suggestion);
+        fmt::format_to(std::back_inserter(out), "      -> {}\n", escape_control(f.suggestion));
     }
   }
   if (!t.markers.empty()) {
@@ -150,7 +157,7 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
     for (const auto& d : t.diagnostics.first())
       fmt::format_to(std::back_inserter(out), "    {}{}: {}\n",
                      d.byte_offset > 0 ? fmt::format("byte {}: ", d.byte_offset) : std::string(),
-                     diagnostic_name(d.kind), d.detail);
+                     diagnostic_name(d.kind), escape_control(d.detail));
   }
   out += "\n";
 }

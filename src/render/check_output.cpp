@@ -17,7 +17,7 @@ namespace {
 std::string typical_words(const TraceAnalysis& t) {
   if (t.typical_region < 0 || t.regions.size() <= 1) return "";
   return fmt::format("; typical region #{} ({})", t.typical_region + 1,
-                     t.regions[t.typical_region].name);
+                     escape_control(t.regions[t.typical_region].name));
 }
 
 }  // namespace
@@ -25,7 +25,7 @@ std::string typical_words(const TraceAnalysis& t) {
 std::string render_check_text(const CheckReport& report) {
   const TraceAnalysis& t = report.analysis;
   std::string out = fmt::format(
-      "{}: {}{}\n", t.path,
+      "{}: {}{}\n", escape_control(t.path),
       describe_regions(static_cast<int64_t>(t.regions.size()), t.region_pattern), typical_words(t));
   size_t width = 0;
   for (const auto& r : report.results) width = std::max(width, std::min<size_t>(r.text.size(), 48));
@@ -33,8 +33,8 @@ std::string render_check_text(const CheckReport& report) {
   for (const auto& r : report.results) {
     if (!r.holds) ++failed;
     fmt::format_to(std::back_inserter(out), "  {:<4}  {:<{}}  actual {}{}\n",
-                   r.holds ? "ok" : "FAIL", r.text, width, r.actual,
-                   r.source.empty() ? "" : "  [" + r.source + "]");
+                   r.holds ? "ok" : "FAIL", escape_control(r.text), width, escape_control(r.actual),
+                   r.source.empty() ? "" : "  [" + escape_control(r.source) + "]");
   }
   size_t n = report.results.size();
   size_t held = n - failed;

@@ -20,12 +20,13 @@ void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
   fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
 }
 
+// fmt, not `"+" + string`: g++ 12 at -O3 warns (-Wrestrict) about the latter, wrongly.
 std::string signed_us(double ns) {
-  return (ns > 0 ? "+" : "") + format_us(ns);
+  return fmt::format("{}{}", ns > 0 ? "+" : "", format_us(ns));
 }
 
 std::string signed_count(double v) {
-  return (v > 0 ? "+" : "") + format_count(v);
+  return fmt::format("{}{}", v > 0 ? "+" : "", format_count(v));
 }
 
 // "+12.1%", or "" when A's median is 0.
@@ -45,11 +46,12 @@ std::string time_verdict(const QuantityDiff& q) {
 }
 
 std::string side_words(const TraceSide& s) {
-  return fmt::format("{}: {}", s.path, describe_regions(s.regions, s.region_pattern));
+  return fmt::format("{}: {}", escape_control(s.path),
+                     describe_regions(s.regions, s.region_pattern));
 }
 
 std::string typical_words(const TraceSide& s) {
-  return fmt::format("#{} {}", s.typical_region + 1, s.typical_region_name);
+  return fmt::format("#{} {}", s.typical_region + 1, escape_control(s.typical_region_name));
 }
 
 // The diff's mark (as in a unified diff) and JSON word for each change, in the enum's order.
@@ -88,7 +90,7 @@ std::vector<Detail> details(const ActivityDiff& d, const char* arrow) {
                                  relative(*d.duration).empty() ? "" : ", " + relative(*d.duration),
                                  format_us(d.duration->threshold))});
     else if (what == "launch API")
-      out.push_back({what, a.launch_api, b.launch_api});
+      out.push_back({what, escape_control(a.launch_api), escape_control(b.launch_api)});
     else if (what == "op chain")
       out.push_back({what, launch_chain(a.op_chain, a.launch_api, arrow),
                      launch_chain(b.op_chain, b.launch_api, arrow)});
@@ -222,7 +224,8 @@ std::string render_diff_text(const TraceDiff& d) {
   text_row(out, "per region", "A: median (min..max)", "B: median (min..max)", "B - A", "");
   text_count_row(out, "kernels", d.kernels);
   text_count_row(out, "memcpy", d.memcpy);
-  for (const auto& [kind, q] : d.memcpy_by_kind) text_count_row(out, "  " + kind, q);
+  for (const auto& [kind, q] : d.memcpy_by_kind)
+    text_count_row(out, "  " + escape_control(kind), q);
   text_count_row(out, "memset", d.memset);
   text_time_row(out, "GPU busy us", d.gpu_busy_ns);
   text_time_row(out, "wall us", d.wall_ns);
@@ -327,9 +330,9 @@ std::string render_diff_json(const TraceDiff& d) {
 
 std::string render_diff_markdown(const TraceDiff& d) {
   std::string out;
-  put(out, "### attnprof diff\n\n- A: `{}`, {}\n- B: `{}`, {}\n\n", d.a.path,
-      describe_regions(d.a.regions, d.a.region_pattern), d.b.path,
-      describe_regions(d.b.regions, d.b.region_pattern));
+  put(out, "### attnprof diff\n\n- A: {}, {}\n- B: {}, {}\n\n", markdown_code(d.a.path),
+      markdown_cell(describe_regions(d.a.regions, d.a.region_pattern)), markdown_code(d.b.path),
+      markdown_cell(describe_regions(d.b.regions, d.b.region_pattern)));
   put(out, "| per region | A: median (min..max) | B: median (min..max) | B − A | |\n");
   put(out, "|---|---:|---:|---:|---|\n");
   auto count_row = [&out](const std::string& label, const QuantityDiff& q) {
@@ -341,7 +344,7 @@ std::string render_diff_markdown(const TraceDiff& d) {
   };
   count_row("kernels", d.kernels);
   count_row("memcpy", d.memcpy);
-  for (const auto& [kind, q] : d.memcpy_by_kind) count_row("memcpy " + kind, q);
+  for (const auto& [kind, q] : d.memcpy_by_kind) count_row("memcpy " + markdown_cell(kind), q);
   count_row("memset", d.memset);
   time_row("GPU busy (us)", d.gpu_busy_ns);
   time_row("wall (us)", d.wall_ns);

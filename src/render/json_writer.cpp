@@ -4,11 +4,29 @@
 
 #include <fmt/format.h>
 
+#include "render/display_text.h"
+
 namespace attnprof {
 
 void append_json_string(std::string& out, std::string_view s) {
   out += '"';
-  for (unsigned char c : s) {
+  for (size_t at = 0; at < s.size();) {
+    const auto c = static_cast<unsigned char>(s[at]);
+    const size_t length = utf8_length(s, at);
+    if (length == 0) {
+      // Not UTF-8 (a file name can be any bytes; simdjson checked the trace's strings): JSON
+      // must be UTF-8, so the byte becomes U+FFFD, as a decoder would show it.
+      out += "\\ufffd";
+      ++at;
+      continue;
+    }
+    if (length == 2 && c == 0xc2 && static_cast<unsigned char>(s[at + 1]) < 0xa0) {
+      // A C1 control, which some terminals obey: escaped, so that `cat` of the output is safe.
+      fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned char>(s[at + 1]));
+      at += 2;
+      continue;
+    }
+    at += length;
     switch (c) {
       case '"':
         out += "\\\"";
@@ -26,10 +44,10 @@ void append_json_string(std::string& out, std::string_view s) {
         out += "\\t";
         break;
       default:
-        if (c < 0x20)
-          out += fmt::format("\\u{:04x}", c);
+        if (c < 0x20 || c == 0x7f)
+          fmt::format_to(std::back_inserter(out), "\\u{:04x}", c);
         else
-          out += static_cast<char>(c);
+          out.append(s, at - length, length);
     }
   }
   out += '"';

@@ -9,7 +9,7 @@ namespace attnprof {
 std::string describe_regions(int64_t count, const std::string& pattern) {
   std::string noun = count == 1 ? "region" : "regions";
   if (pattern.empty()) return fmt::format("{} {} (the whole trace)", count, noun);
-  return fmt::format("{} {} matching \"{}\"", count, noun, pattern);
+  return fmt::format("{} {} matching \"{}\"", count, noun, escape_control(pattern));
 }
 
 namespace {
@@ -32,40 +32,11 @@ std::string format_spread_count(const Spread& s) {
   return format_spread(s, [](double v) { return format_count(v); });
 }
 
-std::string clip(const std::string& text, size_t width) {
-  if (text.size() <= width) return text;
-  return text.substr(0, width > 3 ? width - 3 : 0) + "...";
-}
-
-std::string markdown_cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else
-      out += c;
-  }
-  return out;
-}
-
-std::string markdown_code(const std::string& text) {
-  std::string out = "`";
-  for (char c : text) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out + "`";
-}
-
 std::string launch_chain(const std::vector<std::string>& op_chain, const std::string& launch_api,
                          const char* arrow) {
   std::string out;
-  for (const auto& op : op_chain) out += op + arrow;
-  return out + (launch_api.empty() ? "?" : launch_api);
+  for (const auto& op : op_chain) out += escape_control(op) + arrow;
+  return out + (launch_api.empty() ? "?" : escape_control(launch_api));
 }
 
 void write_json_spread(JsonWriter& w, const Spread& s, double divisor) {

@@ -6,11 +6,12 @@
 #include <vector>
 
 #include "analysis/spread.h"
+#include "render/display_text.h"
 #include "render/json_writer.h"
 
 namespace attnprof {
 
-// "3 regions matching \"forward\"", "1 region (the whole trace)".
+// "3 regions matching \"forward\"", "1 region (the whole trace)"; the pattern escaped.
 std::string describe_regions(int64_t count, const std::string& pattern);
 
 // A spread of nanoseconds in microseconds: "2271.2 (2270.8..2272.5)", or "2271.2" when min and
@@ -19,17 +20,8 @@ std::string format_spread_us(const Spread& s);
 // A spread of counts: "5 (4..6)", or "5" when min and max are the same.
 std::string format_spread_count(const Spread& s);
 
-// Cuts `text` to `width` characters, ending in "..." when cut.
-std::string clip(const std::string& text, size_t width);
-
-// Text for a Markdown table cell: `|` escaped, `<` and `>` as entities.
-std::string markdown_cell(const std::string& text);
-// A code span for a Markdown table cell: `text`, with `|` escaped (entities would show literally
-// inside a code span).
-std::string markdown_code(const std::string& text);
-
 // "aten::masked_fill -> aten::clone -> aten::copy_ -> cudaMemcpyAsync": the ops, outermost first,
-// then the launching API; `arrow` joins them.
+// then the launching API, each escaped (render/display_text.h); `arrow` joins them.
 std::string launch_chain(const std::vector<std::string>& op_chain, const std::string& launch_api,
                          const char* arrow = " -> ");
 

@@ -1,6 +1,8 @@
 #pragma once
 // `attnprof bench`: the study run on this machine with LibTorch (bench/README.md).
 
+#include <string>
+
 namespace CLI {
 class App;
 }
@@ -13,5 +15,9 @@ namespace attnprof::bench {
 // GPU with --device cuda, or an output folder that cannot be written. Never throws: LibTorch's
 // exceptions stop at each variant.
 void register_bench_command(CLI::App& app, int& exit_code);
+
+// For `attnprof --version`: "LibTorch 2.11.0\nCUDA runtime 13.0\ncuDNN 9.19.0\n" ("none" where
+// LibTorch has no CUDA or no cuDNN). Never throws.
+std::string version_lines();
 
 }  // namespace attnprof::bench

@@ -34,8 +34,8 @@ std::string FindingContext::region_label(size_t region) const {
 
 std::vector<Finding> find_all(const FindingContext& context) {
   static constexpr FindingRule kRules[] = {
-      find_hidden_copies,  find_precision_upcast,  find_mask_rebuilt,     find_not_fused,
-      find_low_occupancy,  find_cpu_side_cost,     find_launch_bound,     find_synchronizations,
+      find_hidden_copies,      find_precision_upcast, find_mask_rebuilt, find_not_fused,
+      find_low_occupancy,      find_cpu_side_cost,    find_launch_bound, find_synchronizations,
       find_persistent_kernels, find_launch_kernel_ex,
   };
   std::vector<Finding> findings;
@@ -46,16 +46,26 @@ std::vector<Finding> find_all(const FindingContext& context) {
 
 std::string_view finding_id(FindingKind kind) {
   switch (kind) {
-    case FindingKind::kHiddenCopy: return "hidden-copy";
-    case FindingKind::kPrecisionUpcast: return "precision-upcast";
-    case FindingKind::kMaskRebuilt: return "mask-rebuilt";
-    case FindingKind::kNotFused: return "not-fused";
-    case FindingKind::kLowOccupancy: return "low-occupancy";
-    case FindingKind::kCpuSideCost: return "cpu-side-cost";
-    case FindingKind::kLaunchBound: return "launch-bound";
-    case FindingKind::kSynchronization: return "synchronization";
-    case FindingKind::kPersistentKernel: return "persistent-kernel";
-    case FindingKind::kLaunchKernelEx: return "cuLaunchKernelEx";
+    case FindingKind::kHiddenCopy:
+      return "hidden-copy";
+    case FindingKind::kPrecisionUpcast:
+      return "precision-upcast";
+    case FindingKind::kMaskRebuilt:
+      return "mask-rebuilt";
+    case FindingKind::kNotFused:
+      return "not-fused";
+    case FindingKind::kLowOccupancy:
+      return "low-occupancy";
+    case FindingKind::kCpuSideCost:
+      return "cpu-side-cost";
+    case FindingKind::kLaunchBound:
+      return "launch-bound";
+    case FindingKind::kSynchronization:
+      return "synchronization";
+    case FindingKind::kPersistentKernel:
+      return "persistent-kernel";
+    case FindingKind::kLaunchKernelEx:
+      return "cuLaunchKernelEx";
   }
   return "finding";
 }

@@ -7,21 +7,30 @@
 
 namespace attnprof::kernel_traits {
 
-inline bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+inline bool contains(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
 
 inline bool is_gemm(std::string_view n) {
-  return contains(n, "nvjet") || contains(n, "gemm") || contains(n, "xmma") || contains(n, "cutlass::Kernel");
+  return contains(n, "nvjet") || contains(n, "gemm") || contains(n, "xmma") ||
+         contains(n, "cutlass::Kernel");
 }
 // FP32 arithmetic on CUDA cores: cuBLAS names its FP32 kernels f32f32 (or sgemm).
 inline bool is_fp32_gemm(std::string_view n) {
   return is_gemm(n) && (contains(n, "f32f32") || contains(n, "sgemm"));
 }
-inline bool is_softmax(std::string_view n) { return contains(n, "softmax"); }
+inline bool is_softmax(std::string_view n) {
+  return contains(n, "softmax");
+}
 inline bool is_fused_attention(std::string_view n) {
   return contains(n, "flash_fwd") || contains(n, "flash_bwd") || contains(n, "fmha") ||
          contains(n, "_sdpa_") || contains(n, "efficient_attention") || contains(n, "flash_attn");
 }
-inline bool is_mask_builder(std::string_view n) { return contains(n, "triu_tril") || contains(n, "tril") || contains(n, "triu"); }
-inline bool is_copy_kernel(std::string_view n) { return contains(n, "copy_kernel") || contains(n, "CopyKernel"); }
+inline bool is_mask_builder(std::string_view n) {
+  return contains(n, "triu_tril") || contains(n, "tril") || contains(n, "triu");
+}
+inline bool is_copy_kernel(std::string_view n) {
+  return contains(n, "copy_kernel") || contains(n, "CopyKernel");
+}
 
 }  // namespace attnprof::kernel_traits

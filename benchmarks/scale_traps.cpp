@@ -1,0 +1,165 @@
+// The trace shapes that were quadratic (issue 12), grown through N = 10k, 30k, 100k, 300k, with
+// the time of `analyze` at each N and the slope between neighbours: log(t2 / t1) / log(N2 / N1),
+// 1 for linear time, 2 for quadratic. A benchmark, not a timed test (the numbers depend on the
+// machine); the goal is a slope near 1 and at most 2 s at 100k on the project's 2-core VM.
+//
+//   shared-id      N kernels whose launches all share one correlation id (merged ranks,
+//                  restarted sessions): SharedCorrelations::choose scanned every launch of the id
+//                  for every kernel
+//   nested-region  one long `forward` around N short `forward`s, each launching a kernel, read
+//                  with --region forward: assign_to_regions walked back over every earlier region
+//   deep-chain     N annotations nested in one another, N ops under the innermost, each launching
+//                  a kernel: each op walked the chain up to find whether an op is above it, and
+//                  each kernel's op chain walked it again
+//
+// usage: scale_traps [--max N] [--case NAME]...
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "attnprof/analysis.h"
+
+namespace {
+
+struct Case {
+  const char* name;
+  const char* region;  // --region, or "" for the default
+  std::function<std::string(int)> trace;
+};
+
+std::string launch(int pid, int tid, int64_t ts_ns, int correlation) {
+  return fmt::format(
+      R"({{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":{},"tid":{},)"
+      R"("ts":{}.{:03},"dur":1,"args":{{"correlation":{}}}}},)",
+      pid, tid, ts_ns / 1000, ts_ns % 1000, correlation);
+}
+
+std::string kernel(int64_t ts_ns, int correlation) {
+  return fmt::format(
+      R"({{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":{}.{:03},"dur":1,)"
+      R"("args":{{"device":0,"stream":7,"correlation":{}}}}},)",
+      ts_ns / 1000, ts_ns % 1000, correlation);
+}
+
+std::string annotation(const char* name, int64_t ts_ns, int64_t dur_ns) {
+  return fmt::format(
+      R"({{"ph":"X","cat":"user_annotation","name":"{}","pid":1,"tid":1,"ts":{}.{:03},)"
+      R"("dur":{}.{:03}}},)",
+      name, ts_ns / 1000, ts_ns % 1000, dur_ns / 1000, dur_ns % 1000);
+}
+
+std::string finish(std::string events) {
+  events.pop_back();  // the last comma
+  return "{\"traceEvents\":[" + events + "]}";
+}
+
+std::string shared_id(int n) {
+  std::string events;
+  for (int i = 0; i < n; ++i) events += launch(1, 1, int64_t{i} * 10'000, 7);
+  for (int i = 0; i < n; ++i) events += kernel(int64_t{i} * 10'000 + 5'000, 7);
+  return finish(std::move(events));
+}
+
+std::string nested_region(int n) {
+  std::string events = annotation("forward", 0, int64_t{n} * 10'000 + 10'000);
+  for (int i = 0; i < n; ++i) {
+    const int64_t t = int64_t{i} * 10'000 + 1'000;
+    events += annotation("forward", t, 5'000);
+    events += launch(1, 1, t + 1'000, i + 1);
+    events += kernel(t + 2'000, i + 1);
+  }
+  return finish(std::move(events));
+}
+
+std::string deep_chain(int n) {
+  std::string events;
+  const int64_t span = int64_t{n} * 4'000 + 4'000;
+  for (int i = 0; i < n; ++i) events += annotation("frame", i, span - 2 * i);
+  for (int i = 0; i < n; ++i) {
+    const int64_t t = n + int64_t{i} * 2'000;
+    events += fmt::format(
+        R"({{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":{}.{:03},"dur":1.5}},)",
+        t / 1000, t % 1000);
+    events += launch(1, 1, t + 100, i + 1);
+    events += kernel(t + 500, i + 1);
+  }
+  return finish(std::move(events));
+}
+
+// Seconds for analyze_file on `text`, best of two; negative when it failed.
+double time_analyze(const std::string& text, const char* region) {
+  char path[] = "/tmp/attnprof_scale_XXXXXX";
+  const int fd = ::mkstemp(path);
+  if (fd < 0 || ::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
+    std::perror("scale_traps: writing the trace");
+    return -1;
+  }
+  ::close(fd);
+  attnprof::AnalyzeOptions options;
+  options.region_pattern = region;
+  double best = -1;
+  for (int repeat = 0; repeat < 2; ++repeat) {
+    const auto start = std::chrono::steady_clock::now();
+    auto result = attnprof::analyze_file(path, options);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!result.ok()) {
+      std::fprintf(stderr, "scale_traps: %s\n", result.error().message.c_str());
+      break;
+    }
+    best = best < 0 ? seconds : std::min(best, seconds);
+    if (seconds > 30) break;  // one run is enough to see a trap
+  }
+  ::unlink(path);
+  return best;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int max_n = 300'000;
+  std::vector<std::string> only;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--max") == 0 && i + 1 < argc) {
+      max_n = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
+      only.emplace_back(argv[++i]);
+    } else {
+      std::fprintf(stderr, "usage: scale_traps [--max N] [--case NAME]...\n");
+      return 2;
+    }
+  }
+  const std::vector<Case> cases = {{"shared-id", "", shared_id},
+                                   {"nested-region", "forward", nested_region},
+                                   {"deep-chain", "", deep_chain}};
+  std::printf("%-14s %8s %10s %7s\n", "case", "N", "seconds", "slope");
+  for (const Case& c : cases) {
+    if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;
+    double previous_seconds = 0;
+    int previous_n = 0;
+    for (int n : {10'000, 30'000, 100'000, 300'000}) {
+      if (n > max_n) break;
+      const double seconds = time_analyze(c.trace(n), c.region);
+      if (seconds < 0) return 1;
+      std::string slope = "";
+      if (previous_n > 0 && previous_seconds > 0)
+        slope = fmt::format(
+            "{:.2f}", std::log(seconds / previous_seconds) / std::log(double(n) / previous_n));
+      std::printf("%-14s %8d %10.3f %7s\n", c.name, n, seconds, slope.c_str());
+      std::fflush(stdout);
+      previous_seconds = seconds;
+      previous_n = n;
+    }
+  }
+  return 0;
+}
