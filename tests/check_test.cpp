@@ -9,8 +9,8 @@
 
 #include "analysis/expectation_evaluation.h"
 #include "analysis/expectation_parser.h"
-#include "analysis/variant_expectations.h"
 #include "analysis/summarize.h"
+#include "analysis/variant_expectations.h"
 #include "attnprof/expectations.h"
 #include "reader/read_trace.h"
 #include "test_support.h"

@@ -25,10 +25,12 @@ Result<std::unique_ptr<TraceOutputFile>> TraceOutputFile::create(const std::stri
     return make_error("{}: cannot write here ({}); check the folder exists and is writable", path,
                       std::strerror(errno));
   const bool gzip = path.size() > 3 && path.ends_with(".gz");
-  return std::unique_ptr<TraceOutputFile>(new TraceOutputFile(path, std::move(temporary), file, gzip));
+  return std::unique_ptr<TraceOutputFile>(
+      new TraceOutputFile(path, std::move(temporary), file, gzip));
 }
 
-TraceOutputFile::OutputFile(std::string path, std::string temporary, std::FILE* file, bool gzip)
+TraceOutputFile::TraceOutputFile(std::string path, std::string temporary, std::FILE* file,
+                                 bool gzip)
     : path_(std::move(path)), temporary_(std::move(temporary)), file_(file), gzip_(gzip) {
   if (!gzip_) return;
   deflater_ = std::make_unique<Deflater>();
@@ -40,7 +42,7 @@ TraceOutputFile::OutputFile(std::string path, std::string temporary, std::FILE* 
   z.level_buf_size = static_cast<uint32_t>(deflater_->level_buffer.size());
 }
 
-TraceOutputFile::~OutputFile() {
+TraceOutputFile::~TraceOutputFile() {
   if (file_) std::fclose(file_);
   if (!committed_) std::remove(temporary_.c_str());
 }

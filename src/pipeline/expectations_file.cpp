@@ -18,7 +18,8 @@ Result<std::vector<Expectation>> load_expectations(const std::string& path, uint
 Result<std::vector<VariantExpectation>> load_variant_expectations(
     const std::string& path, const std::vector<std::string>& variants) {
   // Bounded, and a directory refused, as every side file (io/side_file.h).
-  Result<std::string> content = read_side_file(path, Limits{}.max_side_file_bytes, "expectations file");
+  Result<std::string> content =
+      read_side_file(path, Limits{}.max_side_file_bytes, "expectations file");
   if (!content) return content.take_error();
   return parse_variant_expectations(*content, path, variants);
 }
