@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # attnprof beside Holistic Trace Analysis (HTA), the Python tool users know, on the same trace,
 # in one run (a benchmark, not a test): wall time and peak RSS of HTA loading the trace (its
-# parse and preprocessing, which every HTA analysis starts with) and of `attnprof analyze`.
+# parse and preprocessing, which every HTA analysis starts with), of `attnprof analyze`, and of the
+# attnprof Python module (`attnprof.read`, every table as a pandas DataFrame) when it was built:
+# Python beside Python, interpreter start and `import pandas` included on both sides.
 #
 #   benchmarks/hta_side_by_side.sh HTA_SOURCE TRACE.json[.gz] [REPEAT]
 #
@@ -67,16 +69,32 @@ measure() {  # label, command...: prints "label seconds peak_MB"
   echo "$label $best_s $((best_kb / 1024))"
 }
 
+# Each Python run also prints the seconds of the call itself (after the imports, which both pay).
 hta_line=$(measure hta env PYTHONPATH="$hta" /usr/bin/python3 -c "
+import time
 from hta.trace_analysis import TraceAnalysis
+start = time.perf_counter()
 a = TraceAnalysis(trace_dir='$work/traces')
 assert a.t.get_ranks() == [0], 'HTA read no trace'
-print(len(a.t.get_trace(0)), 'rows')")
+print(len(a.t.get_trace(0)), 'rows')
+print('call', time.perf_counter() - start)")
+hta_call=$(sed -n 's/^call //p' "$work/out")
 ours_line=$(measure attnprof "$attnprof" analyze "$input")
+py_line=""
+if [[ -d $root/build/release/python/attnprof ]]; then
+  py_line=$(measure attnprof-py env PYTHONPATH="$root/build/release/python" /usr/bin/python3 -c "
+import time
+import attnprof
+start = time.perf_counter()
+t = attnprof.read('$input')
+print(len(t.regions), 'regions', len(t.activities), 'activities', len(t.findings), 'findings')
+print('call', time.perf_counter() - start)")
+  py_call=$(sed -n 's/^call //p' "$work/out")
+fi
 
 echo "trace: $trace ($((json_bytes / 1000000)) MB of JSON; read as $(basename "$input")), best of $repeat"
 printf '%-10s %10s %10s\n' tool seconds "peak MB"
-for line in "$hta_line" "$ours_line"; do
+for line in "$hta_line" "$ours_line" ${py_line:+"$py_line"}; do
   read -r label s mb <<<"$line"
   printf '%-10s %10s %10s\n' "$label" "$s" "$mb"
 done
@@ -85,3 +103,12 @@ read -r _ os om <<<"$ours_line"
 awk -v hs="$hs" -v os="$os" -v hm="$hm" -v om="$om" -v jb="$json_bytes" 'BEGIN {
   printf "attnprof is %.0fx faster than HTA and uses %.1fx less memory; its peak RSS (the whole process) is %.0f%% of the JSON\n",
          hs / (os > 0 ? os : 0.01), hm / (om > 0 ? om : 1), 100 * om * 1048576 / jb }'
+if [[ -n $py_line ]]; then
+  read -r _ ps pm <<<"$py_line"
+  awk -v hs="$hs" -v ps="$ps" -v hm="$hm" -v pm="$pm" 'BEGIN {
+    printf "from Python, attnprof.read is %.0fx faster than HTA and uses %.1fx less memory\n",
+           hs / (ps > 0 ? ps : 0.01), hm / (pm > 0 ? pm : 1) }'
+  awk -v hc="$hta_call" -v pc="$py_call" 'BEGIN {
+    printf "the calls alone, after the imports: HTA TraceAnalysis %.2f s, attnprof.read %.2f s: %.0fx\n",
+           hc, pc, hc / (pc > 0 ? pc : 0.001) }'
+fi

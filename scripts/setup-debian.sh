@@ -11,6 +11,8 @@ packages=(
   gzip python3
   clang-format-14  # scripts/check-format.sh, run by scripts/run-tests.sh
   chromium  # the report's browser test (tests/browser/report_in_chromium.sh), headless
+  # The Python module (python/, `import attnprof`) and its test: pandas brings numpy.
+  pybind11-dev python3-dev python3-pandas python3-pytest
 )
 
 missing=()

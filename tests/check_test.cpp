@@ -1,10 +1,16 @@
 // `attnprof check`: the expression language (analysis/expectation_parser.h), its evaluation on the
 // real H200 traces, and the command's exit codes (0 all hold, 1 one fails, 2 bad input).
 
+#include <map>
+
 #include <gtest/gtest.h>
 
+#include <simdjson.h>
+
+#include "analysis/expectation_evaluation.h"
 #include "analysis/expectation_parser.h"
 #include "analysis/summarize.h"
+#include "analysis/variant_expectations.h"
 #include "attnprof/expectations.h"
 #include "reader/read_trace.h"
 #include "test_support.h"
@@ -233,10 +239,117 @@ TEST(CheckCommand, JsonOutputCarriesResultsAndEveryMetric) {
   auto r = run_cli("check --region forward --format json " + fixture("study_sdpa-cudnn.json.gz") +
                    " --expect 'kineto_occupancy_pct == 0'");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("\"schemaVersion\": 1"), std::string::npos);
+  EXPECT_NE(r.output.find("\"schemaVersion\": 2"), std::string::npos);
   EXPECT_NE(r.output.find("\"all_hold\": true"), std::string::npos);
   EXPECT_NE(r.output.find("\"launch_api\": \"cuLaunchKernelEx\""), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("\"kernels.fused_attention\": {"), std::string::npos) << r.output;
+}
+
+// `"actual": "5"` made every script parse a string (issue 16): values are numbers, texts are
+// texts, and the words stay beside them.
+TEST(CheckCommand, JsonActualValuesAreNumbers) {
+  auto r =
+      run_cli("check --region forward --format json " + fixture("study_naive.json.gz") +
+              " --expect 'kernels == 5 and memcpy_dtod == 1' --expect 'main_kernel ~ softmax'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc = parser.parse(simdjson::padded_string(r.output));
+  simdjson::dom::array results = doc["results"];
+  ASSERT_EQ(results.size(), 2u);
+  simdjson::dom::element first = results.at(0)["actual"];
+  EXPECT_TRUE(first["kernels"].is_number());
+  EXPECT_EQ(double(first["kernels"]), 5);
+  EXPECT_EQ(double(first["memcpy_dtod"]), 1);
+  EXPECT_EQ(std::string_view(results.at(0)["actual_text"]), "kernels = 5; memcpy_dtod = 1");
+  EXPECT_EQ(std::string_view(results.at(1)["actual"]["main_kernel"]), "softmax_warp_forward<...>");
+
+  // A metric the trace cannot give is null, not a string.
+  r = run_cli("check --region no_such_region --format json " + fixture("study_naive.json.gz") +
+              " --expect 'kernels == 5'");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  doc = parser.parse(simdjson::padded_string(r.output));
+  EXPECT_TRUE(simdjson::dom::array(doc["results"]).at(0)["actual"]["kernels"].is_null());
+}
+
+TEST(CheckCommand, CsvHasARowPerMetricOfEachExpectation) {
+  auto r = run_cli("check --region forward --format csv " + fixture("study_naive.json.gz") +
+                   " --expect 'kernels == 5 and memcpy_dtod == 1' --expect 'kernels > 9'");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  const std::string trace = fixture("study_naive.json.gz");
+  EXPECT_EQ(r.output, "trace,variant,expression,source,holds,metric,value,min,max,regions\n" +
+                          trace + ",,kernels == 5 and memcpy_dtod == 1,,true,kernels,5,5,5,3\n" +
+                          trace +
+                          ",,kernels == 5 and memcpy_dtod == 1,,true,memcpy_dtod,1,1,1,3\n" +
+                          trace + ",,kernels > 9,,false,kernels,5,5,5,3\n");
+}
+
+TEST(VariantExpectations, PrefixesNameVariantsOrEvery) {
+  const std::vector<std::string> variants{"naive", "sdpa-flash"};
+  auto parsed = parse_variant_expectations(
+      "# a study\nnaive: memcpy == 1  # the copy\n*: memset <= 1\nkernels >= 1\n"
+      "sdpa-flash: main_kernel ~ \"flash\"\n",
+      "s.expect", variants);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  ASSERT_EQ(parsed->size(), 4u);
+  EXPECT_EQ((*parsed)[0].variant, "naive");
+  EXPECT_EQ((*parsed)[0].expectation.source, "s.expect:2");
+  EXPECT_EQ((*parsed)[1].variant, "*");
+  EXPECT_EQ((*parsed)[2].variant, "*");
+  EXPECT_EQ(expectations_for(*parsed, "naive").size(), 3u);
+  EXPECT_EQ(expectations_for(*parsed, "sdpa-flash").size(), 3u);
+
+  auto unknown = parse_variant_expectations("  flashy: kernels == 1\n", "s.expect", variants);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().message,
+            "s.expect:1:3: unknown variant 'flashy' (variants: naive, sdpa-flash, or *)");
+  auto bad = parse_variant_expectations("naive: kernels = 1\n", "s.expect", variants);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message.rfind("s.expect:1:16: expected an operator", 0), 0u)
+      << bad.error().message;
+}
+
+// The study's claims, checked on the shipped study's traces without a GPU (issue 16).
+TEST(CheckStudy, TheShippedStudyHoldsItsOwnClaims) {
+  const std::string study = std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study";
+  const std::string expect = std::string(ATTNPROF_SOURCE_DIR) + "/examples/study.expect";
+  auto r = run_cli("check " + study + " --expectations " + expect);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  // 12 lines: 11 for one variant each, and `*: memset <= 1` for each of the 7 variants.
+  EXPECT_NE(r.output.find("study: 18 of 18 expectations hold over 7 variants"), std::string::npos)
+      << r.output;
+  EXPECT_NE(
+      r.output.find("naive: " + study + "/traces/naive.json.gz: 5 regions matching \"forward\""),
+      std::string::npos)
+      << r.output;
+  EXPECT_NE(
+      r.output.find(
+          "  ok    launch_api == cuLaunchKernelEx                    actual cuLaunchKernelEx"),
+      std::string::npos)
+      << r.output;
+}
+
+TEST(CheckStudy, AFalseClaimFailsOnItsVariantOnly) {
+  const std::string study = std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study";
+  TempFile file("wrong.expect", "naive: memcpy == 0\ninplace: memcpy == 0\n");
+  auto r = run_cli("check " + study + " --expectations " + file.path() + " --format json");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc = parser.parse(simdjson::padded_string(r.output));
+  EXPECT_FALSE(bool(doc["all_hold"]));
+  std::map<std::string, bool> holds;
+  for (simdjson::dom::element v : simdjson::dom::array(doc["variants"]))
+    holds[std::string(std::string_view(v["variant"]))] = bool(v["all_hold"]);
+  EXPECT_EQ(holds.size(), 7u);
+  EXPECT_FALSE(holds["naive"]);
+  EXPECT_TRUE(holds["inplace"]);
+  EXPECT_TRUE(holds["sdpa-flash"]) << "no line for it: nothing to fail";
+
+  TempFile unknown("unknown.expect", "flashy: kernels == 1\n");
+  r = run_cli("check " + study + " --expectations " + unknown.path());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("unknown variant 'flashy' (variants: inplace, naive, sdpa-auto"),
+            std::string::npos)
+      << r.output;
 }
 
 }  // namespace

@@ -549,6 +549,57 @@ TEST_F(ShippedStudyReport, MarkdownHasTheTableAndTheFindings) {
   EXPECT_EQ(md.find("<svg"), std::string::npos);
 }
 
+// Issue 16: informational findings (how a kernel is built) come after those that explain time,
+// folded into a <details>, in the page and in the Markdown.
+TEST_F(ShippedStudyReport, InformationalFindingsComeLastAndFolded) {
+  std::string notes = between(*html_, R"(<div class="notes">)", "</section>");
+  std::string naive =
+      between(notes, R"(<div class="v">naive</div>)", R"(<div class="note-group">)");
+  ASSERT_FALSE(naive.empty());
+  const size_t fold = naive.find(R"(<details class="info-notes">)");
+  ASSERT_NE(fold, std::string::npos) << naive;
+  for (const char* id : {"hidden-copy", "not-fused"})
+    EXPECT_LT(naive.find(std::string(">") + id + "<"), fold) << id;
+  for (const char* id : {"persistent-kernel", "cuLaunchKernelEx"})
+    EXPECT_GT(naive.find(std::string(">") + id + "<"), fold) << id;
+  // sdpa-flash's one finding (low occupancy by design) is folded whole.
+  std::string flash =
+      between(notes, R"(<div class="v">sdpa-flash</div>)", R"(<div class="note-group">)");
+  EXPECT_NE(flash.find("<details class=\"info-notes\"><summary>1 informational finding "),
+            std::string::npos)
+      << flash;
+
+  std::string md = render_report_markdown(*data_);
+  const size_t details = md.find("<details><summary>Informational findings");
+  ASSERT_NE(details, std::string::npos) << md;
+  EXPECT_LT(md.find("- naive: **hidden-copy**"), details);
+  EXPECT_LT(md.find("- sdpa-math: **precision-upcast**"), details);
+  EXPECT_GT(md.find("- naive: **persistent-kernel**"), details);
+  EXPECT_GT(md.find("- sdpa-cudnn: **cuLaunchKernelEx**"), details);
+}
+
+// Issue 16: sdpa-auto picks cuDNN, so its sweep line lay exactly on sdpa-cudnn's and hid it.
+TEST_F(ShippedStudyReport, CoincidingSweepLinesAreDrawnApartAndNamed) {
+  std::string chart = between(*html_, R"(id="sweep-time")", "</svg>");
+  ASSERT_FALSE(chart.empty());
+  EXPECT_NE(chart.find(R"(data-series="sdpa-auto" data-coincides-with="sdpa-cudnn")"),
+            std::string::npos)
+      << chart;
+  // At seq 512 sdpa-auto was faster (0.035 ms to 0.049): the lines meet from 1024 on.
+  EXPECT_NE(chart.find(">partly on sdpa-cudnn<"), std::string::npos) << chart;
+  // Peak memory: efficient, cuDNN and auto allocate the same at every size; each later line is
+  // dashed its own way, so none hides another.
+  std::string memory = between(*html_, R"(id="sweep-memory")", "</svg>");
+  EXPECT_NE(memory.find(R"(data-series="sdpa-cudnn" data-coincides-with="sdpa-efficient")"),
+            std::string::npos)
+      << memory;
+  EXPECT_NE(memory.find(R"(data-series="sdpa-auto" data-coincides-with="sdpa-efficient")"),
+            std::string::npos);
+  EXPECT_NE(memory.find(R"(stroke-dasharray="7 5")"), std::string::npos);
+  EXPECT_NE(memory.find(R"(stroke-dasharray="2 4")"), std::string::npos);
+  EXPECT_NE(memory.find(">= sdpa-efficient<"), std::string::npos);
+}
+
 TEST(Report, TracesGiveATableOfMediansAndATimelineEach) {
   ReportData d =
       load({testing::fixture("study_naive.json.gz"), testing::fixture("study_sdpa-flash.json.gz")},

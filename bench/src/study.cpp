@@ -168,8 +168,11 @@ int run_study(const StudyOptions& options) {
     std::fprintf(stderr, "attnprof bench: %s\n", written.error().message.c_str());
     return kExitUsage;
   }
-  std::printf("\nTraces (open in https://ui.perfetto.dev), summary.json and summary.md%s in %s\n",
-              report.sweeps.empty() ? "" : ", sweep.csv", out_dir.c_str());
+  // On stderr: the table on stdout is kept as the study's table.txt, where a path of the machine
+  // that recorded it would mean nothing.
+  std::fprintf(stderr,
+               "\nTraces (open in https://ui.perfetto.dev), summary.json and summary.md%s in %s\n",
+               report.sweeps.empty() ? "" : ", sweep.csv", out_dir.c_str());
   const int code =
       has_failures(report) || !expectations_hold(report) ? kExitVariantFailed : kExitAllRan;
   if (options.report) return write_run_report(report, out_dir, code);

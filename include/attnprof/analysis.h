@@ -94,6 +94,12 @@ struct WorkOutsideRegions {
   std::vector<std::string> carried_in_overlaps;  // the regions whose span its GPU time overlaps
 };
 
+// A marker `attnprof annotate` wrote into the trace, read back (an instant named "attnprof: ...").
+struct TraceMarker {
+  std::string name;   // "hidden-copy", "typical region", "hidden copy"
+  int64_t ts_ns = 0;  // trace clock
+};
+
 struct TraceAnalysis {
   std::string path;
   uint64_t json_bytes = 0;          // decompressed
@@ -113,6 +119,8 @@ struct TraceAnalysis {
   RegionFacts facts;
   // Filled when AnalyzeOptions::explain is set.
   std::vector<Finding> findings;
+  // The markers of a trace annotated by `attnprof annotate`, in trace order; empty otherwise.
+  std::vector<TraceMarker> markers;
   Diagnostics diagnostics;
 };
 

@@ -39,10 +39,21 @@ struct Expectation {
   std::vector<Comparison> all_of;
 };
 
+// What the trace shows for one metric of an expression, as a value a program can compare.
+struct ActualValue {
+  std::string metric;
+  bool available = false;        // false: the trace cannot give it (actual says why)
+  std::optional<double> number;  // a number metric: the median over regions
+  double min = 0, max = 0;       // over regions (equal to the median for a single value)
+  int regions = 0;               // how many regions the number summarizes
+  std::string text;              // a text metric: its value (the short name for main_kernel)
+};
+
 struct ExpectationResult {
   std::string text;
   std::string source;
   bool holds = false;
+  std::vector<ActualValue> values;  // one per metric of the expression, in order
   // What the trace shows, for each metric of the expression: "1", "flash_fwd_kernel<...>",
   // "2.271 (median of 3 regions, 2.270..2.273)", "n/a (no region matches \"forward\")".
   std::string actual;

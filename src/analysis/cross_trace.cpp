@@ -89,6 +89,18 @@ QuantityAcrossTraces quantity_across(std::vector<double> values, const std::vect
   return q;
 }
 
+bool are_ranks_of_one_run(const std::vector<TraceAnalysis>& traces) {
+  if (traces.size() < 2) return false;
+  std::set<int32_t> ranks;
+  for (const TraceAnalysis& t : traces) {
+    if (t.world_size <= 1 || t.world_size != traces.front().world_size ||
+        t.distributed_backend != traces.front().distributed_backend)
+      return false;
+    if (!ranks.insert(t.rank).second) return false;
+  }
+  return true;
+}
+
 CrossTraceSummary summarize_across_traces(const std::vector<TraceAnalysis>& traces) {
   CrossTraceSummary out;
   out.labels = label_traces(traces, out.labelled_by_rank);

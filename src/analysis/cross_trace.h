@@ -59,6 +59,13 @@ struct CrossTraceSummary {
   int compared_regions = 0;  // regions that two or more traces have
 };
 
+// True when `traces` are two or more ranks of one distributed run: each has distributedInfo with
+// the same world size (above 1) and backend, and no two share a rank. Only then do a slowest trace
+// and a spread mean something (issue 16): across seven different attention variants, "spread
+// 1541.6 %, slowest sdpa-math" only restates that they differ. `analyze` compares traces only
+// when this holds.
+bool are_ranks_of_one_run(const std::vector<TraceAnalysis>& traces);
+
 // `traces` in input order. Meaningful for two or more traces; for one, every spread is 0.
 CrossTraceSummary summarize_across_traces(const std::vector<TraceAnalysis>& traces);
 

@@ -73,6 +73,22 @@ bool compare(const Comparison& c, const MetricValue& v) {
   }
 }
 
+ActualValue actual_value(const std::string& metric, const MetricValue& v) {
+  ActualValue out;
+  out.metric = metric;
+  out.available = v.available;
+  if (!v.available) return out;
+  if (v.type == MetricType::kText) {
+    if (!v.texts.empty()) out.text = v.texts.front();
+  } else {
+    out.number = v.number.median;
+    out.min = v.number.min;
+    out.max = v.number.max;
+    out.regions = v.number.count;
+  }
+  return out;
+}
+
 }  // namespace
 
 ExpectationResult evaluate_expectation(const Expectation& e, const TraceAnalysis& analysis) {
@@ -84,6 +100,7 @@ ExpectationResult evaluate_expectation(const Expectation& e, const TraceAnalysis
     MetricValue v = metric_value(analysis, c.metric);
     bool holds = compare(c, v);
     r.holds = r.holds && holds;
+    r.values.push_back(actual_value(c.metric, v));
     std::string actual = format_actual(v);
     // A text metric with several spellings failed on all of them: show the full name too.
     if (!holds && v.available && v.texts.size() > 1) {

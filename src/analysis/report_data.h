@@ -24,7 +24,10 @@ namespace attnprof {
 struct ReportVariant {
   std::string name;        // the bench's variant, or the trace's file name without .json[.gz]
   std::string trace_path;  // as read; empty when there is none
-  std::string missing;     // why there is no timeline, when there is none
+  // The trace as a link from the page (relative to where it is written; write_report sets it),
+  // so that a reader opens it in Perfetto UI; empty: shown as text.
+  std::string trace_href;
+  std::string missing;  // why there is no timeline, when there is none
   // analyze --explain of the trace (activities of the typical region only).
   std::optional<TraceAnalysis> analysis;
   std::optional<RegionTimeline> timeline;  // of the typical region

@@ -17,6 +17,7 @@
 #include "analysis/region_facts.h"
 #include "analysis/regions.h"
 #include "analysis/spread.h"
+#include "analysis/trace_annotations.h"
 
 namespace attnprof {
 
@@ -263,6 +264,13 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   out.typical_region = typical_region(out.regions, out.facts);
 
   if (options.explain) out.findings = find_all(FindingContext{trace, set, members, out});
+  for (const InstantEvent& e : trace.instants) {
+    std::string_view name = trace.strings.view(e.name);
+    if (name.starts_with(kMarkerPrefix))
+      out.markers.push_back({std::string(name.substr(kMarkerPrefix.size())), e.ts_ns});
+  }
+  std::stable_sort(out.markers.begin(), out.markers.end(),
+                   [](const TraceMarker& a, const TraceMarker& b) { return a.ts_ns < b.ts_ns; });
 
   RowMaker rows(trace, set);
   auto activities_of = [&](size_t r) {

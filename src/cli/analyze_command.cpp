@@ -1,4 +1,4 @@
-// `attnprof analyze (TRACE | DIR)... [--region NAME] [--format text|json|md] [--jobs N]`
+// `attnprof analyze (TRACE | DIR)... [--region NAME] [--format text|json|md|csv] [--jobs N]`
 //
 // Several traces are read at once (issue 7), and a trace that cannot be read does not stop the
 // others: every trace read is reported, the others get their one-line error on stderr after the
@@ -41,6 +41,8 @@ int run(const AnalyzeArgs& args) {
 
   AnalyzeOptions options;
   options.region_pattern = args.region;
+  // CSV lists every region's activities too, held in memory (it has no streamed form yet).
+  options.activities_of_every_region = args.format == "csv";
   options.explain = args.explain;
   options.limits = args.limits.to_limits();
   // JSON lists every region's activities: it is written to stdout as each trace is analyzed,
@@ -89,14 +91,15 @@ int run(const AnalyzeArgs& args) {
   int exit_code = unread.empty() ? 0 : 2;
   if (!read.empty()) {
     std::optional<CrossTraceSummary> across;
-    if (read.size() >= 2) across = summarize_across_traces(read);
+    if (are_ranks_of_one_run(read)) across = summarize_across_traces(read);
     if (json) {
       json_stream.finish(across ? &*across : nullptr, read, unread);
       if (!json_out.flush() || std::fflush(stdout) != 0) exit_code = standard_output_failed(errno);
     } else {
       const AnalyzeOutput output{read, across ? &*across : nullptr, unread};
-      std::string out =
-          args.format == "md" ? render_analyze_markdown(output) : render_analyze_text(output);
+      std::string out = args.format == "md"    ? render_analyze_markdown(output)
+                        : args.format == "csv" ? render_analyze_csv(output)
+                                               : render_analyze_text(output);
       if (write_command_output(out) != 0) exit_code = 2;
     }
   }
@@ -120,8 +123,9 @@ void register_analyze(CLI::App& app, int& exit_code) {
   cmd->add_option("--region", args->region,
                   "Regions are the user annotations with this name (wildcards * and ?); default: "
                   "ProfilerStep#* when present, else the whole trace");
-  cmd->add_option("--format", args->format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "md"}));
+  cmd->add_option("--format", args->format,
+                  "Output format; csv: one row per GPU activity of every region")
+      ->check(CLI::IsMember({"text", "json", "md", "csv"}));
   cmd->add_flag("--explain", args->explain,
                 "Also say what the trace means: findings with their evidence and suggestions");
   cmd->add_option("-j,--jobs", args->jobs,

@@ -1,16 +1,25 @@
-// `attnprof check TRACE [--region NAME] (--expect EXPR)... [--expectations FILE]
-//                [--format text|json]`
+// `attnprof check (TRACE | STUDY_DIR) [--region NAME] (--expect EXPR)... [--expectations FILE]
+//                [--format text|json|csv]`
 // Exit 0 when every expectation holds, 1 when any fails, 2 on bad input or a bad expression.
+//
+// A study folder (`attnprof bench --out DIR`, e.g. examples/h200-study) is checked variant by
+// variant against a study's expectations file (`VARIANT: EXPRESSION` lines), so that the
+// study's claims are checked on its shipped traces without a GPU (issue 16).
 
 #include <cstdio>
+#include <filesystem>
+#include <optional>
 #include <variant>
 
 #include "analysis/expectation_evaluation.h"
 #include "analysis/expectation_parser.h"
+#include "analysis/variant_expectations.h"
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
 #include "cli/region_option.h"
+#include "io/trace_directory.h"
+#include "pipeline/expectations_file.h"
 #include "render/check_output.h"
 #include "render/display_text.h"
 
@@ -36,7 +45,96 @@ void print_syntax_error(const SyntaxError& e, const std::string& text) {
                static_cast<int>(before.size()), "");
 }
 
+void write_out(const std::string& out, int& code) {
+  if (quiet()) return;
+  if (int written = write_command_output(out); written != 0) code = written;
+}
+
+// The expressions of --expect, parsed; a syntax error is printed with its caret.
+std::optional<std::vector<Expectation>> parse_flag_expressions(const CheckArgs& args) {
+  std::vector<Expectation> out;
+  for (const auto& text : args.expressions) {
+    auto parsed = parse_expression(text);
+    if (const auto* e = std::get_if<SyntaxError>(&parsed)) {
+      print_syntax_error(*e, text);
+      return std::nullopt;
+    }
+    out.push_back(std::get<Expectation>(std::move(parsed)));
+  }
+  return out;
+}
+
+CheckReport check_one(TraceAnalysis analysis, const std::vector<Expectation>& expectations,
+                      std::string variant) {
+  CheckReport report;
+  report.variant = std::move(variant);
+  report.analysis = std::move(analysis);
+  for (const auto& e : expectations)
+    report.results.push_back(evaluate_expectation(e, report.analysis));
+  return report;
+}
+
+// A variant's name is its trace's file name without .json or .json.gz.
+std::string variant_name(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  for (std::string_view suffix : {".json.gz", ".json"}) {
+    if (name.size() > suffix.size() && name.ends_with(suffix)) {
+      name.resize(name.size() - suffix.size());
+      break;
+    }
+  }
+  return name;
+}
+
+// A study folder: its traces/ (the bench's layout) or the folder's own traces, one per variant;
+// regions are the bench's `forward` annotations unless --region says otherwise.
+int run_on_study(const CheckArgs& args) {
+  namespace fs = std::filesystem;
+  const fs::path study = args.trace;
+  const bool bench_layout = fs::is_directory(study / "traces");
+  auto paths = list_trace_directory(bench_layout ? (study / "traces").string() : args.trace);
+  if (!paths.ok()) return fail(paths.error());
+  std::vector<std::string> variants;
+  for (const auto& path : *paths) variants.push_back(variant_name(path));
+
+  std::vector<VariantExpectation> expectations;
+  if (!args.expectations_file.empty()) {
+    auto loaded = load_variant_expectations(args.expectations_file, variants);
+    if (!loaded.ok()) return fail(loaded.error());
+    expectations = std::move(loaded).value();
+  }
+  auto flagged = parse_flag_expressions(args);
+  if (!flagged) return 2;
+  for (auto& e : *flagged) expectations.push_back({"*", std::move(e)});
+  if (expectations.empty()) {
+    std::fprintf(stderr, "attnprof: nothing to check: give --expect EXPR or --expectations FILE\n");
+    return 2;
+  }
+
+  AnalyzeOptions options;
+  options.region_pattern = !args.region.empty() ? args.region : bench_layout ? "forward" : "";
+  options.activities_of_every_region = true;
+  options.limits = args.limits.to_limits();
+  std::vector<CheckReport> reports;
+  for (size_t i = 0; i < paths->size(); ++i) {
+    auto analysis = analyze_file((*paths)[i], options);
+    if (!analysis.ok()) return fail(analysis.error());
+    reports.push_back(
+        check_one(std::move(*analysis), expectations_for(expectations, variants[i]), variants[i]));
+  }
+  int code = 0;
+  write_out(args.format == "json"  ? render_study_check_json(args.trace, reports)
+            : args.format == "csv" ? render_check_csv(reports)
+                                   : render_study_check_text(reports),
+            code);
+  if (code != 0) return code;
+  for (const auto& r : reports)
+    if (!all_hold(r.results)) return 1;
+  return 0;
+}
+
 int run(const CheckArgs& args) {
+  if (std::filesystem::is_directory(args.trace)) return run_on_study(args);
   std::vector<Expectation> expectations;
   if (!args.expectations_file.empty()) {
     auto loaded =
@@ -44,14 +142,9 @@ int run(const CheckArgs& args) {
     if (!loaded.ok()) return fail(loaded.error());
     expectations = std::move(loaded).value();
   }
-  for (const auto& text : args.expressions) {
-    auto parsed = parse_expression(text);
-    if (const auto* e = std::get_if<SyntaxError>(&parsed)) {
-      print_syntax_error(*e, text);
-      return 2;
-    }
-    expectations.push_back(std::get<Expectation>(std::move(parsed)));
-  }
+  auto flagged = parse_flag_expressions(args);
+  if (!flagged) return 2;
+  for (auto& e : *flagged) expectations.push_back(std::move(e));
   if (expectations.empty()) {
     print_error(std::string("nothing to check: give --expect EXPR or --expectations FILE") +
                 (args.expectations_file.empty() ? "" : " (the file holds no expression)"));
@@ -63,12 +156,11 @@ int run(const CheckArgs& args) {
   options.limits = args.limits.to_limits();
   auto analysis = analyze_file(args.trace, options);
   if (!analysis.ok()) return fail(analysis.error());
-  CheckReport report;
-  report.analysis = std::move(analysis).value();
-  for (const auto& e : expectations)
-    report.results.push_back(evaluate_expectation(e, report.analysis));
+  const CheckReport report = check_one(std::move(*analysis), expectations, "");
   if (!quiet()) {
-    std::string out = args.format == "json" ? render_check_json(report) : render_check_text(report);
+    const std::string out = args.format == "json"  ? render_check_json(report)
+                            : args.format == "csv" ? render_check_csv({report})
+                                                   : render_check_text(report);
     if (int written = write_command_output(out); written != 0) return written;
   }
   return all_hold(report.results) ? 0 : 1;
@@ -82,15 +174,21 @@ void register_check(CLI::App& app, int& exit_code) {
       "check",
       "Check written expectations against a trace (a CI gate): exit 0 when all hold, 1 when "
       "any fails, 2 on bad input. Grammar: docs/check-and-diff.md");
-  cmd->add_option("trace", args->trace, "Trace file (.json or .json.gz)")->required();
+  cmd->add_option("trace", args->trace,
+                  "Trace file (.json or .json.gz), or a study folder (attnprof bench --out): each "
+                  "of its traces is a variant, checked against the `VARIANT: EXPRESSION` lines of "
+                  "--expectations over its `forward` regions")
+      ->required();
   add_region_option(*cmd, args->region);
   cmd->add_option("--expect", args->expressions,
                   "An expression such as 'kernels == 1' or 'main_kernel ~ \"flash\"' (repeatable)");
   cmd->add_option("--expectations", args->expectations_file,
                   "A file of expressions, one per line; # starts a comment; - reads standard "
-                  "input (at most --max-side-file-bytes)");
-  cmd->add_option("--format", args->format, "Output format")
-      ->check(CLI::IsMember({"text", "json"}));
+                  "input (at most --max-side-file-bytes); for a study folder, a line may start "
+                  "with VARIANT: (examples/study.expect)");
+  cmd->add_option("--format", args->format,
+                  "Output format; csv: one row per metric of each expectation")
+      ->check(CLI::IsMember({"text", "json", "csv"}));
   args->limits.add_to(*cmd);
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }

@@ -1,4 +1,4 @@
-// `attnprof diff A B [--region NAME] [--format text|json|md]`: what changed from trace A to
+// `attnprof diff A B [--region NAME] [--format text|json|md|csv]`: what changed from trace A to
 // trace B. Exit 0 (a difference is a finding, not a failure), 2 on bad input.
 
 #include "analysis/trace_diff.h"
@@ -30,9 +30,10 @@ int run(const DiffArgs& args) {
   if (!b.ok()) return fail(b.error());
   auto diff = diff_traces(*a, *b);
   if (!diff.ok()) return fail(diff.error());
-  std::string out = args.format == "json" ? render_diff_json(*diff)
-                    : args.format == "md" ? render_diff_markdown(*diff)
-                                          : render_diff_text(*diff);
+  std::string out = args.format == "json"  ? render_diff_json(*diff)
+                    : args.format == "md"  ? render_diff_markdown(*diff)
+                    : args.format == "csv" ? render_diff_csv(*diff)
+                                           : render_diff_text(*diff);
   return write_command_output(out);
 }
 
@@ -47,8 +48,9 @@ void register_diff(CLI::App& app, int& exit_code) {
   cmd->add_option("a", args->trace_a, "The baseline trace (.json or .json.gz)")->required();
   cmd->add_option("b", args->trace_b, "The trace to compare with it")->required();
   add_region_option(*cmd, args->region, ", in both traces");
-  cmd->add_option("--format", args->format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "md"}));
+  cmd->add_option("--format", args->format,
+                  "Output format; csv: one row per activity of the aligned typical regions")
+      ->check(CLI::IsMember({"text", "json", "md", "csv"}));
   args->limits.add_to(*cmd);
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }

@@ -116,7 +116,7 @@ simdjson::error_code EventTables::event(simdjson::ondemand::value element, uint6
 
 void EventTables::add_complete(const EventFields& f, uint64_t offset) {
   Category category = kineto::category_from_name(f.category);
-  if (category == Category::kTraceSpan) return;
+  if (category == Category::kTraceSpan || category == Category::kAttnprof) return;
   if (!f.has(Field::kCategory)) {
     diagnostics.add(DiagnosticKind::kMissingField, offset, [] {
       return std::string(

@@ -51,6 +51,7 @@ Category category_from_name(std::string_view cat) {
       {"ac2g", Category::kFlowAc2g},      // 2022-10 on
       {"fwdbwd", Category::kFlowFwdBwd},  // 2022-10 on
       {"Trace", Category::kTraceSpan},
+      {"attnprof", Category::kAttnprof},  // attnprof annotate's markers: read back, not modeled
       // PyTorch 1.8-1.9 (2020-09 to 2021-06): "Operator" for every CPU event.
       {"Operator", Category::kLegacyOperator},
       // Up to 2021-11: runtime calls; up to 2022-04: kernels, copies and memsets.

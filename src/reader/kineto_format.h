@@ -60,6 +60,7 @@ enum class Category : uint8_t {
   kFlowAc2g,         // launch -> GPU activity
   kFlowFwdBwd,       // forward op -> backward op
   kTraceSpan,        // the profiler's own "PyTorch Profiler (0)" span: known, not modeled
+  kAttnprof,         // what `attnprof annotate` added (render/annotate_events.h): not modeled
   kUnknown,
 };
 

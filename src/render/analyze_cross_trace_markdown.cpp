@@ -56,7 +56,10 @@ void put_cross_trace(std::string& out, const CrossTraceSummary& across) {
 
 std::string render_analyze_markdown(const AnalyzeOutput& output) {
   std::string out = render_markdown(output.traces);
-  if (output.across) put_cross_trace(out, *output.across);
+  if (output.across)
+    put_cross_trace(out, *output.across);
+  else if (output.traces.size() >= 2)
+    put(out, "{}\n\n", kNotComparedWords);
   if (!output.unread.empty()) {
     put(out, "Not read ({} of {} traces):\n\n", output.unread.size(),
         output.unread.size() + output.traces.size());

@@ -62,7 +62,10 @@ void put_cross_trace(std::string& out, const CrossTraceSummary& across) {
 
 std::string render_analyze_text(const AnalyzeOutput& output) {
   std::string out = render_text(output.traces);
-  if (output.across) put_cross_trace(out, *output.across);
+  if (output.across)
+    put_cross_trace(out, *output.across);
+  else if (output.traces.size() >= 2)
+    put(out, "{}\n\n", kNotComparedWords);
   if (!output.unread.empty()) {
     put(out, "not read ({} of {} traces; the errors are on stderr):\n", output.unread.size(),
         output.unread.size() + output.traces.size());

@@ -168,6 +168,14 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
   w.key("findings").begin_array();
   for (const auto& f : t.findings) write_finding(w, f);
   w.end_array();
+  w.key("markers").begin_array();
+  for (const auto& m : t.markers) {
+    w.begin_object();
+    w.key("name").string(m.name);
+    w.key("ts_us").number(m.ts_ns / 1000.0);
+    w.end_object();
+  }
+  w.end_array();
   w.key("warnings").begin_object();
   w.key("total").number(t.diagnostics.total());
   w.key("by_kind").begin_object();

@@ -18,9 +18,14 @@ struct UnreadTrace {
 
 struct AnalyzeOutput {
   const std::vector<TraceAnalysis>& traces;  // those read, in input order
-  const CrossTraceSummary* across;           // null unless two or more were read
+  const CrossTraceSummary* across;           // null unless they are ranks of one run
   const std::vector<UnreadTrace>& unread;    // in input order
 };
+
+// Said instead of the comparison when several traces were read that are not ranks of one run.
+inline constexpr const char* kNotComparedWords =
+    "Not compared across traces: they are not the ranks of one distributed run (distributedInfo "
+    "with one world size and a rank of its own in each).";
 
 // analyze's JSON written as the traces are analyzed, each trace while its model is in memory, so
 // that every region's activities are listed one region at a time and never held all at once
@@ -44,6 +49,8 @@ class AnalyzeJsonStream {
 std::string render_analyze_text(const AnalyzeOutput& output);
 std::string render_analyze_json(const AnalyzeOutput& output);
 std::string render_analyze_markdown(const AnalyzeOutput& output);
+// One row per GPU activity of every region (analyze with activities_of_every_region).
+std::string render_analyze_csv(const AnalyzeOutput& output);
 
 // The "across_traces" object of the JSON output (docs/json-schema.md).
 void write_cross_trace_json(JsonWriter& w, const CrossTraceSummary& across,

@@ -1,6 +1,9 @@
 // The terminal report of `attnprof analyze`: per trace, its regions, their medians, then the
 // GPU activities of the typical region with what launched them.
 
+#include <algorithm>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "attnprof/render.h"
@@ -130,6 +133,23 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
       if (!f.suggestion.empty())
         fmt::format_to(std::back_inserter(out), "      -> {}\n", escape_control(f.suggestion));
     }
+  }
+  if (!t.markers.empty()) {
+    // Counted by name, in the order they first appear: "typical region, 2 hidden copy, ...".
+    std::vector<std::pair<std::string, int>> counts;
+    for (const auto& m : t.markers) {
+      auto it = std::find_if(counts.begin(), counts.end(),
+                             [&](const auto& c) { return c.first == m.name; });
+      if (it == counts.end())
+        counts.emplace_back(m.name, 1);
+      else
+        ++it->second;
+    }
+    std::string list;
+    for (const auto& [name, n] : counts)
+      list += (list.empty() ? "" : ", ") + (n > 1 ? fmt::format("{} x {}", n, name) : name);
+    fmt::format_to(std::back_inserter(out), "\n  annotated by attnprof: {} marker{}: {}\n",
+                   t.markers.size(), t.markers.size() == 1 ? "" : "s", list);
   }
   if (t.diagnostics.total() > 0) {
     fmt::format_to(std::back_inserter(out), "\n  warnings ({} in all):", t.diagnostics.total());

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "render/check_output.h"
+#include "render/csv_writer.h"
 #include "render/facts_json.h"
 #include "render/json_writer.h"
 #include "render/shared_words.h"
@@ -45,11 +46,10 @@ std::string render_check_text(const CheckReport& report) {
   return out;
 }
 
-std::string render_check_json(const CheckReport& report) {
+namespace {
+
+void write_check_fields(JsonWriter& w, const CheckReport& report) {
   const TraceAnalysis& m = report.analysis;
-  JsonWriter w;
-  w.begin_object();
-  w.key("schemaVersion").number(kCheckSchemaVersion);
   w.key("trace").string(m.path);
   w.key("region_pattern").string(m.region_pattern);
   w.key("regions").number(m.regions.size());
@@ -81,8 +81,79 @@ std::string render_check_json(const CheckReport& report) {
     }
   }
   w.end_object();
+}
+
+bool every_report_holds(const std::vector<CheckReport>& reports) {
+  for (const auto& r : reports)
+    if (!all_hold(r.results)) return false;
+  return true;
+}
+
+}  // namespace
+
+std::string render_check_json(const CheckReport& report) {
+  JsonWriter w;
+  w.begin_object();
+  w.key("schemaVersion").number(kCheckSchemaVersion);
+  write_check_fields(w, report);
   w.end_object();
   return w.take() + "\n";
+}
+
+std::string render_study_check_json(const std::string& study,
+                                    const std::vector<CheckReport>& reports) {
+  JsonWriter w;
+  w.begin_object();
+  w.key("schemaVersion").number(kCheckSchemaVersion);
+  w.key("study").string(study);
+  w.key("all_hold").boolean(every_report_holds(reports));
+  w.key("variants").begin_array();
+  for (const auto& report : reports) {
+    w.begin_object();
+    w.key("variant").string(report.variant);
+    write_check_fields(w, report);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  return w.take() + "\n";
+}
+
+std::string render_study_check_text(const std::vector<CheckReport>& reports) {
+  std::string out;
+  size_t held = 0, total = 0;
+  for (const auto& report : reports) {
+    out += report.variant + ": " + render_check_text(report);
+    for (const auto& r : report.results) held += r.holds ? 1 : 0;
+    total += report.results.size();
+  }
+  fmt::format_to(std::back_inserter(out), "study: {} of {} expectations hold over {} variant{}",
+                 held, total, reports.size(), reports.size() == 1 ? "" : "s");
+  if (held < total) fmt::format_to(std::back_inserter(out), "; {} fail", total - held);
+  out += "\n";
+  return out;
+}
+
+std::string render_check_csv(const std::vector<CheckReport>& reports) {
+  CsvWriter csv({"trace", "variant", "expression", "source", "holds", "metric", "value", "min",
+                 "max", "regions"});
+  for (const auto& report : reports) {
+    for (const auto& r : report.results) {
+      for (const auto& v : r.values) {
+        csv.text(report.analysis.path).text(report.variant).text(r.text).text(r.source);
+        csv.text(r.holds ? "true" : "false").text(v.metric);
+        if (!v.available) {
+          csv.empty().empty().empty().empty();
+        } else if (v.number) {
+          csv.number(*v.number).number(v.min).number(v.max).number(int64_t{v.regions});
+        } else {
+          csv.text(v.text).empty().empty().empty();
+        }
+        csv.end_row();
+      }
+    }
+  }
+  return csv.take();
 }
 
 }  // namespace attnprof

@@ -9,10 +9,12 @@
 
 namespace attnprof {
 
-// The JSON output's schema version (docs/check-and-diff.md).
-inline constexpr int kCheckSchemaVersion = 1;
+// The JSON output's schema version (docs/check-and-diff.md). 2: `actual` holds the values (numbers
+// as numbers), `actual_text` the words.
+inline constexpr int kCheckSchemaVersion = 2;
 
 struct CheckReport {
+  std::string variant;     // the variant's name when a study folder is checked, else ""
   TraceAnalysis analysis;  // of the checked trace
   std::vector<ExpectationResult> results;
 };
@@ -20,5 +22,14 @@ struct CheckReport {
 std::string render_check_text(const CheckReport& report);
 // With every metric's value, so that a script (or a person writing expectations) can read them.
 std::string render_check_json(const CheckReport& report);
+
+// A study folder checked variant by variant (`attnprof check STUDY_DIR --expectations FILE`).
+std::string render_study_check_text(const std::vector<CheckReport>& reports);
+std::string render_study_check_json(const std::string& study,
+                                    const std::vector<CheckReport>& reports);
+
+// One row per metric of each expectation: trace, variant, expression, source, holds, metric,
+// value (a number's median, or a text), min, max, regions.
+std::string render_check_csv(const std::vector<CheckReport>& reports);
 
 }  // namespace attnprof

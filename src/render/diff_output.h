@@ -13,5 +13,7 @@ inline constexpr int kDiffSchemaVersion = 1;
 std::string render_diff_text(const TraceDiff& diff);
 std::string render_diff_json(const TraceDiff& diff);
 std::string render_diff_markdown(const TraceDiff& diff);
+// One row per activity of the aligned typical regions.
+std::string render_diff_csv(const TraceDiff& diff);
 
 }  // namespace attnprof

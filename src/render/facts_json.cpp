@@ -50,7 +50,21 @@ void write_expectation_result(JsonWriter& w, const ExpectationResult& r) {
   w.key("expression").string(r.text);
   w.key("source").string(r.source);
   w.key("holds").boolean(r.holds);
-  w.key("actual").string(r.actual);
+  // What the trace shows for each metric of the expression, keyed by metric: a number (the
+  // median over regions), a text, or null where the trace cannot give it (issue 16); the words
+  // as the text output prints them beside.
+  w.key("actual").begin_object();
+  for (const auto& v : r.values) {
+    w.key(v.metric);
+    if (!v.available)
+      w.null();
+    else if (v.number)
+      w.number(*v.number);
+    else
+      w.string(v.text);
+  }
+  w.end_object();
+  w.key("actual_text").string(r.actual);
   w.end_object();
 }
 

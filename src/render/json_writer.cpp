@@ -54,6 +54,7 @@ void append_json_string(std::string& out, std::string_view s) {
 }
 
 void JsonWriter::newline() {
+  if (compact_) return;
   out_ += '\n';
   out_.append(2 * has_items_.size(), ' ');
 }
@@ -88,7 +89,7 @@ JsonWriter& JsonWriter::close(char bracket) {
 JsonWriter& JsonWriter::key(std::string_view k) {
   value_prefix();
   append_json_string(out_, k);
-  out_ += ": ";
+  out_ += compact_ ? ":" : ": ";
   after_key_ = true;
   return *this;
 }
@@ -105,6 +106,12 @@ JsonWriter& JsonWriter::number(double v) {
     out_ += "null";
   else
     out_ += fmt::format("{}", v);
+  return written();
+}
+
+JsonWriter& JsonWriter::raw_number(std::string_view text) {
+  value_prefix();
+  out_ += text;
   return written();
 }
 

@@ -17,6 +17,9 @@ namespace attnprof {
 class JsonWriter {
  public:
   JsonWriter() = default;
+  // kCompact: one line, no spaces (the events annotate adds to a trace, one per line).
+  enum Layout { kIndented, kCompact };
+  explicit JsonWriter(Layout layout) : compact_(layout == kCompact) {}
   // Writes to `sink` (not owned) rather than into memory; call flush() at the end.
   explicit JsonWriter(std::FILE* sink) : sink_(sink) {}
   JsonWriter(const JsonWriter&) = delete;
@@ -35,6 +38,8 @@ class JsonWriter {
     out_ += std::to_string(v);
     return written();
   }
+  // A number already spelled as JSON (Kineto's "ts": microseconds with exactly three decimals).
+  JsonWriter& raw_number(std::string_view text);
   JsonWriter& boolean(bool v);
   JsonWriter& null();
   // Raw text between values, such as the final newline.
@@ -61,6 +66,7 @@ class JsonWriter {
   std::string out_;
   std::vector<bool> has_items_;  // per open container
   bool after_key_ = false;
+  bool compact_ = false;
 };
 
 // Appends `s` as a JSON string literal (with quotes) to `out`.

@@ -45,7 +45,7 @@ h2{font-size:17px;margin:0 0 2px}
 h3{font-size:14px;margin:14px 0 6px;color:#1e293b}
 h3 .muted,.muted{color:var(--muted);font-weight:400}
 p.lead{color:var(--muted);margin:0 0 10px}
-.table-wrap{overflow-x:auto}
+.table-wrap,.svg-scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums}
 table.study-table{width:100%;font-size:12px}
 th{text-align:left;font-weight:600;color:#475569;border-bottom:2px solid var(--line);padding:6px 5px;white-space:nowrap;background:#f8fafc}
@@ -61,10 +61,11 @@ a.note,.notes .n{display:inline-block;min-width:19px;text-align:center;font-size
 .info{background:#f1f5f9;color:#475569;border-color:#cbd5e1}
 .pill{display:inline-block;font-size:11px;line-height:16px;padding:0 7px;border-radius:9px;border:1px solid;margin:0 4px 0 6px}
 .notes{margin-top:6px;font-size:13px}
-.note-group{display:grid;grid-template-columns:150px 1fr;gap:10px;border-top:1px solid var(--line);padding:6px 0}
+.note-group{display:grid;grid-template-columns:150px minmax(0,1fr);gap:10px;border-top:1px solid var(--line);padding:6px 0}
 .note-group .v{font-weight:600}
 .note-group ol{list-style:none;margin:0;padding:0}
-.note-group li{margin:1px 0 5px}
+details.info-notes{margin:2px 0 4px}
+.note-group li{margin:1px 0 5px;overflow-wrap:anywhere}
 .note-group li:target{background:#fef9c3}
 .notes .s{color:#166534}
 .legend{font-size:12px;color:#334155;margin:4px 0 8px}
@@ -75,7 +76,7 @@ svg{display:block}
 svg text{pointer-events:none;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,"Noto Sans","Liberation Sans",sans-serif}
 svg rect.span:hover,svg rect.segment:hover,svg rect.share:hover{stroke:#0f172a;stroke-width:1}
 svg path.launch-link:hover{stroke-opacity:1;stroke-width:2}
-.charts{display:flex;flex-wrap:wrap;gap:18px}
+.charts{display:flex;flex-wrap:wrap;gap:18px;overflow-x:auto}
 .charts>svg{flex:1 1 520px;max-width:570px}
 p.meta{margin:0 0 8px;color:#334155;font-size:12.5px}
 p.capped,.warn{color:#9a3412;background:#fff7ed;border:1px solid #fed7aa;border-radius:6px;padding:4px 8px;font-size:12px}
@@ -85,7 +86,19 @@ table.activities{font-size:12px;margin-top:6px}
 table.activities td.kernel{max-width:360px}
 footer{color:var(--muted);font-size:12px}
 footer ul{padding-left:18px}
+footer li,p.lead,p.meta,h3{overflow-wrap:anywhere}
+@media (max-width:900px){header.top .inner,main{padding-left:12px;padding-right:12px}section.card,article.card,footer.card{padding:12px 12px}.note-group{grid-template-columns:minmax(0,1fr);gap:2px}}
 )css";
+
+// The variant's trace: a link to the file beside the page, to open in Perfetto UI
+// (ui.perfetto.dev, "Open trace file"; `attnprof annotate` adds the findings to a copy).
+std::string trace_link(const ReportVariant& v) {
+  if (v.trace_href.empty())
+    return fmt::format(R"(<span class="mono">{}</span>)", escape(v.trace_path));
+  return fmt::format(
+      R"html(<a class="mono trace-link" href="{}" title="open it in Perfetto UI (ui.perfetto.dev, Open trace file)">{}</a>)html",
+      escape(v.trace_href), escape(v.trace_path));
+}
 
 std::string table_id(size_t index, const ReportTable& table) {
   return table.focus ? "study-table" : fmt::format("study-table-{}", index);
@@ -152,11 +165,25 @@ void write_tables(std::string& out, const ReportData& data) {
       int n = 0;
       for (size_t r = 0; r < table.rows.size(); ++r) {
         if (table.notes[r].empty()) continue;
-        put(out, R"(<div class="note-group"><div class="v">{}</div><ol>)",
+        put(out, R"(<div class="note-group"><div class="v">{}</div><div>)",
             escape(table.variants[r]));
-        for (const ReportNote& note : table.notes[r]) {
+        // The findings that explain time, then the informational ones folded away (ranked so
+        // by report_table.cpp).
+        const auto& notes = table.notes[r];
+        size_t informational = 0;
+        for (const ReportNote& note : notes) informational += !is_actionable_finding(note.id);
+        bool folded = false;
+        put(out, "<ol>");
+        for (const ReportNote& note : notes) {
           ++n;
-          const char* kind = is_actionable_finding(note.id) ? "act" : "info";
+          const bool actionable = is_actionable_finding(note.id);
+          if (!actionable && !folded) {
+            folded = true;
+            put(out,
+                R"(</ol><details class="info-notes"><summary>{} informational finding{} (how the kernels are built, not what costs time)</summary><ol>)",
+                informational, informational == 1 ? "" : "s");
+          }
+          const char* kind = actionable ? "act" : "info";
           put(out,
               R"(<li id="note-{}-{}"><span class="n {}">{}</span><span class="pill {}">{}</span> {})",
               t, n, kind, n, kind, escape(note.id), escape(note.summary));
@@ -164,7 +191,7 @@ void write_tables(std::string& out, const ReportData& data) {
             put(out, R"( <span class="s">→ {}</span>)", escape(note.suggestion));
           put(out, "</li>");
         }
-        put(out, "</ol></div>");
+        out += folded ? "</ol></details></div></div>" : "</ol></div></div>";
       }
       put(out, "</div>");
     }
@@ -179,7 +206,7 @@ void write_class_bars(std::string& out, const ReportData& data) {
   put(out, R"(<section class="card" id="classes"><h2>GPU time by kernel class</h2>)");
   put(out,
       R"(<p class="lead">Each variant's typical region: the time of its kernels, copies and memsets, by what the kernel does (from its name: GEMM, softmax, elementwise, copy, fused attention, ...). Hover a segment for its time.</p>)");
-  out += svg::class_bars(bars);
+  out += R"(<div class="svg-scroll">)" + svg::class_bars(bars) + "</div>";
   put(out, "</section>");
 }
 
@@ -332,12 +359,13 @@ void write_timelines(std::string& out, const ReportData& data) {
     }
     const TraceAnalysis& a = *v.analysis;
     put(out,
-        R"(<h3>{} <span class="muted">· typical <code>{}</code> region, #{} of {} · <span class="mono">{}</span></span></h3>)",
+        R"(<h3>{} <span class="muted">· typical <code>{}</code> region, #{} of {} · {}</span></h3>)",
         escape(v.name), escape(v.timeline->region_name), a.typical_region + 1, a.regions.size(),
-        escape(v.trace_path));
+        trace_link(v));
     put(out, R"(<p class="meta">{} · {} launch link(s) drawn</p>)", escape(region_meta(v)),
         v.timeline->links.size());
-    out += svg::timeline(*v.timeline, fmt::format("timeline-{}", i), v.name);
+    out += R"(<div class="svg-scroll">)" +
+           svg::timeline(*v.timeline, fmt::format("timeline-{}", i), v.name) + "</div>";
     // When the GPU runs long after the CPU is done, the CPU side is a sliver of the axis: show
     // it again, zoomed to where the CPU is busy.
     const RegionTimeline& t = *v.timeline;
@@ -351,7 +379,8 @@ void write_timelines(std::string& out, const ReportData& data) {
       put(out,
           R"(<details class="zoom" open><summary>The CPU side, zoomed to its first {}</summary>)",
           escape(format_duration(static_cast<double>(window))));
-      out += svg::timeline(t, fmt::format("timeline-zoom-{}", i), v.name, window);
+      out += R"(<div class="svg-scroll">)" +
+             svg::timeline(t, fmt::format("timeline-zoom-{}", i), v.name, window) + "</div>";
       put(out, "</details>");
     }
     if (v.timeline->capped) {

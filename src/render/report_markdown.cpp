@@ -32,17 +32,28 @@ std::string render_report_markdown(const ReportData& data) {
       for (const ReportNote& note : table.notes[r]) ids += (ids.empty() ? "" : ", ") + note.id;
       put(out, " {} |\n", markdown_cell(ids));
     }
-    bool any = false;
-    for (size_t r = 0; r < table.rows.size(); ++r) {
-      for (const ReportNote& note : table.notes[r]) {
-        if (!any) out += "\nWhat the traces show (attnprof findings):\n\n";
-        any = true;
-        put(out, "- {}: **{}** {}", markdown_cell(table.variants[r]), note.id,
-            markdown_cell(note.summary));
-        if (!note.suggestion.empty()) put(out, " → {}", markdown_cell(note.suggestion));
-        out += "\n";
+    // The findings that explain time first; the informational ones (how a kernel is built)
+    // folded into a <details>, which GitHub renders closed (issue 16).
+    auto list = [&](bool actionable) {
+      std::string items;
+      for (size_t r = 0; r < table.rows.size(); ++r) {
+        for (const ReportNote& note : table.notes[r]) {
+          if (is_actionable_finding(note.id) != actionable) continue;
+          put(items, "- {}: **{}** {}", markdown_cell(table.variants[r]), note.id,
+              markdown_cell(note.summary));
+          if (!note.suggestion.empty()) put(items, " → {}", markdown_cell(note.suggestion));
+          items += "\n";
+        }
       }
-    }
+      return items;
+    };
+    if (const std::string items = list(true); !items.empty())
+      out += "\nWhat the traces show (attnprof findings):\n\n" + items;
+    if (const std::string items = list(false); !items.empty())
+      out +=
+          "\n<details><summary>Informational findings (how the kernels are built, not what "
+          "costs time)</summary>\n\n" +
+          items + "\n</details>\n";
   }
   if (data.run && !data.run->methods.empty()) {
     out += "\nHow each column is measured:\n\n";

@@ -47,8 +47,8 @@ std::string class_bars(const std::vector<ClassBar>& bars) {
 
   std::string out;
   put(out,
-      R"(<svg id="class-bars" class="bar-chart" viewBox="0 0 {} {}" width="100%" role="img" aria-label="GPU time by kernel class">)",
-      num(kWidth), num(height));
+      R"(<svg id="class-bars" class="bar-chart" viewBox="0 0 {} {}" width="100%" style="min-width:{}px" role="img" aria-label="GPU time by kernel class">)",
+      num(kWidth), num(height), num(kWidth));
 
   // Legend: the classes that appear, in the order reports list them.
   double lx = kGutter;

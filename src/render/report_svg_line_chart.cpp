@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "render/report_svg.h"
 #include "render/report_svg_charts.h"
@@ -26,6 +27,52 @@ std::string integer_label(double v) {
   return fmt::format("{:.0f}", v);
 }
 
+// Two points coincide when they share x and their y differ by at most 3 %: on a log axis 3 % is
+// about a line's width, so a line drawn later hides the earlier one there (issue 16: sdpa-auto
+// picks cuDNN, and its line covered sdpa-cudnn's).
+constexpr double kCoincidence = 0.03;
+
+bool same_point(std::pair<double, double> a, std::pair<double, double> b) {
+  return a.first == b.first &&
+         std::abs(std::log(a.second) - std::log(b.second)) <= std::log1p(kCoincidence);
+}
+
+// How a series lies on an earlier one: `on` is the earlier series (-1: on none), `whole` when
+// every point coincides (else some stretch between two points does), `layer` counts the series
+// before it that lie on the same one, so that each is drawn with its own dashes.
+struct Overlap {
+  int on = -1;
+  bool whole = false;
+  int layer = 0;
+};
+
+std::vector<Overlap> overlaps(const std::vector<Series>& series) {
+  std::vector<Overlap> out(series.size());
+  for (size_t i = 0; i < series.size(); ++i) {
+    const auto& a = series[i].points;
+    for (size_t j = 0; j < i && out[i].on < 0; ++j) {
+      const auto& b = series[j].points;
+      if (a.size() != b.size() || a.empty()) continue;
+      size_t same = 0;
+      bool stretch = a.size() == 1 && same_point(a[0], b[0]);
+      for (size_t k = 0; k < a.size(); ++k) {
+        if (!same_point(a[k], b[k])) continue;
+        ++same;
+        if (k > 0 && same_point(a[k - 1], b[k - 1])) stretch = true;
+      }
+      if (!stretch) continue;
+      // Lie on the series that j lies on, if any: one base per group of coinciding lines.
+      const int base = out[j].on >= 0 ? out[j].on : static_cast<int>(j);
+      out[i].on = base;
+      out[i].whole = same == a.size();
+      for (size_t k = 0; k < i; ++k) out[i].layer += out[k].on == base;
+    }
+  }
+  return out;
+}
+
+constexpr std::string_view kDashes[] = {"7 5", "2 4", "11 3 2 3"};
+
 }  // namespace
 
 std::string loglog_chart(const LogLogChart& chart) {
@@ -43,8 +90,8 @@ std::string loglog_chart(const LogLogChart& chart) {
   }
   std::string out;
   put(out,
-      R"(<svg class="sweep-chart" id="{}" viewBox="0 0 {} {}" width="100%" role="img" aria-label="{}">)",
-      escape(chart.id), num(kWidth), num(kHeight), escape(chart.title));
+      R"(<svg class="sweep-chart" id="{}" viewBox="0 0 {} {}" width="100%" style="min-width:{}px" role="img" aria-label="{}">)",
+      escape(chart.id), num(kWidth), num(kHeight), num(kWidth), escape(chart.title));
   put(out, R"(<text x="{}" y="18" font-size="13" font-weight="600" fill="#0f172a">{}</text>)",
       num(kLeft), escape(chart.title));
   if (xs.empty()) {
@@ -83,26 +130,43 @@ std::string loglog_chart(const LogLogChart& chart) {
       R"(<text x="{}" y="{}" font-size="11" fill="#334155" text-anchor="middle">{} (log scale)</text>)",
       num(kLeft + kPlotW / 2), num(kHeight - 10), escape(chart.x_label));
 
+  // A series that lies on an earlier one is drawn dashed, with hollow rings around the other's
+  // dots, so that both stay visible; the legend says which line it lies on.
+  const std::vector<Overlap> overlap = overlaps(chart.series);
+  double ly = kTop + 8;
   for (size_t i = 0; i < chart.series.size(); ++i) {
     const Series& s = chart.series[i];
     const std::string_view color = series_color(i);
+    const Overlap& o = overlap[i];
+    const bool covered = o.on >= 0;
+    const std::string_view dash = kDashes[size_t(o.layer) % std::size(kDashes)];
+    const std::string on_name = covered ? chart.series[size_t(o.on)].name : std::string();
     std::string points;
     for (auto [x, y] : s.points) points += num(px(x)) + "," + num(py(y)) + " ";
     put(out,
-        R"(<g class="series" data-series="{}"><polyline points="{}" fill="none" stroke="{}" stroke-width="2"/>)",
-        escape(s.name), points, color);
+        R"(<g class="series" data-series="{}"{}><polyline points="{}" fill="none" stroke="{}" stroke-width="2"{}/>)",
+        escape(s.name), covered ? fmt::format(R"( data-coincides-with="{}")", escape(on_name)) : "",
+        points, color, covered ? fmt::format(R"( stroke-dasharray="{}")", dash) : "");
     for (auto [x, y] : s.points) {
-      put(out,
-          R"(<circle cx="{}" cy="{}" r="3.2" fill="{}"><title>{} · {} {}: {}</title></circle>)",
-          num(px(x)), num(py(y)), color, escape(s.name), escape(chart.x_label), integer_label(x),
-          escape(chart.format_y(y)));
+      put(out, R"(<circle cx="{}" cy="{}" r="{}" {}><title>{} · {} {}: {}</title></circle>)",
+          num(px(x)), num(py(y)), covered ? num(5.5 + 2.0 * o.layer) : "3.2",
+          covered ? fmt::format(R"(fill="none" stroke="{}" stroke-width="1.8")", color)
+                  : fmt::format(R"(fill="{}")", color),
+          escape(s.name), escape(chart.x_label), integer_label(x), escape(chart.format_y(y)));
     }
     put(out, "</g>");
-    const double ly = kTop + 8 + 17 * static_cast<double>(i);
     put(out,
-        R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="2.5"/><text x="{}" y="{}" font-size="11" fill="#334155">{}</text>)",
+        R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="2.5"{}/><text x="{}" y="{}" font-size="11" fill="#334155">{}</text>)",
         num(kLeft + kPlotW + 10), num(ly), num(kLeft + kPlotW + 26), num(ly), color,
-        num(kLeft + kPlotW + 31), num(ly + 4), escape(fit(s.name, 17)));
+        covered ? fmt::format(R"( stroke-dasharray="{}")", dash) : "", num(kLeft + kPlotW + 31),
+        num(ly + 4), escape(fit(s.name, 17)));
+    if (covered) {
+      ly += 13;
+      put(out, R"(<text class="coincides" x="{}" y="{}" font-size="10" fill="#64748b">{}</text>)",
+          num(kLeft + kPlotW + 31), num(ly + 4),
+          escape(fit((o.whole ? "= " : "partly on ") + on_name, 24)));
+    }
+    ly += 17;
   }
   put(out, "</svg>");
   return out;

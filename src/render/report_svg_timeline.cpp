@@ -120,9 +120,9 @@ std::string timeline(const RegionTimeline& t, const std::string& id, const std::
 
   std::string out;
   put(out,
-      R"(<svg class="{}" id="{}" data-variant="{}" viewBox="0 0 {} {}" width="100%" role="img" aria-label="timeline of {}">)",
+      R"(<svg class="{}" id="{}" data-variant="{}" viewBox="0 0 {} {}" width="100%" style="min-width:{}px" role="img" aria-label="timeline of {}">)",
       window_ns > 0 ? "timeline-zoom" : "timeline", escape(id), escape(variant), num(kWidth),
-      num(total_height), escape(variant));
+      num(total_height), num(kWidth), escape(variant));
   put(out,
       R"(<defs><marker id="{}-arrow" viewBox="0 0 6 6" refX="5" refY="3" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="#475569"/></marker></defs>)",
       escape(id));

@@ -12,6 +12,15 @@ namespace attnprof {
 
 namespace {
 
+// Findings that explain time first (a copy, an upcast, unfused kernels), then those that only
+// describe how a kernel is built (persistent, cuLaunchKernelEx, occupancy by design): the
+// renderers fold the latter away (issue 16). Stable, so each group keeps the rules' order.
+std::vector<ReportNote> rank_notes(std::vector<ReportNote> notes) {
+  std::stable_partition(notes.begin(), notes.end(),
+                        [](const ReportNote& n) { return is_actionable_finding(n.id); });
+  return notes;
+}
+
 constexpr const char* kNone = kNoCell;
 
 std::string status_cell(const RunVariant& v) {
@@ -83,7 +92,7 @@ ReportTable run_table(const ReportData& data, size_t index) {
     }
     table.variants.push_back(variant);
     table.rows.push_back(std::move(cells));
-    table.notes.push_back(std::move(notes));
+    table.notes.push_back(rank_notes(std::move(notes)));
   }
   return table;
 }
@@ -119,7 +128,7 @@ ReportTable trace_table(const ReportData& data) {
     }
     table.variants.push_back(v.name);
     table.rows.push_back(std::move(cells));
-    table.notes.push_back(std::move(notes));
+    table.notes.push_back(rank_notes(std::move(notes)));
   }
   return table;
 }

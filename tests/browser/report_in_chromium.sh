@@ -10,8 +10,9 @@
 # image must fail the request check, and a copy without GPU spans must fail the DOM check.
 #
 # usage: report_in_chromium.sh ATTNPROF RUN_DIR VARIANTS OUT_DIR
-#   writes OUT_DIR/report.html, OUT_DIR/report.png (the top of the page, for docs/) and
-#   OUT_DIR/report-full.png (the whole page)
+#   writes OUT_DIR/report.html, OUT_DIR/report.png (the top of the page, for docs/),
+#   OUT_DIR/report-full.png (the whole page), and OUT_DIR/report-800.png and report-1400.png (the
+#   top of the page in windows 800 and 1400 px wide: docs/report-800px.png and -1400px.png)
 set -euo pipefail
 
 attnprof=$1 run_dir=$2 variants=$3 out=$4
@@ -44,11 +45,13 @@ run_chromium() {
     --user-data-dir="$profile" "$@" 2>>"$out/chromium.log"
 }
 
-# The DOM check of one report; prints check_report.html's lines, returns 0 when all pass.
+# The DOM check of one report at one width (CSS px); prints check_report.html's lines, returns 0
+# when all pass.
 dom_check() {
-  local report=$1 sweep=$2 dom result
+  local report=$1 sweep=$2 width=${3:-1360} dom result
   dom=$(run_chromium --allow-file-access-from-files --virtual-time-budget=10000 --dump-dom \
-    "file://$here/check_report.html?report=file://$report&variants=$variants&sweep=$sweep") || true
+    --window-size="$((width + 100)),1000" \
+    "file://$here/check_report.html?report=file://$report&variants=$variants&sweep=$sweep&width=$width") || true
   # The <pre id="result"> block (not the script, which spells out its verdicts too), decoded.
   result=$(sed -n '/<pre id="result">/,/<\/pre>/p' <<<"$dom" | sed -e 's/<[^>]*>//g' \
     -e 's/&quot;/"/g' -e 's/&gt;/>/g' -e 's/&lt;/</g' -e 's/&amp;/\&/g')
@@ -85,8 +88,15 @@ if grep -n -o -i -E 'https?://|src=|url\([^#]|@import|<link|<script' "$report" |
   status=1
 fi
 
-echo "== DOM check"
-if ! dom_check "$report" 1 | tee "$out/dom-check.txt"; then status=1; fi
+# At a laptop's width and at a narrow window's (issue 16: at 800 px the page was 1107 px wide).
+for width in 1400 800; do
+  echo "== DOM check at $width px"
+  if ! dom_check "$report" 1 "$width" | tee "$out/dom-check-$width.txt"; then status=1; fi
+  run_chromium --window-size="$width,1600" --screenshot="$out/report-$width.png" "file://$report" \
+    >/dev/null || true
+  [[ -s $out/report-$width.png ]] || { echo "FAIL: no screenshot report-$width.png"; status=1; }
+done
+cp "$out/dom-check-1400.txt" "$out/dom-check.txt"
 height=$(sed -n 's/^HEIGHT \([0-9]*\)$/\1/p' "$out/dom-check.txt")
 height=${height:-6000}
 
@@ -118,6 +128,14 @@ else
   echo "PASS a report without GPU spans fails the DOM check"
 fi
 
-echo "screenshots: $out/report.png (top), $out/report-full.png (whole page)"
+# ...and one with a line that cannot wrap by the narrow-screen check.
+sed 's|<main>|<main><p style="white-space:nowrap">'"$(printf 'wide%.0s' {1..300})"'</p>|' "$report" >"$out/too-wide.html"
+if dom_check "$out/too-wide.html" 1 800 >/dev/null; then
+  echo "FAIL: a page wider than the window passed the narrow-screen check"; status=1
+else
+  echo "PASS a page wider than the window fails the narrow-screen check"
+fi
+
+echo "screenshots: $out/report.png (top), $out/report-full.png (whole page), $out/report-800.png, $out/report-1400.png"
 [[ $status == 0 ]] && echo "RESULT: PASS" || echo "RESULT: FAIL"
 exit $status

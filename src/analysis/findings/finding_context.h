@@ -41,6 +41,17 @@ using FindingRule = void (*)(const FindingContext&, std::vector<Finding>&);
 // Every rule, in the order findings are shown.
 std::vector<Finding> find_all(const FindingContext& context);
 
+// A copy the hidden-copy rule blames: the GPU activity and the out-of-place op whose clone made it.
+struct HiddenCopy {
+  size_t region = 0;
+  GpuActivityId activity = kNoId;
+  HostEventId op = kNoId;
+};
+
+// Every hidden copy of every region, in region then GPU order (hidden_copy.cpp): the rule's
+// evidence, and `annotate`'s links from each copy to its op.
+std::vector<HiddenCopy> find_hidden_copy_activities(const FindingContext& context);
+
 // The rules (one file each under src/analysis/findings/).
 void find_hidden_copies(const FindingContext&, std::vector<Finding>&);
 void find_precision_upcast(const FindingContext&, std::vector<Finding>&);

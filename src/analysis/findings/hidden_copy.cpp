@@ -1,6 +1,8 @@
 // Hidden copy: an out-of-place op (masked_fill, add, ...) clones its input before writing, which
 // shows as a Memcpy DtoD (or a copy kernel) under `op -> aten::clone -> aten::copy_`.
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "analysis/findings/finding_context.h"
@@ -12,21 +14,26 @@ namespace attnprof {
 
 namespace {
 
-// The op whose clone made the copy, or "" when the copy is not under a clone.
-std::string_view cloning_op(const std::vector<std::string_view>& chain) {
+// The op whose clone made the copy, or kNoId when the copy is not under a clone.
+HostEventId cloning_op(const FindingContext& c, GpuActivityId id) {
+  std::vector<HostEventId> chain;  // outermost first
+  for (HostEventId op = c.trace.activity_op[id]; op != kNoId; op = c.trace.host_parent[op])
+    if (c.trace.host_events[op].kind == HostKind::kCpuOp) chain.push_back(op);
+  std::reverse(chain.begin(), chain.end());
+  auto name = [&](HostEventId op) { return c.trace.strings.view(c.trace.host_events[op].name); };
   for (size_t i = 1; i < chain.size(); ++i)
-    if (chain[i] == "aten::clone") {
-      std::string_view op = chain[i - 1];
+    if (name(chain[i]) == "aten::clone") {
+      std::string_view op = name(chain[i - 1]);
       // A copy the user asked for (x.contiguous(), x.to()) is not hidden, and a reshape copies
       // only to make a layout contiguous: neither has an in-place form to suggest.
       static constexpr std::string_view kNotOutOfPlace[] = {
           "aten::contiguous", "aten::to",   "aten::_to_copy", "aten::reshape",
           "aten::flatten",    "aten::view", "aten::clone",    "aten::copy_"};
       for (std::string_view excluded : kNotOutOfPlace)
-        if (op == excluded) return {};
-      return op;
+        if (op == excluded) return kNoId;
+      return chain[i - 1];
     }
-  return {};
+  return kNoId;
 }
 
 bool is_copy(const GpuActivity& a, std::string_view name) {
@@ -36,29 +43,36 @@ bool is_copy(const GpuActivity& a, std::string_view name) {
 
 }  // namespace
 
+std::vector<HiddenCopy> find_hidden_copy_activities(const FindingContext& c) {
+  std::vector<HiddenCopy> out;
+  for (size_t r = 0; r < c.region_count(); ++r) {
+    for (GpuActivityId id : c.activities(r)) {
+      if (!is_copy(c.activity(id), c.name(id))) continue;
+      if (HostEventId op = cloning_op(c, id); op != kNoId) out.push_back({r, id, op});
+    }
+  }
+  return out;
+}
+
 void find_hidden_copies(const FindingContext& c, std::vector<Finding>& out) {
   Finding f{FindingKind::kHiddenCopy, {}, {}, {}, 0};
   std::string op_for_suggestion;
-  for (size_t r = 0; r < c.region_count(); ++r) {
-    bool hit = false;
-    for (GpuActivityId id : c.activities(r)) {
-      const GpuActivity& a = c.activity(id);
-      if (!is_copy(a, c.name(id))) continue;
-      std::string_view op = cloning_op(c.op_chain(id));
-      if (op.empty()) continue;
-      hit = true;
-      if (static_cast<int>(r) == c.typical()) {
-        std::string what = a.kind == GpuKind::kMemcpy
-                               ? fmt::format("{} ({})", c.name(id).substr(0, c.name(id).find(" (")),
-                                             format_size(a.bytes))
-                               : short_kernel_name(c.name(id));
-        f.evidence.push_back(fmt::format("{}: {}, {} us <- {}", c.region_label(r), what,
-                                         format_us(a.dur_ns), c.chain_text(id)));
-        if (op_for_suggestion.empty()) op_for_suggestion = std::string(op);
-      }
-    }
-    f.regions_affected += hit;
+  std::vector<bool> hit(c.region_count(), false);
+  for (const HiddenCopy& copy : find_hidden_copy_activities(c)) {
+    hit[copy.region] = true;
+    if (static_cast<int>(copy.region) != c.typical()) continue;
+    const GpuActivityId id = copy.activity;
+    const GpuActivity& a = c.activity(id);
+    std::string what = a.kind == GpuKind::kMemcpy
+                           ? fmt::format("{} ({})", c.name(id).substr(0, c.name(id).find(" (")),
+                                         format_size(a.bytes))
+                           : short_kernel_name(c.name(id));
+    f.evidence.push_back(fmt::format("{}: {}, {} us <- {}", c.region_label(copy.region), what,
+                                     format_us(a.dur_ns), c.chain_text(id)));
+    if (op_for_suggestion.empty())
+      op_for_suggestion = std::string(c.trace.strings.view(c.trace.host_events[copy.op].name));
   }
+  for (bool h : hit) f.regions_affected += h;
   if (f.regions_affected == 0) return;
   if (op_for_suggestion.empty()) op_for_suggestion = "the op";
   f.summary = fmt::format(

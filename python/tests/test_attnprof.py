@@ -1,0 +1,80 @@
+"""The Python module against the CLI on the same real traces (tests/data): the frames must hold
+what `attnprof analyze --format json|csv` says, row for row."""
+
+import io
+import json
+import os
+import subprocess
+
+import pandas as pd
+import pytest
+
+import attnprof
+
+DATA = os.environ["ATTNPROF_TEST_DATA"]
+CLI = os.environ["ATTNPROF_CLI"]
+
+
+def fixture(name):
+    return os.path.join(DATA, name)
+
+
+def cli_json(*args):
+    out = subprocess.run([CLI, "analyze", "--explain", "--format", "json", *args],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def test_read_gives_the_cli_numbers():
+    t = attnprof.read(fixture("study_naive.json.gz"), region="forward")
+    doc = cli_json("--region", "forward", fixture("study_naive.json.gz"))["traces"][0]
+    assert list(t.regions["region"]) == [r["name"] for r in doc["regions"]]
+    assert list(t.regions["kernels"]) == [r["kernels"] for r in doc["regions"]]
+    assert list(t.regions["memcpy"]) == [r["memcpy"] for r in doc["regions"]]
+    assert t.regions["gpu_busy_us"].tolist() == pytest.approx(
+        [r["gpu_busy_us"] for r in doc["regions"]])
+    # Every region's activities, as the JSON lists them.
+    assert len(t.activities) == sum(len(r["activities"]) for r in doc["regions"])
+    first = doc["regions"][0]["activities"]
+    rows = t.activities[t.activities["region_index"] == 0]
+    assert list(rows["short_name"]) == [a["short_name"] for a in first]
+    assert list(rows["op_chain"]) == [" > ".join(a["op_chain"]) for a in first]
+    assert rows["duration_us"].tolist() == pytest.approx([a["duration_us"] for a in first])
+    # Findings: the same ids in the same order; the hidden copy of the out-of-place masked_fill.
+    assert list(t.findings["id"]) == [f["id"] for f in doc["findings"]]
+    assert "hidden-copy" in set(t.findings["id"])
+    # Numbers are numbers: pandas can sum and group them without conversion.
+    assert t.activities["duration_us"].dtype == "float64"
+    assert t.activities["grid_x"].dtype == "int64"
+    assert t.activities.groupby("kind")["duration_us"].sum()["memcpy"] > 0
+
+
+def test_activities_match_the_csv_output():
+    path = fixture("study_sdpa-math.json.gz")
+    t = attnprof.read(path, region="forward")
+    csv = subprocess.run([CLI, "analyze", "--format", "csv", "--region", "forward", path],
+                         check=True, capture_output=True, text=True).stdout
+    frame = pd.read_csv(io.StringIO(csv), keep_default_na=False, na_values=[""])
+    assert len(frame) == len(t.activities)
+    for column in ["short_name", "op_chain", "launch_api", "region"]:
+        assert list(frame[column].fillna("")) == list(t.activities[column]), column
+    assert frame["duration_us"].tolist() == pytest.approx(t.activities["duration_us"].tolist())
+
+
+def test_ranks_of_one_run_are_compared():
+    run = attnprof.analyze(os.path.join(DATA, "ranks"), jobs=2)
+    assert list(run.traces["rank"]) == [0, 1]
+    assert run.across is not None
+    # Rank 1 trains on more tokens: the slower on the GPU in every step (tests/data/ranks).
+    assert set(run.across["gpu_busy_slowest"]) == {"rank 1"}
+    variants = attnprof.analyze([fixture("study_naive.json.gz"), fixture("study_inplace.json.gz")])
+    assert variants.across is None, "two variants are not ranks of one run"
+
+
+def test_a_bad_trace_raises_with_attnprof_s_message(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"traceEvents": [')
+    with pytest.raises(attnprof.TraceReadError, match="bad.json"):
+        attnprof.read(str(bad))
+    run = attnprof.analyze([str(bad), fixture("study_inplace.json.gz")])
+    assert len(run.errors) == 1 and len(run.traces) == 1

@@ -1,0 +1,61 @@
+// `attnprof annotate TRACE -o OUT [--region NAME]`: a copy of the trace with attnprof's findings,
+// the typical region and the hidden copies' links as events, to open in https://ui.perfetto.dev
+// (pipeline/annotate_file.h). Exit 0, or 2 on bad input or an unwritable OUT.
+
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/limit_options.h"
+#include "cli/region_option.h"
+#include "pipeline/annotate_file.h"
+
+namespace attnprof::cli {
+
+namespace {
+
+struct AnnotateArgs {
+  std::string trace;
+  std::string out;
+  std::string region;
+  LimitOptions limits;
+};
+
+int run(const AnnotateArgs& args) {
+  AnalyzeOptions options;
+  options.region_pattern = args.region;
+  options.limits = args.limits.to_limits();
+  auto outcome = annotate_file(args.trace, args.out, options);
+  if (!outcome.ok()) {
+    std::fprintf(stderr, "attnprof: %s\n", outcome.error().message.c_str());
+    return 2;
+  }
+  const TraceAnalysis& a = outcome->analysis;
+  std::printf("%s: %zu events added (%zu finding%s, %s, %zu hidden cop%s linked to %s op)\n",
+              args.out.c_str(), outcome->events_added, a.findings.size(),
+              a.findings.size() == 1 ? "" : "s",
+              a.typical_region >= 0 ? "the typical region" : "no region",
+              outcome->hidden_copy_links, outcome->hidden_copy_links == 1 ? "y" : "ies",
+              outcome->hidden_copy_links == 1 ? "its" : "their");
+  std::printf("Open it in https://ui.perfetto.dev (Open trace file).\n");
+  return std::fflush(stdout) == 0 ? 0 : 2;
+}
+
+}  // namespace
+
+void register_annotate(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<AnnotateArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "annotate",
+      "Write a copy of a trace with attnprof's findings as instant events, the typical region "
+      "marked, and each hidden copy linked to the op that made it; open it in Perfetto UI");
+  cmd->add_option("trace", args->trace, "Trace file (.json or .json.gz)")->required();
+  cmd->add_option("-o,--out", args->out,
+                  "The annotated copy (.json, or .json.gz for gzip); written whole or not at all")
+      ->required();
+  add_region_option(*cmd, args->region);
+  args->limits.add_to(*cmd);
+  cmd->callback([args, &exit_code] { exit_code = run(*args); });
+}
+
+}  // namespace attnprof::cli

@@ -1,0 +1,151 @@
+#include "pipeline/annotate_file.h"
+
+#include <filesystem>
+#include <optional>
+
+#include "analysis/trace_annotations.h"
+#include "io/byte_stream.h"
+#include "io/trace_output_file.h"
+#include "reader/json_scan.h"
+#include "reader/read_trace.h"
+#include "render/annotate_events.h"
+
+namespace attnprof {
+
+namespace {
+
+constexpr size_t kChunk = size_t{1} << 20;
+
+// Finds where the elements of the top-level "traceEvents" array begin, reading more of the
+// stream into `head` as needed. Returns the offset just after its `[`.
+Result<size_t> find_trace_events(ByteStream& in, std::string& head, bool& at_eof) {
+  namespace scan = json_scan;
+  auto read_more = [&]() -> Status {
+    const size_t old = head.size();
+    head.resize(old + kChunk);
+    auto n = in.read(head.data() + old, kChunk);
+    if (!n.ok()) return n.take_error();
+    head.resize(old + *n);
+    at_eof = *n == 0;
+    return {};
+  };
+  size_t resume = std::string::npos;  // where the member being scanned starts
+  for (;;) {
+    std::string_view text = head;
+    size_t pos = resume;
+    if (pos == std::string::npos) {
+      pos = scan::skip_space(text, 0);
+      if (pos < text.size()) {
+        if (text[pos] != '{') return make_error("{}: not a JSON object", in.path());
+        resume = pos + 1;
+        continue;
+      }
+    }
+    bool need_more = pos >= text.size();
+    while (!need_more) {
+      pos = scan::skip_space(text, pos);
+      if (pos >= text.size()) {
+        need_more = true;
+        break;
+      }
+      if (text[pos] == '}') return make_error("{}: no \"traceEvents\" array", in.path());
+      if (text[pos] == ',') {
+        resume = ++pos;
+        continue;
+      }
+      const size_t key_start = pos;
+      scan::ValueExtent key = scan::scan_string(text, pos);
+      if (key.outcome == scan::Outcome::kInvalid)
+        return make_error("{}: invalid JSON at byte {}", in.path(), key.end);
+      if (key.outcome == scan::Outcome::kNeedMore) break;
+      pos = scan::skip_space(text, key.end);
+      if (pos >= text.size()) break;
+      if (text[pos] != ':') return make_error("{}: invalid JSON at byte {}", in.path(), pos);
+      pos = scan::skip_space(text, pos + 1);
+      if (pos >= text.size()) break;
+      if (text.substr(key_start, key.end - key_start) == "\"traceEvents\"") {
+        if (text[pos] != '[') return make_error("{}: \"traceEvents\" is not an array", in.path());
+        return pos + 1;
+      }
+      scan::ValueExtent value = scan::scan_value(text, pos, at_eof);
+      if (value.outcome == scan::Outcome::kInvalid)
+        return make_error("{}: invalid JSON at byte {}", in.path(), value.end);
+      if (value.outcome == scan::Outcome::kNeedMore) break;
+      resume = pos = value.end;
+    }
+    if (at_eof) return make_error("{}: truncated before \"traceEvents\"", in.path());
+    ATTNPROF_RETURN_IF_ERROR(read_more());
+  }
+}
+
+bool already_annotated(const Trace& trace) {
+  for (const InstantEvent& e : trace.instants)
+    if (trace.strings.view(e.name).starts_with(kMarkerPrefix)) return true;
+  return false;
+}
+
+Status copy_with_events(const std::string& path, const std::string& out_path,
+                        const std::string& events, const Limits& limits) {
+  auto in = ByteStream::open(path, limits);
+  if (!in.ok()) return in.take_error();
+  std::string head;
+  bool at_eof = false;
+  auto insert_at = find_trace_events(**in, head, at_eof);
+  if (!insert_at.ok()) return insert_at.take_error();
+  // Whether the original array has elements: then a comma goes after the new events.
+  size_t next = json_scan::skip_space(head, *insert_at);
+  while (next >= head.size() && !at_eof) {
+    const size_t old = head.size();
+    head.resize(old + kChunk);
+    auto n = (*in)->read(head.data() + old, kChunk);
+    if (!n.ok()) return n.take_error();
+    head.resize(old + *n);
+    at_eof = *n == 0;
+    next = json_scan::skip_space(head, *insert_at);
+  }
+  const bool empty_array = next < head.size() && head[next] == ']';
+
+  auto out = TraceOutputFile::create(out_path);
+  if (!out.ok()) return out.take_error();
+  TraceOutputFile& file = **out;
+  ATTNPROF_RETURN_IF_ERROR(file.write(std::string_view(head).substr(0, *insert_at)));
+  if (!events.empty()) {
+    ATTNPROF_RETURN_IF_ERROR(file.write("\n"));
+    ATTNPROF_RETURN_IF_ERROR(file.write(events));
+    ATTNPROF_RETURN_IF_ERROR(file.write(empty_array ? "\n" : ",\n"));
+  }
+  ATTNPROF_RETURN_IF_ERROR(file.write(std::string_view(head).substr(*insert_at)));
+  std::string chunk(kChunk, '\0');
+  while (!at_eof) {
+    auto n = (*in)->read(chunk.data(), chunk.size());
+    if (!n.ok()) return n.take_error();
+    at_eof = *n == 0;
+    ATTNPROF_RETURN_IF_ERROR(file.write(std::string_view(chunk).substr(0, *n)));
+  }
+  return file.commit();
+}
+
+}  // namespace
+
+Result<AnnotateOutcome> annotate_file(const std::string& path, const std::string& out_path,
+                                      const AnalyzeOptions& options) {
+  std::error_code ignored;
+  if (std::filesystem::exists(out_path, ignored) &&
+      std::filesystem::equivalent(path, out_path, ignored))
+    return make_error("{}: -o names the trace itself; write the annotated copy elsewhere",
+                      out_path);
+  auto trace = read_trace(path, options.limits, options.progress, options.reading_workers);
+  if (!trace.ok()) return trace.take_error();
+  if (already_annotated(*trace))
+    return make_error("{}: annotated by attnprof already; annotate the original trace", path);
+  TraceAnnotations annotations = annotate_trace(*trace, options);
+  const std::string events = render_annotation_events(annotations);
+  ATTNPROF_RETURN_IF_ERROR(copy_with_events(path, out_path, events, options.limits));
+  AnnotateOutcome outcome;
+  outcome.events_added = annotation_event_count(annotations);
+  outcome.hidden_copy_links = annotations.copies.size();
+  outcome.analysis = std::move(annotations.analysis);
+  return outcome;
+}
+
+}  // namespace attnprof
