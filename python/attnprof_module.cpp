@@ -30,11 +30,11 @@ class Column {
     if constexpr (std::is_same_v<T, std::string>) {
       py::list out(values_.size());
       for (size_t i = 0; i < values_.size(); ++i) out[i] = py::str(values_[i]);
-      return std::move(out);
+      return out;
     } else {
       py::array_t<T> out(static_cast<py::ssize_t>(values_.size()));
       std::copy(values_.begin(), values_.end(), out.mutable_data());
-      return std::move(out);
+      return out;
     }
   }
 

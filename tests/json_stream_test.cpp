@@ -35,7 +35,7 @@ std::string rendered_in_memory(const std::vector<std::string>& paths,
   std::vector<UnreadTrace> unread;
   for (const auto& path : unread_paths) unread.push_back({path, "x"});
   std::optional<CrossTraceSummary> across;
-  if (traces.size() >= 2) across = summarize_across_traces(traces);
+  if (traces.size() >= 2 && are_ranks_of_one_run(traces)) across = summarize_across_traces(traces);
   return render_analyze_json({traces, across ? &*across : nullptr, unread});
 }
 
