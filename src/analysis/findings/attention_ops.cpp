@@ -118,7 +118,9 @@ std::vector<AttentionOp> find_attention_ops(const FindingContext& c, size_t regi
     const HostEvent& e = t.host_events[op];
     siblings[{e.pid, e.tid, parent_of(t, op)}].push_back({op, std::move(activities)});
   }
-  for (auto& [key, ops] : siblings) {
+  // Not a structured binding: clang 14 (the fuzz preset) cannot capture one in a lambda.
+  for (auto& sibling_group : siblings) {
+    std::vector<OuterOp>& ops = sibling_group.second;
     std::sort(ops.begin(), ops.end(), [&](const OuterOp& x, const OuterOp& y) {
       return t.host_events[x.op].start_ns < t.host_events[y.op].start_ns;
     });
