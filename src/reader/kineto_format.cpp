@@ -37,8 +37,8 @@ Category category_from_name(std::string_view cat) {
   // Every spelling, with the libkineto output_json.cpp / ActivityType.cpp that wrote it (dates
   // of pytorch/kineto commits; PyTorch releases pick them up a few months later).
   static constexpr std::pair<std::string_view, Category> kNames[] = {
-      {"cpu_op", Category::kCpuOp},                    // 2021-06 on
-      {"user_annotation", Category::kUserAnnotation},  // 2021-06 on
+      {"cpu_op", Category::kCpuOp},                           // 2021-06 on
+      {"user_annotation", Category::kUserAnnotation},         // 2021-06 on
       {"gpu_user_annotation", Category::kGpuUserAnnotation},  // 2022-05 on
       {"cuda_runtime", Category::kCudaRuntime},               // 2021-11 on
       {"cuda_driver", Category::kCudaDriver},                 // 2023-04 on
@@ -99,7 +99,9 @@ MtiaDeviceEventKind mtia_device_event_kind(std::string_view name) {
   return MtiaDeviceEventKind::kKernel;
 }
 
-bool legacy_scope_is_step(std::string_view name) { return name.starts_with("ProfilerStep#"); }
+bool legacy_scope_is_step(std::string_view name) {
+  return name.starts_with("ProfilerStep#");
+}
 
 bool is_kernel_launch_api(std::string_view name) {
   return name == "cudaLaunchKernel" || name == "cudaLaunchKernelExC" || name == "cuLaunchKernel" ||

@@ -117,7 +117,8 @@ Status TraceBuilder::read_device_properties(std::string_view raw, uint64_t offse
       int64_t n = 0;
       if (key == kineto::kDeviceName || key == kineto::kGcnArchName) {
         std::string_view s;
-        if (!v.get_string().get(s)) (key == kineto::kDeviceName ? d.name : d.arch_name) = std::string(s);
+        if (!v.get_string().get(s))
+          (key == kineto::kDeviceName ? d.name : d.arch_name) = std::string(s);
         continue;
       }
       if (v.get_int64().get(n)) continue;

@@ -8,8 +8,8 @@
 
 #include "attnprof/render.h"
 #include "base/format_units.h"
-#include "render/shared_words.h"
 #include "render/display_text.h"
+#include "render/shared_words.h"
 
 namespace attnprof {
 
@@ -47,7 +47,8 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
   fmt::format_to(std::back_inserter(out), "{}\n", escape_control(t.path));
   std::string devices;
   for (const auto& d : t.devices)
-    devices += fmt::format("{}{} ({})", devices.empty() ? "" : ", ", escape_control(d.name), d.description);
+    devices += fmt::format("{}{} ({})", devices.empty() ? "" : ", ", escape_control(d.name),
+                           d.description);
   fmt::format_to(std::back_inserter(out), "  {:.1f} MB of JSON, {} events; device: {}{}\n",
                  static_cast<double>(t.json_bytes) / 1e6, t.events,
                  devices.empty() ? "none recorded" : devices, distributed_words(t));

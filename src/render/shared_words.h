@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "analysis/spread.h"
-#include "render/display_text.h"
 #include "attnprof/analysis.h"
+#include "render/display_text.h"
 #include "render/json_writer.h"
 
 namespace attnprof {
