@@ -70,6 +70,12 @@ bool has_raw_control(std::string_view text, bool newlines_allowed) {
   return false;
 }
 
+size_t display_width(std::string_view text) {
+  size_t width = 0;
+  for (char c : text) width += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+  return width;
+}
+
 std::string clip(std::string_view text, size_t width) {
   std::string out;
   size_t columns = 0;
