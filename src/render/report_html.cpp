@@ -13,6 +13,7 @@
 #include "base/format_units.h"
 #include "render/report.h"
 #include "render/report_counters.h"
+#include "render/report_headline.h"
 #include "render/report_svg.h"
 #include "render/report_svg_charts.h"
 #include "render/report_table.h"
@@ -81,6 +82,10 @@ svg path.launch-link:hover{stroke-opacity:1;stroke-width:2}
 .charts>svg{flex:1 1 520px;max-width:570px}
 p.meta{margin:0 0 8px;color:#334155;font-size:12.5px}
 p.capped,.warn{color:#9a3412;background:#fff7ed;border:1px solid #fed7aa;border-radius:6px;padding:4px 8px;font-size:12px}
+section.headline p.lead-line{font-size:16px;margin:0 0 6px;color:var(--ink)}
+section.headline ul{margin:4px 0 0;padding-left:18px}
+section.headline li{margin:2px 0;overflow-wrap:anywhere}
+section.headline .slower{color:#9a3412;font-variant-numeric:tabular-nums}
 details{margin-top:8px}
 summary{cursor:pointer;color:#334155;font-size:12.5px}
 table.activities{font-size:12px;margin-top:6px}
@@ -196,6 +201,25 @@ void write_tables(std::string& out, const ReportData& data) {
       }
       put(out, "</div>");
     }
+  }
+  put(out, "</section>");
+}
+
+// The headline (analysis/headline.h): the fastest variant, its speed-up over naive, and one
+// reason for each slow variant, weighed by the time it explains.
+void write_headline(std::string& out, const ReportData& data, const std::string& title) {
+  const std::optional<HeadlineWords> w = report_headline_words(data);
+  if (!w) return;
+  put(out, R"(<section class="card headline" id="headline"><h2>{}</h2>)", escape(title));
+  put(out, R"(<p class="lead-line"><b>{}</b> {}{}</p>)", escape(w->fastest), escape(w->lead),
+      w->as_fast.empty() ? "" : " " + escape(w->as_fast));
+  if (!w->slow.empty()) {
+    put(out,
+        R"(<p class="meta">Why the others are slower (the finding that explains the most of their time):</p><ul>)");
+    for (const HeadlineWords::Slow& s : w->slow)
+      put(out, R"(<li data-variant="{}"><b>{}</b> <span class="slower">{}</span>: {}</li>)",
+          escape(s.variant), escape(s.variant), escape(s.how_slow), escape(s.reason));
+    put(out, "</ul>");
   }
   put(out, "</section>");
 }
@@ -434,6 +458,7 @@ std::string render_report_html(const ReportData& data) {
   for (size_t i = 0; i < data.variants.size(); ++i)
     put(out, R"(<a href="#{}">{}</a>)", variant_anchor(i), escape(data.variants[i].name));
   put(out, "</nav></div></header><main>");
+  write_headline(out, data, "In short");
   write_tables(out, data);
   write_class_bars(out, data);
   if (sweep) write_sweep(out, data);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "render/report.h"
+#include "render/report_headline.h"
 #include "render/report_svg.h"
 #include "render/report_table.h"
 #include "render/shared_words.h"
@@ -17,6 +18,17 @@ std::string render_report_markdown(const ReportData& data) {
   const std::string env = environment_line(data);
   if (!env.empty()) out += ": " + markdown_cell(env);
   out += "\n";
+  // The headline first (issue 16): what a reviewer reads before the table.
+  if (const std::optional<HeadlineWords> w = report_headline_words(data)) {
+    put(out, "\n**{}** {}{}\n", markdown_cell(w->fastest), markdown_cell(w->lead),
+        w->as_fast.empty() ? "" : " " + markdown_cell(w->as_fast));
+    if (!w->slow.empty()) {
+      out += "\nWhy the others are slower (the finding that explains the most of their time):\n\n";
+      for (const HeadlineWords::Slow& s : w->slow)
+        put(out, "- **{}** {}: {}\n", markdown_cell(s.variant), markdown_cell(s.how_slow),
+            markdown_cell(s.reason));
+    }
+  }
   for (const ReportTable& table : report_tables(data)) {
     out += "\n";
     if (!table.heading.empty()) put(out, "## {}\n\n", markdown_cell(table.heading));

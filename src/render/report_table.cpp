@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/headline.h"
 #include "base/format_units.h"
 #include "render/fact_cells.h"
 
@@ -172,10 +173,7 @@ std::string environment_line(const ReportData& data) {
 }
 
 bool is_actionable_finding(const std::string& id) {
-  static const std::set<std::string> kActionable = {
-      "hidden-copy",   "precision-upcast", "mask-rebuilt",   "not-fused",
-      "cpu-side-cost", "launch-bound",     "synchronization"};
-  return kActionable.count(id) > 0;
+  return finding_explains_time(id);
 }
 
 }  // namespace attnprof

@@ -1,0 +1,81 @@
+#pragma once
+// The report's first lines (issue 16): the fastest variant, its speed-up over the baseline, and
+// for each slow variant the one reason its trace gives, chosen by the time that reason explains.
+// A pure function of the variants' times, facts and findings: nothing in it knows a variant by
+// its name, but the baseline, which is the study's `naive` when it has one.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/report_data.h"
+#include "attnprof/region_facts.h"
+
+namespace attnprof {
+
+struct HeadlineVariant {
+  std::string name;
+  // What "fastest" compares: the bench's GPU median per call, or a trace's median GPU busy time
+  // per region; none: the variant did not run, and the headline leaves it out.
+  std::optional<double> time_ns;
+  std::vector<std::string> finding_ids;  // as finding_id() spells them, in the rules' order
+  // The variant's trace, which weighs each finding by the time of the kernels it concerns; none:
+  // the findings are not weighed, and the first that explains time is the reason.
+  std::optional<RegionFacts> facts;
+};
+
+struct HeadlineReason {
+  std::string variant;
+  double times_slower = 0;  // its time over the fastest's
+  double time_ns = 0;
+  std::string finding_id;  // empty: none of its findings explains time
+  // The GPU time per region of the kernels the finding concerns (headline_explained_ns);
+  // none when the variant has no trace to weigh it.
+  std::optional<double> explained_ns;
+  std::optional<double> region_ns;  // its trace's median GPU busy time per region
+  // With no finding: the variant's longest kernel, which holds its time.
+  std::string main_kernel;
+  double main_kernel_ns = 0;
+};
+
+struct Headline {
+  std::string fastest;
+  double fastest_ns = 0;
+  // Variants within kHeadlineTie of the fastest: as fast, within the noise of one study.
+  std::vector<std::string> as_fast;
+  std::string baseline;  // `naive`, or the slowest variant when there is no naive
+  bool baseline_is_naive = false;
+  double baseline_ns = 0;
+  double speedup = 0;  // the baseline's time over the fastest's
+  // The variants slower than the tie, slowest first.
+  std::vector<HeadlineReason> slow;
+};
+
+// A variant within 10 % of the fastest ties with it.
+inline constexpr double kHeadlineTie = 1.10;
+
+// Whether a finding explains time (a copy, an upcast, unfused kernels, the CPU) rather than
+// describing how a kernel is built (persistent, cuLaunchKernelEx, occupancy by design).
+bool finding_explains_time(const std::string& id);
+
+// The GPU time per region (medians of the facts) that a finding accounts for: a hidden copy its
+// copies, an upcast its GEMMs (run in FP32), a rebuilt mask its mask kernels, unfused attention
+// the passes a fused kernel keeps on chip (softmax, mask, elementwise, reductions, copies), a
+// finding about the CPU the time the GPU sits idle in the region (wall minus busy). Nothing for
+// a finding that does not explain time.
+std::optional<double> headline_explained_ns(const std::string& id, const RegionFacts& facts);
+
+// Each slow variant's reason: among its findings that explain time, the one that explains the
+// most, except that unfused attention, the general cause, yields to a named one (a copy, an
+// upcast, a mask, the CPU) that explains at least a quarter of the gap to the fastest: that one
+// is what sets the variant apart from other unfused ones. None when no variant has a time.
+std::optional<Headline> compute_headline(const std::vector<HeadlineVariant>& variants);
+
+// The inputs of a report's headline: for a bench run, the point the timelines show, timed by
+// the bench's GPU median and weighed by each variant's trace (when it was read); for traces,
+// their median GPU busy time per region.
+std::vector<HeadlineVariant> headline_variants(const ReportData& data);
+// A bench run read from its summary.json alone (no trace): the point `index`.
+std::vector<HeadlineVariant> headline_variants(const RunPoint& point);
+
+}  // namespace attnprof

@@ -1,0 +1,80 @@
+#include "render/report_headline.h"
+
+#include <fmt/format.h>
+
+#include "base/format_units.h"
+
+namespace attnprof {
+
+namespace {
+
+// "1.84 ms of its 5.13 ms per region", or "" when the variant had no trace to weigh the finding.
+std::string per_region(const HeadlineReason& r, const char* before) {
+  if (!r.explained_ns) return "";
+  if (!r.region_ns) return fmt::format("{}{} per region", before, format_duration(*r.explained_ns));
+  return fmt::format("{}{} of its {} of GPU time per region", before,
+                     format_duration(*r.explained_ns), format_duration(*r.region_ns));
+}
+
+// One reason in words: what the finding is, and the time of the kernels it concerns.
+std::string reason_words(const HeadlineReason& r) {
+  const std::string& id = r.finding_id;
+  const HeadlineReason& t = r;
+  if (id == "hidden-copy")
+    return "a hidden copy: an out-of-place op copies its input" + per_region(t, ", copies take ");
+  if (id == "precision-upcast")
+    return "the FP32 upcast: its GEMMs run in FP32 on CUDA cores" + per_region(t, ", ");
+  if (id == "mask-rebuilt")
+    return "the mask, rebuilt on every call" + per_region(t, ": mask kernels take ");
+  if (id == "not-fused")
+    return "unfused attention: softmax, mask and elementwise passes over the score matrix" +
+           per_region(t, ", ");
+  if (id == "cpu-side-cost")
+    return "CPU time before the first launch" + per_region(t, ": the GPU idles ");
+  if (id == "launch-bound") return "the GPU waits for launches" + per_region(t, ": idle ");
+  if (id == "synchronization")
+    return "the CPU waits for the GPU" + per_region(t, ": the GPU idles ");
+  if (!id.empty()) return id;
+  if (!r.main_kernel.empty())
+    return fmt::format("no finding explains it; its longest kernel, {}, takes {}", r.main_kernel,
+                       format_duration(r.main_kernel_ns));
+  return "no finding explains it";
+}
+
+}  // namespace
+
+HeadlineWords headline_words(const Headline& h, const std::string& time_label) {
+  HeadlineWords w;
+  w.fastest = h.fastest;
+  w.lead = fmt::format("is the fastest: {} {}", format_duration(h.fastest_ns), time_label);
+  if (h.baseline == h.fastest) {
+    w.lead += h.baseline_is_naive ? ", no faster than naive" : "";
+  } else if (h.baseline_is_naive) {
+    w.lead +=
+        fmt::format(", {:.1f}× faster than naive ({})", h.speedup, format_duration(h.baseline_ns));
+  } else {
+    w.lead += fmt::format(
+        ", {:.1f}× faster than the slowest, {} ({}); the study has no naive variant to compare "
+        "with",
+        h.speedup, h.baseline, format_duration(h.baseline_ns));
+  }
+  w.lead += ".";
+  if (!h.as_fast.empty()) {
+    std::string names;
+    for (const std::string& n : h.as_fast) names += (names.empty() ? "" : ", ") + n;
+    w.as_fast = fmt::format("As fast (within {:.0f} %): {}.", (kHeadlineTie - 1) * 100, names);
+  }
+  for (const HeadlineReason& r : h.slow)
+    w.slow.push_back(
+        {r.variant, fmt::format("{:.1f}× slower ({})", r.times_slower, format_duration(r.time_ns)),
+         reason_words(r)});
+  return w;
+}
+
+std::optional<HeadlineWords> report_headline_words(const ReportData& data) {
+  const std::optional<Headline> h = compute_headline(headline_variants(data));
+  if (!h) return std::nullopt;
+  return headline_words(*h, data.run ? "GPU median per call" : "median GPU busy per region");
+}
+
+}  // namespace attnprof

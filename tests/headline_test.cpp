@@ -1,0 +1,175 @@
+// The report's headline (issue 16): the fastest variant, its speed-up over naive, one reason per
+// slow variant weighed by the time it explains; on the shipped H200 study and on constructed
+// variants where each rule of the choice decides.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "analysis/headline.h"
+#include "pipeline/report_inputs.h"
+#include "render/report.h"
+#include "render/report_headline.h"
+#include "test_support.h"
+
+namespace attnprof {
+namespace {
+
+const std::string kStudy = std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study";
+
+ReportData load(const std::vector<std::string>& inputs, const std::string& region = {}) {
+  ReportOptions options;
+  options.region_pattern = region;
+  auto data = load_report(inputs, options);
+  if (!data.ok()) throw std::runtime_error(data.error().message);
+  return std::move(data).value();
+}
+
+const HeadlineReason* reason_of(const Headline& h, const std::string& variant) {
+  for (const HeadlineReason& r : h.slow)
+    if (r.variant == variant) return &r;
+  return nullptr;
+}
+
+TEST(Headline, ShippedStudyNamesCudnnFastestAndAReasonPerSlowVariant) {
+  const ReportData d = load({kStudy});
+  const std::optional<Headline> h = compute_headline(headline_variants(d));
+  ASSERT_TRUE(h.has_value());
+  EXPECT_EQ(h->fastest, "sdpa-cudnn");
+  EXPECT_NEAR(h->fastest_ns, 101.3e3, 0.1e3);  // summary.json's GPU median, 0.1013 ms
+  EXPECT_EQ(h->as_fast, std::vector<std::string>{"sdpa-auto (cudnn)"});  // 101.6 µs
+  EXPECT_EQ(h->baseline, "naive");
+  EXPECT_TRUE(h->baseline_is_naive);
+  EXPECT_NEAR(h->speedup, 2.2596 / 0.1013, 0.05);  // 22.3
+  // Slowest first; the two ties are not slow.
+  ASSERT_EQ(h->slow.size(), 5u);
+  EXPECT_EQ(h->slow[0].variant, "sdpa-math");
+  EXPECT_EQ(h->slow[4].variant, "sdpa-flash");
+
+  // sdpa-math is unfused too, but its FP32 GEMMs (1017.7 + 822.1 µs in the typical region) are
+  // more than a quarter of its gap to cuDNN: the upcast is what sets it apart from naive.
+  const HeadlineReason* math = reason_of(*h, "sdpa-math");
+  ASSERT_NE(math, nullptr);
+  EXPECT_EQ(math->finding_id, "precision-upcast");
+  ASSERT_TRUE(math->explained_ns.has_value());
+  EXPECT_NEAR(*math->explained_ns, 1839.8e3, 5e3);
+  EXPECT_NEAR(math->times_slower, 5.08 / 0.1013, 0.2);
+
+  // naive's hidden copy (255 µs) is an eighth of its gap: the unfused passes (mul, copy,
+  // masked_fill, softmax: 1.96 ms) are its reason.
+  const HeadlineReason* naive = reason_of(*h, "naive");
+  ASSERT_NE(naive, nullptr);
+  EXPECT_EQ(naive->finding_id, "not-fused");
+  ASSERT_TRUE(naive->explained_ns.has_value());
+  EXPECT_NEAR(*naive->explained_ns, (252.5 + 255.0 + 716.9 + 739.0) * 1e3, 10e3);
+  EXPECT_EQ(reason_of(*h, "inplace")->finding_id, "not-fused");
+
+  // The fused kernels slower than cuDNN have no finding that explains time: their kernel is named.
+  const HeadlineReason* flash = reason_of(*h, "sdpa-flash");
+  ASSERT_NE(flash, nullptr);
+  EXPECT_EQ(flash->finding_id, "");
+  EXPECT_EQ(flash->main_kernel, "flash_fwd_kernel<...>");
+  EXPECT_NEAR(flash->main_kernel_ns, 155.0e3, 1e3);
+  EXPECT_EQ(reason_of(*h, "sdpa-efficient")->main_kernel,
+            "fmha_cutlassF_bf16_aligned_64x64_rf_sm80");
+}
+
+RegionFacts facts_with(std::initializer_list<std::pair<KernelClass, double>> class_us,
+                       double busy_us, double wall_us = 0) {
+  RegionFacts f;
+  for (auto [c, us] : class_us) f.by_class[static_cast<size_t>(c)].time_ns.median = us * 1e3;
+  f.gpu_busy_ns.median = busy_us * 1e3;
+  f.wall_ns.median = wall_us * 1e3;
+  return f;
+}
+
+TEST(Headline, ConstructedVariantsExerciseEachRuleOfTheChoice) {
+  using K = KernelClass;
+  std::vector<HeadlineVariant> v(6);
+  v[0] = {"fused", 100e3, {"persistent-kernel"}, facts_with({{K::kFusedAttention, 100}}, 100)};
+  // Unfused, with a copy that takes 30 % of its 1000 µs gap: the copy is the reason.
+  v[1] = {"copying",
+          1100e3,
+          {"hidden-copy", "not-fused"},
+          facts_with({{K::kGemm, 200}, {K::kCopy, 300}, {K::kSoftmax, 600}}, 1100)};
+  // The same with a copy of 10 % of the gap: unfused attention is.
+  v[2] = {"unfused",
+          1100e3,
+          {"hidden-copy", "not-fused"},
+          facts_with({{K::kGemm, 200}, {K::kCopy, 100}, {K::kSoftmax, 800}}, 1100)};
+  // No trace to weigh with: the first finding that explains time, unweighed.
+  v[3] = {"untraced", 400e3, {"low-occupancy", "mask-rebuilt", "not-fused"}, std::nullopt};
+  // The GPU idles while the CPU works: wall minus busy.
+  v[4] = {"cpu", 300e3, {"cpu-side-cost"}, facts_with({{K::kFusedAttention, 90}}, 90, 300)};
+  v[5] = {"failed", std::nullopt, {"hidden-copy"}, std::nullopt};
+  const std::optional<Headline> h = compute_headline(v);
+  ASSERT_TRUE(h.has_value());
+  EXPECT_EQ(h->fastest, "fused");
+  // No variant is named naive: the slowest is the baseline, and the headline says so.
+  EXPECT_FALSE(h->baseline_is_naive);
+  EXPECT_EQ(h->baseline, "copying");  // the first of the two slowest
+  EXPECT_DOUBLE_EQ(h->speedup, 11.0);
+  ASSERT_EQ(h->slow.size(), 4u);  // "failed" has no time
+  EXPECT_EQ(reason_of(*h, "copying")->finding_id, "hidden-copy");
+  EXPECT_DOUBLE_EQ(*reason_of(*h, "copying")->explained_ns, 300e3);
+  EXPECT_EQ(reason_of(*h, "unfused")->finding_id, "not-fused");
+  EXPECT_DOUBLE_EQ(*reason_of(*h, "unfused")->explained_ns, 900e3);  // softmax + copy
+  EXPECT_EQ(reason_of(*h, "untraced")->finding_id, "mask-rebuilt");
+  EXPECT_FALSE(reason_of(*h, "untraced")->explained_ns.has_value());
+  EXPECT_EQ(reason_of(*h, "cpu")->finding_id, "cpu-side-cost");
+  EXPECT_DOUBLE_EQ(*reason_of(*h, "cpu")->explained_ns, 210e3);
+  EXPECT_EQ(reason_of(*h, "failed"), nullptr);
+
+  const HeadlineWords w = headline_words(*h, "GPU median per call");
+  EXPECT_NE(w.lead.find("11.0× faster than the slowest, copying (1.10 ms); the study has no "
+                        "naive variant"),
+            std::string::npos)
+      << w.lead;
+
+  // A tie within 10 % is as fast, not slow; nothing timed, no headline.
+  std::vector<HeadlineVariant> tie = {{"a", 100e3, {}, std::nullopt},
+                                      {"naive", 109e3, {"not-fused"}, std::nullopt}};
+  const std::optional<Headline> t = compute_headline(tie);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->as_fast, std::vector<std::string>{"naive"});
+  EXPECT_TRUE(t->slow.empty());
+  EXPECT_TRUE(t->baseline_is_naive);
+  EXPECT_FALSE(compute_headline({{"x", std::nullopt, {}, std::nullopt}}).has_value());
+}
+
+TEST(Headline, LeadsTheReportInHtmlAndMarkdown) {
+  const ReportData d = load({kStudy});
+  const std::string html = render_report_html(d);
+  const size_t headline = html.find(R"(<section class="card headline" id="headline">)");
+  ASSERT_NE(headline, std::string::npos);
+  EXPECT_LT(headline, html.find(R"(id="table")"));  // before the table
+  EXPECT_NE(html.find("<b>sdpa-cudnn</b> is the fastest: 101.3 µs GPU median per call, 22.3× "
+                      "faster than naive (2.26 ms). As fast (within 10 %): sdpa-auto (cudnn)."),
+            std::string::npos);
+  EXPECT_NE(
+      html.find(
+          R"(<li data-variant="sdpa-math"><b>sdpa-math</b> <span class="slower">50.1× slower (5.08 ms)</span>: the FP32 upcast: its GEMMs run in FP32 on CUDA cores, 1.84 ms of its 5.13 ms of GPU time per region</li>)"),
+      std::string::npos);
+
+  const std::string md = render_report_markdown(d);
+  const size_t lead = md.find(
+      "**sdpa-cudnn** is the fastest: 101.3 µs GPU median per call, 22.3× "
+      "faster than naive (2.26 ms).");
+  ASSERT_NE(lead, std::string::npos) << md.substr(0, 600);
+  EXPECT_LT(lead, md.find("| variant |"));
+  EXPECT_NE(md.find("- **naive** 22.3× slower (2.26 ms): unfused attention"), std::string::npos);
+
+  // Plain traces: timed by their median GPU busy time per region; no naive among them.
+  const ReportData traces = load(
+      {testing::fixture("study_sdpa-math.json.gz"), testing::fixture("study_sdpa-flash.json.gz")},
+      "forward");
+  const std::string tmd = render_report_markdown(traces);
+  EXPECT_NE(tmd.find("**study_sdpa-flash** is the fastest:"), std::string::npos) << tmd;
+  EXPECT_NE(tmd.find("median GPU busy per region"), std::string::npos);
+  EXPECT_NE(tmd.find("the study has no naive variant"), std::string::npos);
+  EXPECT_NE(tmd.find("- **study_sdpa-math**"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace attnprof
