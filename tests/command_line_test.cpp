@@ -23,6 +23,19 @@ TEST(CommandLine, VersionNamesTheCommitAndTheLibraries) {
     EXPECT_NE(r.output.find(part), std::string::npos) << part << "\n" << r.output;
 }
 
+// CLI11's help request derives from its "success" exception: caught in the wrong order, --help
+// printed nothing and exited 0.
+TEST(CommandLine, HelpPrintsTheCommandsAndEachCommandsFlags) {
+  auto top = run_cli("--help");
+  EXPECT_EQ(top.exit_code, 0) << top.output;
+  for (const char* part : {"Usage:", "analyze", "diff", "check", "report", "annotate", "bench"})
+    EXPECT_NE(top.output.find(part), std::string::npos) << part << "\n" << top.output;
+  auto analyze = run_cli("analyze --help");
+  EXPECT_EQ(analyze.exit_code, 0) << analyze.output;
+  for (const char* part : {"--region", "--format", "--jobs"})
+    EXPECT_NE(analyze.output.find(part), std::string::npos) << part << "\n" << analyze.output;
+}
+
 TEST(CommandLine, DidYouMean) {
   auto command = run_cli("anlayze x.json");
   EXPECT_EQ(command.exit_code, 2);

@@ -6,6 +6,7 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -56,6 +57,53 @@ TEST(DisplayText, ClipCutsBetweenCharactersAndNeverInsideAnEscape) {
     EXPECT_FALSE(has_raw_control(cut, false)) << width;
     EXPECT_EQ(escape_control(cut), cut) << width;  // whole characters only
   }
+}
+
+// A CJK character takes two columns on a terminal (fmt pads it so): a cut counted one column per
+// character made a 24-column name 42 columns wide and pushed every later column of its row.
+TEST(DisplayText, ClipCountsWideCharactersAsTwoColumns) {
+  const std::string wide = "\xe6\xb3\xa8\xe6\x84\x8f\xe5\x8a\x9b";  // three CJK characters
+  EXPECT_EQ(display_width(wide), 6u);
+  EXPECT_EQ(display_width("ab\x1b\xc3\xa9"), 7u);  // a, b, \x1b (4), e-acute
+  EXPECT_EQ(clip(wide, 6), wide);
+  EXPECT_EQ(clip(wide, 5), "\xe6\xb3\xa8...");
+  EXPECT_EQ(clip(wide + wide, 7), "\xe6\xb3\xa8\xe6\x84\x8f...");
+  for (size_t width = 0; width < 20; ++width) {
+    const std::string cut = clip(wide + "ab" + wide + wide, width);
+    EXPECT_LE(display_width(cut), width) << width;
+    // The padding fmt adds after it brings every cell to the same width.
+    EXPECT_EQ(display_width(fmt::format("{:<{}}", cut, width)), width) << width;
+  }
+}
+
+// In analyze's table, the column after a region's name starts at the same place on every row,
+// whatever script the name is in.
+TEST(DisplayText, WideRegionNamesKeepTheColumnsAligned) {
+  std::string events;
+  const std::string names[] = {"ProfilerStep#1", "\xe6\xb3\xa8\xe6\x84\x8f forward",
+                               std::string(12, 'x') +
+                                   "\xe6\xb3\xa8\xe6\x84\x8f\xe5\x8a\x9b"
+                                   "\xe6\xb3\xa8\xe6\x84\x8f\xe5\x8a\x9b"
+                                   "\xe6\xb3\xa8\xe6\x84\x8f\xe5\x8a\x9b"};
+  int64_t ts = 1000;
+  for (const std::string& name : names) {
+    events += fmt::format(
+        R"({}{{"ph":"X","cat":"user_annotation","name":"{}","pid":1,"tid":1,"ts":{},"dur":100}})",
+        events.empty() ? "" : ",", name, ts);
+    ts += 200;
+  }
+  TempFile trace("wide.json", R"({"traceEvents":[)" + events + "]}");
+  auto r = run_cli(fmt::format("analyze {} --region '*'", trace.path()));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::istringstream lines(r.output);
+  std::vector<size_t> where;  // the display column where each row's name cell ends
+  for (std::string line; std::getline(lines, line);) {
+    if (line.size() < 6 || line[4] < '1' || line[4] > '3' || line[5] != ' ') continue;
+    where.push_back(display_width(line.substr(0, line.find("  0 ", 6))));
+  }
+  ASSERT_EQ(where.size(), 3u) << r.output;
+  EXPECT_EQ(where[1], where[0]) << r.output;
+  EXPECT_EQ(where[2], where[0]) << r.output;
 }
 
 TEST(DisplayText, MarkdownCellsForgeNoRowOrCell) {

@@ -182,23 +182,49 @@ TEST(OutputFile, FailedWritesOfCommandsAreOneLineAndABrokenPipeIsQuiet) {
   EXPECT_EQ(piped.output, "");
 }
 
-TEST(OutputFile, ASignalLeavesNoTemporaryFile) {
+// The child writes half a file and is stopped by `signal_number`; the old file must stay whole and
+// alone in its folder. With a named temporary, the folder must have held it mid-write (else the
+// test would not be testing the handler).
+void expect_signal_leaves_nothing(TemporaryFile temporary, int signal_number) {
   TempFile file("out.txt", "old");
+  int seen[2];
+  ASSERT_EQ(::pipe(seen), 0);
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    Result<OutputFile> out = OutputFile::open(file.path());
+    ::close(seen[0]);
+    Result<OutputFile> out = OutputFile::open(file.path(), temporary);
     if (!out) ::_exit(3);
     (void)out->write("half");
-    ::raise(SIGTERM);  // as if the user stopped it mid-write
+    const char entries = static_cast<char>('0' + entries_in(file.dir()));
+    (void)!::write(seen[1], &entries, 1);
+    ::raise(signal_number);  // as if the user stopped it mid-write
     ::_exit(4);
   }
+  ::close(seen[1]);
+  char entries = 0;
+  ASSERT_EQ(::read(seen[0], &entries, 1), 1);
+  ::close(seen[0]);
   int status = 0;
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFSIGNALED(status)) << status;  // died by the signal, as before
-  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  EXPECT_EQ(WTERMSIG(status), signal_number);
+  if (temporary == TemporaryFile::kNamed) EXPECT_EQ(entries, '2');
   EXPECT_EQ(read_all(file.path()), "old");
   EXPECT_EQ(entries_in(file.dir()), 1u);  // no temporary file beside it
+}
+
+TEST(OutputFile, ASignalLeavesNoTemporaryFile) {
+  expect_signal_leaves_nothing(TemporaryFile::kUnnamedWhereSupported, SIGTERM);
+}
+
+// Where the file system has no O_TMPFILE the temporary has a name, which the signal handler
+// removes before the process dies.
+TEST(OutputFile, ASignalRemovesANamedTemporaryFile) {
+  for (const int signal_number : {SIGTERM, SIGINT, SIGHUP}) {
+    SCOPED_TRACE(signal_number);
+    expect_signal_leaves_nothing(TemporaryFile::kNamed, signal_number);
+  }
 }
 
 }  // namespace

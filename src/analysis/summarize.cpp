@@ -83,7 +83,10 @@ class RowMaker {
   // walked through: under a deep nest of annotations, a walk per activity was quadratic
   // (issue 12).
   HostEventId chain_op_above(HostEventId e) {
-    if (auto known = op_above_.find(e); known != op_above_.end()) return known->second;
+    // A table indexed by event, not a hash map: with every region's activities (csv, diff,
+    // Python) the lookups were a tenth of the run.
+    if (op_above_.empty()) op_above_.assign(trace_.host_events.size(), kNotWalked);
+    if (op_above_[e.index()] != kNotWalked) return id_of(op_above_[e.index()]);
     walked_.assign(1, e);
     HostEventId found = kNoId;
     for (HostEventId p = trace_.host_parent[e]; p != kNoId; p = trace_.host_parent[p]) {
@@ -91,14 +94,17 @@ class RowMaker {
         found = p;
         break;
       }
-      if (auto known = op_above_.find(p); known != op_above_.end()) {
-        found = known->second;
+      if (op_above_[p.index()] != kNotWalked) {
+        found = id_of(op_above_[p.index()]);
         break;
       }
       walked_.push_back(p);
     }
-    for (HostEventId w : walked_) op_above_.emplace(w, found);
+    for (HostEventId w : walked_) op_above_[w.index()] = found.value();
     return found;
+  }
+  static HostEventId id_of(int32_t value) {
+    return value < 0 ? HostEventId() : HostEventId(static_cast<size_t>(value));
   }
   const std::string& short_name(const GpuActivity& a) {
     auto it = short_names_.find(a.name);
@@ -125,8 +131,10 @@ class RowMaker {
   const Trace& trace_;
   std::vector<HostEventId> region_ops_;  // sorted
   std::unordered_map<StringId, std::string> short_names_;
-  std::unordered_map<StringId, KernelClass> classes_;      // kernels only
-  std::unordered_map<HostEventId, HostEventId> op_above_;  // chain_op_above's answers
+  std::unordered_map<StringId, KernelClass> classes_;  // kernels only
+  // chain_op_above's answers by event: an event's value, -1 for none, kNotWalked until asked.
+  static constexpr int32_t kNotWalked = -2;
+  std::vector<int32_t> op_above_;
   std::vector<HostEventId> walked_;
 };
 

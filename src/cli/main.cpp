@@ -126,12 +126,12 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::Success&) {
-    return 0;
-  } catch (const CLI::CallForHelp& e) {
+  } catch (const CLI::CallForHelp& e) {  // before Success, which it derives from
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::Success&) {
+    return 0;
   } catch (const CLI::ParseError& e) {
     attnprof::cli::print_error(e.what());
     if (std::string hint = flag_suggestion(app, argc, argv); !hint.empty())

@@ -124,7 +124,7 @@ std::string temporary_name(const std::string& target) {
 
 }  // namespace
 
-Result<OutputFile> OutputFile::open(const std::string& path) {
+Result<OutputFile> OutputFile::open(const std::string& path, TemporaryFile temporary) {
   if (path == "-") return OutputFile(Kind::kStandardOutput, STDOUT_FILENO, path);
   if (path.empty())
     return make_error("cannot write '': give a file name, or - for standard output");
@@ -155,9 +155,10 @@ Result<OutputFile> OutputFile::open(const std::string& path) {
   const std::string folder = folder_of(*target);
   // O_TMPFILE's file is named at the end through /proc/self/fd (linkat): without /proc, a name.
   static const bool proc_mounted = ::access("/proc/self/fd", X_OK) == 0;
-  int fd = proc_mounted ? ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600) : -1;
+  const bool unnamed = proc_mounted && temporary == TemporaryFile::kUnnamedWhereSupported;
+  int fd = unnamed ? ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600) : -1;
   std::string named;
-  if (!proc_mounted || (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL))) {
+  if (!unnamed || (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL))) {
     // No O_TMPFILE on this file system: a hidden name, removed on a signal.
     for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
       named = temporary_name(*target);

@@ -22,11 +22,16 @@
 
 namespace attnprof {
 
+// How the temporary file of a replacement is made. kNamed is what happens where the file system
+// has no O_TMPFILE; tests choose it to check that a signal still leaves nothing behind.
+enum class TemporaryFile { kUnnamedWhereSupported, kNamed };
+
 class OutputFile {
  public:
   // Opens `path` for writing as above. Fails for a folder, a socket, a folder that cannot be
   // written, too many levels of symbolic links.
-  static Result<OutputFile> open(const std::string& path);
+  static Result<OutputFile> open(const std::string& path,
+                                 TemporaryFile temporary = TemporaryFile::kUnnamedWhereSupported);
 
   OutputFile(OutputFile&& other) noexcept;
   OutputFile& operator=(OutputFile&& other) noexcept;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 namespace attnprof {
 
 size_t utf8_length(std::string_view text, size_t at) {
@@ -70,6 +72,30 @@ bool has_raw_control(std::string_view text, bool newlines_allowed) {
   return false;
 }
 
+namespace {
+
+// The columns fmt gives `character` (one UTF-8 sequence) when it pads a field: 2 for East Asian
+// wide and fullwidth characters and most emoji, 1 otherwise. Asking fmt itself keeps a clipped
+// name and the padding after it in agreement, so the next column starts where it should.
+size_t columns_of(std::string_view character) {
+  if (character.size() == 1) return 1;
+  constexpr size_t kField = 4;
+  const size_t padded = fmt::formatted_size("{:<{}}", character, kField);
+  return kField + character.size() - padded;
+}
+
+}  // namespace
+
+size_t display_width(std::string_view text) {
+  size_t columns = 0;
+  for (size_t at = 0; at < text.size();) {
+    const size_t length = printable_length(text, at);
+    columns += length ? columns_of(text.substr(at, length)) : 4;
+    at += length ? length : 1;
+  }
+  return columns;
+}
+
 std::string clip(std::string_view text, size_t width) {
   std::string out;
   size_t columns = 0;
@@ -77,7 +103,8 @@ std::string clip(std::string_view text, size_t width) {
   const size_t room = width > 3 ? width - 3 : 0;
   for (size_t at = 0; at < text.size();) {
     const size_t length = printable_length(text, at);
-    const size_t piece_columns = length ? 1 : 4;  // a character, or an escape \xNN
+    // A character, or an escape \xNN.
+    const size_t piece_columns = length ? columns_of(text.substr(at, length)) : 4;
     if (columns + piece_columns > width) {
       out.resize(fits);
       return out + std::string(std::min<size_t>(width, 3), '.');

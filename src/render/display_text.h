@@ -28,9 +28,12 @@ std::string escape_control(std::string_view text);
 // fine (a whole multi-line report).
 bool has_raw_control(std::string_view text, bool newlines_allowed);
 
-// `text` escaped and cut to at most `width` columns, counting a character as one column and an
-// escape as four, ending in "..." when cut. The cut falls between characters, never inside a
-// UTF-8 sequence or an escape.
+// The columns `text` takes on a terminal once escaped: a wide (CJK, fullwidth) character two, an
+// escape \xNN four, any other character one, as fmt counts when it pads a field.
+size_t display_width(std::string_view text);
+
+// `text` escaped and cut to at most `width` columns (as display_width counts them), ending in
+// "..." when cut. The cut falls between characters, never inside a UTF-8 sequence or an escape.
 std::string clip(std::string_view text, size_t width);
 
 // Text for a Markdown table cell, a list item or a heading: escaped, `|` and `\` escaped, `<` and
