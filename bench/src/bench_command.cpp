@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "counted_call.h"
 #include "device_info.h"
 #include "study.h"
 #include "sweep.h"
@@ -36,6 +37,8 @@ struct BenchFlags {
   bool quiet = false;
   bool report = false;  // also write DIR/report.html
   std::string expectations;
+  bool counters = false;       // --counters: Nsight Compute over a child run per variant
+  std::string counters_child;  // the hidden child mode: one call of this variant (or "copy")
   CLI::Option* causal_flag = nullptr;
 };
 
@@ -122,10 +125,35 @@ Result<StudyOptions> study_options(const BenchFlags& flags) {
     options.expectations = std::move(*expectations);
   }
   options.report = flags.report;
+  options.counters = flags.counters;
+  if (flags.counters && options.problem.device != DeviceKind::kCuda)
+    return make_error("--counters needs --device cuda (Nsight Compute counts GPU kernels)");
   return options;
 }
 
+// The child that `--counters` runs under ncu: one profiled call, nothing on stdout; a reason on
+// stderr and exit code 1 when it cannot run.
+int run_counters_child(const BenchFlags& flags) {
+  Result<StudyOptions> options = study_options(flags);
+  if (!options.ok()) {
+    std::fprintf(stderr, "attnprof bench: %s\n", options.error().message.c_str());
+    return kExitUsage;
+  }
+  std::string error;
+  if (flags.counters_child == "copy") {
+    measure_copy_bandwidth(true, error);
+  } else if (const auto variant = parse_variant(flags.counters_child)) {
+    error = run_counted_call(*variant, options->problem, options->settings.seed);
+  } else {
+    error = "--counters-child " + flags.counters_child + ": not a variant nor copy";
+  }
+  if (error.empty()) return kExitAllRan;
+  std::fprintf(stderr, "attnprof bench: %s\n", error.c_str());
+  return kExitVariantFailed;
+}
+
 int run_bench(const BenchFlags& flags) {
+  if (!flags.counters_child.empty()) return run_counters_child(flags);
   Result<StudyOptions> options = study_options(flags);
   if (!options.ok()) {
     std::fprintf(stderr, "attnprof bench: %s\n", options.error().message.c_str());
@@ -189,6 +217,11 @@ void register_bench_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--expectations", flags->expectations,
                   "Hypotheses to check on each variant's trace, one `VARIANT: EXPRESSION` per "
                   "line (the grammar of `attnprof check`); any failure exits with 1");
+  cmd->add_flag("--counters", flags->counters,
+                "Also measure each variant's kernels with Nsight Compute (ncu): occupancy, tensor "
+                "and FP32 pipes, DRAM bytes, L2 hits; the roofline (docs/counters.md)");
+  // Hidden: what --counters runs under ncu.
+  cmd->add_option("--counters-child", flags->counters_child)->group("");
   cmd->callback([flags, &exit_code] { exit_code = run_bench(*flags); });
 }
 

@@ -8,14 +8,15 @@ namespace {
 struct DatasheetPeaks {
   std::string_view device_name;
   double bf16, fp16, tf32, fp32;  // TFLOP/s, dense
+  double memory_tb_per_s;         // HBM bandwidth, TB/s
 };
 
 // H200 SXM and H100 SXM5 share the Hopper SXM rates; A100 (SXM4, the study's GPU) for reference.
 constexpr std::array<DatasheetPeaks, 4> kPeaks{{
-    {"NVIDIA H200", 989.4, 989.4, 494.7, 66.9},
-    {"NVIDIA H100 80GB HBM3", 989.4, 989.4, 494.7, 66.9},
-    {"NVIDIA A100-SXM4-80GB", 312.0, 312.0, 156.0, 19.5},
-    {"NVIDIA A100-SXM4-40GB", 312.0, 312.0, 156.0, 19.5},
+    {"NVIDIA H200", 989.4, 989.4, 494.7, 66.9, 4.8},
+    {"NVIDIA H100 80GB HBM3", 989.4, 989.4, 494.7, 66.9, 3.35},
+    {"NVIDIA A100-SXM4-80GB", 312.0, 312.0, 156.0, 19.5, 2.039},
+    {"NVIDIA A100-SXM4-40GB", 312.0, 312.0, 156.0, 19.5, 1.555},
 }};
 
 }  // namespace
@@ -32,6 +33,12 @@ std::optional<PeakRate> dense_peak(std::string_view device_name, Dtype dtype, bo
         return tf32_matmul ? PeakRate{peaks.tf32, "tf32"} : PeakRate{peaks.fp32, "fp32"};
     }
   }
+  return std::nullopt;
+}
+
+std::optional<double> datasheet_memory_bandwidth(std::string_view device_name) {
+  for (const DatasheetPeaks& peaks : kPeaks)
+    if (peaks.device_name == device_name) return peaks.memory_tb_per_s * 1e12;
   return std::nullopt;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Datasheet peak rates, for the table's "% of peak" column.
+// Datasheet peak rates, for the table's "% of peak" column and the roofline's roofs.
 
 #include <optional>
 #include <string>
@@ -22,5 +22,9 @@ inline constexpr std::string_view kPeakSource = "NVIDIA datasheet, dense, withou
 // "n/a" rather than guess. The names must match exactly, as the PCIe and NVL parts of the same
 // chip have lower peaks.
 std::optional<PeakRate> dense_peak(std::string_view device_name, Dtype dtype, bool tf32_matmul);
+
+// The datasheet's memory (HBM) bandwidth of `device_name`, bytes/s; nullopt for a GPU not in the
+// table. Only a reference: the roofline uses the bandwidth a copy kernel reaches (counted_call.h).
+std::optional<double> datasheet_memory_bandwidth(std::string_view device_name);
 
 }  // namespace attnprof::bench

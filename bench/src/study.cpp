@@ -1,12 +1,18 @@
 #include "study.h"
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 
 #include <fmt/format.h>
 
+#include "analysis/counter_totals.h"
+#include "analysis/roofline.h"
 #include "base/format_units.h"
 #include "cell_format.h"
+#include "counters.h"
 #include "device_info.h"
 #include "gpu_peaks.h"
 #include "gzip_file.h"
@@ -59,6 +65,83 @@ void attach_throughput(VariantRow& row, const StudyPoint& point) {
   if (!timing || timing->median_ms <= 0) return;
   row.tflops = point.flops / (timing->median_ms * 1e-3) / 1e12;
   if (point.peak) row.percent_of_peak = 100.0 * *row.tflops / point.peak->tflops;
+}
+
+// --counters, before the variants: the tool, then the copy kernel's bandwidth (timed in this
+// process with CUDA events) and counters (in a child under ncu). Without the tool, one line says
+// why and the study goes on.
+fs::path counters_scratch() {
+  return fs::temp_directory_path() / fmt::format("attnprof-counters-{}", ::getpid());
+}
+
+void say_no_counters(const std::string& reason) {
+  std::fprintf(stderr, "attnprof bench: no hardware counters: %s; the study goes on without them\n",
+               reason.c_str());
+}
+
+std::optional<NcuTool> start_counters(CounterRun& run, const fs::path& out_dir, bool quiet) {
+  run.requested = true;
+  const auto start = std::chrono::steady_clock::now();
+  Result<NcuTool> ncu = find_ncu();
+  if (!ncu.ok()) {
+    run.unavailable = ncu.error().message;
+    say_no_counters(run.unavailable);
+    return std::nullopt;
+  }
+  run.tool = "ncu " + ncu->version;
+  if (!quiet)
+    std::fprintf(stderr, "counters: %s (%s); measuring the copy kernel\n", run.tool.c_str(),
+                 ncu->path.c_str());
+  std::string error;
+  run.copy = measure_copy_bandwidth(false, error);
+  if (!run.copy) run.copy_error = error;
+  CounterChild child{"copy", Problem{}, 0};
+  std::error_code ignored;
+  fs::create_directories(out_dir / "counters", ignored);
+  CounterMeasurement copy =
+      measure_counters(*ncu, child, out_dir / "counters" / "copy.csv", counters_scratch());
+  run.copy_kernels = std::move(copy.kernels);
+  if (!copy.error.empty() && run.copy_error.empty()) run.copy_error = copy.error;
+  run.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (copy.stops_the_run) {
+    run.unavailable = copy.error;
+    say_no_counters(run.unavailable);
+    return std::nullopt;
+  }
+  return *ncu;
+}
+
+// One variant's counters: a child run under ncu, its CSV kept under counters/.
+void attach_counters(VariantRow& row, const NcuTool& ncu, CounterRun& run, const Problem& problem,
+                     uint64_t seed, const fs::path& out_dir, const std::string& stem) {
+  if (row.measurement.status != VariantStatus::kOk) return;
+  const std::string csv = "counters/" + stem + ".csv";
+  std::error_code error;
+  fs::create_directories((out_dir / csv).parent_path(), error);
+  CounterChild child{std::string(name(row.measurement.variant)), problem, seed};
+  CounterMeasurement m = measure_counters(ncu, child, out_dir / csv, counters_scratch());
+  run.seconds += m.seconds;
+  if (!m.error.empty()) {
+    row.counters_error = m.error;
+    if (m.stops_the_run) {
+      run.unavailable = m.error;
+      say_no_counters(run.unavailable);
+    }
+    return;
+  }
+  row.counters_file = csv;
+  row.counters = total_counters(m.kernels);
+  row.kernel_counters = std::move(m.kernels);
+}
+
+// The variant's point on the roofline: useful FLOPs over the DRAM bytes its kernels moved, and
+// its TFLOP/s over the roof there (the dtype's peak, or the copy kernel's bandwidth).
+void attach_roofline(VariantRow& row, const StudyPoint& point, const CounterRun& run) {
+  if (!row.counters || !row.counters->dram_bytes()) return;
+  row.intensity = arithmetic_intensity(point.flops, *row.counters->dram_bytes());
+  if (!row.intensity || !row.tflops || !point.peak || !run.copy) return;
+  row.percent_of_roof = percent_of_roof({*row.intensity, *row.tflops * 1e12},
+                                        point.peak->tflops * 1e12, run.copy->bytes_per_s());
 }
 
 std::string outcome(const VariantRow& row) {
@@ -128,6 +211,9 @@ int run_study(const StudyOptions& options) {
     }
   }
 
+  std::optional<NcuTool> ncu;
+  if (options.counters) ncu = start_counters(report.counters, out_dir, options.quiet);
+
   Progress progress(Progress::mode_for_stderr(options.quiet));
   const int total = static_cast<int>(problems.size() * options.variants.size());
   int index = 0;
@@ -157,12 +243,23 @@ int run_study(const StudyOptions& options) {
       attach_trace(row, problem, out_dir, trace_file,
                    expectations_for(options.expectations, name(variant)));
       attach_throughput(row, point);
+      if (ncu && report.counters.unavailable.empty()) {
+        progress.phase("counters (ncu)");
+        attach_counters(row, *ncu, report.counters, problem, settings.seed, out_dir, stem);
+        attach_roofline(row, point, report.counters);
+      }
       progress.finish(outcome(row));
       point.rows.push_back(std::move(row));
     }
     report.points.push_back(std::move(point));
   }
 
+  if (ncu) {
+    std::error_code ignored;
+    fs::remove(counters_scratch(), ignored);  // emptied by measure_counters
+    if (!options.quiet)
+      std::fprintf(stderr, "counters: %.1f s added by ncu's runs\n", report.counters.seconds);
+  }
   std::fputs(render_text(report).c_str(), stdout);
   if (const Status written = write_outputs(report, out_dir); !written.ok()) {
     std::fprintf(stderr, "attnprof bench: %s\n", written.error().message.c_str());

@@ -27,7 +27,8 @@ struct StudyOptions {
   // --expectations: hypotheses checked on each variant's trace; a failure makes the exit code 1.
   std::string expectations_file;
   std::vector<VariantExpectation> expectations;
-  bool report = false;  // --report: also write report.html
+  bool report = false;    // --report: also write report.html
+  bool counters = false;  // --counters: hardware counters by Nsight Compute, and the roofline
 };
 
 // Runs the study and prints its table on stdout (progress on stderr). Writes under out_dir: one

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "attnprof/hardware_counters.h"
+#include "counted_call.h"
 #include "device_info.h"
 #include "gpu_peaks.h"
 #include "problem.h"
@@ -25,6 +27,15 @@ struct VariantRow {
   std::optional<ReportVariant> report;
   std::optional<double> tflops;  // useful FLOPs over the median GPU time
   std::optional<double> percent_of_peak;
+  // --counters: every kernel of one typical call, as Nsight Compute measured it, and their sum.
+  std::vector<KernelCounters> kernel_counters;
+  std::optional<CounterTotals> counters;
+  std::string counters_file;   // ncu's CSV, relative to the output folder
+  std::string counters_error;  // why there are none, when they were asked for
+  // On the roofline (docs/counters.md): useful FLOPs per DRAM byte, and the achieved TFLOP/s
+  // over the roof at that intensity.
+  std::optional<double> intensity;
+  std::optional<double> percent_of_roof;
 };
 
 struct StudyPoint {
@@ -40,6 +51,18 @@ struct SweepAxis {
   std::vector<int64_t> values;
 };
 
+// What --counters measured beside the variants: the tool, the copy kernel's bandwidth (the
+// roofline's memory roof) and its counters; or why there are none.
+struct CounterRun {
+  bool requested = false;
+  std::string unavailable;  // one line, when no counters could be measured at all
+  std::string tool;         // "ncu 2025.3.1.0"
+  std::optional<CopyBandwidth> copy;
+  std::vector<KernelCounters> copy_kernels;
+  std::string copy_error;
+  double seconds = 0;  // the wall time the counters added to the run
+};
+
 struct StudyReport {
   DeviceInfo device;
   LibraryVersions versions;
@@ -47,6 +70,7 @@ struct StudyReport {
   std::vector<SweepAxis> sweeps;
   std::vector<StudyPoint> points;
   std::string expectations_file;  // "" without --expectations
+  CounterRun counters;
 };
 
 // True when a variant failed its correctness check or threw something other than unsupported

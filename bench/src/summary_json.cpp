@@ -1,6 +1,7 @@
 #include "summary_json.h"
 
 #include "io/output_file.h"
+#include "render/counters_json.h"
 #include "render/facts_json.h"
 #include "render/json_writer.h"
 #include "study_table.h"
@@ -31,7 +32,74 @@ void write_region(JsonWriter& json, const TraceFacts& f) {
   json.end_object();
 }
 
-void write_variant(JsonWriter& json, const VariantRow& row) {
+// null when --counters was not given; else the sum, every kernel, and the roofline point.
+void write_variant_counters(JsonWriter& json, const VariantRow& row, bool requested) {
+  json.key("counters");
+  if (!requested) {
+    json.null();
+    return;
+  }
+  json.begin_object();
+  json.key("file").string(row.counters_file);
+  json.key("error").string(row.counters_error);
+  json.key("total");
+  if (row.counters)
+    write_counter_totals(json, *row.counters);
+  else
+    json.null();
+  json.key("kernels").begin_array();
+  for (const KernelCounters& k : row.kernel_counters) write_kernel_counters(json, k);
+  json.end_array();
+  number_or_null(json.key("intensity_flop_per_byte"), row.intensity);
+  number_or_null(json.key("percent_of_roof"), row.percent_of_roof);
+  json.end_object();
+}
+
+// The run's counters: the tool, the copy kernel (the memory roof) and the compute roofs.
+void write_run_counters(JsonWriter& json, const StudyReport& report) {
+  const CounterRun& run = report.counters;
+  json.key("counters");
+  if (!run.requested) {
+    json.null();
+    return;
+  }
+  json.begin_object();
+  json.key("tool").string(run.tool);
+  json.key("unavailable").string(run.unavailable);
+  json.key("seconds").number(run.seconds);
+  json.key("clock_control").string("none");
+  json.key("copy").begin_object();
+  json.key("op").string(kCopyKernelOp);
+  json.key("error").string(run.copy_error);
+  if (run.copy) {
+    json.key("bytes_per_call").number(run.copy->bytes_per_call);
+    json.key("median_ms").number(run.copy->median_ms);
+    json.key("reps").number(run.copy->reps);
+    json.key("bandwidth_bytes_per_s").number(run.copy->bytes_per_s());
+  } else {
+    json.key("bandwidth_bytes_per_s").null();
+  }
+  number_or_null(json.key("datasheet_bandwidth_bytes_per_s"),
+                 datasheet_memory_bandwidth(report.device.name));
+  json.key("kernels").begin_array();
+  for (const KernelCounters& k : run.copy_kernels) write_kernel_counters(json, k);
+  json.end_array();
+  json.end_object();
+  json.key("roofs").begin_array();
+  for (const auto& [label, dtype] :
+       {std::pair{"bf16/fp16 tensor", Dtype::kBf16}, std::pair{"fp32", Dtype::kFp32}}) {
+    if (auto peak = dense_peak(report.device.name, dtype, false)) {
+      json.begin_object();
+      json.key("name").string(label);
+      json.key("flop_per_s").number(peak->tflops * 1e12);
+      json.end_object();
+    }
+  }
+  json.end_array();
+  json.end_object();
+}
+
+void write_variant(JsonWriter& json, const VariantRow& row, bool counters) {
   const VariantMeasurement& m = row.measurement;
   json.begin_object();
   json.key("variant").string(name(m.variant));
@@ -66,6 +134,7 @@ void write_variant(JsonWriter& json, const VariantRow& row) {
   number_or_null(json.key("tflops"), row.tflops);
   number_or_null(json.key("percent_of_peak"), row.percent_of_peak);
   number_or_null(json.key("peak_allocated_bytes"), m.peak_allocated_bytes);
+  write_variant_counters(json, row, counters);
   json.key("trace").begin_object();
   json.key("file").string(row.trace_file);
   json.key("error").string(row.trace_error);
@@ -83,7 +152,7 @@ void write_variant(JsonWriter& json, const VariantRow& row) {
   json.end_object();
 }
 
-void write_point(JsonWriter& json, const StudyPoint& point) {
+void write_point(JsonWriter& json, const StudyPoint& point, bool counters) {
   const Problem& p = point.problem;
   json.begin_object();
   json.key("problem").begin_object();
@@ -108,7 +177,7 @@ void write_point(JsonWriter& json, const StudyPoint& point) {
     json.null();
   }
   json.key("variants").begin_array();
-  for (const VariantRow& row : point.rows) write_variant(json, row);
+  for (const VariantRow& row : point.rows) write_variant(json, row, counters);
   json.end_array();
   json.end_object();
 }
@@ -159,8 +228,9 @@ std::string summary_json(const StudyReport& report) {
   }
   json.end_array();
   json.key("points").begin_array();
-  for (const StudyPoint& point : report.points) write_point(json, point);
+  for (const StudyPoint& point : report.points) write_point(json, point, report.counters.requested);
   json.end_array();
+  write_run_counters(json, report);
   json.end_object();
   return json.take() + "\n";
 }

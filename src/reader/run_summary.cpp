@@ -108,6 +108,78 @@ RunRegionFacts read_region(const object& o) {
   return r;
 }
 
+// The keys render/counters_json.cpp writes.
+KernelCounters read_kernel_counters(const object& o) {
+  KernelCounters k;
+  k.name = text(o, "name");
+  k.grid = text(o, "grid");
+  k.block = text(o, "block");
+  k.duration_ns = real(o, "duration_ns");
+  k.achieved_occupancy_pct = real(o, "achieved_occupancy_pct");
+  k.theoretical_occupancy_pct = real(o, "theoretical_occupancy_pct");
+  k.tensor_pipe_pct = real(o, "tensor_pipe_pct");
+  k.fp32_pipe_pct = real(o, "fp32_pipe_pct");
+  k.dram_read_bytes = real(o, "dram_read_bytes");
+  k.dram_write_bytes = real(o, "dram_write_bytes");
+  k.dram_throughput_pct = real(o, "dram_throughput_pct");
+  k.l2_hit_rate_pct = real(o, "l2_hit_rate_pct");
+  k.sm_throughput_pct = real(o, "sm_throughput_pct");
+  k.sm_clock_hz = real(o, "sm_clock_hz");
+  k.tensor_flop = real(o, "tensor_flop");
+  k.fp32_flop = real(o, "fp32_flop");
+  return k;
+}
+
+CounterTotals read_counter_totals(const object& o) {
+  CounterTotals t;
+  t.kernels = static_cast<int>(integer(o, "kernels").value_or(0));
+  t.duration_ns = real(o, "duration_ns").value_or(0);
+  t.dram_read_bytes = real(o, "dram_read_bytes");
+  t.dram_write_bytes = real(o, "dram_write_bytes");
+  t.tensor_flop = real(o, "tensor_flop");
+  t.fp32_flop = real(o, "fp32_flop");
+  t.achieved_occupancy_pct = real(o, "achieved_occupancy_pct");
+  t.tensor_pipe_pct = real(o, "tensor_pipe_pct");
+  t.fp32_pipe_pct = real(o, "fp32_pipe_pct");
+  t.dram_throughput_pct = real(o, "dram_throughput_pct");
+  t.l2_hit_rate_pct = real(o, "l2_hit_rate_pct");
+  t.sm_throughput_pct = real(o, "sm_throughput_pct");
+  return t;
+}
+
+void read_variant_counters(const object& o, RunVariant& v) {
+  v.counters_error = text(o, "error");
+  if (auto total = child(o, "total")) v.counters = read_counter_totals(*total);
+  if (auto kernels = list(o, "kernels")) {
+    for (element e : *kernels) {
+      object ko;
+      if (e.get_object().get(ko) == simdjson::SUCCESS)
+        v.kernel_counters.push_back(read_kernel_counters(ko));
+    }
+  }
+  v.intensity = real(o, "intensity_flop_per_byte");
+  v.percent_of_roof = real(o, "percent_of_roof");
+}
+
+RunCounters read_run_counters(const object& o) {
+  RunCounters c;
+  c.tool = text(o, "tool");
+  c.unavailable = text(o, "unavailable");
+  c.seconds = real(o, "seconds").value_or(0);
+  if (auto copy = child(o, "copy")) {
+    c.bandwidth_bytes_per_s = real(*copy, "bandwidth_bytes_per_s");
+    c.datasheet_bandwidth_bytes_per_s = real(*copy, "datasheet_bandwidth_bytes_per_s");
+  }
+  if (auto roofs = list(o, "roofs")) {
+    for (element e : *roofs) {
+      object ro;
+      if (e.get_object().get(ro) != simdjson::SUCCESS) continue;
+      if (auto flop = real(ro, "flop_per_s")) c.roofs.push_back({text(ro, "name"), *flop});
+    }
+  }
+  return c;
+}
+
 RunVariant read_variant(const object& o) {
   RunVariant v;
   v.variant = text(o, "variant");
@@ -128,6 +200,7 @@ RunVariant read_variant(const object& o) {
     if (auto f = child(*t, "forward")) v.forward = read_region(*f);
     if (auto b = child(*t, "backward")) v.backward = read_region(*b);
   }
+  if (auto c = child(o, "counters")) read_variant_counters(*c, v);
   return v;
 }
 
@@ -293,6 +366,7 @@ Result<RunSummary> read_run_summary(const std::string& path, uint64_t max_bytes)
       }
     }
   }
+  if (auto counters = child(top, "counters")) s.counters = read_run_counters(*counters);
   auto points = list(top, "points");
   if (!points) return make_error("{}: not a bench summary (no `points`)", path);
   for (element e : *points) {

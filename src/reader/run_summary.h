@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "attnprof/hardware_counters.h"
 #include "attnprof/limits.h"
 #include "attnprof/region_facts.h"
 #include "attnprof/result.h"
@@ -43,6 +44,12 @@ struct RunVariant {
   std::string trace_file;  // relative to the run's folder
   std::string trace_error;
   std::optional<RunRegionFacts> forward, backward;
+  // bench --counters: the call's kernels as Nsight Compute measured them, their sum, the variant's
+  // point on the roofline (useful FLOPs per DRAM byte) and its share of the roof there.
+  std::vector<KernelCounters> kernel_counters;
+  std::optional<CounterTotals> counters;
+  std::string counters_error;
+  std::optional<double> intensity, percent_of_roof;
 };
 
 // "sdpa-auto (cudnn)": the variant and, where PyTorch chose one, its backend.
@@ -62,6 +69,20 @@ struct RunPoint {
   std::vector<RunVariant> variants;
 };
 
+// What bench --counters measured beside the variants (summary.json's top-level `counters`).
+struct RunCounters {
+  std::string tool;                                       // "ncu 2025.3.1.0"
+  std::string unavailable;                                // why there are none
+  double seconds = 0;                                     // the time the counters added to the run
+  std::optional<double> bandwidth_bytes_per_s;            // the copy kernel's, measured
+  std::optional<double> datasheet_bandwidth_bytes_per_s;  // the GPU's datasheet
+  struct Roof {
+    std::string name;  // "bf16/fp16 tensor", "fp32"
+    double flop_per_s = 0;
+  };
+  std::vector<Roof> roofs;
+};
+
 struct RunSummary {
   std::string path;
   int64_t schema_version = 0;
@@ -73,6 +94,7 @@ struct RunSummary {
   std::vector<std::string> methods;                   // how each column is measured
   std::map<std::string, std::vector<int64_t>> sweep;  // "seq" -> 512, 1024, ...; empty: no sweep
   std::vector<RunPoint> points;
+  std::optional<RunCounters> counters;  // none without --counters
 };
 
 // Reads a bench run's summary.json. Fails with one line naming the file when it cannot be read,

@@ -12,6 +12,7 @@
 
 #include "base/format_units.h"
 #include "render/report.h"
+#include "render/report_counters.h"
 #include "render/report_headline.h"
 #include "render/report_svg.h"
 #include "render/report_svg_charts.h"
@@ -452,6 +453,7 @@ std::string render_report_html(const ReportData& data) {
                                   : escape(fmt::format(" · regions `{}`", data.region_pattern)));
   const bool sweep = !varying_axes(data.sweep).empty();
   if (sweep) put(out, R"(<a href="#sweep">across sizes</a>)");
+  if (has_counters_section(data)) put(out, R"(<a href="#counters">counters</a>)");
   put(out, R"(<a href="#timelines">timelines:</a>)");
   for (size_t i = 0; i < data.variants.size(); ++i)
     put(out, R"(<a href="#{}">{}</a>)", variant_anchor(i), escape(data.variants[i].name));
@@ -460,6 +462,7 @@ std::string render_report_html(const ReportData& data) {
   write_tables(out, data);
   write_class_bars(out, data);
   if (sweep) write_sweep(out, data);
+  write_counters_section(out, data);
   write_timelines(out, data);
   write_footer(out, data);
   put(out, "</main></body></html>\n");

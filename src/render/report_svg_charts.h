@@ -51,4 +51,29 @@ struct LogLogChart {
 // Both axes logarithmic; a line with markers per series and a legend on the right.
 std::string loglog_chart(const LogLogChart& chart);
 
+struct RooflineRoof {
+  std::string name;  // "bf16/fp16 tensor"
+  double flop_per_s = 0;
+};
+
+struct RooflineMark {
+  std::string label;      // "sdpa-flash", or a kernel's short name
+  std::string detail;     // hover text after the numbers
+  double intensity = 0;   // FLOP per DRAM byte, > 0
+  double flop_per_s = 0;  // > 0
+  bool kernel = false;    // a main kernel (hollow) rather than a variant (filled)
+  size_t color = 0;       // the variant's index: its kernel has its color
+};
+
+struct RooflineChart {
+  std::string id;
+  std::vector<RooflineRoof> roofs;  // highest first
+  double bandwidth_bytes_per_s = 0;
+  std::vector<RooflineMark> marks;
+};
+
+// The roofline, both axes logarithmic: the memory roof (intensity x bandwidth) rising to each
+// compute roof, a dot per variant and a ring per main kernel, a legend on the right.
+std::string roofline_chart(const RooflineChart& chart);
+
 }  // namespace attnprof::svg

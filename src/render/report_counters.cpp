@@ -1,0 +1,110 @@
+#include "render/report_counters.h"
+
+#include <fmt/format.h>
+
+#include "analysis/run_roofline.h"
+#include "base/format_units.h"
+#include "render/report_svg.h"
+#include "render/report_svg_charts.h"
+
+namespace attnprof {
+
+namespace {
+
+using svg::escape;
+using svg::put;
+
+const RunPoint* focus(const ReportData& data) {
+  if (!data.run || data.run->points.empty()) return nullptr;
+  const int i = data.focus_point >= 0 ? data.focus_point : 0;
+  return &data.run->points[static_cast<size_t>(std::min<size_t>(i, data.run->points.size() - 1))];
+}
+
+std::string percent(const std::optional<double>& v) {
+  return v ? format_percent(*v) : "-";
+}
+
+std::string gigabytes(const std::optional<double>& bytes) {
+  return bytes ? fmt::format("{:.3f}", *bytes / 1e9) : "-";
+}
+
+std::string estimated_occupancy(const RunVariant& v) {
+  if (!v.forward || !v.forward->facts.main_kernel) return "-";
+  const MainKernel& k = *v.forward->facts.main_kernel;
+  if (k.occupancy_pct) return format_percent(*k.occupancy_pct);
+  if (k.kineto_occupancy_pct) return format_percent(*k.kineto_occupancy_pct) + " (Kineto)";
+  return "-";
+}
+
+void write_table(std::string& out, const RunPoint& point) {
+  put(out, R"(<div class="table-wrap"><table class="study-table" id="counters-table"><thead><tr>)"
+           "<th>variant</th><th>kernels</th><th>GPU time (ncu)</th><th>occupancy: measured</th>"
+           "<th>estimated (main kernel)</th><th>tensor pipe</th><th>FP32 pipe</th>"
+           "<th>DRAM read GB</th><th>DRAM write GB</th><th>DRAM throughput</th><th>L2 hit</th>"
+           "<th>SM throughput</th><th>FLOP/byte</th><th>% of roof</th></tr></thead><tbody>");
+  for (const RunVariant& v : point.variants) {
+    put(out, "<tr><td>{}</td>", escape(variant_label(v)));
+    if (!v.counters) {
+      put(out, R"(<td colspan="13" class="muted">{}</td></tr>)",
+          escape(v.counters_error.empty() ? "not measured (the variant did not run)"
+                                          : v.counters_error));
+      continue;
+    }
+    const CounterTotals& c = *v.counters;
+    put(out,
+        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+        c.kernels, format_duration(c.duration_ns), percent(c.achieved_occupancy_pct),
+        estimated_occupancy(v), percent(c.tensor_pipe_pct), percent(c.fp32_pipe_pct),
+        gigabytes(c.dram_read_bytes), gigabytes(c.dram_write_bytes), percent(c.dram_throughput_pct),
+        percent(c.l2_hit_rate_pct), percent(c.sm_throughput_pct),
+        v.intensity ? fmt::format("{:.1f}", *v.intensity) : "-", percent(v.percent_of_roof));
+  }
+  put(out, "</tbody></table></div>");
+}
+
+}  // namespace
+
+bool has_counters_section(const ReportData& data) {
+  return data.run && data.run->counters && focus(data);
+}
+
+void write_counters_section(std::string& out, const ReportData& data) {
+  if (!has_counters_section(data)) return;
+  const RunCounters& counters = *data.run->counters;
+  put(out, R"(<section class="card" id="counters"><h2>Hardware counters and the roofline</h2>)");
+  if (!counters.unavailable.empty()) {
+    put(out, R"(<p class="warn">No hardware counters: {}</p></section>)",
+        escape(counters.unavailable));
+    return;
+  }
+  const RunPoint& point = *focus(data);
+  std::string bandwidth = "not measured";
+  if (counters.bandwidth_bytes_per_s) {
+    bandwidth = fmt::format("{:.2f} TB/s", *counters.bandwidth_bytes_per_s / 1e12);
+    if (counters.datasheet_bandwidth_bytes_per_s)
+      bandwidth += fmt::format(
+          " ({:.0f} % of the datasheet's {:.2f} TB/s)",
+          100 * *counters.bandwidth_bytes_per_s / *counters.datasheet_bandwidth_bytes_per_s,
+          *counters.datasheet_bandwidth_bytes_per_s / 1e12);
+  }
+  put(out,
+      R"(<p class="lead">Every kernel of one typical call, measured by {} with the clocks as found (<code>--clock-control none</code>) and a cold L2 per kernel; the sums are over the call's kernels, each percentage weighted by kernel time. Measured occupancy is warps active per cycle over the SM's maximum; the estimate is attnprof's, from the trace's launch of the main kernel. The memory roof is the bandwidth a copy kernel reached in the same run: {}. A variant's point: useful FLOPs per DRAM byte and its TFLOP/s by CUDA events; a main kernel's (ring): the FLOPs the hardware counted over its time under ncu.</p>)",
+      escape(counters.tool), escape(bandwidth));
+  write_table(out, point);
+  if (auto roofline = run_roofline(*data.run, point)) {
+    svg::RooflineChart chart;
+    chart.id = "roofline";
+    for (const auto& roof : roofline->roofs) chart.roofs.push_back({roof.name, roof.flop_per_s});
+    chart.bandwidth_bytes_per_s = roofline->bandwidth_bytes_per_s;
+    for (const RunRooflinePoint& p : roofline->points) {
+      chart.marks.push_back({p.kernel ? p.label + " (" + p.variant + ")" : p.label,
+                             p.kernel ? "main kernel" : "whole call", p.intensity, p.flop_per_s,
+                             p.kernel, p.variant_index});
+    }
+    out += R"(<div class="svg-scroll">)" + svg::roofline_chart(chart) + "</div>";
+  }
+  put(out, "</section>");
+}
+
+}  // namespace attnprof

@@ -1,0 +1,211 @@
+// Nsight Compute's CSV (reader/ncu_csv.h) on real CSVs recorded on the H200 (tests/data/ncu), a
+// variant's kernels summed (analysis/counter_totals.h) and the roofline (analysis/roofline.h).
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "analysis/counter_totals.h"
+#include "analysis/roofline.h"
+#include "reader/ncu_csv.h"
+#include "test_support.h"
+
+namespace attnprof {
+namespace {
+
+using testing::fixture;
+
+constexpr uint64_t kMaxBytes = uint64_t{64} << 20;
+
+std::vector<KernelCounters> read_fixture(const std::string& name) {
+  auto kernels = read_ncu_csv(fixture("ncu/" + name), kMaxBytes);
+  if (!kernels.ok()) ADD_FAILURE() << kernels.error().message;
+  return kernels.ok() ? *kernels : std::vector<KernelCounters>{};
+}
+
+// The study's default problem (bf16, batch 4, 16 heads, seq 2048, head dim 64, causal), cuDNN then
+// flash, one forward each between cudaProfilerStart and Stop.
+TEST(NcuCsv, FusedKernelsOfTheDefaultProblem) {
+  const auto kernels = read_fixture("cudnn_flash_default.csv.gz");
+  ASSERT_EQ(kernels.size(), 2u);
+  const KernelCounters& cudnn = kernels[0];
+  EXPECT_EQ(cudnn.name.rfind("cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma", 0), 0u);
+  EXPECT_EQ(cudnn.grid, "(132, 1, 1)");
+  EXPECT_EQ(cudnn.block, "(384, 1, 1)");
+  EXPECT_DOUBLE_EQ(*cudnn.duration_ns, 100352);  // "100,352": the separators are dropped
+  EXPECT_DOUBLE_EQ(*cudnn.achieved_occupancy_pct, 14.08);
+  EXPECT_DOUBLE_EQ(*cudnn.theoretical_occupancy_pct, 18.75);
+  EXPECT_DOUBLE_EQ(*cudnn.tensor_pipe_pct, 44.97);
+  EXPECT_DOUBLE_EQ(*cudnn.fp32_pipe_pct, 21.96);
+  EXPECT_DOUBLE_EQ(*cudnn.dram_read_bytes, 50354944);
+  EXPECT_DOUBLE_EQ(*cudnn.dram_write_bytes, 9704960);
+  EXPECT_DOUBLE_EQ(*cudnn.dram_bytes(), 50354944.0 + 9704960.0);
+  EXPECT_DOUBLE_EQ(*cudnn.l2_hit_rate_pct, 71.70);
+  EXPECT_DOUBLE_EQ(*cudnn.sm_throughput_pct, 41.57);
+  EXPECT_NEAR(*cudnn.sm_clock_hz, 1.7408e9, 1e6);
+  // bf16 tensor ops, plus tf32's zero; the CSV has no fp16 column, which adds nothing.
+  EXPECT_DOUBLE_EQ(*cudnn.tensor_flop, 36507222016);
+  EXPECT_DOUBLE_EQ(*cudnn.fp32_flop, 2 * 4456448.0 + 290717696.0 + 226788352.0);
+  // The useful FLOPs are 4*B*H*S^2*D/2 = 34.36 G; the kernel computes the diagonal's whole tiles.
+  const double useful = 4.0 * 4 * 16 * 2048.0 * 2048 * 64 / 2;
+  EXPECT_GT(*cudnn.tensor_flop, useful);
+  EXPECT_LT(*cudnn.tensor_flop, 1.1 * useful);
+
+  const KernelCounters& flash = kernels[1];
+  EXPECT_NE(flash.name.find("pytorch_flash::flash_fwd_kernel"), std::string::npos);
+  EXPECT_DOUBLE_EQ(*flash.duration_ns, 160896);
+  EXPECT_DOUBLE_EQ(*flash.achieved_occupancy_pct, 11.90);
+  EXPECT_DOUBLE_EQ(*flash.theoretical_occupancy_pct, 12.50);
+  // Same tiles, same count of tensor operations as cuDNN's.
+  EXPECT_DOUBLE_EQ(*flash.tensor_flop, *cudnn.tensor_flop);
+  // q, k, v and out are 16 MiB each. ncu flushes the L2 before the kernel, so every byte of q, k
+  // and v comes from DRAM at least once; of the output, what stays in the 60 MB L2 when the kernel
+  // ends is written back after ncu stopped counting.
+  const double tensor = 4.0 * 16 * 2048 * 64 * 2;
+  for (const KernelCounters& k : kernels) {
+    EXPECT_GE(*k.dram_read_bytes, 3 * tensor) << k.name;
+    EXPECT_LT(*k.dram_read_bytes, 3.1 * tensor) << k.name;  // and hardly more: a fused kernel
+    EXPECT_LT(*k.dram_write_bytes, tensor) << k.name;
+  }
+}
+
+// The bench under ncu: naive and flash at seq 1024, the first 12 kernels matching the filter.
+TEST(NcuCsv, NaiveKernelsMatchTheirUsefulFlops) {
+  const auto kernels = read_fixture("naive_flash_s1024.csv.gz");
+  ASSERT_EQ(kernels.size(), 12u);
+  const KernelCounters& qk = kernels[4];
+  EXPECT_EQ(qk.name, "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT");
+  // q @ k^T: 2*B*H*S*S*D multiply-adds, counted exactly by the tensor pipe.
+  EXPECT_DOUBLE_EQ(*qk.tensor_flop, 2.0 * 4 * 16 * 1024 * 1024 * 64);
+  EXPECT_DOUBLE_EQ(*qk.fp32_flop, 0);
+  const KernelCounters& softmax = kernels[7];
+  EXPECT_NE(softmax.name.find("softmax_warp_forward"), std::string::npos);
+  // The scores (B*H*S*S bf16 = 128 MiB) are read once and written once.
+  EXPECT_NEAR(*softmax.dram_read_bytes, 128.0 * (1 << 20), 0.01 * 128 * (1 << 20));
+  EXPECT_GT(*softmax.dram_throughput_pct, 30);
+  EXPECT_DOUBLE_EQ(*softmax.tensor_pipe_pct, 1.56);
+}
+
+// The same kernels exported without --print-units base (Mbyte, us, Ghz) read back the same.
+TEST(NcuCsv, ScaledUnitsConvertBack) {
+  const auto base = read_fixture("naive_flash_s1024.csv.gz");
+  const auto scaled = read_fixture("naive_flash_s1024_units.csv.gz");
+  ASSERT_EQ(base.size(), scaled.size());
+  for (size_t i = 0; i < base.size(); ++i) {
+    SCOPED_TRACE(base[i].name);
+    EXPECT_EQ(base[i].name, scaled[i].name);
+    EXPECT_NEAR(*base[i].duration_ns, *scaled[i].duration_ns, 0.5);
+    EXPECT_NEAR(*base[i].dram_read_bytes, *scaled[i].dram_read_bytes, 1);
+    EXPECT_NEAR(*base[i].sm_clock_hz, *scaled[i].sm_clock_hz, 1e3);
+    EXPECT_NEAR(*base[i].achieved_occupancy_pct, *scaled[i].achieved_occupancy_pct, 0.005);
+  }
+}
+
+constexpr const char* kHeader =
+    "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"dram__bytes_read.sum\"\n";
+
+TEST(NcuCsv, UnitsRowLogLinesAndQuotes) {
+  const std::string csv = std::string("==PROF== Disconnected from process 12\n") + kHeader +
+                          "\"\",\"\",\"us\",\"Kbyte\"\n"
+                          "\"0\",\"a \"\"quoted\"\"\nname\",\"1.5\",\"2,000\"\n"
+                          "\"1\",\"b\",\"n/a\",\"\"\n";
+  auto kernels = parse_ncu_csv(csv, "t.csv");
+  ASSERT_TRUE(kernels.ok()) << kernels.error().message;
+  ASSERT_EQ(kernels->size(), 2u);
+  EXPECT_EQ((*kernels)[0].name, "a \"quoted\"\nname");
+  EXPECT_DOUBLE_EQ(*(*kernels)[0].duration_ns, 1500);
+  EXPECT_DOUBLE_EQ(*(*kernels)[0].dram_read_bytes, 2e6);
+  EXPECT_FALSE((*kernels)[1].duration_ns);  // n/a is unknown, not 0
+  EXPECT_FALSE((*kernels)[1].dram_read_bytes);
+  EXPECT_FALSE((*kernels)[0].tensor_pipe_pct);  // no such column
+}
+
+TEST(NcuCsv, BadInputNamesFileAndLine) {
+  auto expect_error = [](const std::string& csv, const std::string& needle) {
+    auto kernels = parse_ncu_csv(csv, "bad.csv");
+    ASSERT_FALSE(kernels.ok()) << csv;
+    EXPECT_NE(kernels.error().message.find(needle), std::string::npos) << kernels.error().message;
+    EXPECT_EQ(kernels.error().message.rfind("bad.csv: ", 0), 0u) << kernels.error().message;
+  };
+  expect_error("", "empty");
+  expect_error("\"a\",\"b\"\n\"1\",\"2\"\n", "line 1: no \"ID\" and \"Kernel Name\"");
+  expect_error(std::string(kHeader) + "\"0\",\"k\",\"1\"\n",
+               "line 2: 3 cells, but the header has 4");
+  expect_error(std::string(kHeader) + "\"0\",\"k\",\"fast\",\"1\"\n",
+               "line 2: column gpu__time_duration.sum: \"fast\" is not a number");
+  expect_error(std::string(kHeader) + "\"\",\"\",\"fortnight\",\"byte\"\n",
+               "line 2: column gpu__time_duration.sum: unknown unit \"fortnight\"");
+  expect_error(std::string(kHeader) + "\"0\",\"k\",\"1\",\"1\"\n\"1\",\"k\",\"nan\",\"1\"\n",
+               "line 3");
+}
+
+TEST(NcuCsv, MissingFileIsAnError) {
+  auto kernels = read_ncu_csv(fixture("ncu/absent.csv"), kMaxBytes);
+  ASSERT_FALSE(kernels.ok());
+  EXPECT_NE(kernels.error().message.find("absent.csv"), std::string::npos);
+}
+
+TEST(NcuCsv, MetricNamesAreTheOnesRead) {
+  const auto& names = ncu_metric_names();
+  auto has = [&](const std::string& m) {
+    return std::find(names.begin(), names.end(), m) != names.end();
+  };
+  EXPECT_TRUE(has("sm__warps_active.avg.pct_of_peak_sustained_active"));
+  EXPECT_TRUE(has("dram__bytes_read.sum"));
+  EXPECT_TRUE(has("sm__ops_path_tensor_src_bf16_dst_fp32.sum"));
+  // ncu reports it unasked and refuses it in --metrics.
+  EXPECT_FALSE(has("sm__maximum_warps_per_active_cycle_pct"));
+}
+
+TEST(CounterTotals, SumsAndDurationWeightedMeans) {
+  const auto kernels = read_fixture("naive_flash_s1024.csv.gz");
+  const CounterTotals t = total_counters(kernels);
+  EXPECT_EQ(t.kernels, 12);
+  double duration = 0, read = 0, weighted_occupancy = 0;
+  for (const auto& k : kernels) {
+    duration += *k.duration_ns;
+    read += *k.dram_read_bytes;
+    weighted_occupancy += *k.achieved_occupancy_pct * *k.duration_ns;
+  }
+  EXPECT_DOUBLE_EQ(t.duration_ns, duration);
+  EXPECT_DOUBLE_EQ(*t.dram_read_bytes, read);
+  EXPECT_NEAR(*t.achieved_occupancy_pct, weighted_occupancy / duration, 1e-9);
+  // Longer kernels weigh more: the mean lies between the extremes but is not the plain mean.
+  EXPECT_EQ(*longest_kernel(kernels), 6u);  // the masked_fill elementwise kernel, 177.8 us
+}
+
+TEST(CounterTotals, UnknownBytesStayUnknown) {
+  std::vector<KernelCounters> kernels(2);
+  kernels[0].duration_ns = 10;
+  kernels[0].dram_read_bytes = 5;
+  kernels[0].dram_write_bytes = 5;
+  kernels[1].duration_ns = 30;
+  kernels[1].achieved_occupancy_pct = 40;
+  const CounterTotals t = total_counters(kernels);
+  EXPECT_FALSE(t.dram_read_bytes);  // a partial sum would pass for the whole
+  EXPECT_FALSE(t.dram_bytes());
+  EXPECT_DOUBLE_EQ(*t.achieved_occupancy_pct, 40);  // only the kernel that reports it
+  EXPECT_FALSE(t.tensor_flop);
+  EXPECT_FALSE(longest_kernel({}));
+}
+
+TEST(Roofline, H200Roofs) {
+  const double bf16 = 989.4e12, bandwidth = 4.8e12;
+  EXPECT_NEAR(ridge_intensity(bf16, bandwidth), 206.1, 0.1);
+  EXPECT_DOUBLE_EQ(attainable_flop_per_s(bf16, bandwidth, 10), 48e12);  // under the ridge
+  EXPECT_DOUBLE_EQ(attainable_flop_per_s(bf16, bandwidth, 1000), bf16);
+  // A memory-bound kernel at 10 FLOP/B that reaches 24 TFLOP/s is at half its roof.
+  RooflinePoint point{10, 24e12};
+  EXPECT_DOUBLE_EQ(*percent_of_roof(point, bf16, bandwidth), 50);
+  EXPECT_TRUE(memory_bound(point, bf16, bandwidth));
+  RooflinePoint compute{500, 494.7e12};
+  EXPECT_DOUBLE_EQ(*percent_of_roof(compute, bf16, bandwidth), 50);
+  EXPECT_FALSE(memory_bound(compute, bf16, bandwidth));
+  EXPECT_FALSE(percent_of_roof(point, bf16, 0));
+  EXPECT_FALSE(arithmetic_intensity(1e9, 0));  // ran from caches: no point
+  EXPECT_DOUBLE_EQ(*arithmetic_intensity(1e9, 1e7), 100);
+}
+
+}  // namespace
+}  // namespace attnprof
