@@ -94,6 +94,17 @@ void load_sweep(ReportData& data, const fs::path& dir, uint64_t max_bytes) {
   }
 }
 
+// summary.json holds the findings of the attnprof the bench ran; a trace read now gives this
+// version's, which the headline and the timelines show: the table shows them too, so that the page
+// agrees with itself (issue 16: the shipped study's findings said "us" where its tables said "µs").
+void use_findings_of_trace(RunVariant& run_variant, const ReportVariant& variant) {
+  if (!run_variant.forward || !variant.analysis || variant.analysis->regions.empty()) return;
+  std::vector<RunFinding> findings;
+  for (const Finding& f : variant.analysis->findings)
+    findings.push_back({std::string(finding_id(f.kind)), f.summary, f.suggestion});
+  run_variant.forward->findings = std::move(findings);
+}
+
 Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
                             const ReportOptions& options) {
   ReportData data;
@@ -106,7 +117,7 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
   std::optional<Error> no_match;  // a trace was read, and the pattern matched nothing in it
   if (!data.run->points.empty()) {
     data.focus_point = static_cast<int>(data.run->points.size() / 2);
-    for (const RunVariant& v : data.run->points[data.focus_point].variants) {
+    for (RunVariant& v : data.run->points[data.focus_point].variants) {
       ReportVariant variant;
       variant.name = variant_label(v);
       if (v.trace_file.empty()) {
@@ -126,6 +137,7 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
       } else {
         variant.missing = fmt::format("trace {} not found in {}", v.trace_file, dir.string());
       }
+      use_findings_of_trace(v, variant);
       data.variants.push_back(std::move(variant));
     }
   }

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "render/fact_cells.h"
+#include "render/markdown_kernel_names.h"
 #include "render/report.h"
 #include "render/report_headline.h"
 #include "render/report_svg.h"
@@ -37,13 +39,20 @@ std::string render_report_markdown(const ReportData& data) {
     out += " findings |\n|";
     for (bool numeric : table.numeric) out += numeric ? "---:|" : "---|";
     out += "---|\n";
+    // Kernel names cut to fit a pull request's width; in full below the table (issue 16).
+    MarkdownKernelNames names;
     for (size_t r = 0; r < table.rows.size(); ++r) {
       out += "|";
-      for (const std::string& cell : table.rows[r]) put(out, " {} |", markdown_cell(cell));
+      for (size_t c = 0; c < table.rows[r].size(); ++c) {
+        const std::string& cell = table.rows[r][c];
+        const bool kernel = table.header[c] == "main kernel" && cell != kNoCell;
+        put(out, " {} |", kernel ? names.cell(cell) : markdown_cell(cell));
+      }
       std::string ids;
       for (const ReportNote& note : table.notes[r]) ids += (ids.empty() ? "" : ", ") + note.id;
       put(out, " {} |\n", markdown_cell(ids));
     }
+    if (const std::string full = names.details(); !full.empty()) out += "\n" + full;
     // The findings that explain time first; the informational ones (how a kernel is built)
     // folded into a <details>, which GitHub renders closed (issue 16).
     auto list = [&](bool actionable) {
