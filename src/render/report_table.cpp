@@ -106,6 +106,26 @@ std::vector<ReportTable> report_tables(const ReportData& data) {
   return tables;
 }
 
+std::vector<ReportTable> backward_tables(const ReportData& data) {
+  std::vector<ReportTable> tables;
+  if (!data.backward) return tables;
+  ReportData backward;  // run_table reads a run's points from its ReportData; no timelines
+  backward.run = data.backward->run;
+  for (size_t i = 0; i < backward.run->points.size(); ++i) {
+    ReportTable table = run_table(backward, i);
+    // Each row's notes: the findings of its forward regions, then of its backward ones.
+    const RunPoint& point = backward.run->points[i];
+    for (size_t r = 0; r < point.variants.size() && r < table.notes.size(); ++r) {
+      if (!point.variants[r].backward) continue;
+      for (const RunFinding& f : point.variants[r].backward->findings)
+        table.notes[r].push_back({f.id, "in the backward: " + f.summary, f.suggestion});
+      table.notes[r] = rank_notes(std::move(table.notes[r]));
+    }
+    tables.push_back(std::move(table));
+  }
+  return tables;
+}
+
 std::string environment_line(const ReportData& data) {
   if (data.run) {
     const RunSummary& r = *data.run;
