@@ -37,12 +37,16 @@ class InMemoryFile {
  public:
   static Result<InMemoryFile> create(std::span<const uint8_t> bytes) {
     const int fd = ::memfd_create("attnprof-fuzz-trace", MFD_CLOEXEC);
-    if (fd < 0) return make_error("cannot create an in-memory file: {}", describe_errno(errno));
+    if (fd < 0)
+      return make_error(ErrorKind::kIo, "cannot create an in-memory file: {}",
+                        describe_errno(errno));
     InMemoryFile file(fd);
     for (size_t written = 0; written < bytes.size();) {
       const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return make_error("cannot write an in-memory file: {}", describe_errno(errno));
+      if (n <= 0)
+        return make_error(ErrorKind::kIo, "cannot write an in-memory file: {}",
+                          describe_errno(errno));
       written += static_cast<size_t>(n);
     }
     return file;

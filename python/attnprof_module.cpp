@@ -313,12 +313,14 @@ py::dict analyze(const std::vector<std::string>& arguments, const std::string& r
     outcomes = analyze_files(paths, options, many);
   }
   std::vector<TraceAnalysis> read;
-  py::list errors;
+  py::list errors, error_kinds;
   for (auto& outcome : outcomes) {
-    if (outcome.ok())
+    if (outcome.ok()) {
       read.push_back(std::move(outcome).value());
-    else
+    } else {
       errors.append(outcome.error().message);
+      error_kinds.append(std::string(error_kind_name(outcome.error().kind)));
+    }
   }
   py::dict out;
   out["traces"] = trace_columns(read);
@@ -326,6 +328,7 @@ py::dict analyze(const std::vector<std::string>& arguments, const std::string& r
   out["activities"] = activity_columns(read);
   out["findings"] = finding_columns(read);
   out["errors"] = errors;
+  out["error_kinds"] = error_kinds;
   if (are_ranks_of_one_run(read))
     out["across"] = across_columns(summarize_across_traces(read), read);
   else

@@ -164,11 +164,11 @@ class TemplateBuilder {
         const std::string_view token = trim_right(value.raw_json_token());
         std::optional<int64_t> ns = parse_exact_ns(token);
         if (!ns) {
-          return make_error(
-              "'{}': {} {} at byte offset {} is not microseconds with at most 3 "
-              "decimals: grow_trace shifts times exactly in nanoseconds and cannot "
-              "shift this one",
-              path_, key, token, offset_of(token));
+          return make_error(ErrorKind::kMalformed,
+                            "'{}': {} {} at byte offset {} is not microseconds with at most 3 "
+                            "decimals: grow_trace shifts times exactly in nanoseconds and cannot "
+                            "shift this one",
+                            path_, key, token, offset_of(token));
         }
         if (key == "ts") {
           ts = ns;
@@ -210,10 +210,10 @@ class TemplateBuilder {
   }
 
   Error json_error(od::value& at) const {
-    return make_error(
-        "'{}' is not valid JSON near byte offset {}: grow_trace needs a trace that "
-        "parses",
-        path_, offset_of(at.raw_json_token()));
+    return make_error(ErrorKind::kMalformed,
+                      "'{}' is not valid JSON near byte offset {}: grow_trace needs a trace that "
+                      "parses",
+                      path_, offset_of(at.raw_json_token()));
   }
 
  private:
@@ -224,10 +224,10 @@ class TemplateBuilder {
       od::field field;
       std::string_view key;
       if (std::move(field_result).get(field) || field.unescaped_key().get(key)) {
-        return make_error(
-            "'{}' is not valid JSON in an event's args: grow_trace needs a trace "
-            "that parses",
-            path_);
+        return make_error(ErrorKind::kMalformed,
+                          "'{}' is not valid JSON in an event's args: grow_trace needs a trace "
+                          "that parses",
+                          path_);
       }
       if (std::find(kIdArgs.begin(), kIdArgs.end(), key) == kIdArgs.end()) continue;
       std::optional<Patch> patch = id_patch(trim_right(field.value().raw_json_token()));
@@ -287,28 +287,32 @@ Result<std::string_view> find_trace_events(const simdjson::padded_string& json,
   od::document doc;
   od::object top;
   if (parser.iterate(json).get(doc) || doc.get_object().get(top)) {
-    return make_error("'{}' is not a JSON object: grow_trace needs a Kineto trace", path);
+    return make_error(ErrorKind::kNotATrace,
+                      "'{}' is not a JSON object: grow_trace needs a Kineto trace", path);
   }
   std::optional<std::string_view> found;
   for (auto field_result : top) {
     od::field field;
     std::string_view key;
     if (std::move(field_result).get(field) || field.unescaped_key().get(key)) {
-      return make_error(
-          "'{}' is not valid JSON at its top level: grow_trace needs a trace that "
-          "parses",
-          path);
+      return make_error(ErrorKind::kMalformed,
+                        "'{}' is not valid JSON at its top level: grow_trace needs a trace that "
+                        "parses",
+                        path);
     }
     if (key != "traceEvents") continue;
     od::array events;
     std::string_view text;
     if (field.value().get_array().get(events) || events.raw_json().get(text)) {
-      return make_error("'{}': traceEvents is not a JSON array", path);
+      return make_error(ErrorKind::kNotATrace, "'{}': traceEvents is not a JSON array", path);
     }
-    if (found) return make_error("'{}' has traceEvents twice: which one to grow?", path);
+    if (found)
+      return make_error(ErrorKind::kNotATrace, "'{}' has traceEvents twice: which one to grow?",
+                        path);
     found = trim_right(text);
   }
-  if (!found) return make_error("'{}' has no traceEvents: nothing to grow", path);
+  if (!found)
+    return make_error(ErrorKind::kNotATrace, "'{}' has no traceEvents: nothing to grow", path);
   return *found;
 }
 
@@ -339,14 +343,14 @@ Result<TraceTemplate> scan_trace(const simdjson::padded_string& json, const std:
   od::array events;
   if (parser.iterate(array_text->data(), array_text->size(), capacity).get(doc) ||
       doc.get_array().get(events)) {
-    return make_error("'{}': traceEvents is not valid JSON", path);
+    return make_error(ErrorKind::kMalformed, "'{}': traceEvents is not valid JSON", path);
   }
   TemplateBuilder builder(path, trace.events.data());
   for (auto element_result : events) {
     od::value element;
     if (std::move(element_result).get(element)) {
-      return make_error("'{}': traceEvents is not valid JSON after event {}", path,
-                        trace.event_count);
+      return make_error(ErrorKind::kMalformed, "'{}': traceEvents is not valid JSON after event {}",
+                        path, trace.event_count);
     }
     if (trace.event_count == 1) {
       // The separator as the input writes it: from the first event's end to the second's start.
@@ -373,8 +377,8 @@ class OutputFile {
     const std::string temporary = path + ".tmp";
     const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
-      return make_error("cannot create '{}': {}; check the output directory", temporary,
-                        std::generic_category().message(errno));
+      return make_error(ErrorKind::kIo, "cannot create '{}': {}; check the output directory",
+                        temporary, std::generic_category().message(errno));
     }
     return OutputFile(fd, path, temporary);
   }
@@ -406,7 +410,7 @@ class OutputFile {
     if (::rename(temporary_.c_str(), path_.c_str()) != 0) {
       const int error = errno;
       ::unlink(temporary_.c_str());
-      return make_error("cannot rename '{}' to '{}': {}", temporary_, path_,
+      return make_error(ErrorKind::kIo, "cannot rename '{}' to '{}': {}", temporary_, path_,
                         std::generic_category().message(error));
     }
     return Status::success();
@@ -434,7 +438,8 @@ class OutputFile {
   }
 
   Error write_error(int error) const {
-    return make_error("writing '{}' failed after {} bytes: {}; check the free space", temporary_,
+    return make_error(ErrorKind::kIo,
+                      "writing '{}' failed after {} bytes: {}; check the free space", temporary_,
                       written_, std::generic_category().message(error));
   }
 
@@ -597,7 +602,8 @@ int run(const Options& options) {
   } else {
     const std::optional<uint64_t> target = parse_byte_count(options.target_bytes);
     if (!target) {
-      return fail(make_error("--target-bytes {}: give a byte count like 1G, 500M or 123456",
+      return fail(make_error(ErrorKind::kUsage,
+                             "--target-bytes {}: give a byte count like 1G, 500M or 123456",
                              options.target_bytes));
     }
     // The fixed text once, then whole copies until the target is reached.
@@ -615,7 +621,8 @@ int run(const Options& options) {
       __builtin_add_overflow(last_time, trace->end_ns, &last_time) ||
       __builtin_mul_overflow(shifts.id_step, shifts.copies, &last_id) ||
       __builtin_add_overflow(last_id, trace->max_id, &last_id)) {
-    return fail(make_error("{} copies of '{}' would overflow its times or ids: ask for fewer",
+    return fail(make_error(ErrorKind::kUsage,
+                           "{} copies of '{}' would overflow its times or ids: ask for fewer",
                            shifts.copies, options.input));
   }
 

@@ -53,23 +53,27 @@ Result<StudyOptions> study_options(const BenchFlags& flags) {
   options.problem = flags.problem;
   const Problem& p = flags.problem;
   if (p.batch <= 0 || p.heads <= 0 || p.seq <= 0 || p.head_dim <= 0) {
-    return make_error("--batch, --heads, --seq and --head-dim must be positive");
+    return make_error(ErrorKind::kUsage, "--batch, --heads, --seq and --head-dim must be positive");
   }
   const auto dtype = parse_dtype(flags.dtype);
-  if (!dtype) return make_error("--dtype {}: expected bf16, fp16 or fp32", flags.dtype);
+  if (!dtype)
+    return make_error(ErrorKind::kUsage, "--dtype {}: expected bf16, fp16 or fp32", flags.dtype);
   options.problem.dtype = *dtype;
   const auto device = parse_device(flags.device);
-  if (!device) return make_error("--device {}: expected cuda or cpu", flags.device);
+  if (!device)
+    return make_error(ErrorKind::kUsage, "--device {}: expected cuda or cpu", flags.device);
   options.problem.device = *device;
 
   // --causal/--no-causal is the short form of --mask causal/none; both may be given if they agree.
   options.problem.mask = flags.causal ? MaskKind::kCausal : MaskKind::kNone;
   if (!flags.mask.empty()) {
     const auto mask = parse_mask(flags.mask);
-    if (!mask) return make_error("--mask {}: expected causal, none or explicit", flags.mask);
+    if (!mask)
+      return make_error(ErrorKind::kUsage, "--mask {}: expected causal, none or explicit",
+                        flags.mask);
     const bool causal_given = flags.causal_flag && flags.causal_flag->count() > 0;
     if (causal_given && (*mask == MaskKind::kNone) == flags.causal) {
-      return make_error("--mask {} contradicts --{}", flags.mask,
+      return make_error(ErrorKind::kUsage, "--mask {} contradicts --{}", flags.mask,
                         flags.causal ? "causal" : "no-causal");
     }
     options.problem.mask = *mask;
@@ -86,10 +90,11 @@ Result<StudyOptions> study_options(const BenchFlags& flags) {
     for (const std::string& text : flags.variants) {
       const auto variant = parse_variant(text);
       if (!variant)
-        return make_error("--variants: unknown variant `{}` ({} or all)", text, variant_list());
+        return make_error(ErrorKind::kUsage, "--variants: unknown variant `{}` ({} or all)", text,
+                          variant_list());
       if (std::find(options.variants.begin(), options.variants.end(), *variant) !=
           options.variants.end()) {
-        return make_error("--variants: `{}` is listed twice", text);
+        return make_error(ErrorKind::kUsage, "--variants: `{}` is listed twice", text);
       }
       options.variants.push_back(*variant);
     }
@@ -100,22 +105,25 @@ Result<StudyOptions> study_options(const BenchFlags& flags) {
     if (!axis.ok()) return axis.take_error();
     for (const SweepAxis& other : options.sweeps) {
       if (other.key == axis->key)
-        return make_error("--sweep {}: `{}` is swept twice", text, other.key);
+        return make_error(ErrorKind::kUsage, "--sweep {}: `{}` is swept twice", text, other.key);
     }
     options.sweeps.push_back(std::move(*axis));
   }
 
   options.settings = flags.settings;
   const RunSettings& s = options.settings;
-  if (!(s.time_budget_s > 0)) return make_error("--time-budget must be more than 0 seconds");
+  if (!(s.time_budget_s > 0))
+    return make_error(ErrorKind::kUsage, "--time-budget must be more than 0 seconds");
   if (s.min_reps < 1 || s.max_reps < s.min_reps) {
-    return make_error("--min-reps must be at least 1 and --max-reps at least --min-reps");
+    return make_error(ErrorKind::kUsage,
+                      "--min-reps must be at least 1 and --max-reps at least --min-reps");
   }
-  if (s.trace_iterations < 0) return make_error("--trace-regions must be 0 (no trace) or more");
+  if (s.trace_iterations < 0)
+    return make_error(ErrorKind::kUsage, "--trace-regions must be 0 (no trace) or more");
   // A fresh seed per run unless one is given; it is printed, so any run can be repeated.
   options.settings.seed =
       flags.seed ? *flags.seed : (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-  if (flags.out.empty()) return make_error("--out must name a folder");
+  if (flags.out.empty()) return make_error(ErrorKind::kUsage, "--out must name a folder");
   options.out_dir = flags.out;
   options.quiet = flags.quiet;
   if (!flags.expectations.empty()) {
@@ -127,7 +135,8 @@ Result<StudyOptions> study_options(const BenchFlags& flags) {
   options.report = flags.report;
   options.counters = flags.counters;
   if (flags.counters && options.problem.device != DeviceKind::kCuda)
-    return make_error("--counters needs --device cuda (Nsight Compute counts GPU kernels)");
+    return make_error(ErrorKind::kUsage,
+                      "--counters needs --device cuda (Nsight Compute counts GPU kernels)");
   return options;
 }
 

@@ -109,8 +109,9 @@ Result<NcuTool> find_ncu() {
   fs::path path;
   if (const char* forced = std::getenv("ATTNPROF_NCU"); forced && *forced) {
     if (std::string(forced) == "none")
-      return make_error("ATTNPROF_NCU=none: counters turned off for this run");
-    if (!executable(forced)) return make_error("ATTNPROF_NCU={} is not an executable file", forced);
+      return make_error(ErrorKind::kUsage, "ATTNPROF_NCU=none: counters turned off for this run");
+    if (!executable(forced))
+      return make_error(ErrorKind::kUsage, "ATTNPROF_NCU={} is not an executable file", forced);
     path = forced;
   } else if (auto found = on_path("ncu")) {
     path = *found;
@@ -118,6 +119,7 @@ Result<NcuTool> find_ncu() {
     path = kDefaultNcu;
   } else {
     return make_error(
+        ErrorKind::kUsage,
         "Nsight Compute (ncu) is not on PATH nor at {}; install it (it ships with the CUDA "
         "toolkit) or point ATTNPROF_NCU at it",
         kDefaultNcu);
@@ -129,7 +131,8 @@ Result<NcuTool> find_ncu() {
   std::error_code ignored;
   fs::remove(out, ignored);
   if (code != 0)
-    return make_error("{} --version failed (exit {}): {}", tool.path, code, last_line(text));
+    return make_error(ErrorKind::kIo, "{} --version failed (exit {}): {}", tool.path, code,
+                      last_line(text));
   tool.version = version_of(text);
   return tool;
 }

@@ -34,7 +34,8 @@ Status deflate_stream(std::FILE* in, OutputFile& out, const std::string& from) {
   stream.flush = NO_FLUSH;
   do {
     const size_t got = std::fread(input.data(), 1, input.size(), in);
-    if (std::ferror(in)) return make_error("cannot read {}: {}", from, std::strerror(errno));
+    if (std::ferror(in))
+      return make_error(ErrorKind::kIo, "cannot read {}: {}", from, std::strerror(errno));
     stream.next_in = input.data();
     stream.avail_in = static_cast<uint32_t>(got);
     stream.end_of_stream = std::feof(in) ? 1 : 0;
@@ -42,7 +43,8 @@ Status deflate_stream(std::FILE* in, OutputFile& out, const std::string& from) {
     do {
       stream.next_out = output.data();
       stream.avail_out = static_cast<uint32_t>(output.size());
-      if (isal_deflate(&stream) != COMP_OK) return make_error("cannot compress {}", from);
+      if (isal_deflate(&stream) != COMP_OK)
+        return make_error(ErrorKind::kIo, "cannot compress {}", from);
       const size_t produced = output.size() - stream.avail_out;
       ATTNPROF_RETURN_IF_ERROR(out.write({reinterpret_cast<const char*>(output.data()), produced}));
     } while (stream.avail_out == 0);
@@ -54,7 +56,7 @@ Status deflate_stream(std::FILE* in, OutputFile& out, const std::string& from) {
 
 Status gzip_file(const std::string& from, const std::string& to) {
   const File in(std::fopen(from.c_str(), "rb"));
-  if (!in) return make_error("cannot open {}: {}", from, std::strerror(errno));
+  if (!in) return make_error(ErrorKind::kIo, "cannot open {}: {}", from, std::strerror(errno));
   Result<OutputFile> out = OutputFile::open(to);
   if (!out) return out.take_error();
   ATTNPROF_RETURN_IF_ERROR(deflate_stream(in.get(), *out, from));

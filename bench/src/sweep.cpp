@@ -35,12 +35,14 @@ std::string csv_number(const std::optional<T>& value) {
 Result<SweepAxis> parse_sweep(std::string_view text) {
   const size_t equals = text.find('=');
   if (equals == std::string_view::npos) {
-    return make_error("--sweep {}: expected KEY=V1,V2,... (for example seq=512,1024,2048)", text);
+    return make_error(ErrorKind::kUsage,
+                      "--sweep {}: expected KEY=V1,V2,... (for example seq=512,1024,2048)", text);
   }
   SweepAxis axis{std::string(text.substr(0, equals)), {}};
   Problem probe;
   if (!axis_field(probe, axis.key)) {
-    return make_error("--sweep {}: unknown key `{}` (seq, head-dim, batch or heads)", text,
+    return make_error(ErrorKind::kUsage,
+                      "--sweep {}: unknown key `{}` (seq, head-dim, batch or heads)", text,
                       axis.key);
   }
   std::string_view rest = text.substr(equals + 1);
@@ -50,13 +52,15 @@ Result<SweepAxis> parse_sweep(std::string_view text) {
     int64_t value = 0;
     const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), value);
     if (item.empty() || error != std::errc() || end != item.data() + item.size() || value <= 0) {
-      return make_error("--sweep {}: `{}` is not a positive integer", text, item);
+      return make_error(ErrorKind::kUsage, "--sweep {}: `{}` is not a positive integer", text,
+                        item);
     }
     axis.values.push_back(value);
     if (comma == std::string_view::npos) break;
     rest = rest.substr(comma + 1);
     if (rest.empty())
-      return make_error("--sweep {}: a value is missing after the last comma", text);
+      return make_error(ErrorKind::kUsage, "--sweep {}: a value is missing after the last comma",
+                        text);
   }
   return axis;
 }

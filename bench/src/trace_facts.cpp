@@ -32,7 +32,7 @@ Result<TraceReading> read_trace_facts(const std::string& path, bool backward,
                                       const std::string& kept_as) {
   const std::string name = kept_as.empty() ? path : kept_as;
   Result<Trace> trace = read_trace(path, Limits{});
-  if (!trace.ok()) return make_error("{}", renamed(trace.error().message, path, name));
+  if (!trace.ok()) return Error{trace.error().kind, renamed(trace.error().message, path, name)};
   trace->path = name;
 
   TraceReading reading;
@@ -40,7 +40,7 @@ Result<TraceReading> read_trace_facts(const std::string& path, bool backward,
   describe_variant(reading.report, *trace, ReportOptions{}, "forward");
   const TraceAnalysis& forward = *reading.report.analysis;
   if (forward.regions.empty() || forward.typical_region < 0)
-    return make_error("{}: no `forward` region in the trace", name);
+    return make_error(ErrorKind::kUnmatched, "{}: no `forward` region in the trace", name);
   reading.forward = facts_of(forward);
   if (!expectations.empty())
     reading.forward.expectations = check_expectations(expectations, forward);

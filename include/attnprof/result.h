@@ -3,7 +3,9 @@
 // The core throws no exceptions for bad input: a function returns Result<T>, the caller
 // checks it, and only the CLI turns an Error into an exit code (docs/PRACTICES.md, errors).
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -11,14 +13,50 @@
 
 namespace attnprof {
 
-// One clear line: what went wrong, where (file, byte offset), what to do.
+// What kind of failure an Error is, for a program that reacts to it (retry, skip the file, raise
+// a limit) without reading the message, as simdjson's error codes do. Each has a stable name
+// (error_kind_name), which JSON outputs and the Python module carry.
+enum class ErrorKind : uint8_t {
+  kIo,         // "io": a file could not be opened, read, listed or written
+  kNotATrace,  // "not_a_trace": a readable file that is not a Kineto trace (empty, an array, no
+               // traceEvents, another JSON document)
+  kMalformed,  // "malformed": the bytes break their format: JSON syntax, a corrupt gzip, a bad
+               // summary.json, sweep.csv, ncu CSV or expectations file
+  kTruncated,  // "truncated": the file ends early (an interrupted copy or recording)
+  kLimit,      // "limit": a --max-* limit was reached (bytes, gzip ratio, events, depth, strings)
+  kUsage,      // "usage": a flag or argument the command cannot take
+  kUnmatched,  // "unmatched": the region pattern matched nothing
+};
+
+inline constexpr std::string_view error_kind_name(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kIo:
+      return "io";
+    case ErrorKind::kNotATrace:
+      return "not_a_trace";
+    case ErrorKind::kMalformed:
+      return "malformed";
+    case ErrorKind::kTruncated:
+      return "truncated";
+    case ErrorKind::kLimit:
+      return "limit";
+    case ErrorKind::kUsage:
+      return "usage";
+    case ErrorKind::kUnmatched:
+      return "unmatched";
+  }
+  return "?";
+}
+
+// One clear line: what went wrong, where (file, byte offset), what to do; and its kind.
 struct Error {
+  ErrorKind kind = ErrorKind::kMalformed;
   std::string message;
 };
 
 template <typename... Args>
-[[nodiscard]] Error make_error(fmt::format_string<Args...> format, Args&&... args) {
-  return Error{fmt::format(format, std::forward<Args>(args)...)};
+[[nodiscard]] Error make_error(ErrorKind kind, fmt::format_string<Args...> format, Args&&... args) {
+  return Error{kind, fmt::format(format, std::forward<Args>(args)...)};
 }
 
 template <typename T>

@@ -25,7 +25,14 @@ __all__ = ["Traces", "TraceReadError", "read", "analyze"]
 
 
 class TraceReadError(ValueError):
-    """A trace could not be read; the message is attnprof's one line naming the file."""
+    """A trace could not be read; the message is attnprof's one line naming the file.
+
+    `kind` says what went wrong, as attnprof's ErrorKind names it: "io", "not_a_trace",
+    "malformed", "truncated", "limit", "usage" or "unmatched"."""
+
+    def __init__(self, message: str, kind: str = ""):
+        super().__init__(message)
+        self.kind = kind
 
 
 @dataclass
@@ -38,6 +45,7 @@ class Traces:
     findings: pd.DataFrame
     across: Optional[pd.DataFrame] = None
     errors: List[str] = field(default_factory=list)
+    error_kinds: List[str] = field(default_factory=list)  # per error: "io", "truncated", ...
 
     def typical_activities(self) -> pd.DataFrame:
         """The activities of each trace's typical region (the one closest to the medians)."""
@@ -53,6 +61,7 @@ def _frames(columns: dict) -> Traces:
         findings=pd.DataFrame(columns["findings"]),
         across=None if across is None else pd.DataFrame(across),
         errors=list(columns["errors"]),
+        error_kinds=list(columns["error_kinds"]),
     )
 
 
@@ -72,5 +81,5 @@ def read(path: str, region: Optional[str] = None, explain: bool = True) -> Trace
     """Reads one trace; raises TraceReadError with attnprof's message when it cannot."""
     result = analyze([path], region, explain, 1)
     if result.errors:
-        raise TraceReadError(result.errors[0])
+        raise TraceReadError(result.errors[0], result.error_kinds[0])
     return result

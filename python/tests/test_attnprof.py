@@ -74,7 +74,12 @@ def test_ranks_of_one_run_are_compared():
 def test_a_bad_trace_raises_with_attnprof_s_message(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"traceEvents": [')
-    with pytest.raises(attnprof.TraceReadError, match="bad.json"):
+    with pytest.raises(attnprof.TraceReadError, match="bad.json") as raised:
         attnprof.read(str(bad))
+    assert raised.value.kind == "truncated"
     run = attnprof.analyze([str(bad), fixture("study_inplace.json.gz")])
     assert len(run.errors) == 1 and len(run.traces) == 1
+    assert run.error_kinds == ["truncated"]
+    with pytest.raises(attnprof.TraceReadError) as missing:
+        attnprof.read(str(tmp_path / "missing.json"))
+    assert missing.value.kind == "io"

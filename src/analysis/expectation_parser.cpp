@@ -214,7 +214,8 @@ std::string_view op_text(CompareOp op) {
 
 Result<Expectation> parse_expectation(std::string_view text) {
   auto parsed = parse_expression(text);
-  if (auto* e = std::get_if<SyntaxError>(&parsed)) return Error{describe(*e, text)};
+  if (auto* e = std::get_if<SyntaxError>(&parsed))
+    return Error{ErrorKind::kMalformed, describe(*e, text)};
   return std::get<Expectation>(std::move(parsed));
 }
 
@@ -232,8 +233,8 @@ Result<std::vector<Expectation>> parse_expectations(std::string_view content,
     auto parsed = parse_expression(line);
     if (auto* e = std::get_if<SyntaxError>(&parsed)) {
       size_t last = line.find_last_not_of(" \t\r");
-      return make_error("{}:{}:{}: {}: {}{}", source, line_number, e->column, e->what,
-                        line.substr(first, last + 1 - first),
+      return make_error(ErrorKind::kMalformed, "{}:{}:{}: {}: {}{}", source, line_number, e->column,
+                        e->what, line.substr(first, last + 1 - first),
                         e->hint.empty() ? "" : " (" + e->hint + ")");
     }
     Expectation expectation = std::get<Expectation>(std::move(parsed));

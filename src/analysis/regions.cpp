@@ -163,6 +163,7 @@ Error no_region_matches(const Trace& trace, std::string_view path, std::string_v
   }
   if (counts.empty())
     return make_error(
+        ErrorKind::kUnmatched,
         "{}: no region matches \"{}\": the trace has no user annotations (record_function) to "
         "match; leave out --region to summarize the whole trace",
         path, pattern);
@@ -174,7 +175,8 @@ Error no_region_matches(const Trace& trace, std::string_view path, std::string_v
     names += fmt::format("{}{} ({})", i == 0 ? "" : ", ", ranked[i].first, ranked[i].second);
   if (ranked.size() > kNamesShown)
     names += fmt::format(" and {} more", ranked.size() - kNamesShown);
-  return make_error("{}: no region matches \"{}\"; the trace's annotations: {}", path, pattern,
+  return make_error(ErrorKind::kUnmatched,
+                    "{}: no region matches \"{}\"; the trace's annotations: {}", path, pattern,
                     names);
 }
 

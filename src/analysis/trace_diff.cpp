@@ -216,8 +216,10 @@ Spread copies_of_kind(const RegionFacts& m, const std::string& kind) {
 
 Status has_regions(const TraceAnalysis& t) {
   if (!t.regions.empty()) return Status::success();
-  if (t.region_pattern.empty()) return make_error("{}: the trace has no region to compare", t.path);
-  return make_error("{}: no region matches \"{}\"", t.path, t.region_pattern);
+  if (t.region_pattern.empty())
+    return make_error(ErrorKind::kUnmatched, "{}: the trace has no region to compare", t.path);
+  return make_error(ErrorKind::kUnmatched, "{}: no region matches \"{}\"", t.path,
+                    t.region_pattern);
 }
 
 }  // namespace

@@ -42,7 +42,8 @@ Result<std::vector<VariantExpectation>> parse_variant_expectations(
     if (const size_t colon = prefix_end(line, first); colon != std::string_view::npos) {
       variant = std::string(line.substr(first, colon - first));
       if (variant != "*" && std::find(variants.begin(), variants.end(), variant) == variants.end())
-        return make_error("{}:{}:{}: unknown variant '{}' (variants: {}, or *)", source,
+        return make_error(ErrorKind::kMalformed,
+                          "{}:{}:{}: unknown variant '{}' (variants: {}, or *)", source,
                           line_number, first + 1, variant, fmt::join(variants, ", "));
       expression_start = colon + 1;
     }
@@ -50,8 +51,8 @@ Result<std::vector<VariantExpectation>> parse_variant_expectations(
     auto parsed = parse_expression(expression);
     if (auto* e = std::get_if<SyntaxError>(&parsed)) {
       const size_t last = line.find_last_not_of(" \t\r");
-      return make_error("{}:{}:{}: {}: {}{}", source, line_number, expression_start + e->column,
-                        e->what, line.substr(first, last + 1 - first),
+      return make_error(ErrorKind::kMalformed, "{}:{}:{}: {}: {}{}", source, line_number,
+                        expression_start + e->column, e->what, line.substr(first, last + 1 - first),
                         e->hint.empty() ? "" : " (" + e->hint + ")");
     }
     Expectation expectation = std::get<Expectation>(std::move(parsed));

@@ -78,14 +78,14 @@ int run(const AnalyzeArgs& args) {
   size_t next = 0;
   for (const auto& input : inputs) {
     if (input.error) {
-      unread.push_back({input.path, input.error->message});
+      unread.push_back({input.path, input.error->message, input.error->kind});
       continue;
     }
     auto& outcome = outcomes[next++];
     if (outcome.ok())
       read.push_back(std::move(outcome).value());
     else
-      unread.push_back({input.path, outcome.error().message});
+      unread.push_back({input.path, outcome.error().message, outcome.error().kind});
   }
 
   int exit_code = unread.empty() ? 0 : 2;

@@ -32,8 +32,9 @@ int run(const ReportArgs& args) {
   for (const std::string& input : args.inputs)
     if (same_existing_file(args.out, input) ||
         same_existing_file(args.out, input + "/summary.json"))
-      return fail(
-          make_error("refusing to write the report over its input {}: give another -o", input));
+      return fail(make_error(ErrorKind::kUsage,
+                             "refusing to write the report over its input {}: give another -o",
+                             input));
   Status written = write_report(args.inputs, options, format, args.out);
   if (!written.ok()) return fail(written.error());
   return 0;

@@ -132,10 +132,10 @@ Status GzipByteStream::refill() {
   const size_t remaining = state.avail_in;
   if (remaining == kInputBlockBytes) {
     // Cannot happen: ISA-L buffers partial headers and symbols internally.
-    return make_error(
-        "gzip file '{}': the inflater stalled at compressed byte offset {} with a "
-        "full input buffer; please report this with the file",
-        path(), compressed_bytes_read());
+    return make_error(ErrorKind::kMalformed,
+                      "gzip file '{}': the inflater stalled at compressed byte offset {} with a "
+                      "full input buffer; please report this with the file",
+                      path(), compressed_bytes_read());
   }
   std::memmove(input_.get(), state.next_in, remaining);
   Result<size_t> got = file_.read(input_.get() + remaining, kInputBlockBytes - remaining);
@@ -193,22 +193,23 @@ std::array<uint8_t, GzipByteStream::kTrailerBytes> GzipByteStream::last_consumed
 }
 
 Error GzipByteStream::truncated_error() const {
-  return make_error(
-      "gzip file '{}' ends early after {} compressed bytes: the file is truncated "
-      "(an interrupted copy or download, or a profiler that did not finish "
-      "writing); copy it again or record the trace again",
-      path(), file_.bytes_read());
+  return make_error(ErrorKind::kTruncated,
+                    "gzip file '{}' ends early after {} compressed bytes: the file is truncated "
+                    "(an interrupted copy or download, or a profiler that did not finish "
+                    "writing); copy it again or record the trace again",
+                    path(), file_.bytes_read());
 }
 
 Error GzipByteStream::inflate_error(int code) const {
   if (code == ISAL_INCORRECT_CHECKSUM && state_->block_state == ISAL_BLOCK_FINISH) {
     return trailer_error();
   }
-  return make_error(
-      "gzip file '{}' is corrupt: {} in gzip member {} (which starts at byte "
-      "offset {}), near compressed byte offset {}; the file was damaged: copy it "
-      "again, `gzip -t` checks a copy",
-      path(), deflate_problem(code), member_, member_offset_, compressed_bytes_read());
+  return make_error(ErrorKind::kMalformed,
+                    "gzip file '{}' is corrupt: {} in gzip member {} (which starts at byte "
+                    "offset {}), near compressed byte offset {}; the file was damaged: copy it "
+                    "again, `gzip -t` checks a copy",
+                    path(), deflate_problem(code), member_, member_offset_,
+                    compressed_bytes_read());
 }
 
 Error GzipByteStream::trailer_error() const {
@@ -227,19 +228,19 @@ Error GzipByteStream::trailer_error() const {
                         crc_differs ? " and " : "", stored_size, state_->total_out);
   }
   if (what.empty()) what = "CRC32 or length mismatch";
-  return make_error(
-      "gzip file '{}' is corrupt: {} in the trailer of gzip member {} at byte "
-      "offset {}; the data was damaged: copy the file again, `gzip -t` checks a "
-      "copy",
-      path(), what, member_, compressed_bytes_read() - kTrailerBytes);
+  return make_error(ErrorKind::kMalformed,
+                    "gzip file '{}' is corrupt: {} in the trailer of gzip member {} at byte "
+                    "offset {}; the data was damaged: copy the file again, `gzip -t` checks a "
+                    "copy",
+                    path(), what, member_, compressed_bytes_read() - kTrailerBytes);
 }
 
 Error GzipByteStream::trailing_data_error() const {
-  return make_error(
-      "gzip file '{}' has bytes that are not gzip after gzip member {}, at byte "
-      "offset {}: the file was damaged or appended to; `gzip -dc` recovers the "
-      "JSON before them",
-      path(), member_, compressed_bytes_read());
+  return make_error(ErrorKind::kMalformed,
+                    "gzip file '{}' has bytes that are not gzip after gzip member {}, at byte "
+                    "offset {}: the file was damaged or appended to; `gzip -dc` recovers the "
+                    "JSON before them",
+                    path(), member_, compressed_bytes_read());
 }
 
 }  // namespace attnprof

@@ -99,11 +99,12 @@ Result<std::string> follow_links(const std::string& given) {
     if (::lstat(path.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) return path;
     char target[PATH_MAX];
     const ssize_t n = ::readlink(path.c_str(), target, sizeof target - 1);
-    if (n < 0) return make_error("cannot write {}: {}", given, describe_errno(errno));
+    if (n < 0)
+      return make_error(ErrorKind::kIo, "cannot write {}: {}", given, describe_errno(errno));
     const std::string link(target, static_cast<size_t>(n));
     path = link.front() == '/' ? link : folder_of(path) + "/" + link;
   }
-  return make_error("cannot write {}: too many levels of symbolic links", given);
+  return make_error(ErrorKind::kIo, "cannot write {}: too many levels of symbolic links", given);
 }
 
 mode_t current_umask() {
@@ -127,7 +128,8 @@ std::string temporary_name(const std::string& target) {
 Result<OutputFile> OutputFile::open(const std::string& path, TemporaryFile temporary) {
   if (path == "-") return OutputFile(Kind::kStandardOutput, STDOUT_FILENO, path);
   if (path.empty())
-    return make_error("cannot write '': give a file name, or - for standard output");
+    return make_error(ErrorKind::kUsage,
+                      "cannot write '': give a file name, or - for standard output");
   Result<std::string> target = follow_links(path);
   if (!target) return target.take_error();
 
@@ -135,20 +137,22 @@ Result<OutputFile> OutputFile::open(const std::string& path, TemporaryFile tempo
   const bool exists = ::stat(target->c_str(), &info) == 0;
   if (exists) {
     if (S_ISDIR(info.st_mode))
-      return make_error("cannot write {}: it is a directory; give a file name", path);
+      return make_error(ErrorKind::kIo, "cannot write {}: it is a directory; give a file name",
+                        path);
     if (S_ISSOCK(info.st_mode))
-      return make_error("cannot write {}: it is a socket; give a file name", path);
+      return make_error(ErrorKind::kIo, "cannot write {}: it is a socket; give a file name", path);
     if (!S_ISREG(info.st_mode)) {
       // A device, FIFO or terminal: written into, never replaced.
       const int fd = ::open(target->c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
-      if (fd < 0) return make_error("cannot write {}: {}", path, describe_errno(errno));
+      if (fd < 0)
+        return make_error(ErrorKind::kIo, "cannot write {}: {}", path, describe_errno(errno));
       OutputFile file(Kind::kIntoSpecialFile, fd, path);
       file.target_ = *target;
       return file;
     }
     // The rename would replace a read-only file that a plain write could not change.
     if (::access(target->c_str(), W_OK) != 0)
-      return make_error("cannot write {}: {}", path, describe_errno(errno));
+      return make_error(ErrorKind::kIo, "cannot write {}: {}", path, describe_errno(errno));
   }
   const mode_t mode = exists ? (info.st_mode & 07777) : (0666 & ~current_umask());
 
@@ -169,14 +173,14 @@ Result<OutputFile> OutputFile::open(const std::string& path, TemporaryFile tempo
   }
   if (fd < 0) {
     const int error = errno;
-    return make_error("cannot write {}: {}{}", path, describe_errno(error),
+    return make_error(ErrorKind::kIo, "cannot write {}: {}{}", path, describe_errno(error),
                       error == ENOENT ? " (its folder does not exist)" : "");
   }
   OutputFile file(Kind::kReplace, fd, path);
   file.target_ = *target;
   file.named_temporary_ = std::move(named);
   if (::fchmod(fd, mode) != 0)
-    return make_error("cannot write {}: {}", path, describe_errno(errno));
+    return make_error(ErrorKind::kIo, "cannot write {}: {}", path, describe_errno(errno));
   if (exists && (info.st_uid != ::geteuid() || info.st_gid != ::getegid()))
     (void)!::fchown(fd, info.st_uid, info.st_gid);  // only root may; others keep their own
   return file;
@@ -220,7 +224,7 @@ void OutputFile::discard() {
 }
 
 Status OutputFile::write(std::string_view bytes) {
-  if (fd_ < 0) return make_error("cannot write {}: the file is closed", path_);
+  if (fd_ < 0) return make_error(ErrorKind::kIo, "cannot write {}: the file is closed", path_);
   while (!bytes.empty()) {
     const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
     if (n < 0) {
@@ -228,8 +232,9 @@ Status OutputFile::write(std::string_view bytes) {
       const int error = errno;
       reader_gone_ = error == EPIPE;
       if (kind_ == Kind::kStandardOutput)
-        return make_error("cannot write to standard output: {}", describe_errno(error));
-      return make_error("cannot write {}: {}", path_, describe_errno(error));
+        return make_error(ErrorKind::kIo, "cannot write to standard output: {}",
+                          describe_errno(error));
+      return make_error(ErrorKind::kIo, "cannot write {}: {}", path_, describe_errno(error));
     }
     bytes.remove_prefix(static_cast<size_t>(n));
   }
@@ -237,7 +242,8 @@ Status OutputFile::write(std::string_view bytes) {
 }
 
 Status OutputFile::commit() {
-  if (committed_ || fd_ < 0) return make_error("cannot write {}: already written", path_);
+  if (committed_ || fd_ < 0)
+    return make_error(ErrorKind::kIo, "cannot write {}: already written", path_);
   if (kind_ == Kind::kStandardOutput) {
     committed_ = true;
     return Status::success();
@@ -245,11 +251,12 @@ Status OutputFile::commit() {
   if (kind_ == Kind::kIntoSpecialFile) {
     committed_ = true;
     const int closed = ::close(std::exchange(fd_, -1));
-    if (closed != 0) return make_error("cannot write {}: {}", path_, describe_errno(errno));
+    if (closed != 0)
+      return make_error(ErrorKind::kIo, "cannot write {}: {}", path_, describe_errno(errno));
     return Status::success();
   }
   auto fail = [&](int error) -> Status {
-    return make_error("cannot write {}: {}", path_, describe_errno(error));
+    return make_error(ErrorKind::kIo, "cannot write {}: {}", path_, describe_errno(error));
   };
   if (named_temporary_.empty()) {
     // Give the O_TMPFILE file a name, then rename it over the target: link() cannot replace.

@@ -20,12 +20,15 @@ std::string describe_errno(int error) {
 Error open_error(const std::string& path, int error) {
   switch (error) {
     case ENOENT:
-      return make_error("cannot open trace file '{}': no such file; check the path", path);
+      return make_error(ErrorKind::kIo, "cannot open trace file '{}': no such file; check the path",
+                        path);
     case EACCES:
-      return make_error("cannot open trace file '{}': permission denied; check its permissions",
+      return make_error(ErrorKind::kIo,
+                        "cannot open trace file '{}': permission denied; check its permissions",
                         path);
     default:
-      return make_error("cannot open trace file '{}': {}", path, describe_errno(error));
+      return make_error(ErrorKind::kIo, "cannot open trace file '{}': {}", path,
+                        describe_errno(error));
   }
 }
 
@@ -40,10 +43,10 @@ Result<PosixFile> PosixFile::open(const std::string& path) {
   struct stat info {};
   if (::fstat(fd, &info) != 0) return open_error(path, errno);
   if (S_ISDIR(info.st_mode)) {
-    return make_error(
-        "'{}' is a directory, not a trace file: give the path of a .json or "
-        ".json.gz trace",
-        path);
+    return make_error(ErrorKind::kIo,
+                      "'{}' is a directory, not a trace file: give the path of a .json or "
+                      ".json.gz trace",
+                      path);
   }
   return file;
 }
@@ -75,10 +78,10 @@ Result<size_t> PosixFile::read(void* out, size_t capacity) {
       return static_cast<size_t>(n);
     }
     if (errno == EINTR) continue;
-    return make_error(
-        "reading '{}' failed at byte offset {}: {}; check the disk or copy the file "
-        "elsewhere",
-        path_, bytes_read_, describe_errno(errno));
+    return make_error(ErrorKind::kIo,
+                      "reading '{}' failed at byte offset {}: {}; check the disk or copy the file "
+                      "elsewhere",
+                      path_, bytes_read_, describe_errno(errno));
   }
 }
 

@@ -60,7 +60,8 @@ bool natural_less(std::string_view a, std::string_view b) {
 Result<std::vector<std::string>> list_trace_directory(const std::string& dir) {
   std::error_code ec;
   fs::directory_iterator it(dir, ec);
-  if (ec) return make_error("{}: cannot list this directory: {}", dir, ec.message());
+  if (ec)
+    return make_error(ErrorKind::kIo, "{}: cannot list this directory: {}", dir, ec.message());
   std::vector<std::string> names;
   for (; it != fs::directory_iterator(); it.increment(ec)) {
     if (ec) break;
@@ -68,9 +69,11 @@ Result<std::vector<std::string>> list_trace_directory(const std::string& dir) {
     std::error_code type_ec;
     if (is_trace_file_name(name) && it->is_regular_file(type_ec)) names.push_back(std::move(name));
   }
-  if (ec) return make_error("{}: cannot list this directory: {}", dir, ec.message());
+  if (ec)
+    return make_error(ErrorKind::kIo, "{}: cannot list this directory: {}", dir, ec.message());
   if (names.empty())
     return make_error(
+        ErrorKind::kUsage,
         "{}: a directory with no trace in it (no *.json or *.json.gz file); pass trace files or a "
         "directory of them",
         dir);

@@ -22,7 +22,8 @@ Result<std::unique_ptr<TraceOutputFile>> TraceOutputFile::create(const std::stri
   std::string temporary = fmt::format("{}.tmp-{}", path, ::getpid());
   std::FILE* file = std::fopen(temporary.c_str(), "wb");
   if (!file)
-    return make_error("{}: cannot write here ({}); check the folder exists and is writable", path,
+    return make_error(ErrorKind::kIo,
+                      "{}: cannot write here ({}); check the folder exists and is writable", path,
                       std::strerror(errno));
   const bool gzip = path.size() > 3 && path.ends_with(".gz");
   return std::unique_ptr<TraceOutputFile>(
@@ -48,7 +49,7 @@ TraceOutputFile::~TraceOutputFile() {
 }
 
 Status TraceOutputFile::failed(const char* what) {
-  return make_error("{}: cannot {} ({})", path_, what, std::strerror(errno));
+  return make_error(ErrorKind::kIo, "{}: cannot {} ({})", path_, what, std::strerror(errno));
 }
 
 Status TraceOutputFile::write_raw(const void* data, size_t size) {
@@ -70,7 +71,8 @@ Status TraceOutputFile::deflate(std::string_view bytes, bool last) {
     do {
       z.next_out = out.data();
       z.avail_out = static_cast<uint32_t>(out.size());
-      if (isal_deflate(&z) != COMP_OK) return make_error("{}: gzip deflate failed", path_);
+      if (isal_deflate(&z) != COMP_OK)
+        return make_error(ErrorKind::kIo, "{}: gzip deflate failed", path_);
       ATTNPROF_RETURN_IF_ERROR(write_raw(out.data(), out.size() - z.avail_out));
     } while (z.avail_in > 0 || (z.end_of_stream && z.internal_state.state != ZSTATE_END));
   } while (!bytes.empty());

@@ -36,7 +36,8 @@ Result<size_t> find_trace_events(ByteStream& in, std::string& head, bool& at_eof
     if (pos == std::string::npos) {
       pos = scan::skip_space(text, 0);
       if (pos < text.size()) {
-        if (text[pos] != '{') return make_error("{}: not a JSON object", in.path());
+        if (text[pos] != '{')
+          return make_error(ErrorKind::kNotATrace, "{}: not a JSON object", in.path());
         resume = pos + 1;
         continue;
       }
@@ -48,7 +49,8 @@ Result<size_t> find_trace_events(ByteStream& in, std::string& head, bool& at_eof
         need_more = true;
         break;
       }
-      if (text[pos] == '}') return make_error("{}: no \"traceEvents\" array", in.path());
+      if (text[pos] == '}')
+        return make_error(ErrorKind::kNotATrace, "{}: no \"traceEvents\" array", in.path());
       if (text[pos] == ',') {
         resume = ++pos;
         continue;
@@ -56,24 +58,29 @@ Result<size_t> find_trace_events(ByteStream& in, std::string& head, bool& at_eof
       const size_t key_start = pos;
       scan::ValueExtent key = scan::scan_string(text, pos);
       if (key.outcome == scan::Outcome::kInvalid)
-        return make_error("{}: invalid JSON at byte {}", in.path(), key.end);
+        return make_error(ErrorKind::kMalformed, "{}: invalid JSON at byte {}", in.path(), key.end);
       if (key.outcome == scan::Outcome::kNeedMore) break;
       pos = scan::skip_space(text, key.end);
       if (pos >= text.size()) break;
-      if (text[pos] != ':') return make_error("{}: invalid JSON at byte {}", in.path(), pos);
+      if (text[pos] != ':')
+        return make_error(ErrorKind::kMalformed, "{}: invalid JSON at byte {}", in.path(), pos);
       pos = scan::skip_space(text, pos + 1);
       if (pos >= text.size()) break;
       if (text.substr(key_start, key.end - key_start) == "\"traceEvents\"") {
-        if (text[pos] != '[') return make_error("{}: \"traceEvents\" is not an array", in.path());
+        if (text[pos] != '[')
+          return make_error(ErrorKind::kNotATrace, "{}: \"traceEvents\" is not an array",
+                            in.path());
         return pos + 1;
       }
       scan::ValueExtent value = scan::scan_value(text, pos, at_eof);
       if (value.outcome == scan::Outcome::kInvalid)
-        return make_error("{}: invalid JSON at byte {}", in.path(), value.end);
+        return make_error(ErrorKind::kMalformed, "{}: invalid JSON at byte {}", in.path(),
+                          value.end);
       if (value.outcome == scan::Outcome::kNeedMore) break;
       resume = pos = value.end;
     }
-    if (at_eof) return make_error("{}: truncated before \"traceEvents\"", in.path());
+    if (at_eof)
+      return make_error(ErrorKind::kTruncated, "{}: truncated before \"traceEvents\"", in.path());
     ATTNPROF_RETURN_IF_ERROR(read_more());
   }
 }
@@ -132,12 +139,14 @@ Result<AnnotateOutcome> annotate_file(const std::string& path, const std::string
   std::error_code ignored;
   if (std::filesystem::exists(out_path, ignored) &&
       std::filesystem::equivalent(path, out_path, ignored))
-    return make_error("{}: -o names the trace itself; write the annotated copy elsewhere",
+    return make_error(ErrorKind::kUsage,
+                      "{}: -o names the trace itself; write the annotated copy elsewhere",
                       out_path);
   auto trace = read_trace(path, options.limits, options.progress, options.reading_workers);
   if (!trace.ok()) return trace.take_error();
   if (already_annotated(*trace))
-    return make_error("{}: annotated by attnprof already; annotate the original trace", path);
+    return make_error(ErrorKind::kUsage,
+                      "{}: annotated by attnprof already; annotate the original trace", path);
   TraceAnnotations annotations = annotate_trace(*trace, options);
   const std::string events = render_annotation_events(annotations);
   ATTNPROF_RETURN_IF_ERROR(copy_with_events(path, out_path, events, options.limits));

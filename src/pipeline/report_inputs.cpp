@@ -224,7 +224,8 @@ void describe_variant(ReportVariant& variant, const Trace& trace, const ReportOp
 Result<ReportData> load_report(const std::vector<std::string>& inputs,
                                const ReportOptions& options) {
   if (inputs.empty())
-    return make_error("nothing to report: give a bench output folder or trace files");
+    return make_error(ErrorKind::kUsage,
+                      "nothing to report: give a bench output folder or trace files");
   std::optional<fs::path> run_dir, summary;
   for (const std::string& input : inputs) {
     const fs::path p(input);
@@ -238,9 +239,11 @@ Result<ReportData> load_report(const std::vector<std::string>& inputs,
       continue;
     }
     if (inputs.size() > 1)
-      return make_error("{}: a bench output folder must be the only input", input);
+      return make_error(ErrorKind::kUsage, "{}: a bench output folder must be the only input",
+                        input);
     if (!is_file(*summary)) {
-      return make_error("{}: not a bench output folder (no summary.json); give trace files instead",
+      return make_error(ErrorKind::kUsage,
+                        "{}: not a bench output folder (no summary.json); give trace files instead",
                         input);
     }
   }

@@ -63,23 +63,27 @@ Error limit_error(const std::string& path, const LimitBreach& breach, const Limi
   switch (breach.kind) {
     case LimitBreach::Kind::kEventBytes:
       return make_error(
+          ErrorKind::kLimit,
           "{}: the event at byte {} is {} bytes, more than the limit of {}; raise it with "
           "--max-event-bytes",
           path, breach.offset, breach.size, limits.max_event_bytes);
     case LimitBreach::Kind::kDepth:
       return make_error(
+          ErrorKind::kLimit,
           "{}: the JSON at byte {} is nested {} deep (arrays and objects), more than the limit of "
           "{}; raise it with --max-depth",
           path, breach.offset, breach.size, limits.max_depth);
     case LimitBreach::Kind::kStringBytes:
       if (breach.size == 0)
         return make_error(
+            ErrorKind::kLimit,
             "{}: the string at byte {} is longer than the limit of {} bytes; raise it with "
             "--max-string-bytes",
             path, breach.offset, limits.max_string_bytes);
       break;
   }
   return make_error(
+      ErrorKind::kLimit,
       "{}: the string at byte {} is {} bytes, more than the limit of {}; raise it with "
       "--max-string-bytes",
       path, breach.offset, breach.size, limits.max_string_bytes);
@@ -88,12 +92,14 @@ Error limit_error(const std::string& path, const LimitBreach& breach, const Limi
 Error value_too_large_error(const std::string& path, std::string_view what, uint64_t offset,
                             const Limits& limits) {
   return make_error(
+      ErrorKind::kLimit,
       "{}: {} at byte {} is larger than the limit of {} bytes; raise it with --max-event-bytes",
       path, what, offset, limits.max_event_bytes);
 }
 
 Error too_many_events_error(const std::string& path, uint64_t offset, const Limits& limits) {
   return make_error(
+      ErrorKind::kLimit,
       "{}: the event at byte {} is event number {}, more than the limit of {} events; raise it "
       "with --max-events",
       path, offset, saturating_add(limits.max_events, 1), limits.max_events);

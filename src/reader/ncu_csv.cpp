@@ -170,6 +170,7 @@ class CsvParser {
       }
       if (record.cells.size() != columns_.scale.size()) {
         return make_error(
+            ErrorKind::kMalformed,
             "{}: line {}: {} cells, but the header has {}: not the CSV that `ncu --csv --page "
             "raw` writes, or a truncated one",
             source_, line, record.cells.size(), columns_.scale.size());
@@ -185,7 +186,8 @@ class CsvParser {
       kernels.push_back(std::move(*kernel));
     }
     if (!header_seen)
-      return make_error("{}: empty: no header row (ncu writes one, then a row per kernel)",
+      return make_error(ErrorKind::kMalformed,
+                        "{}: empty: no header row (ncu writes one, then a row per kernel)",
                         source_);
     return kernels;
   }
@@ -204,6 +206,7 @@ class CsvParser {
     const auto name = columns_.find("Kernel Name");
     if (!id || !name) {
       return make_error(
+          ErrorKind::kMalformed,
           "{}: line {}: no \"ID\" and \"Kernel Name\" columns: not a CSV of Nsight Compute's raw "
           "page (export it with `ncu --import REPORT --csv --page raw --print-units base`)",
           source_, line);
@@ -221,6 +224,7 @@ class CsvParser {
       const auto scale = unit_scale(cells[i]);
       if (!scale) {
         return make_error(
+            ErrorKind::kMalformed,
             "{}: line {}: column {}: unknown unit \"{}\"; export with --print-units base", source_,
             line, name, cells[i]);
       }
@@ -247,8 +251,8 @@ class CsvParser {
     if (!i) return std::optional<double>{};
     Result<std::optional<double>> number = parse_number(cells[*i]);
     if (!number.ok()) {
-      return make_error("{}: line {}: column {}: \"{}\" is not a number", source_, line, metric,
-                        cells[*i]);
+      return make_error(ErrorKind::kMalformed, "{}: line {}: column {}: \"{}\" is not a number",
+                        source_, line, metric, cells[*i]);
     }
     if (*number) **number *= columns_.scale[*i];
     return number;

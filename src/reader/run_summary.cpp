@@ -318,24 +318,29 @@ Result<RunSummary> read_run_summary(const std::string& path, uint64_t max_bytes)
   element doc;
   if (auto error = parser.parse(simdjson::padded_string(*bytes)).get(doc);
       error != simdjson::SUCCESS)
-    return make_error("{}: not valid JSON ({})", path, simdjson::error_message(error));
+    return make_error(ErrorKind::kMalformed, "{}: not valid JSON ({})", path,
+                      simdjson::error_message(error));
   object top;
   if (doc.get_object().get(top) != simdjson::SUCCESS)
-    return make_error("{}: not a bench summary (the top level is not an object)", path);
+    return make_error(ErrorKind::kMalformed,
+                      "{}: not a bench summary (the top level is not an object)", path);
   if (std::string bad = number_out_of_range(doc, "$"); !bad.empty())
-    return make_error("{}: number out of range at {}: a bench summary's numbers lie within +-1e18",
+    return make_error(ErrorKind::kMalformed,
+                      "{}: number out of range at {}: a bench summary's numbers lie within +-1e18",
                       path, bad);
   RunSummary s;
   s.path = path;
   s.schema_version = integer(top, "schemaVersion").value_or(0);
   if (s.schema_version == 1) {
     return make_error(
+        ErrorKind::kMalformed,
         "{}: a bench summary of schemaVersion 1 (camelCase keys); convert it to version 2 with "
         "tools/summary_json_v2.py",
         path);
   }
   if (s.schema_version != kRunSummarySchemaVersion) {
-    return make_error("{}: not a bench summary of schemaVersion {} (found {})", path,
+    return make_error(ErrorKind::kMalformed,
+                      "{}: not a bench summary of schemaVersion {} (found {})", path,
                       kRunSummarySchemaVersion, s.schema_version);
   }
   if (auto env = child(top, "environment")) {
@@ -368,7 +373,8 @@ Result<RunSummary> read_run_summary(const std::string& path, uint64_t max_bytes)
   }
   if (auto counters = child(top, "counters")) s.counters = read_run_counters(*counters);
   auto points = list(top, "points");
-  if (!points) return make_error("{}: not a bench summary (no `points`)", path);
+  if (!points)
+    return make_error(ErrorKind::kMalformed, "{}: not a bench summary (no `points`)", path);
   for (element e : *points) {
     object po;
     if (e.get_object().get(po) != simdjson::SUCCESS) continue;
@@ -391,6 +397,7 @@ Result<RunSummary> read_run_summary(const std::string& path, uint64_t max_bytes)
     for (const RunVariant& v : point.variants)
       if (leaves_its_folder(v.trace_file))
         return make_error(
+            ErrorKind::kMalformed,
             "{}: variant {} names the trace '{}', outside the run's folder: refused; a bench "
             "summary names its traces relative to its folder",
             path, v.variant, v.trace_file);
@@ -411,7 +418,8 @@ Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path, uint64_t m
   if (!bytes) return bytes.take_error();
   std::istringstream in(std::move(*bytes));
   std::string line;
-  if (!std::getline(in, line)) return make_error("{}: empty, expected a header line", path);
+  if (!std::getline(in, line))
+    return make_error(ErrorKind::kMalformed, "{}: empty, expected a header line", path);
   std::vector<std::string> header = csv_fields(line);
   auto column = [&](std::string_view name) -> int {
     for (size_t i = 0; i < header.size(); ++i)
@@ -428,7 +436,8 @@ Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path, uint64_t m
                              {median, "gpu_median_ms"},
                              {peak, "peak_allocated_bytes"}}) {
     if (index < 0)
-      return make_error("{}: line 1: no `{}` column, not a bench sweep.csv", path, name);
+      return make_error(ErrorKind::kMalformed, "{}: line 1: no `{}` column, not a bench sweep.csv",
+                        path, name);
   }
   std::vector<SweepRow> rows;
   int line_number = 1;
@@ -437,8 +446,8 @@ Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path, uint64_t m
     if (line.empty() || line == "\r") continue;
     std::vector<std::string> f = csv_fields(line);
     if (f.size() != header.size()) {
-      return make_error("{}: line {}: {} fields where the header has {}", path, line_number,
-                        f.size(), header.size());
+      return make_error(ErrorKind::kMalformed, "{}: line {}: {} fields where the header has {}",
+                        path, line_number, f.size(), header.size());
     }
     auto at = [&](int index) { return index < 0 ? std::string() : f[index]; };
     SweepRow row;
@@ -451,14 +460,16 @@ Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path, uint64_t m
     row.problem.device = at(device);
     auto seq_value = parse_number<int64_t>(at(seq));
     if (!seq_value)
-      return make_error("{}: line {}: seq `{}` is not a number", path, line_number, at(seq));
+      return make_error(ErrorKind::kMalformed, "{}: line {}: seq `{}` is not a number", path,
+                        line_number, at(seq));
     row.problem.seq = *seq_value;
     row.variant = at(variant);
     row.status = at(status);
     row.median_ms = parse_number<double>(at(median));
     if (auto bytes = parse_number<double>(at(peak))) {
       if (!(std::abs(*bytes) <= kLargestNumber))
-        return make_error("{}: line {}: peak_allocated_bytes `{}` is out of range", path,
+        return make_error(ErrorKind::kMalformed,
+                          "{}: line {}: peak_allocated_bytes `{}` is out of range", path,
                           line_number, at(peak));
       row.peak_allocated_bytes = static_cast<int64_t>(*bytes);
     }

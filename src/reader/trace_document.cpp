@@ -79,13 +79,14 @@ class DocumentReader {
   }
 
   Error json_error(uint64_t offset, std::string_view what) const {
-    return make_error("{}: invalid JSON at byte {}: {}", path_, offset, what);
+    return make_error(ErrorKind::kMalformed, "{}: invalid JSON at byte {}: {}", path_, offset,
+                      what);
   }
   Error truncated(std::string_view inside) const {
-    return make_error(
-        "{}: the JSON ends early (after {} bytes, inside {}): the file is truncated; "
-        "record or download it again",
-        path_, abs_begin_ + (end_ - begin_), inside);
+    return make_error(ErrorKind::kTruncated,
+                      "{}: the JSON ends early (after {} bytes, inside {}): the file is truncated; "
+                      "record or download it again",
+                      path_, abs_begin_ + (end_ - begin_), inside);
   }
   Error too_many_events() const {
     return too_many_events_error(path_, first_event_past_limit_, limits_);
@@ -199,8 +200,10 @@ Result<DocumentStats> DocumentReader::run() {
   if (!first.ok()) return first.take_error();
   if (!*first) {
     if (stats_.json_bytes == 0)
-      return make_error("{}: the file is empty: a PyTorch profiler trace is a JSON object", path_);
+      return make_error(ErrorKind::kNotATrace,
+                        "{}: the file is empty: a PyTorch profiler trace is a JSON object", path_);
     return make_error(
+        ErrorKind::kNotATrace,
         "{}: the file holds only whitespace: a PyTorch profiler trace is a JSON object", path_);
   }
   char c = **first;
@@ -217,10 +220,10 @@ Result<DocumentStats> DocumentReader::run() {
     advance_to(begin_ + 1);
     ATTNPROF_RETURN_IF_ERROR(members());
   } else {
-    return make_error(
-        "{}: not a JSON trace: it starts with {}, a PyTorch profiler trace is a JSON "
-        "object (is this the right file?)",
-        path_, printable(c));
+    return make_error(ErrorKind::kNotATrace,
+                      "{}: not a JSON trace: it starts with {}, a PyTorch profiler trace is a JSON "
+                      "object (is this the right file?)",
+                      path_, printable(c));
   }
   auto rest = peek();
   if (!rest.ok()) return rest.take_error();
@@ -228,7 +231,8 @@ Result<DocumentStats> DocumentReader::run() {
     return json_error(abs_begin_, fmt::format("unexpected {} after the end of the top-level value",
                                               printable(**rest)));
   if (!stats_.saw_trace_events)
-    return make_error("{}: a JSON object without \"traceEvents\": not a PyTorch profiler trace",
+    return make_error(ErrorKind::kNotATrace,
+                      "{}: a JSON object without \"traceEvents\": not a PyTorch profiler trace",
                       path_);
   return stats_;
 }

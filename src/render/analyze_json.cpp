@@ -225,6 +225,7 @@ void AnalyzeJsonStream::finish(const CrossTraceSummary* across,
   for (const auto& u : unread) {
     w_.begin_object();
     w_.key("path").string(u.path);
+    w_.key("kind").string(error_kind_name(u.kind));
     w_.key("message").string(u.error);
     w_.end_object();
   }

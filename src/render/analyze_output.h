@@ -14,6 +14,7 @@ namespace attnprof {
 struct UnreadTrace {
   std::string path;
   std::string error;  // the one line, which names the file
+  ErrorKind kind = ErrorKind::kIo;
 };
 
 struct AnalyzeOutput {
