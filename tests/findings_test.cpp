@@ -146,10 +146,10 @@ TEST(Findings, ColdStartPlanBuildingOnTheFirstCall) {
   ASSERT_TRUE(t.ok()) << t.error().message;
   const Finding* f = find(*t, FindingKind::kCpuSideCost);
   ASSERT_NE(f, nullptr);
-  EXPECT_NE(f->summary.find("849.0 us on the CPU before its first launch on the first call"),
+  EXPECT_NE(f->summary.find("849.0 µs on the CPU before its first launch on the first call"),
             std::string::npos)
       << f->summary;
-  EXPECT_NE(f->summary.find("30.0 us in the steady state"), std::string::npos) << f->summary;
+  EXPECT_NE(f->summary.find("30.0 µs in the steady state"), std::string::npos) << f->summary;
 }
 
 TEST(Findings, CliExplainPrintsThem) {

@@ -51,10 +51,10 @@ TEST(ForeignTraces, WorkLaunchedBeforeTheWindowIsInNoStep) {
   EXPECT_EQ(t.diagnostics.count(DiagnosticKind::kActivityWithoutLaunch), 0u);
   const std::string text = render_text({t});
   EXPECT_TRUE(contains(text,
-                       "carried in from before the trace: 151 activities, 62819.4 us, "
+                       "carried in from before the trace: 151 activities, 62.82 ms, "
                        "overlapping ProfilerStep#2"))
       << text;
-  EXPECT_TRUE(contains(text, "151 of 165 GPU activities (62819.4 us) are in no region")) << text;
+  EXPECT_TRUE(contains(text, "151 of 165 GPU activities (62.82 ms) are in no region")) << text;
 }
 
 TEST(ForeignTraces, WorkOfAnotherProcessThanTheStepsIsSaid) {
@@ -65,7 +65,7 @@ TEST(ForeignTraces, WorkOfAnotherProcessThanTheStepsIsSaid) {
   EXPECT_EQ(t.outside_regions.activities, 1);
   EXPECT_EQ(t.outside_regions.carried_in, 0);
   EXPECT_EQ(t.diagnostics.count(DiagnosticKind::kWorkOutsideRegions), 1u);
-  EXPECT_TRUE(contains(render_text({t}), "1 of 1 GPU activities (1.8 us) are in no region"));
+  EXPECT_TRUE(contains(render_text({t}), "1 of 1 GPU activities (1.8 µs) are in no region"));
   // Inductor's op with its string "grid" is read, and is the kernel's op.
   EXPECT_EQ(t.diagnostics.count(DiagnosticKind::kMistypedField), 0u);
   auto trace = read_trace(testing::fixture("foreign/hta_triton_step_elsewhere.json.gz"), Limits{});

@@ -87,22 +87,22 @@ RegionFacts facts_with(std::initializer_list<std::pair<KernelClass, double>> cla
 TEST(Headline, ConstructedVariantsExerciseEachRuleOfTheChoice) {
   using K = KernelClass;
   std::vector<HeadlineVariant> v(6);
-  v[0] = {"fused", 100e3, {"persistent-kernel"}, facts_with({{K::kFusedAttention, 100}}, 100)};
+  v[0] = {"fused", 100e3, {"persistent-kernel"}, {facts_with({{K::kFusedAttention, 100}}, 100)}};
   // Unfused, with a copy that takes 30 % of its 1000 µs gap: the copy is the reason.
   v[1] = {"copying",
           1100e3,
           {"hidden-copy", "not-fused"},
-          facts_with({{K::kGemm, 200}, {K::kCopy, 300}, {K::kSoftmax, 600}}, 1100)};
+          {facts_with({{K::kGemm, 200}, {K::kCopy, 300}, {K::kSoftmax, 600}}, 1100)}};
   // The same with a copy of 10 % of the gap: unfused attention is.
   v[2] = {"unfused",
           1100e3,
           {"hidden-copy", "not-fused"},
-          facts_with({{K::kGemm, 200}, {K::kCopy, 100}, {K::kSoftmax, 800}}, 1100)};
+          {facts_with({{K::kGemm, 200}, {K::kCopy, 100}, {K::kSoftmax, 800}}, 1100)}};
   // No trace to weigh with: the first finding that explains time, unweighed.
-  v[3] = {"untraced", 400e3, {"low-occupancy", "mask-rebuilt", "not-fused"}, std::nullopt};
+  v[3] = {"untraced", 400e3, {"low-occupancy", "mask-rebuilt", "not-fused"}, {}};
   // The GPU idles while the CPU works: wall minus busy.
-  v[4] = {"cpu", 300e3, {"cpu-side-cost"}, facts_with({{K::kFusedAttention, 90}}, 90, 300)};
-  v[5] = {"failed", std::nullopt, {"hidden-copy"}, std::nullopt};
+  v[4] = {"cpu", 300e3, {"cpu-side-cost"}, {facts_with({{K::kFusedAttention, 90}}, 90, 300)}};
+  v[5] = {"failed", std::nullopt, {"hidden-copy"}, {}};
   const std::optional<Headline> h = compute_headline(v);
   ASSERT_TRUE(h.has_value());
   EXPECT_EQ(h->fastest, "fused");
@@ -128,14 +128,13 @@ TEST(Headline, ConstructedVariantsExerciseEachRuleOfTheChoice) {
       << w.lead;
 
   // A tie within 10 % is as fast, not slow; nothing timed, no headline.
-  std::vector<HeadlineVariant> tie = {{"a", 100e3, {}, std::nullopt},
-                                      {"naive", 109e3, {"not-fused"}, std::nullopt}};
+  std::vector<HeadlineVariant> tie = {{"a", 100e3, {}, {}}, {"naive", 109e3, {"not-fused"}, {}}};
   const std::optional<Headline> t = compute_headline(tie);
   ASSERT_TRUE(t.has_value());
   EXPECT_EQ(t->as_fast, std::vector<std::string>{"naive"});
   EXPECT_TRUE(t->slow.empty());
   EXPECT_TRUE(t->baseline_is_naive);
-  EXPECT_FALSE(compute_headline({{"x", std::nullopt, {}, std::nullopt}}).has_value());
+  EXPECT_FALSE(compute_headline({{"x", std::nullopt, {}, {}}}).has_value());
 }
 
 TEST(Headline, LeadsTheReportInHtmlAndMarkdown) {
@@ -169,6 +168,77 @@ TEST(Headline, LeadsTheReportInHtmlAndMarkdown) {
   EXPECT_NE(tmd.find("median GPU busy per region"), std::string::npos);
   EXPECT_NE(tmd.find("the study has no naive variant"), std::string::npos);
   EXPECT_NE(tmd.find("- **study_sdpa-math**"), std::string::npos);
+}
+
+TEST(Headline, ForwardAndBackwardTimesAddUp) {
+  using K = KernelClass;
+  // A copy in each pass: 100 µs forward and 200 µs backward explain 300 µs of a 1000 µs gap.
+  std::vector<HeadlineVariant> v = {
+      {"fused", 100e3, {}, {facts_with({{K::kFusedAttention, 40}}, 40)}},
+      {"copying",
+       1100e3,
+       {"not-fused", "hidden-copy"},
+       {facts_with({{K::kCopy, 100}, {K::kSoftmax, 300}}, 400),
+        facts_with({{K::kCopy, 200}, {K::kElementwise, 300}}, 700)}}};
+  const std::optional<Headline> h = compute_headline(v);
+  ASSERT_TRUE(h.has_value());
+  ASSERT_EQ(h->slow.size(), 1u);
+  EXPECT_EQ(h->slow[0].finding_id, "hidden-copy");
+  EXPECT_DOUBLE_EQ(*h->slow[0].explained_ns, 300e3);
+  EXPECT_DOUBLE_EQ(*h->slow[0].region_ns, 1100e3);
+}
+
+// The backward study beside the shipped run (examples/h200-study/backward): read with its
+// traces, in the page and the Markdown with its headline, table and findings.
+TEST(BackwardStudy, ShippedStudyShowsItsTableFindingsAndHeadline) {
+  const ReportData d = load({kStudy});
+  ASSERT_TRUE(d.backward.has_value());
+  ASSERT_EQ(d.backward->run.points.size(), 1u);
+  EXPECT_TRUE(d.backward->run.points[0].problem.backward);
+  ASSERT_EQ(d.backward->facts.size(), 7u);
+  for (const auto& passes : d.backward->facts) EXPECT_EQ(passes.size(), 2u);  // forward, backward
+
+  const std::optional<Headline> h = compute_headline(headline_variants(*d.backward));
+  ASSERT_TRUE(h.has_value());
+  EXPECT_EQ(h->fastest, "sdpa-cudnn");
+  EXPECT_NEAR(h->speedup, 4.80 / 0.3937, 0.05);  // summary.json: 4.80 ms and 393.7 µs
+  const HeadlineReason* math = reason_of(*h, "sdpa-math");
+  ASSERT_NE(math, nullptr);
+  EXPECT_EQ(math->finding_id, "precision-upcast");
+  // Its FP32 GEMMs in both passes: more than the forward's 1.84 ms alone.
+  EXPECT_GT(*math->explained_ns, 3e6);
+
+  const std::string html = render_report_html(d);
+  const size_t section = html.find(R"(<section class="card" id="backward">)");
+  ASSERT_NE(section, std::string::npos);
+  EXPECT_NE(html.find(R"(<a href="#backward">backward</a>)"), std::string::npos);
+  const std::string backward = html.substr(section, html.find("</section>", section) - section);
+  EXPECT_NE(backward.find("<b>sdpa-cudnn</b> is the fastest: 393.7 µs GPU median per call "
+                          "(forward and backward), 12.2× faster than naive (4.80 ms)."),
+            std::string::npos)
+      << backward.substr(0, 2000);
+  EXPECT_NE(backward.find(R"(<table class="study-table" id="backward-table-0">)"),
+            std::string::npos);
+  EXPECT_NE(backward.find("<th class=\"num\">kernels/bwd</th>"), std::string::npos);
+  EXPECT_NE(backward.find(R"(id="backward-note-0-1")"), std::string::npos);
+  EXPECT_NE(backward.find("in the backward: aten::masked_fill copies its input"),
+            std::string::npos);
+  // The run's own table keeps its id; the backward's ids do not collide with it.
+  EXPECT_EQ(html.find(R"(id="study-table")"), html.rfind(R"(id="study-table")"));
+
+  const std::string md = render_report_markdown(d);
+  const size_t md_section = md.find("\n## The backward study\n");
+  ASSERT_NE(md_section, std::string::npos);
+  const std::string md_backward = md.substr(md_section);
+  EXPECT_NE(md_backward.find("**sdpa-cudnn** is the fastest: 393.7 µs"), std::string::npos);
+  EXPECT_NE(
+      md_backward.find("\n| naive | 5 | 8 | `softmax_warp_forward<...>` | 1 (DtoD) | 4795.2 |"),
+      std::string::npos)
+      << md_backward.substr(0, 3000);
+  EXPECT_NE(md_backward.find("- naive: **hidden-copy** in the backward: "), std::string::npos);
+  // Each finding id once in the table's findings column.
+  EXPECT_NE(md_backward.find("| hidden-copy, not-fused, persistent-kernel, cuLaunchKernelEx |"),
+            std::string::npos);
 }
 
 }  // namespace

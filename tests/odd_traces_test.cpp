@@ -358,7 +358,7 @@ TEST(OddTraces, ClockSkewIsMeasuredAndRegionsStayRight) {
   EXPECT_EQ(t.diagnostics.count(DiagnosticKind::kGpuBeforeLaunch), 7u);
   const std::string expected = fmt::format(
       "7 of 7 GPU activities start before the call that launched them, by {:.1f} to "
-      "{:.1f} us: the trace's GPU clock runs behind its CPU clock",
+      "{:.1f} µs: the trace's GPU clock runs behind its CPU clock",
       least / 1e3, most / 1e3);
   EXPECT_EQ(detail_of(t.diagnostics, DiagnosticKind::kGpuBeforeLaunch).rfind(expected, 0), 0u)
       << expected;

@@ -27,17 +27,23 @@ HeadlineReason reason_for(const HeadlineVariant& v, double fastest_ns) {
   reason.time_ns = *v.time_ns;
   reason.times_slower = *v.time_ns / fastest_ns;
   const double gap = *v.time_ns - fastest_ns;
-  if (v.facts) reason.region_ns = v.facts->gpu_busy_ns.median;
+  if (!v.facts.empty()) {
+    reason.region_ns = 0;
+    for (const RegionFacts& f : v.facts) *reason.region_ns += f.gpu_busy_ns.median;
+  }
   std::optional<double> best_ns, best_named_ns;
   std::string best, best_named;
   for (const std::string& id : v.finding_ids) {
     if (!finding_explains_time(id)) continue;
-    if (!v.facts) {
+    if (v.facts.empty()) {
       // Nothing to weigh them with: the first in the rules' order.
       if (reason.finding_id.empty()) reason.finding_id = id;
       continue;
     }
-    const std::optional<double> ns = headline_explained_ns(id, *v.facts);
+    std::optional<double> ns;
+    for (const RegionFacts& f : v.facts)
+      if (const std::optional<double> pass = headline_explained_ns(id, f))
+        ns = ns.value_or(0) + *pass;
     if (!ns) continue;
     if (!best_ns || *ns > *best_ns) best_ns = ns, best = id;
     if (id != "not-fused" && (!best_named_ns || *ns > *best_named_ns))
@@ -49,9 +55,14 @@ HeadlineReason reason_for(const HeadlineVariant& v, double fastest_ns) {
     reason.finding_id = named_first ? best_named : best;
     reason.explained_ns = named_first ? best_named_ns : best_ns;
   }
-  if (reason.finding_id.empty() && v.facts && v.facts->main_kernel) {
-    reason.main_kernel = v.facts->main_kernel->short_name;
-    reason.main_kernel_ns = static_cast<double>(v.facts->main_kernel->duration_ns);
+  if (reason.finding_id.empty()) {
+    for (const RegionFacts& f : v.facts) {
+      if (!f.main_kernel) continue;
+      const auto ns = static_cast<double>(f.main_kernel->duration_ns);
+      if (!reason.main_kernel.empty() && ns <= reason.main_kernel_ns) continue;
+      reason.main_kernel = f.main_kernel->short_name;
+      reason.main_kernel_ns = ns;
+    }
   }
   return reason;
 }
@@ -125,6 +136,15 @@ std::vector<HeadlineVariant> headline_variants(const RunPoint& point) {
   return out;
 }
 
+std::vector<HeadlineVariant> headline_variants(const ReportBackward& backward) {
+  if (backward.focus_point < 0) return {};
+  std::vector<HeadlineVariant> out =
+      headline_variants(backward.run.points[static_cast<size_t>(backward.focus_point)]);
+  for (size_t i = 0; i < out.size() && i < backward.facts.size(); ++i)
+    out[i].facts = backward.facts[i];
+  return out;
+}
+
 std::vector<HeadlineVariant> headline_variants(const ReportData& data) {
   if (data.run) {
     if (data.focus_point < 0) return {};
@@ -133,7 +153,7 @@ std::vector<HeadlineVariant> headline_variants(const ReportData& data) {
     // load_report keeps the focus point's variants in its order, one each.
     for (size_t i = 0; i < out.size() && i < data.variants.size(); ++i) {
       const ReportVariant& v = data.variants[i];
-      if (v.analysis && !v.analysis->regions.empty()) out[i].facts = v.analysis->facts;
+      if (v.analysis && !v.analysis->regions.empty()) out[i].facts = {v.analysis->facts};
     }
     return out;
   }
@@ -143,7 +163,7 @@ std::vector<HeadlineVariant> headline_variants(const ReportData& data) {
     h.name = v.name;
     if (v.analysis && !v.analysis->regions.empty()) {
       h.time_ns = v.analysis->facts.gpu_busy_ns.median;
-      h.facts = v.analysis->facts;
+      h.facts = {v.analysis->facts};
       for (const Finding& f : v.analysis->findings) h.finding_ids.emplace_back(finding_id(f.kind));
     }
     out.push_back(std::move(h));

@@ -19,9 +19,10 @@ struct HeadlineVariant {
   // per region; none: the variant did not run, and the headline leaves it out.
   std::optional<double> time_ns;
   std::vector<std::string> finding_ids;  // as finding_id() spells them, in the rules' order
-  // The variant's trace, which weighs each finding by the time of the kernels it concerns; none:
-  // the findings are not weighed, and the first that explains time is the reason.
-  std::optional<RegionFacts> facts;
+  // The variant's trace, which weighs each finding by the time of the kernels it concerns: the
+  // facts of each kind of region the time covers (forward; forward and backward), their times
+  // added. Empty: the findings are not weighed, and the first that explains time is the reason.
+  std::vector<RegionFacts> facts;
 };
 
 struct HeadlineReason {
@@ -75,7 +76,10 @@ std::optional<Headline> compute_headline(const std::vector<HeadlineVariant>& var
 // the bench's GPU median and weighed by each variant's trace (when it was read); for traces,
 // their median GPU busy time per region.
 std::vector<HeadlineVariant> headline_variants(const ReportData& data);
-// A bench run read from its summary.json alone (no trace): the point `index`.
+// A bench run's point from its summary.json alone (no trace).
 std::vector<HeadlineVariant> headline_variants(const RunPoint& point);
+// The backward study beside a run: its focus point, weighed by its traces' forward and backward
+// regions.
+std::vector<HeadlineVariant> headline_variants(const ReportBackward& backward);
 
 }  // namespace attnprof

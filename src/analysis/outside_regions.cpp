@@ -44,10 +44,10 @@ void diagnose_work_outside_regions(const WorkOutsideRegions& outside, Diagnostic
   if (outside.carried_in > 0)
     out.add_many(
         DiagnosticKind::kCarriedIn, 1, 0,
-        fmt::format("{} GPU activities ({} us) were launched before the profiler's window opened "
+        fmt::format("{} GPU activities ({}) were launched before the profiler's window opened "
                     "(their correlation ids are below every launch the trace recorded){}: they "
                     "are counted in no region",
-                    outside.carried_in, format_us(outside.carried_in_busy_ns),
+                    outside.carried_in, format_duration(outside.carried_in_busy_ns),
                     outside.carried_in_overlaps.empty()
                         ? std::string()
                         : fmt::format(", and ran during {}",
@@ -57,9 +57,9 @@ void diagnose_work_outside_regions(const WorkOutsideRegions& outside, Diagnostic
     out.add_many(
         DiagnosticKind::kWorkOutsideRegions, 1, 0,
         fmt::format(
-            "{} of the trace's {} GPU activities ({} us in all) are in no "
+            "{} of the trace's {} GPU activities ({} in all) are in no "
             "region{}",
-            outside.activities, outside.trace_activities, format_us(outside.busy_ns),
+            outside.activities, outside.trace_activities, format_duration(outside.busy_ns),
             outside.carried_in > 0
                 ? fmt::format(" ({} of them carried in from before the trace)", outside.carried_in)
                 : std::string()));

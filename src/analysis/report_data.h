@@ -35,6 +35,17 @@ struct ReportVariant {
   std::array<int64_t, kKernelClassCount> class_ns{};
 };
 
+// A study of forward and backward together, shipped beside the run in its folder's `backward/`
+// (examples/h200-study/backward): the page shows its table, findings and headline.
+struct ReportBackward {
+  RunSummary run;
+  // The point whose traces were read: the middle one, as for the run.
+  int focus_point = -1;
+  // Per variant of that point: the facts of its trace's `forward` and `backward` regions (empty
+  // when its trace could not be read).
+  std::vector<std::vector<RegionFacts>> facts;
+};
+
 struct ReportData {
   std::vector<std::string> inputs;
   std::optional<RunSummary> run;  // for a bench run
@@ -43,9 +54,10 @@ struct ReportData {
   int focus_point = -1;
   std::string region_pattern;  // as asked ("forward" for a bench run); empty: analyze's default
   std::vector<ReportVariant> variants;
-  std::vector<SweepRow> sweep;        // empty: no sweep
-  std::string sweep_source;           // the file it came from
-  std::vector<std::string> warnings;  // what could not be shown, and why
+  std::vector<SweepRow> sweep;             // empty: no sweep
+  std::string sweep_source;                // the file it came from
+  std::optional<ReportBackward> backward;  // for a bench run with a backward study beside it
+  std::vector<std::string> warnings;       // what could not be shown, and why
 };
 
 struct ReportOptions {

@@ -94,6 +94,63 @@ void load_sweep(ReportData& data, const fs::path& dir, uint64_t max_bytes) {
   }
 }
 
+std::vector<RunFinding> run_findings(const std::vector<Finding>& findings) {
+  std::vector<RunFinding> out;
+  for (const Finding& f : findings)
+    out.push_back({std::string(finding_id(f.kind)), f.summary, f.suggestion});
+  return out;
+}
+
+// summary.json holds the findings of the attnprof the bench ran; a trace read now gives this
+// version's, which the headline and the timelines show: the table shows them too, so that the page
+// agrees with itself (issue 16: the shipped study's findings said "us" where its tables said "µs").
+void use_findings_of_trace(RunVariant& run_variant, const ReportVariant& variant) {
+  if (!run_variant.forward || !variant.analysis || variant.analysis->regions.empty()) return;
+  run_variant.forward->findings = run_findings(variant.analysis->findings);
+}
+
+// The backward study beside a run (its folder's backward/summary.json). Each trace of its focus
+// point is read once and summarized twice, by its `forward` and its `backward` regions: their
+// facts weigh the headline, and their findings replace summary.json's (as for the run). What
+// cannot be read is a warning: the run's page does not depend on it.
+void load_backward(ReportData& data, const fs::path& dir, const ReportOptions& options) {
+  const fs::path summary = dir / "backward" / "summary.json";
+  if (!is_file(summary)) return;
+  Result<RunSummary> run = read_run_summary(summary.string(), options.limits.max_side_file_bytes);
+  if (!run.ok()) {
+    data.warnings.push_back(run.error().message);
+    return;
+  }
+  ReportBackward backward;
+  backward.run = std::move(*run);
+  if (!backward.run.points.empty()) {
+    backward.focus_point = static_cast<int>(backward.run.points.size() / 2);
+    for (RunVariant& v : backward.run.points[backward.focus_point].variants) {
+      std::vector<RegionFacts>& facts = backward.facts.emplace_back();
+      const std::optional<std::string> path =
+          v.trace_file.empty() ? std::nullopt : find_trace(dir / "backward", v.trace_file);
+      if (!path) continue;
+      Result<Trace> trace = read_trace(*path, options.limits);
+      if (!trace.ok()) {
+        data.warnings.push_back(trace.error().message);
+        continue;
+      }
+      for (auto [pattern, pass] :
+           {std::pair{"forward", &v.forward}, std::pair{"backward", &v.backward}}) {
+        AnalyzeOptions analyze;
+        analyze.region_pattern = pattern;
+        analyze.explain = true;
+        analyze.limits = options.limits;
+        TraceAnalysis a = summarize_trace(*trace, analyze);
+        if (a.regions.empty()) continue;
+        facts.push_back(a.facts);
+        if (*pass) (*pass)->findings = run_findings(a.findings);
+      }
+    }
+  }
+  data.backward = std::move(backward);
+}
+
 Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
                             const ReportOptions& options) {
   ReportData data;
@@ -106,7 +163,7 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
   std::optional<Error> no_match;  // a trace was read, and the pattern matched nothing in it
   if (!data.run->points.empty()) {
     data.focus_point = static_cast<int>(data.run->points.size() / 2);
-    for (const RunVariant& v : data.run->points[data.focus_point].variants) {
+    for (RunVariant& v : data.run->points[data.focus_point].variants) {
       ReportVariant variant;
       variant.name = variant_label(v);
       if (v.trace_file.empty()) {
@@ -126,6 +183,7 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
       } else {
         variant.missing = fmt::format("trace {} not found in {}", v.trace_file, dir.string());
       }
+      use_findings_of_trace(v, variant);
       data.variants.push_back(std::move(variant));
     }
   }
@@ -133,6 +191,7 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
   // without it is a warning.
   if (traces_with_regions == 0 && no_match) return *no_match;
   load_sweep(data, dir, options.limits.max_side_file_bytes);
+  load_backward(data, dir, options);
   return data;
 }
 

@@ -5,7 +5,8 @@
 // - a bench run's folder (or its summary.json): the table comes from summary.json; each variant's
 //   trace is the file summary.json names, beside it or under traces/ (how examples/ ships them);
 //   regions are `forward` unless asked otherwise. The sweep comes from the run itself when it
-//   swept, else from sweep/summary.json, else from sweep.csv or sweep/sweep.csv.
+//   swept, else from sweep/summary.json, else from sweep.csv or sweep/sweep.csv. A backward study
+//   beside it (backward/summary.json and its traces) is read too (ReportData::backward).
 // - trace files: one variant per trace, named after the file; regions as `analyze` finds them.
 
 #include <string>

@@ -80,7 +80,7 @@ class ClockSkew {
         DiagnosticKind::kGpuBeforeLaunch, early_, 0,
         fmt::format(
             "{} of {} GPU activities start before the call that launched them, by {:.1f} to "
-            "{:.1f} us: the trace's GPU clock runs behind its CPU clock; regions place GPU work "
+            "{:.1f} µs: the trace's GPU clock runs behind its CPU clock; regions place GPU work "
             "by its launch, so what they hold is right, but GPU times set against CPU times "
             "(activity starts within a region, launch delays) are off by as much",
             early_, linked_, least_ / 1e3, most_ / 1e3));

@@ -38,8 +38,8 @@ void put_time_table(std::string& out, const CrossTraceSummary& across, const cha
 void put_cross_trace(std::string& out, const CrossTraceSummary& across) {
   put(out, "across {} traces (named by {}; spread = (max - min) / median)\n\n",
       across.labels.size(), labelled_by(across));
-  put_time_table(out, across, "wall us", &RegionAcrossTraces::wall_ns);
-  put_time_table(out, across, "GPU busy us", &RegionAcrossTraces::gpu_busy_ns);
+  put_time_table(out, across, "wall µs", &RegionAcrossTraces::wall_ns);
+  put_time_table(out, across, "GPU busy µs", &RegionAcrossTraces::gpu_busy_ns);
   std::vector<const RegionAcrossTraces*> differing;
   for (const auto& r : across.regions)
     if (r.kernel_counts_differ()) differing.push_back(&r);

@@ -4,6 +4,7 @@
 
 #include "attnprof/render.h"
 #include "base/format_units.h"
+#include "render/markdown_kernel_names.h"
 #include "render/shared_words.h"
 
 namespace attnprof {
@@ -24,7 +25,7 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
     put(out, "{} region(s) {}; medians:\n\n", t.regions.size(),
         t.region_pattern.empty() ? std::string("(the whole trace)")
                                  : fmt::format("matching {}", markdown_code(t.region_pattern)));
-    put(out, "| kernels | memcpy | memset | GPU busy (us) | wall (us) | CPU (us) |\n");
+    put(out, "| kernels | memcpy | memset | GPU busy (µs) | wall (µs) | CPU (µs) |\n");
     put(out, "|---:|---:|---:|---:|---:|---:|\n");
     const RegionFacts& m = t.facts;
     std::string memcpy = format_count(m.memcpy.median);
@@ -50,21 +51,22 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
     const auto& r = t.regions[t.typical_region];
     put(out, "GPU activities of the typical region ({}{}):\n\n", markdown_code(r.name),
         t.region_pids.empty() ? std::string() : fmt::format(", pid {}", r.pid));
-    put(out, "| # | activity | launched by | op chain | grid | block | occupancy | dur (us) |\n");
+    put(out, "| # | activity | launched by | op chain | grid | block | occupancy | dur (µs) |\n");
     put(out, "|---:|---|---|---|---|---|---:|---:|\n");
     int n = 0;
+    MarkdownKernelNames names;
     for (const auto& a : r.activities) {
       std::string chain;
       for (const auto& op : a.op_chain)
         chain += (chain.empty() ? "" : " → ") + op;  // escaped as one cell below
       bool kernel = a.kind == ActivityKind::kKernel;
-      put(out, "| {} | {} | {} | {} | {} | {} | {} | {} |\n", ++n, markdown_code(a.short_name),
+      put(out, "| {} | {} | {} | {} | {} | {} | {} | {} |\n", ++n, names.cell(a.short_name, a.name),
           a.launch_api.empty() ? "?" : markdown_cell(a.launch_api), markdown_cell(chain),
           kernel ? format_dim3(a.grid) : "", kernel ? format_dim3(a.block) : "",
           kernel && a.occupancy_pct ? fmt::format("{:.0f}%", *a.occupancy_pct) : "",
           format_us(a.duration_ns));
     }
-    put(out, "\n");
+    put(out, "\n{}", names.details());
     if (!t.findings.empty()) {
       put(out, "Findings:\n\n");
       for (const auto& f : t.findings) {

@@ -70,7 +70,7 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
     const int width = pids ? 33 : 24;
     fmt::format_to(std::back_inserter(out),
                    "  {:>3} {:<{}} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}\n", "#", header, width,
-                   "kernels", "memcpy", "memset", "GPU busy us", "wall us", "CPU us");
+                   "kernels", "memcpy", "memset", "GPU busy µs", "wall µs", "CPU µs");
     for (size_t i = 0; i < t.regions.size(); ++i) {
       const auto& r = t.regions[i];
       fmt::format_to(std::back_inserter(out),
@@ -103,7 +103,7 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
                    t.typical_region + 1, escape_control(r.name),
                    t.region_pids.empty() ? std::string() : fmt::format(", pid {}", r.pid));
     fmt::format_to(std::back_inserter(out),
-                   "  {:>3} {:>9} {:<44} {:<18} {:<14} {:<12} {:>4} {:>9} {}\n", "#", "dur us",
+                   "  {:>3} {:>9} {:<44} {:<18} {:<14} {:<12} {:>4} {:>9} {}\n", "#", "dur µs",
                    "activity", "launched by", "grid", "block", "regs", "shared", "occupancy");
     int n = 0;
     for (const auto& a : r.activities) {

@@ -84,8 +84,8 @@ std::vector<Detail> details(const ActivityDiff& d, const char* arrow) {
   const ActivityRow& b = d.b->row;
   for (const auto& what : d.what_changed) {
     if (what == "duration")
-      out.push_back({what, format_us(d.duration->a.median) + " us",
-                     fmt::format("{} us ({} us{}; noise threshold {} us)",
+      out.push_back({what, format_us(d.duration->a.median) + " µs",
+                     fmt::format("{} µs ({} µs{}; noise threshold {} µs)",
                                  format_us(d.duration->b.median), signed_us(d.duration->delta),
                                  relative(*d.duration).empty() ? "" : ", " + relative(*d.duration),
                                  format_us(d.duration->threshold))});
@@ -226,12 +226,12 @@ std::string render_diff_text(const TraceDiff& d) {
   for (const auto& [kind, q] : d.memcpy_by_kind)
     text_count_row(out, "  " + escape_control(kind), q);
   text_count_row(out, "memset", d.memset);
-  text_time_row(out, "GPU busy us", d.gpu_busy_ns);
-  text_time_row(out, "wall us", d.wall_ns);
-  text_time_row(out, "CPU us", d.cpu_ns);
+  text_time_row(out, "GPU busy µs", d.gpu_busy_ns);
+  text_time_row(out, "wall µs", d.wall_ns);
+  text_time_row(out, "CPU µs", d.cpu_ns);
 
   put(out, "\n");
-  text_row(out, "GPU time, us", "A [activities]", "B [activities]", "B - A", "");
+  text_row(out, "GPU time, µs", "A [activities]", "B [activities]", "B - A", "");
   for (const auto& c : d.classes) {
     std::string delta = time_delta(c.time_ns);
     if (c.count.delta != 0) delta += " [" + signed_count(c.count.delta) + "]";
@@ -244,7 +244,7 @@ std::string render_diff_text(const TraceDiff& d) {
   put(out, "\nGPU activities of the typical regions (A {}, B {}){}:\n", typical_words(d.a),
       typical_words(d.b),
       d.aligned_in_order ? ", aligned in GPU order" : ", matched by name (too many to align)");
-  put(out, "  {} {:>9} {:>9}  {}\n", " ", "A us", "B us", "activity");
+  put(out, "  {} {:>9} {:>9}  {}\n", " ", "A µs", "B µs", "activity");
   walk_activities(
       d, [&out](const ActivityDiff& x) { text_activity(out, x); },
       [&out](size_t n) { put(out, "    ... {} unchanged ...\n", n); });
@@ -345,11 +345,11 @@ std::string render_diff_markdown(const TraceDiff& d) {
   count_row("memcpy", d.memcpy);
   for (const auto& [kind, q] : d.memcpy_by_kind) count_row("memcpy " + markdown_cell(kind), q);
   count_row("memset", d.memset);
-  time_row("GPU busy (us)", d.gpu_busy_ns);
-  time_row("wall (us)", d.wall_ns);
-  time_row("CPU (us)", d.cpu_ns);
+  time_row("GPU busy (µs)", d.gpu_busy_ns);
+  time_row("wall (µs)", d.wall_ns);
+  time_row("CPU (µs)", d.cpu_ns);
 
-  put(out, "\n| GPU time per class (us) | A [activities] | B [activities] | B − A | |\n");
+  put(out, "\n| GPU time per class (µs) | A [activities] | B [activities] | B − A | |\n");
   put(out, "|---|---:|---:|---:|---|\n");
   for (const auto& c : d.classes)
     md_row(out, std::string(kernel_class_label(c.kernel_class)),
@@ -360,7 +360,7 @@ std::string render_diff_markdown(const TraceDiff& d) {
   put(out, "\nGPU activities of the typical regions (A {}, B {}): {}.\n\n",
       markdown_cell(typical_words(d.a)), markdown_cell(typical_words(d.b)), summary_words(d));
   if (d.added + d.removed + d.changed == 0) return out;
-  put(out, "| | activity | A (us) | B (us) | launched by / what changed |\n");
+  put(out, "| | activity | A (µs) | B (µs) | launched by / what changed |\n");
   put(out, "|---|---|---:|---:|---|\n");
   for (const auto& x : d.activities) {
     if (x.change == ActivityChange::kSame) continue;

@@ -77,4 +77,10 @@ std::optional<HeadlineWords> report_headline_words(const ReportData& data) {
   return headline_words(*h, data.run ? "GPU median per call" : "median GPU busy per region");
 }
 
+std::optional<HeadlineWords> report_headline_words(const ReportBackward& backward) {
+  const std::optional<Headline> h = compute_headline(headline_variants(backward));
+  if (!h) return std::nullopt;
+  return headline_words(*h, "GPU median per call (forward and backward)");
+}
+
 }  // namespace attnprof

@@ -30,5 +30,7 @@ HeadlineWords headline_words(const Headline& h, const std::string& time_label);
 // The headline of a report's data in words, with the label its times carry; none when no
 // variant has a time.
 std::optional<HeadlineWords> report_headline_words(const ReportData& data);
+// The backward study's headline, its times the GPU median of forward and backward per call.
+std::optional<HeadlineWords> report_headline_words(const ReportBackward& backward);
 
 }  // namespace attnprof

@@ -82,10 +82,10 @@ svg path.launch-link:hover{stroke-opacity:1;stroke-width:2}
 .charts>svg{flex:1 1 520px;max-width:570px}
 p.meta{margin:0 0 8px;color:#334155;font-size:12.5px}
 p.capped,.warn{color:#9a3412;background:#fff7ed;border:1px solid #fed7aa;border-radius:6px;padding:4px 8px;font-size:12px}
-section.headline p.lead-line{font-size:16px;margin:0 0 6px;color:var(--ink)}
-section.headline ul{margin:4px 0 0;padding-left:18px}
-section.headline li{margin:2px 0;overflow-wrap:anywhere}
-section.headline .slower{color:#9a3412;font-variant-numeric:tabular-nums}
+.headline p.lead-line{font-size:16px;margin:0 0 6px;color:var(--ink)}
+.headline ul{margin:4px 0 0;padding-left:18px}
+.headline li{margin:2px 0;overflow-wrap:anywhere}
+.headline .slower{color:#9a3412;font-variant-numeric:tabular-nums}
 details{margin-top:8px}
 summary{cursor:pointer;color:#334155;font-size:12.5px}
 table.activities{font-size:12px;margin-top:6px}
@@ -106,7 +106,10 @@ std::string trace_link(const ReportVariant& v) {
       escape(v.trace_href), escape(v.trace_path));
 }
 
-std::string table_id(size_t index, const ReportTable& table) {
+// The run's tables are `study-table` (the focus point's) and `study-table-N`; the backward
+// study's `backward-table-N`; notes are `note-T-N` and `backward-note-T-N`.
+std::string table_id(size_t index, const ReportTable& table, const std::string& prefix) {
+  if (!prefix.empty()) return fmt::format("{}table-{}", prefix, index);
   return table.focus ? "study-table" : fmt::format("study-table-{}", index);
 }
 
@@ -114,16 +117,10 @@ std::string variant_anchor(size_t index) {
   return fmt::format("variant-{}", index);
 }
 
-// The study's table(s), each row with links to its notes, and the notes below.
-void write_tables(std::string& out, const ReportData& data) {
-  std::vector<ReportTable> tables = report_tables(data);
-  put(out, R"(<section class="card" id="table"><h2>{}</h2>)",
-      data.run ? "The study" : "The traces");
-  put(out, R"(<p class="lead">{}</p>)",
-      data.run
-          ? "As the bench measured it (summary.json); the numbered notes are attnprof's findings "
-            "in each variant's trace."
-          : "Medians over each trace's regions; the numbered notes are attnprof's findings.");
+// The study's table(s), each row with links to its notes, and the notes below; `prefix` keeps
+// the ids of a second study's tables apart (table_id).
+void write_table_list(std::string& out, const std::vector<ReportTable>& tables,
+                      const std::string& prefix) {
   for (size_t t = 0; t < tables.size(); ++t) {
     const ReportTable& table = tables[t];
     if (!table.heading.empty()) {
@@ -133,7 +130,7 @@ void write_tables(std::string& out, const ReportData& data) {
               : "");
     }
     put(out, R"(<div class="table-wrap"><table class="study-table" id="{}"><thead><tr>)",
-        table_id(t, table));
+        table_id(t, table, prefix));
     for (size_t c = 0; c < table.header.size(); ++c)
       put(out, R"(<th{}>{}</th>)", table.numeric[c] ? R"( class="num")" : "",
           escape(table.header[c]));
@@ -149,9 +146,9 @@ void write_tables(std::string& out, const ReportData& data) {
           put(out, R"(<td class="variant">{}<div class="note-links">)", escape(cell));
           for (const ReportNote& note : table.notes[r]) {
             ++note_number;
-            put(out, R"(<a class="note {}" href="#note-{}-{}" title="{}: {}">{}</a>)",
-                is_actionable_finding(note.id) ? "act" : "info", t, note_number, escape(note.id),
-                escape(note.summary), note_number);
+            put(out, R"(<a class="note {}" href="#{}note-{}-{}" title="{}: {}">{}</a>)",
+                is_actionable_finding(note.id) ? "act" : "info", prefix, t, note_number,
+                escape(note.id), escape(note.summary), note_number);
           }
           put(out, "</div></td>");
         } else if (h == "main kernel" || h == "status") {
@@ -191,8 +188,8 @@ void write_tables(std::string& out, const ReportData& data) {
           }
           const char* kind = actionable ? "act" : "info";
           put(out,
-              R"(<li id="note-{}-{}"><span class="n {}">{}</span><span class="pill {}">{}</span> {})",
-              t, n, kind, n, kind, escape(note.id), escape(note.summary));
+              R"(<li id="{}note-{}-{}"><span class="n {}">{}</span><span class="pill {}">{}</span> {})",
+              prefix, t, n, kind, n, kind, escape(note.id), escape(note.summary));
           if (!note.suggestion.empty())
             put(out, R"( <span class="s">→ {}</span>)", escape(note.suggestion));
           put(out, "</li>");
@@ -202,17 +199,26 @@ void write_tables(std::string& out, const ReportData& data) {
       put(out, "</div>");
     }
   }
+}
+
+void write_tables(std::string& out, const ReportData& data) {
+  put(out, R"(<section class="card" id="table"><h2>{}</h2>)",
+      data.run ? "The study" : "The traces");
+  put(out, R"(<p class="lead">{}</p>)",
+      data.run
+          ? "As the bench measured it (summary.json); the numbered notes are attnprof's findings "
+            "in each variant's trace."
+          : "Medians over each trace's regions; the numbered notes are attnprof's findings.");
+  write_table_list(out, report_tables(data), "");
   put(out, "</section>");
 }
 
 // The headline (analysis/headline.h): the fastest variant, its speed-up over naive, and one
 // reason for each slow variant, weighed by the time it explains.
-void write_headline(std::string& out, const ReportData& data, const std::string& title) {
-  const std::optional<HeadlineWords> w = report_headline_words(data);
+void write_headline(std::string& out, const std::optional<HeadlineWords>& w) {
   if (!w) return;
-  put(out, R"(<section class="card headline" id="headline"><h2>{}</h2>)", escape(title));
-  put(out, R"(<p class="lead-line"><b>{}</b> {}{}</p>)", escape(w->fastest), escape(w->lead),
-      w->as_fast.empty() ? "" : " " + escape(w->as_fast));
+  put(out, R"(<div class="headline"><p class="lead-line"><b>{}</b> {}{}</p>)", escape(w->fastest),
+      escape(w->lead), w->as_fast.empty() ? "" : " " + escape(w->as_fast));
   if (!w->slow.empty()) {
     put(out,
         R"(<p class="meta">Why the others are slower (the finding that explains the most of their time):</p><ul>)");
@@ -221,6 +227,17 @@ void write_headline(std::string& out, const ReportData& data, const std::string&
           escape(s.variant), escape(s.variant), escape(s.how_slow), escape(s.reason));
     put(out, "</ul>");
   }
+  put(out, "</div>");
+}
+
+// The backward study beside the run: its headline, its table(s) and their findings.
+void write_backward(std::string& out, const ReportData& data) {
+  if (!data.backward) return;
+  put(out, R"(<section class="card" id="backward"><h2>The backward study</h2>)");
+  put(out,
+      R"(<p class="lead">Forward and backward timed together (<code>backward/summary.json</code>); the findings are those of each variant's trace, its forward regions, then its backward ones.</p>)");
+  write_headline(out, report_headline_words(*data.backward));
+  write_table_list(out, backward_tables(data), "backward-");
   put(out, "</section>");
 }
 
@@ -452,14 +469,20 @@ std::string render_report_html(const ReportData& data) {
       data.region_pattern.empty() ? ""
                                   : escape(fmt::format(" · regions `{}`", data.region_pattern)));
   const bool sweep = !varying_axes(data.sweep).empty();
+  if (data.backward) put(out, R"(<a href="#backward">backward</a>)");
   if (sweep) put(out, R"(<a href="#sweep">across sizes</a>)");
   if (has_counters_section(data)) put(out, R"(<a href="#counters">counters</a>)");
   put(out, R"(<a href="#timelines">timelines:</a>)");
   for (size_t i = 0; i < data.variants.size(); ++i)
     put(out, R"(<a href="#{}">{}</a>)", variant_anchor(i), escape(data.variants[i].name));
   put(out, "</nav></div></header><main>");
-  write_headline(out, data, "In short");
+  if (const std::optional<HeadlineWords> w = report_headline_words(data)) {
+    put(out, R"(<section class="card headline" id="headline"><h2>In short</h2>)");
+    write_headline(out, w);
+    put(out, "</section>");
+  }
   write_tables(out, data);
+  write_backward(out, data);
   write_class_bars(out, data);
   if (sweep) write_sweep(out, data);
   write_counters_section(out, data);

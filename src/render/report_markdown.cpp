@@ -1,9 +1,14 @@
 // The report's table(s) and findings as Markdown, for a pull request.
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "render/fact_cells.h"
+#include "render/markdown_kernel_names.h"
 #include "render/report.h"
 #include "render/report_headline.h"
 #include "render/report_svg.h"
@@ -12,24 +17,25 @@
 
 namespace attnprof {
 
-std::string render_report_markdown(const ReportData& data) {
-  using svg::put;
-  std::string out = "# attnprof report";
-  const std::string env = environment_line(data);
-  if (!env.empty()) out += ": " + markdown_cell(env);
-  out += "\n";
-  // The headline first (issue 16): what a reviewer reads before the table.
-  if (const std::optional<HeadlineWords> w = report_headline_words(data)) {
-    put(out, "\n**{}** {}{}\n", markdown_cell(w->fastest), markdown_cell(w->lead),
-        w->as_fast.empty() ? "" : " " + markdown_cell(w->as_fast));
-    if (!w->slow.empty()) {
-      out += "\nWhy the others are slower (the finding that explains the most of their time):\n\n";
-      for (const HeadlineWords::Slow& s : w->slow)
-        put(out, "- **{}** {}: {}\n", markdown_cell(s.variant), markdown_cell(s.how_slow),
-            markdown_cell(s.reason));
-    }
-  }
-  for (const ReportTable& table : report_tables(data)) {
+namespace {
+
+using svg::put;
+
+// The headline (analysis/headline.h) in Markdown: what a reviewer reads before the table.
+void write_headline(std::string& out, const std::optional<HeadlineWords>& w) {
+  if (!w) return;
+  put(out, "\n**{}** {}{}\n", markdown_cell(w->fastest), markdown_cell(w->lead),
+      w->as_fast.empty() ? "" : " " + markdown_cell(w->as_fast));
+  if (w->slow.empty()) return;
+  out += "\nWhy the others are slower (the finding that explains the most of their time):\n\n";
+  for (const HeadlineWords::Slow& s : w->slow)
+    put(out, "- **{}** {}: {}\n", markdown_cell(s.variant), markdown_cell(s.how_slow),
+        markdown_cell(s.reason));
+}
+
+// Each table with its findings below it.
+void write_tables(std::string& out, const std::vector<ReportTable>& tables) {
+  for (const ReportTable& table : tables) {
     out += "\n";
     if (!table.heading.empty()) put(out, "## {}\n\n", markdown_cell(table.heading));
     out += "|";
@@ -37,13 +43,22 @@ std::string render_report_markdown(const ReportData& data) {
     out += " findings |\n|";
     for (bool numeric : table.numeric) out += numeric ? "---:|" : "---|";
     out += "---|\n";
+    // Kernel names cut to fit a pull request's width; in full below the table (issue 16).
+    MarkdownKernelNames names;
     for (size_t r = 0; r < table.rows.size(); ++r) {
       out += "|";
-      for (const std::string& cell : table.rows[r]) put(out, " {} |", markdown_cell(cell));
-      std::string ids;
-      for (const ReportNote& note : table.notes[r]) ids += (ids.empty() ? "" : ", ") + note.id;
-      put(out, " {} |\n", markdown_cell(ids));
+      for (size_t c = 0; c < table.rows[r].size(); ++c) {
+        const std::string& cell = table.rows[r][c];
+        const bool kernel = table.header[c] == "main kernel" && cell != kNoCell;
+        put(out, " {} |", kernel ? names.cell(cell) : markdown_cell(cell));
+      }
+      // Each id once: the backward study lists a finding of both passes twice.
+      std::vector<std::string> ids;
+      for (const ReportNote& note : table.notes[r])
+        if (std::find(ids.begin(), ids.end(), note.id) == ids.end()) ids.push_back(note.id);
+      put(out, " {} |\n", markdown_cell(fmt::format("{}", fmt::join(ids, ", "))));
     }
+    if (const std::string full = names.details(); !full.empty()) out += "\n" + full;
     // The findings that explain time first; the informational ones (how a kernel is built)
     // folded into a <details>, which GitHub renders closed (issue 16).
     auto list = [&](bool actionable) {
@@ -66,6 +81,25 @@ std::string render_report_markdown(const ReportData& data) {
           "\n<details><summary>Informational findings (how the kernels are built, not what "
           "costs time)</summary>\n\n" +
           items + "\n</details>\n";
+  }
+}
+
+}  // namespace
+
+std::string render_report_markdown(const ReportData& data) {
+  std::string out = "# attnprof report";
+  const std::string env = environment_line(data);
+  if (!env.empty()) out += ": " + markdown_cell(env);
+  out += "\n";
+  write_headline(out, report_headline_words(data));
+  write_tables(out, report_tables(data));
+  if (data.backward) {
+    out +=
+        "\n## The backward study\n\nForward and backward timed together "
+        "(`backward/summary.json`); the findings are those of each variant's trace, its forward "
+        "regions, then its backward ones.\n";
+    write_headline(out, report_headline_words(*data.backward));
+    write_tables(out, backward_tables(data));
   }
   if (data.run && !data.run->methods.empty()) {
     out += "\nHow each column is measured:\n\n";

@@ -27,6 +27,9 @@ struct ReportTable {
 };
 
 std::vector<ReportTable> report_tables(const ReportData& data);
+// The backward study's tables (ReportData::backward), each row's notes the findings of its
+// forward regions and then, marked "in the backward:", of its backward ones; none without it.
+std::vector<ReportTable> backward_tables(const ReportData& data);
 
 // "NVIDIA H200 (132 SMs, sm_90, 139.8 GiB), torch 2.11.0, CUDA 13.0, cuDNN 9.19.0" for a bench
 // run; the traces' devices otherwise; empty when neither says.

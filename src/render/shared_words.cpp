@@ -42,12 +42,12 @@ std::string distributed_words(const TraceAnalysis& t) {
 std::vector<std::string> outside_regions_lines(const WorkOutsideRegions& o) {
   std::vector<std::string> lines;
   if (o.activities == 0) return lines;
-  lines.push_back(fmt::format("{} of {} GPU activities ({} us) are in no region", o.activities,
-                              o.trace_activities, format_us(o.busy_ns)));
+  lines.push_back(fmt::format("{} of {} GPU activities ({}) are in no region", o.activities,
+                              o.trace_activities, format_duration(o.busy_ns)));
   if (o.carried_in > 0)
     lines.push_back(
-        fmt::format("carried in from before the trace: {} activities, {} us{}", o.carried_in,
-                    format_us(o.carried_in_busy_ns),
+        fmt::format("carried in from before the trace: {} activities, {}{}", o.carried_in,
+                    format_duration(o.carried_in_busy_ns),
                     o.carried_in_overlaps.empty()
                         ? std::string()
                         : fmt::format(", overlapping {}", fmt::join(o.carried_in_overlaps, ", "))));

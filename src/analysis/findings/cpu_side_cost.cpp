@@ -77,24 +77,24 @@ void find_cpu_side_cost(const FindingContext& c, std::vector<Finding>& out) {
   std::string op_name(c.trace.strings.view(op.name));
   if (cold_start) {
     f.summary = fmt::format(
-        "{} spends {} us on the CPU before its first launch on the first call, "
-        "{} us in the steady state: a one-time setup (such as building an "
+        "{} spends {} on the CPU before its first launch on the first call, "
+        "{} in the steady state: a one-time setup (such as building an "
         "execution plan) paid inside the first region",
-        op_name, format_us(first), format_us(steady));
+        op_name, format_duration(first), format_duration(steady));
     f.suggestion = "warm up before measuring, and keep shapes stable so that the plan is reused";
   } else {
     f.summary = fmt::format(
-        "{} spends {} us on the CPU before its first launch (median over regions), "
-        "more than the {} us of GPU work in the region",
-        op_name, format_us(steady), format_us(typical.gpu_busy_ns));
+        "{} spends {} on the CPU before its first launch (median over regions), "
+        "more than the {} of GPU work in the region",
+        op_name, format_duration(steady), format_duration(typical.gpu_busy_ns));
     f.suggestion =
         "CPU work per call (plan lookup, argument checks) adds to latency: a CUDA graph or "
         "a larger batch amortizes it";
   }
   for (size_t r = 0; r < gaps.size() && r < 4; ++r)
     if (gaps[r].op != kNoId)
-      f.evidence.push_back(fmt::format("{}: {} us from {} start to its first launch",
-                                       c.region_label(r), format_us(gaps[r].gap_ns),
+      f.evidence.push_back(fmt::format("{}: {} from {} start to its first launch",
+                                       c.region_label(r), format_duration(gaps[r].gap_ns),
                                        c.trace.strings.view(c.trace.host_events[gaps[r].op].name)));
   out.push_back(std::move(f));
 }

@@ -67,8 +67,8 @@ void find_hidden_copies(const FindingContext& c, std::vector<Finding>& out) {
                            ? fmt::format("{} ({})", c.name(id).substr(0, c.name(id).find(" (")),
                                          format_size(a.bytes))
                            : short_kernel_name(c.name(id));
-    f.evidence.push_back(fmt::format("{}: {}, {} us <- {}", c.region_label(copy.region), what,
-                                     format_us(a.dur_ns), c.chain_text(id)));
+    f.evidence.push_back(fmt::format("{}: {}, {} <- {}", c.region_label(copy.region), what,
+                                     format_duration(a.dur_ns), c.chain_text(id)));
     if (op_for_suggestion.empty())
       op_for_suggestion = std::string(c.trace.strings.view(c.trace.host_events[copy.op].name));
   }

@@ -29,16 +29,17 @@ void find_launch_bound(const FindingContext& c, std::vector<Finding>& out) {
       typical_busy_share = busy_share;
       typical_idle = span - s.gpu_busy_ns;
       f.evidence = {
-          fmt::format("{}: GPU busy {} us of a {} us GPU span; CPU in ops {} us; {} GPU activities",
-                      c.region_label(r), format_us(s.gpu_busy_ns), format_us(span),
-                      format_us(s.cpu_ns), ids.size())};
+          fmt::format("{}: GPU busy {} of a {} GPU span; CPU in ops {}; {} GPU activities",
+                      c.region_label(r), format_duration(s.gpu_busy_ns), format_duration(span),
+                      format_duration(s.cpu_ns), ids.size())};
     }
   }
   if (f.regions_affected == 0) return;
   f.summary = fmt::format(
       "launch-bound: the GPU is busy only {:.0f}% of the time between its first and "
-      "last kernel ({} us idle), waiting for the CPU to launch, in {} of {} regions",
-      100 * typical_busy_share, format_us(typical_idle), f.regions_affected, c.region_count());
+      "last kernel ({} idle), waiting for the CPU to launch, in {} of {} regions",
+      100 * typical_busy_share, format_duration(typical_idle), f.regions_affected,
+      c.region_count());
   f.suggestion =
       "give each launch more work (larger batch), fuse kernels, or capture the region in a "
       "CUDA graph to launch it at once";

@@ -24,8 +24,8 @@ void find_persistent_kernels(const FindingContext& c, std::vector<Finding>& out)
     if (blocks != d->sm_count) continue;
     kernels.emplace(
         short_kernel_name(c.name(id)),
-        fmt::format("grid {} = {} blocks for {} SMs, block {}, {} us", format_dim3(a.grid), blocks,
-                    d->sm_count, format_dim3(a.block), format_us(a.dur_ns)));
+        fmt::format("grid {} = {} blocks for {} SMs, block {}, {}", format_dim3(a.grid), blocks,
+                    d->sm_count, format_dim3(a.block), format_duration(a.dur_ns)));
   }
   if (kernels.empty()) return;
   Finding f{FindingKind::kPersistentKernel, {}, {}, {}, static_cast<int>(c.region_count())};

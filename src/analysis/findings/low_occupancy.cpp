@@ -45,9 +45,9 @@ void find_low_occupancy(const FindingContext& c, std::vector<Finding>& out) {
     if (occupancy->limiter == "grid") {
       sm_count = device->sm_count;
       small_grids.evidence.push_back(
-          fmt::format("{}: {} blocks of {} threads, {:.1f}% occupancy, {} us", name,
+          fmt::format("{}: {} blocks of {} threads, {:.1f}% occupancy, {}", name,
                       int64_t{a.grid[0]} * a.grid[1] * a.grid[2], threads, occupancy->achieved_pct,
-                      format_us(a.dur_ns)));
+                      format_duration(a.dur_ns)));
       continue;
     }
     std::string cause;
@@ -70,10 +70,10 @@ void find_low_occupancy(const FindingContext& c, std::vector<Finding>& out) {
         "{}: {:.1f}% estimated occupancy ({:.1f} of {} warps per SM) for {:.0f}% of "
         "the region's GPU time; {}",
         name, occupancy->achieved_pct, warps, warps_per_sm, share, cause);
-    f.evidence.push_back(
-        fmt::format("grid {}, block {}, {} registers/thread, {} shared memory, {} us",
-                    format_dim3(a.grid), format_dim3(a.block), a.registers_per_thread,
-                    format_bytes(a.shared_memory), format_us(a.dur_ns)));
+    f.evidence.push_back(fmt::format("grid {}, block {}, {} registers/thread, {} shared memory, {}",
+                                     format_dim3(a.grid), format_dim3(a.block),
+                                     a.registers_per_thread, format_bytes(a.shared_memory),
+                                     format_duration(a.dur_ns)));
     if (a.kineto_occupancy_pct >= 0)
       f.evidence.push_back(fmt::format(
           "Kineto's own estimate: {:.0f}%{}", a.kineto_occupancy_pct,

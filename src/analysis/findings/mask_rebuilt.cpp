@@ -22,9 +22,9 @@ void find_mask_rebuilt(const FindingContext& c, std::vector<Finding>& out) {
       if (!in_attention) continue;
       hit = true;
       if (static_cast<int>(r) == c.typical())
-        f.evidence.push_back(fmt::format("{}: {} ({} us) <- {}", c.region_label(r),
-                                         c.name(id).substr(0, 50), format_us(c.activity(id).dur_ns),
-                                         c.chain_text(id)));
+        f.evidence.push_back(fmt::format("{}: {} ({}) <- {}", c.region_label(r),
+                                         c.name(id).substr(0, 50),
+                                         format_duration(c.activity(id).dur_ns), c.chain_text(id)));
     }
     f.regions_affected += hit;
   }

@@ -40,11 +40,11 @@ void find_not_fused(const FindingContext& c, std::vector<Finding>& out) {
     softmax += op.softmax;
     busy += op.busy_ns;
     f.evidence.push_back(
-        fmt::format("{}: {}{}: {} kernels ({} GEMM, {} softmax), {} us, {} of the "
+        fmt::format("{}: {}{}: {} kernels ({} GEMM, {} softmax), {}, {} of the "
                     "region's GPU time",
                     c.region_label(shown_region), op.label,
                     op.parent.empty() ? std::string() : " under " + op.parent, op.kernels, op.gemms,
-                    op.softmax, format_us(op.busy_ns), share(op.busy_ns)));
+                    op.softmax, format_duration(op.busy_ns), share(op.busy_ns)));
   }
   f.summary = fmt::format(
       "attention runs as {} kernels in {} attention op(s) per region ({} GEMM, "

@@ -57,8 +57,8 @@ void find_precision_upcast(const FindingContext& c, std::vector<Finding>& out) {
   if (f.regions_affected == 0) return;
   f.summary = fmt::format(
       "half-precision inputs computed in FP32: {} FP32 GEMM kernel(s) on CUDA cores "
-      "({} us) and {} cast kernel(s) per region, in {} of {} regions",
-      gemms, format_us(gemm_ns), casts, f.regions_affected, c.region_count());
+      "({}) and {} cast kernel(s) per region, in {} of {} regions",
+      gemms, format_duration(gemm_ns), casts, f.regions_affected, c.region_count());
   f.evidence.push_back("FP32 GEMM: " + gemm_example);
   f.evidence.push_back("cast: " + cast_example);
   f.suggestion =

@@ -61,8 +61,8 @@ void find_synchronizations(const FindingContext& c, std::vector<Finding>& out) {
       ++count;
       add_duration(wait, e.dur_ns);
       if (typical && f.evidence.size() < 4)
-        f.evidence.push_back(fmt::format("{}: {} ({} us)", c.region_label(r), chain_of(t, *it),
-                                         format_us(e.dur_ns)));
+        f.evidence.push_back(fmt::format("{}: {} ({})", c.region_label(r), chain_of(t, *it),
+                                         format_duration(e.dur_ns)));
     }
     for (GpuActivityId id : c.activities(r)) {
       if (c.activity(id).kind != GpuKind::kMemcpy ||
@@ -83,8 +83,9 @@ void find_synchronizations(const FindingContext& c, std::vector<Finding>& out) {
   if (f.regions_affected == 0) return;
   f.summary = fmt::format(
       "the CPU waits for the GPU inside the region: {} synchronizing call(s) "
-      "({} us) and {} copy(ies) to the host in the typical region; {} of {} regions",
-      typical_syncs, format_us(typical_wait), typical_dtoh, f.regions_affected, c.region_count());
+      "({}) and {} copy(ies) to the host in the typical region; {} of {} regions",
+      typical_syncs, format_duration(typical_wait), typical_dtoh, f.regions_affected,
+      c.region_count());
   f.suggestion =
       "move .item(), .cpu() and explicit synchronizes out of the measured region, or to its end";
   out.push_back(std::move(f));
