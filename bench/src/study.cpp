@@ -100,7 +100,7 @@ std::optional<NcuTool> start_counters(CounterRun& run, const fs::path& out_dir, 
   std::error_code ignored;
   fs::create_directories(out_dir / "counters", ignored);
   CounterMeasurement copy =
-      measure_counters(*ncu, child, out_dir / "counters" / "copy.csv", counters_scratch());
+      measure_counters(*ncu, child, out_dir / "counters" / "copy.csv.gz", counters_scratch());
   run.copy_kernels = std::move(copy.kernels);
   if (!copy.error.empty() && run.copy_error.empty()) run.copy_error = copy.error;
   run.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -116,7 +116,7 @@ std::optional<NcuTool> start_counters(CounterRun& run, const fs::path& out_dir, 
 void attach_counters(VariantRow& row, const NcuTool& ncu, CounterRun& run, const Problem& problem,
                      uint64_t seed, const fs::path& out_dir, const std::string& stem) {
   if (row.measurement.status != VariantStatus::kOk) return;
-  const std::string csv = "counters/" + stem + ".csv";
+  const std::string csv = "counters/" + stem + ".csv.gz";
   std::error_code error;
   fs::create_directories((out_dir / csv).parent_path(), error);
   CounterChild child{std::string(name(row.measurement.variant)), problem, seed};
