@@ -11,6 +11,7 @@
 #include "analysis/region_metrics.h"
 #include "analysis/roofline.h"
 #include "reader/ncu_csv.h"
+#include "reader/run_summary.h"
 #include "test_support.h"
 
 namespace attnprof {
@@ -267,8 +268,7 @@ TEST(StudyCounters, FindingsGroundedInCounters) {
   // Math: cuBLAS's FP32 GEMMs on CUDA cores.
   const CounterFinding* fp32 = find("sdpa-math", "fp32-pipe");
   ASSERT_NE(fp32, nullptr);
-  EXPECT_NE(fp32->text.find("2 kernel(s) (sm80_xmma_gemm_f32f32"), std::string::npos)
-      << fp32->text;
+  EXPECT_NE(fp32->text.find("2 kernel(s) (sm80_xmma_gemm_f32f32"), std::string::npos) << fp32->text;
   EXPECT_EQ(find("naive", "fp32-pipe"), nullptr);
 }
 
@@ -285,6 +285,58 @@ TEST(StudyCounters, CheckMetrics) {
   EXPECT_DOUBLE_EQ(metric_value(t, "achieved_occupancy_pct").number.median, 11.94);
   EXPECT_DOUBLE_EQ(metric_value(t, "dram_bytes").number.median, 50821888.0 + 12337664.0);
   EXPECT_DOUBLE_EQ(metric_value(t, "counted_kernels").number.median, 1);
+}
+
+// The shipped study, recorded with `attnprof bench --counters` (examples/h200-study).
+const std::string kStudy = std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study";
+
+TEST(ShippedCounters, SummaryHoldsThemAndTheBandwidth) {
+  auto run = read_run_summary(kStudy + "/summary.json");
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_TRUE(run->counters);
+  EXPECT_EQ(run->counters->tool, "ncu 2025.3.1.0");
+  EXPECT_TRUE(run->counters->unavailable.empty());
+  ASSERT_TRUE(run->counters->bandwidth_bytes_per_s);
+  EXPECT_GT(*run->counters->bandwidth_bytes_per_s, 4e12);
+  EXPECT_LE(*run->counters->bandwidth_bytes_per_s, *run->counters->datasheet_bandwidth_bytes_per_s);
+  for (const RunVariant& v : run->points.at(0).variants) {
+    SCOPED_TRACE(v.variant);
+    ASSERT_TRUE(v.counters);
+    EXPECT_EQ(static_cast<size_t>(v.counters->kernels), v.kernel_counters.size());
+    ASSERT_TRUE(v.percent_of_roof);
+    EXPECT_GT(*v.percent_of_roof, 0);
+    EXPECT_LE(*v.percent_of_roof, 100);
+    // The kernels ncu saw are the trace's: naive's DtoD copy is no kernel.
+    EXPECT_DOUBLE_EQ(v.kernel_counters.size(), v.forward->facts.kernels.median);
+  }
+}
+
+TEST(ShippedCounters, CheckReadsThemFromTheStudyFolder) {
+  testing::TempFile claims("counters.expect",
+                           "sdpa-flash: tensor_pipe_pct > 40\n"
+                           "sdpa-flash: achieved_occupancy_pct < 15\n"
+                           "naive: dram_bytes > 4000000000\n"
+                           "sdpa-math: tensor_pipe_pct < 2\n");
+  auto r = testing::run_command(std::string(ATTNPROF_CLI) + " check " + kStudy +
+                                " --expectations " + claims.path());
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("study: 4 of 4 expectations hold"), std::string::npos) << r.output;
+}
+
+TEST(ShippedCounters, TheReportShowsTheTableFindingsAndRoofline) {
+  auto r = testing::run_command(std::string(ATTNPROF_CLI) + " report " + kStudy + " -o -");
+  ASSERT_EQ(r.exit_code, 0) << r.output.substr(0, 300);
+  const std::string& html = r.output;
+  EXPECT_NE(html.find(R"(<a href="#counters">counters</a>)"), std::string::npos);
+  EXPECT_NE(html.find(R"(id="counters-table")"), std::string::npos);
+  EXPECT_NE(html.find(R"(<li data-finding="occupancy-by-design">sdpa-flash: )"), std::string::npos);
+  EXPECT_NE(html.find(R"(<li data-finding="fp32-pipe">sdpa-math: )"), std::string::npos);
+  EXPECT_NE(html.find(R"(<li data-finding="memory-bound">naive: )"), std::string::npos);
+  size_t points = 0;
+  for (size_t at = html.find("variant-point"); at != std::string::npos;
+       at = html.find("variant-point", at + 1))
+    ++points;
+  EXPECT_EQ(points, 7u);  // one per variant
 }
 
 }  // namespace

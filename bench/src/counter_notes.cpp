@@ -16,13 +16,14 @@ std::vector<std::string> counter_notes(const StudyReport& report) {
   }
   std::string bandwidth = "HBM bandwidth: not measured (" + run.copy_error + ")";
   if (run.copy) {
-    bandwidth = fmt::format("HBM bandwidth by a copy kernel: {:.2f} TB/s", run.copy->bytes_per_s() / 1e12);
+    bandwidth =
+        fmt::format("HBM bandwidth by a copy kernel: {:.2f} TB/s", run.copy->bytes_per_s() / 1e12);
     if (auto datasheet = datasheet_memory_bandwidth(report.device.name))
       bandwidth += fmt::format(" ({:.0f} % of the datasheet's {:.2f} TB/s)",
                                100 * run.copy->bytes_per_s() / *datasheet, *datasheet / 1e12);
   }
-  notes.push_back(fmt::format("{}, {}; the counters added {:.0f} s to the run", run.tool,
-                              bandwidth, run.seconds));
+  notes.push_back(fmt::format("{}, {}; the counters added {:.0f} s to the run", run.tool, bandwidth,
+                              run.seconds));
   const std::optional<double> measured =
       run.copy ? std::optional<double>(run.copy->bytes_per_s()) : std::nullopt;
   for (const StudyPoint& point : report.points) {
@@ -32,7 +33,8 @@ std::vector<std::string> counter_notes(const StudyReport& report) {
       std::optional<double> estimate;
       if (row.forward && row.forward->facts.main_kernel)
         estimate = row.forward->facts.main_kernel->occupancy_pct;
-      subjects.push_back({std::string(name(row.measurement.variant)), row.kernel_counters, estimate});
+      subjects.push_back(
+          {std::string(name(row.measurement.variant)), row.kernel_counters, estimate});
     }
     const std::string prefix =
         report.points.size() > 1 ? point_label(point.problem) + " " : std::string();

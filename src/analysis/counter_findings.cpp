@@ -31,7 +31,8 @@ void occupancy_findings(const CounterSubject& s, std::vector<CounterFinding>& ou
                                "keep the tensor cores fed; low occupancy is a design choice",
                                s.variant, name, achieved, *k.tensor_pipe_pct)});
   }
-  if (s.estimated_occupancy_pct && std::abs(*s.estimated_occupancy_pct - achieved) >= 1) {
+  if (s.estimated_occupancy_pct &&
+      std::abs(*s.estimated_occupancy_pct - achieved) >= kOccupancyGapPct) {
     std::string theoretical =
         k.theoretical_occupancy_pct
             ? fmt::format(" (ncu's theoretical occupancy: {:.1f} %)", *k.theoretical_occupancy_pct)
@@ -60,8 +61,11 @@ void memory_bound_findings(const CounterSubject& s, std::optional<double> bandwi
   double time = 0, bytes = 0, best = 0;
   std::vector<std::string> names;
   for (const KernelCounters& k : s.kernels) {
-    if (!k.tensor_pipe_pct || *k.tensor_pipe_pct >= kNoTensorWorkPct || !k.duration_ns ||
-        !k.dram_bytes() || *k.duration_ns <= 0)
+    // No tensor work, and no FP32 arithmetic to speak of either (math's FP32 GEMMs are neither
+    // on the tensor pipe nor memory-bound).
+    if (!k.tensor_pipe_pct || *k.tensor_pipe_pct >= kNoTensorWorkPct ||
+        value(k.fp32_pipe_pct) >= kBusyFp32PipePct || !k.duration_ns || !k.dram_bytes() ||
+        *k.duration_ns <= 0)
       continue;
     time += *k.duration_ns;
     bytes += *k.dram_bytes();
@@ -77,13 +81,13 @@ void memory_bound_findings(const CounterSubject& s, std::optional<double> bandwi
   if (bandwidth && *bandwidth > 0)
     speed += fmt::format(" ({:.0f} % of the copy kernel's {:.2f})", 100 * best / *bandwidth,
                          *bandwidth / 1e12);
-  out.push_back({s.variant, "memory-bound",
-                 fmt::format("{}: kernels without tensor work ({}) take {:.0f} % of the call's "
-                             "GPU time and move {:.2f} GB of its {:.2f} GB DRAM traffic ({:.0f} "
-                             "%), {}: memory-bound passes over the score matrix",
-                             s.variant, list, 100 * time / total.duration_ns, bytes / 1e9,
-                             *total.dram_bytes() / 1e9, 100 * bytes / *total.dram_bytes(),
-                             speed)});
+  out.push_back(
+      {s.variant, "memory-bound",
+       fmt::format("{}: kernels without tensor or FP32 work ({}) take {:.0f} % of the call's "
+                   "GPU time and move {:.2f} GB of its {:.2f} GB DRAM traffic ({:.0f} "
+                   "%), {}: memory-bound passes over the score matrix",
+                   s.variant, list, 100 * time / total.duration_ns, bytes / 1e9,
+                   *total.dram_bytes() / 1e9, 100 * bytes / *total.dram_bytes(), speed)});
 }
 
 // Kernels on the FP32 pipe with the tensor pipe idle, together.

@@ -32,6 +32,7 @@ inline constexpr double kBusyTensorPipePct = 30;  // ... while its tensor pipe i
 inline constexpr double kNoTensorWorkPct = 5;     // a kernel whose tensor pipe is idler than this
 inline constexpr double kMemoryBoundShare = 0.2;  // ... and such kernels take this much of the call
 inline constexpr double kBusyFp32PipePct = 50;    // FP32 pipe this busy, tensor pipe idle
+inline constexpr double kOccupancyGapPct = 2;     // measured and estimated differ by this much
 
 // `bandwidth_bytes_per_s`: the copy kernel's, to say how close memory-bound kernels come to it.
 std::vector<CounterFinding> counter_findings(const std::vector<CounterSubject>& subjects,

@@ -118,18 +118,17 @@ std::vector<MetricDef> build_catalog() {
   };
   // Hardware counters (bench --counters): of the call's kernels summed, unknown without them.
   auto counter = [](std::string name, std::string meaning, auto get) {
-    return MetricDef{{std::move(name), T::kNumber, std::move(meaning)},
-                     false,
-                     [get](const RegionFacts& m) {
-                       if (!m.counters) {
-                         MetricValue v;
-                         v.why_unavailable =
-                             "no hardware counters (attnprof bench --counters measures them; "
-                             "check reads them from a study folder's summary.json)";
-                         return v;
-                       }
-                       return optional_number(get(*m.counters), "ncu did not report it");
-                     }};
+    return MetricDef{
+        {std::move(name), T::kNumber, std::move(meaning)}, false, [get](const RegionFacts& m) {
+          if (!m.counters) {
+            MetricValue v;
+            v.why_unavailable =
+                "no hardware counters (attnprof bench --counters measures them; "
+                "check reads them from a study folder's summary.json)";
+            return v;
+          }
+          return optional_number(get(*m.counters), "ncu did not report it");
+        }};
   };
   using C = CounterTotals;
   auto scaled = [](std::optional<double> v, double divisor) {

@@ -130,8 +130,8 @@ int run_on_study(const CheckArgs& args) {
   options.activities_of_every_region = true;
   options.limits = args.limits.to_limits();
   std::optional<RunSummary> summary;
-  if (auto read = read_run_summary((study / "summary.json").string(),
-                                   options.limits.max_side_file_bytes);
+  if (auto read =
+          read_run_summary((study / "summary.json").string(), options.limits.max_side_file_bytes);
       read.ok())
     summary = std::move(*read);
   std::vector<CheckReport> reports;

@@ -64,8 +64,7 @@ void write_table(std::string& out, const RunPoint& point) {
   put(out, "</tbody></table></div>");
 }
 
-void write_findings(std::string& out, const RunPoint& point,
-                    std::optional<double> bandwidth) {
+void write_findings(std::string& out, const RunPoint& point, std::optional<double> bandwidth) {
   std::vector<CounterSubject> subjects;
   for (const RunVariant& v : point.variants) {
     if (v.kernel_counters.empty()) continue;
@@ -76,7 +75,8 @@ void write_findings(std::string& out, const RunPoint& point,
   }
   const auto findings = counter_findings(subjects, bandwidth);
   if (findings.empty()) return;
-  put(out, R"(<h3>What the counters show</h3><ul class="counter-findings">)");
+  put(out,
+      R"(<h3>What the counters show</h3><ul class="counter-findings" style="overflow-wrap:anywhere">)");
   for (const CounterFinding& f : findings)
     put(out, R"(<li data-finding="{}">{}</li>)", escape(f.id), escape(f.text));
   put(out, "</ul>");
