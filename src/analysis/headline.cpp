@@ -88,6 +88,22 @@ std::optional<double> headline_explained_ns(const std::string& id, const RegionF
   return std::nullopt;
 }
 
+std::vector<size_t> rank_findings(const std::vector<std::string>& ids,
+                                  const std::vector<RegionFacts>& facts) {
+  std::vector<size_t> order(ids.size());
+  std::vector<double> explained(ids.size(), 0);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    order[i] = i;
+    for (const RegionFacts& f : facts) explained[i] += headline_explained_ns(ids[i], f).value_or(0);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const bool ta = finding_explains_time(ids[a]), tb = finding_explains_time(ids[b]);
+    if (ta != tb) return ta;
+    return ta && explained[a] > explained[b];
+  });
+  return order;
+}
+
 std::optional<Headline> compute_headline(const std::vector<HeadlineVariant>& variants) {
   const HeadlineVariant* fastest = nullptr;
   const HeadlineVariant* slowest = nullptr;
