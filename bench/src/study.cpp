@@ -11,13 +11,13 @@
 #include "analysis/counter_totals.h"
 #include "analysis/roofline.h"
 #include "base/format_units.h"
-#include "cell_format.h"
 #include "counters.h"
 #include "device_info.h"
 #include "gpu_peaks.h"
 #include "gzip_file.h"
 #include "io/output_file.h"
 #include "progress.h"
+#include "render/display_text.h"
 #include "render/report.h"
 #include "study_table.h"
 #include "summary_json.h"
@@ -149,7 +149,7 @@ std::string outcome(const VariantRow& row) {
   std::string text(name(m.status));
   if (m.timing) text += ", " + format_duration(m.timing->median_ms * 1e3 * 1e3);
   if (m.status != VariantStatus::kOk && !m.reason.empty()) {
-    text += ": " + truncate_text(m.reason, kProgressReasonWidth);
+    text += ": " + clip(m.reason, kProgressReasonWidth);
   }
   return text;
 }

@@ -1,105 +1,13 @@
 #include "study_table.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 
 #include "base/format_units.h"
-#include "cell_format.h"
-#include "render/fact_cells.h"
+#include "render/display_text.h"
+#include "render/study_columns.h"
 
 namespace attnprof::bench {
 namespace {
-
-constexpr size_t kTerminalKernelWidth = 40;
-constexpr size_t kTerminalReasonWidth = 70;
-constexpr const char* kNone = "-";
-
-std::string cut(const std::string& text, size_t width, CellWidth mode) {
-  return mode == CellWidth::kTerminal ? truncate_text(text, width) : text;
-}
-
-std::string error_cell(const Correctness& c) {
-  std::string cell = format_error(c.output_error);
-  if (c.grad_error) cell += " / " + format_error(*c.grad_error);
-  return cell;
-}
-
-std::string status_cell(const VariantRow& row, CellWidth mode) {
-  const VariantMeasurement& m = row.measurement;
-  switch (m.status) {
-    case VariantStatus::kOk:
-      return row.trace_error.empty()
-                 ? "ok"
-                 : "ok; no trace facts: " + cut(row.trace_error, kTerminalReasonWidth, mode);
-    case VariantStatus::kFailed:
-      return "FAILED: " + m.reason;
-    case VariantStatus::kUnsupported:
-      return "unsupported: " + cut(m.reason, kTerminalReasonWidth, mode);
-    case VariantStatus::kOutOfMemory:
-      return "OOM";
-    case VariantStatus::kError:
-      return "error: " + cut(m.reason, kTerminalReasonWidth, mode);
-  }
-  return "?";
-}
-
-std::string escape_markdown(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '\n' || c == '\r')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out;
-}
-
-// Columns holding numbers read better aligned right.
-bool right_aligned(const std::string& header) {
-  return header != "variant" && header != "main kernel" && header != "launch API" &&
-         header != "status";
-}
-
-std::string render_table_text(const Table& table) {
-  std::vector<size_t> widths(table.header.size());
-  for (size_t c = 0; c < widths.size(); ++c) {
-    widths[c] = display_width(table.header[c]);
-    for (const auto& row : table.rows) widths[c] = std::max(widths[c], display_width(row[c]));
-  }
-  auto line = [&](const std::vector<std::string>& cells) {
-    std::string text;
-    for (size_t c = 0; c < cells.size(); ++c) {
-      const std::string pad(widths[c] - display_width(cells[c]), ' ');
-      const bool last = c + 1 == cells.size();
-      text += right_aligned(table.header[c]) ? pad + cells[c] : cells[c] + (last ? "" : pad);
-      if (!last) text += "  ";
-    }
-    return text + "\n";
-  };
-  std::string text = line(table.header);
-  size_t total = 0;
-  for (size_t w : widths) total += w + 2;
-  text += std::string(total - 2, '-') + "\n";
-  for (const auto& row : table.rows) text += line(row);
-  return text;
-}
-
-std::string render_table_markdown(const Table& table) {
-  std::string text = "|";
-  for (const auto& h : table.header) text += fmt::format(" {} |", escape_markdown(h));
-  text += "\n|";
-  for (const auto& h : table.header) text += right_aligned(h) ? "---:|" : "---|";
-  text += "\n";
-  for (const auto& row : table.rows) {
-    text += "|";
-    for (const auto& cell : row) text += fmt::format(" {} |", escape_markdown(cell));
-    text += "\n";
-  }
-  return text;
-}
 
 std::string point_heading(const StudyPoint& point) {
   return fmt::format("{}: {:.1f} GFLOP per call", describe(point.problem), point.flops / 1e9);
@@ -107,43 +15,34 @@ std::string point_heading(const StudyPoint& point) {
 
 }  // namespace
 
-Table study_table(const StudyPoint& point, CellWidth mode) {
-  Table table;
-  table.header = {"variant", "kernels/fwd", "main kernel", "memcpy/fwd", "GPU median",
-                  "TFLOP/s", "% peak",      "peak mem",    "occupancy",  "launch API",
-                  "CPU/fwd", "rel. error",  "status"};
-  const bool backward = point.problem.backward;
-  if (backward) table.header.insert(table.header.begin() + 2, "kernels/bwd");
-  for (const VariantRow& row : point.rows) {
-    const VariantMeasurement& m = row.measurement;
-    const RegionFacts* f = row.forward ? &row.forward->facts : nullptr;
-    const bool ran = m.timing.has_value();
-    std::string variant(name(m.variant));
-    if (!m.chosen_backend.empty()) variant += " (" + m.chosen_backend + ")";
-    std::vector<std::string> cells{
-        variant,
-        f ? kernels_cell(*f) : kNone,
-        f ? cut(main_kernel_cell(*f), kTerminalKernelWidth, mode) : kNone,
-        f ? memcpy_cell(*f) : kNone,
-        ran ? format_duration(m.timing->median_ms * 1e3 * 1e3) : kNone,
-        row.tflops ? fmt::format("{:.1f}", *row.tflops) : kNone,
-        row.percent_of_peak ? format_percent(*row.percent_of_peak)
-        : ran               ? "n/a"
-                            : kNone,
-        m.peak_allocated_bytes ? format_bytes(*m.peak_allocated_bytes)
-        : ran                  ? "n/a"
-                               : kNone,
-        f ? occupancy_cell(*f) : kNone,
-        f ? launch_api_cell(*f) : kNone,
-        f ? cpu_time_cell(*f) : kNone,
-        m.correctness ? error_cell(*m.correctness) : kNone,
-        status_cell(row, mode)};
-    if (backward) {
-      cells.insert(cells.begin() + 2, row.backward ? kernels_cell(row.backward->facts) : kNone);
-    }
-    table.rows.push_back(std::move(cells));
+// What summary.json will say of the row, as the report reads it back: the row type of the
+// study's columns (render/study_columns.h).
+RunVariant run_variant(const VariantRow& row) {
+  const VariantMeasurement& m = row.measurement;
+  RunVariant v;
+  v.variant = name(m.variant);
+  v.status = name(m.status);
+  v.reason = m.reason;
+  v.chosen_backend = m.chosen_backend;
+  if (m.correctness) {
+    v.output_error = m.correctness->output_error;
+    v.grad_error = m.correctness->grad_error;
   }
-  return table;
+  if (m.timing) v.median_ms = m.timing->median_ms;
+  v.tflops = row.tflops;
+  v.percent_of_peak = row.percent_of_peak;
+  v.peak_allocated_bytes = m.peak_allocated_bytes;
+  v.trace_file = row.trace_file;
+  v.trace_error = row.trace_error;
+  if (row.forward) v.forward = RunRegionFacts{row.forward->facts, {}};
+  if (row.backward) v.backward = RunRegionFacts{row.backward->facts, {}};
+  return v;
+}
+
+StudyTable study_table(const StudyPoint& point, CellWidth mode) {
+  std::vector<RunVariant> variants;
+  for (const VariantRow& row : point.rows) variants.push_back(run_variant(row));
+  return attnprof::study_table(variants, point.problem.backward, mode);
 }
 
 std::vector<std::string> method_notes(const StudyReport& report) {
@@ -249,9 +148,9 @@ std::string render_expectations(const StudyReport& report, std::string_view bull
   if (report.expectations_file.empty()) return {};
   size_t failed = 0, total = 0;
   std::vector<std::string> lines = expectation_lines(report, &failed, &total);
-  std::string text = fmt::format("\nExpectations ({}): {} of {} hold\n", report.expectations_file,
-                                 total - failed, total);
-  for (const std::string& line : lines) text += fmt::format("{}{}\n", bullet, line);
+  std::string text = fmt::format("\nExpectations ({}): {} of {} hold\n",
+                                 escape_control(report.expectations_file), total - failed, total);
+  for (const std::string& line : lines) text += fmt::format("{}{}\n", bullet, escape_control(line));
   return text;
 }
 
@@ -259,10 +158,10 @@ std::string render_text(const StudyReport& report) {
   std::string text = environment_line(report) + "\n";
   for (const StudyPoint& point : report.points) {
     text += fmt::format("\n{}\n", point_heading(point));
-    text += render_table_text(study_table(point, CellWidth::kTerminal));
+    text += study_table_text(study_table(point, CellWidth::kTerminal));
     std::vector<std::string> notes = finding_notes(point);
     if (!notes.empty()) text += "\nWhat the traces show (attnprof findings):\n";
-    for (const std::string& note : notes) text += "  - " + note + "\n";
+    for (const std::string& note : notes) text += "  - " + escape_control(note) + "\n";
   }
   text += render_expectations(report, "  ");
   text += "\nHow each column is measured:\n";
@@ -273,11 +172,11 @@ std::string render_text(const StudyReport& report) {
 std::string render_markdown(const StudyReport& report) {
   std::string text = "# " + environment_line(report) + "\n";
   for (const StudyPoint& point : report.points) {
-    text += "\n## " + escape_markdown(point_heading(point)) + "\n\n";
-    text += render_table_markdown(study_table(point, CellWidth::kFull));
+    text += "\n## " + markdown_cell(point_heading(point)) + "\n\n";
+    text += study_table_markdown(study_table(point, CellWidth::kFull));
     std::vector<std::string> notes = finding_notes(point);
     if (!notes.empty()) text += "\nWhat the traces show (attnprof findings):\n\n";
-    for (const std::string& note : notes) text += "- " + escape_markdown(note) + "\n";
+    for (const std::string& note : notes) text += "- " + markdown_cell(note) + "\n";
   }
   text += render_expectations(report, "- ");
   text += "\nHow each column is measured:\n\n";

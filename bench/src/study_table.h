@@ -4,23 +4,14 @@
 #include <string>
 #include <vector>
 
+#include "render/study_columns.h"
 #include "study_result.h"
 
 namespace attnprof::bench {
 
-struct Table {
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
-};
-
-// Cells for the terminal are cut to fit a wide terminal (long kernel names and PyTorch's reasons
-// end in "…"); for Markdown they are whole.
-enum class CellWidth { kTerminal, kFull };
-
-// One row per variant: variant, kernels/fwd, main kernel, memcpy/fwd, GPU median, TFLOP/s,
-// % peak, peak mem, occupancy, launch API, CPU/fwd, rel. error, status (and kernels/bwd with the
-// backward).
-Table study_table(const StudyPoint& point, CellWidth width);
+// One row per variant, the columns of render/study_columns.h (the report's run table prints the
+// same). For the terminal, long kernel names and PyTorch's reasons are cut; for summary.md whole.
+StudyTable study_table(const StudyPoint& point, CellWidth width);
 
 // Which column is measured how (CUDA events, the trace, the datasheet, the float64 reference).
 std::vector<std::string> method_notes(const StudyReport& report);

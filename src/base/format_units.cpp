@@ -1,5 +1,6 @@
 #include "base/format_units.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -16,6 +17,20 @@ std::string format_duration(double ns) {
   if (us < 1000) return fmt::format("{:.1f} µs", us);
   if (us < 1e6) return fmt::format("{:.2f} ms", us / 1e3);
   return fmt::format("{:.2f} s", us / 1e6);
+}
+
+DurationUnit common_duration_unit(const std::vector<double>& ns) {
+  if (ns.empty()) return DurationUnit::kMicroseconds;
+  const double smallest = *std::min_element(ns.begin(), ns.end());
+  return smallest >= 1e6 ? DurationUnit::kMilliseconds : DurationUnit::kMicroseconds;
+}
+
+std::string_view unit_symbol(DurationUnit unit) {
+  return unit == DurationUnit::kMilliseconds ? "ms" : "µs";
+}
+
+std::string format_duration_in(double ns, DurationUnit unit) {
+  return unit == DurationUnit::kMilliseconds ? fmt::format("{:.2f}", ns / 1e6) : format_us(ns);
 }
 
 std::string format_tick_duration(double ns) {

@@ -5,6 +5,8 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace attnprof {
 
@@ -12,6 +14,14 @@ namespace attnprof {
 std::string format_us(double ns);
 // "0.8 µs", "157.2 µs", "2.26 ms", "1.20 s": a duration as the tables and charts show it.
 std::string format_duration(double ns);
+// One unit for a column of durations, said once in its header, so that its cells compare at a
+// glance: milliseconds when every value is at least 1 ms, microseconds otherwise (a median of
+// 157 µs in ms would lose its digits).
+enum class DurationUnit { kMicroseconds, kMilliseconds };
+DurationUnit common_duration_unit(const std::vector<double>& ns);
+std::string_view unit_symbol(DurationUnit unit);  // "µs", "ms"
+// The number alone, in `unit`: "157.2" (µs, one decimal), "2.26" (ms, two decimals).
+std::string format_duration_in(double ns, DurationUnit unit);
 // Axis tick labels, as short as the value allows: "0", "500 µs", "1.5 ms", "100 ms"; "16 MiB".
 std::string format_tick_duration(double ns);
 std::string format_tick_bytes(double bytes);

@@ -8,6 +8,7 @@
 #include "analysis/headline.h"
 #include "base/format_units.h"
 #include "render/fact_cells.h"
+#include "render/study_columns.h"
 
 namespace attnprof {
 
@@ -23,15 +24,6 @@ std::vector<ReportNote> rank_notes(std::vector<ReportNote> notes) {
 }
 
 constexpr const char* kNone = kNoCell;
-
-std::string status_cell(const RunVariant& v) {
-  if (v.status == "ok")
-    return v.trace_error.empty() ? "ok" : "ok; no trace facts: " + v.trace_error;
-  if (v.status == "failed") return "FAILED: " + v.reason;
-  if (v.status == "unsupported") return "unsupported: " + v.reason;
-  if (v.status == "oom") return "OOM";
-  return v.status + (v.reason.empty() ? "" : ": " + v.reason);
-}
 
 std::string problem_heading(const RunPoint& point) {
   const RunProblem& p = point.problem;
@@ -49,50 +41,18 @@ ReportTable run_table(const ReportData& data, size_t index) {
   ReportTable table;
   table.heading = problem_heading(point);
   table.focus = static_cast<int>(index) == data.focus_point;
-  table.header = {"variant", "kernels/fwd", "main kernel", "memcpy/fwd", "GPU median",
-                  "TFLOP/s", "% peak",      "peak mem",    "occupancy",  "launch API",
-                  "CPU/fwd", "rel. error",  "status"};
-  const bool backward = point.problem.backward;
-  if (backward) table.header.insert(table.header.begin() + 2, "kernels/bwd");
-  for (const std::string& h : table.header)
-    table.numeric.push_back(h != "variant" && h != "main kernel" && h != "launch API" &&
-                            h != "status");
-  for (const RunVariant& v : point.variants) {
-    const auto& f = v.forward;
-    const bool ran = v.median_ms.has_value();
-    const std::string variant = variant_label(v);
-    std::string error = kNone;
-    if (v.output_error) {
-      error = format_error(*v.output_error);
-      if (v.grad_error) error += " / " + format_error(*v.grad_error);
-    }
-    const RegionFacts* facts = f ? &f->facts : nullptr;
-    std::vector<std::string> cells{variant,
-                                   facts ? kernels_cell(*facts) : kNone,
-                                   facts ? main_kernel_cell(*facts) : kNone,
-                                   facts ? memcpy_cell(*facts) : kNone,
-                                   ran ? format_duration(*v.median_ms * 1e3 * 1e3) : kNone,
-                                   v.tflops ? fmt::format("{:.1f}", *v.tflops) : kNone,
-                                   v.percent_of_peak ? format_percent(*v.percent_of_peak)
-                                   : ran             ? "n/a"
-                                                     : kNone,
-                                   v.peak_allocated_bytes ? format_bytes(*v.peak_allocated_bytes)
-                                   : ran                  ? "n/a"
-                                                          : kNone,
-                                   facts ? occupancy_cell(*facts) : kNone,
-                                   facts ? launch_api_cell(*facts) : kNone,
-                                   facts ? cpu_time_cell(*facts) : kNone,
-                                   error,
-                                   status_cell(v)};
-    if (backward)
-      cells.insert(cells.begin() + 2, v.backward ? kernels_cell(v.backward->facts) : kNone);
+  StudyTable study = study_table(point.variants, point.problem.backward, CellWidth::kFull);
+  table.header = std::move(study.header);
+  table.numeric = std::move(study.numeric);
+  for (size_t r = 0; r < point.variants.size(); ++r) {
+    const RunVariant& v = point.variants[r];
     std::vector<ReportNote> notes;
-    if (f) {
-      for (const RunFinding& finding : f->findings)
+    if (v.forward) {
+      for (const RunFinding& finding : v.forward->findings)
         notes.push_back({finding.id, finding.summary, finding.suggestion});
     }
-    table.variants.push_back(variant);
-    table.rows.push_back(std::move(cells));
+    table.variants.push_back(variant_label(v));
+    table.rows.push_back(std::move(study.rows[r]));
     table.notes.push_back(rank_notes(std::move(notes)));
   }
   return table;

@@ -1,0 +1,54 @@
+#pragma once
+// The study's table, one row per variant of a bench run: its columns listed once, for the bench's
+// own table (terminal and summary.md) and the report's run table (HTML and Markdown). A new
+// column (a hardware counter, an attention variant's own number) is one entry of
+// `study_columns()` (docs/ARCHITECTURE.md, "Adding a column").
+//
+// A row is a `RunVariant`: what summary.json holds of a variant, which the report reads back and
+// the bench fills from its measurements (bench/src/study_table.cpp), so both print the same cells.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reader/run_summary.h"
+
+namespace attnprof {
+
+// Terminal cells are cut to fit a wide terminal (long kernel names and PyTorch's reasons end in
+// "..."); Markdown and HTML cells are whole.
+enum class CellWidth { kTerminal, kFull };
+
+struct StudyColumn {
+  std::string_view header;
+  bool numeric = false;  // aligned right
+  // A column of durations gives each row's duration (nanoseconds; none: "-"): its cells share one
+  // unit, picked from the values and said in the header ("GPU median (µs)").
+  std::optional<double> (*duration_ns)(const RunVariant&) = nullptr;
+  // Any other column gives its cells as text, before escaping.
+  std::string (*cell)(const RunVariant&, CellWidth) = nullptr;
+};
+
+// variant, kernels/fwd, (kernels/bwd with the backward), main kernel, memcpy/fwd, GPU median,
+// TFLOP/s, % peak, peak mem, occupancy, launch API, CPU/fwd, rel. error, status.
+std::vector<StudyColumn> study_columns(bool backward);
+
+// Cells as text, not yet escaped: each renderer escapes them its own way (markdown_cell,
+// escape_control, HTML).
+struct StudyTable {
+  std::vector<std::string> header;
+  std::vector<bool> numeric;  // per column: aligned right
+  std::vector<std::vector<std::string>> rows;
+};
+
+StudyTable study_table(const std::vector<RunVariant>& variants, bool backward, CellWidth width);
+
+// For a terminal: columns padded to a width, numbers aligned right, a rule under the header; each
+// cell escaped (display_text.h), so that a name cannot move the cursor or start a line.
+std::string study_table_text(const StudyTable& table);
+// A GitHub Markdown table; each cell through markdown_cell, so that `|` and newlines forge no
+// cell or row.
+std::string study_table_markdown(const StudyTable& table);
+
+}  // namespace attnprof

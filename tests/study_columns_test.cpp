@@ -1,0 +1,145 @@
+// The study's table (render/study_columns.h), one list of columns for the bench's table and the
+// report's run table: the GPU median in one unit per column, and every cell escaped, so that a
+// kernel name from a trace can neither drive the terminal nor forge a Markdown row.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "base/format_units.h"
+#include "reader/run_summary.h"
+#include "render/display_text.h"
+#include "render/report_table.h"
+#include "render/study_columns.h"
+
+namespace attnprof {
+namespace {
+
+RunVariant ran(const std::string& variant, double median_ms, const std::string& kernel) {
+  RunVariant v;
+  v.variant = variant;
+  v.status = "ok";
+  v.median_ms = median_ms;
+  v.tflops = 100;
+  v.output_error = 3.1e-3;
+  RunRegionFacts forward;
+  forward.facts.kernels = Spread{1, 1, 1, 5};
+  MainKernel main;
+  main.short_name = kernel;
+  main.launch_api = "cudaLaunchKernel";
+  forward.facts.main_kernel = main;
+  v.forward = forward;
+  return v;
+}
+
+size_t column_of(const StudyTable& table, const std::string& header_start) {
+  for (size_t c = 0; c < table.header.size(); ++c)
+    if (table.header[c].rfind(header_start, 0) == 0) return c;
+  ADD_FAILURE() << "no column " << header_start;
+  return 0;
+}
+
+size_t count(const std::string& text, char what) {
+  size_t n = 0;
+  for (char c : text) n += c == what;
+  return n;
+}
+
+TEST(StudyColumns, GpuMedianHasOneUnitForTheWholeColumn) {
+  RunVariant oom;
+  oom.variant = "naive";
+  oom.status = "oom";
+  const std::vector<RunVariant> mixed = {ran("sdpa-flash", 0.157, "flash_fwd"),
+                                         ran("naive", 2.26, "gemm"), oom};
+  const StudyTable table = study_table(mixed, false, CellWidth::kFull);
+  const size_t median = column_of(table, "GPU median");
+  EXPECT_EQ(table.header[median], "GPU median (µs)");
+  EXPECT_EQ(table.rows[0][median], "157.0");
+  EXPECT_EQ(table.rows[1][median], "2260.0");  // not "2.26 ms" beside "157.0 µs"
+  EXPECT_EQ(table.rows[2][median], "-");
+
+  const std::vector<RunVariant> slow = {ran("naive", 2.26, "gemm"), ran("math", 7.414, "gemm")};
+  const StudyTable in_ms = study_table(slow, false, CellWidth::kFull);
+  EXPECT_EQ(in_ms.header[median], "GPU median (ms)");
+  EXPECT_EQ(in_ms.rows[0][median], "2.26");
+  EXPECT_EQ(in_ms.rows[1][median], "7.41");
+
+  EXPECT_EQ(common_duration_unit({}), DurationUnit::kMicroseconds);
+  EXPECT_EQ(common_duration_unit({999e3, 5e6}), DurationUnit::kMicroseconds);
+  EXPECT_EQ(common_duration_unit({1e6, 5e6}), DurationUnit::kMilliseconds);
+}
+
+// The shipped H200 study: naive takes 2.26 ms, the fused kernels about 100 µs; the report's
+// table says the unit once and each cell is a bare number in it.
+TEST(StudyColumns, TheReportsRunTableSaysItsUnitOnce) {
+  auto run =
+      read_run_summary(std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study/summary.json");
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ReportData data;
+  data.run = *run;
+  const std::vector<ReportTable> tables = report_tables(data);
+  ASSERT_FALSE(tables.empty());
+  for (const ReportTable& table : tables) {
+    size_t median = table.header.size();
+    for (size_t c = 0; c < table.header.size(); ++c)
+      if (table.header[c].rfind("GPU median", 0) == 0) median = c;
+    ASSERT_LT(median, table.header.size());
+    EXPECT_EQ(table.header[median], "GPU median (µs)") << table.heading;
+    for (const auto& row : table.rows) {
+      const std::string& cell = row[median];
+      EXPECT_EQ(cell.find_first_not_of("0123456789."), std::string::npos) << cell;
+    }
+  }
+  EXPECT_EQ(tables[0].rows[0][4], "2259.6");  // naive, 2.26 ms
+}
+
+// A trace may name its kernel anything (issue 12): ESC, a newline, a `|`.
+TEST(StudyColumns, AHostileKernelNameIsEscapedInTheTerminalAndMarkdownTables) {
+  const std::string hostile = "evil\x1b[2J\nforged | row\r";
+  RunVariant failing = ran("sdpa-cudnn", 0.2, "ok_kernel");
+  failing.status = "error";
+  failing.reason = "threw \x1b]0;title\x07 | here";
+  const std::vector<RunVariant> rows = {ran("naive", 2.26, hostile), failing};
+  for (CellWidth width : {CellWidth::kTerminal, CellWidth::kFull}) {
+    const StudyTable table = study_table(rows, true, width);
+    ASSERT_EQ(table.header.size(), 14u);  // kernels/bwd with the backward
+    for (const auto& row : table.rows) EXPECT_EQ(row.size(), table.header.size());
+
+    const std::string text = study_table_text(table);
+    EXPECT_FALSE(has_raw_control(text, true)) << text;
+    EXPECT_EQ(count(text, '\n'), 2u + rows.size()) << text;  // header, rule, a line per row
+    EXPECT_NE(text.find("evil\\x1b[2J\\x0aforged | row\\x0d"), std::string::npos) << text;
+
+    const std::string markdown = study_table_markdown(table);
+    EXPECT_FALSE(has_raw_control(markdown, true)) << markdown;
+    EXPECT_EQ(count(markdown, '\n'), 2u + rows.size()) << markdown;
+    // Each line has one `|` per cell boundary; the name's own are escaped.
+    size_t start = 0;
+    for (size_t end = markdown.find('\n'); end != std::string::npos;
+         start = end + 1, end = markdown.find('\n', start)) {
+      const std::string line = markdown.substr(start, end - start);
+      size_t bars = 0;
+      for (size_t i = 0; i < line.size(); ++i)
+        bars += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+      EXPECT_EQ(bars, table.header.size() + 1) << line;
+    }
+    EXPECT_NE(markdown.find("forged \\| row"), std::string::npos) << markdown;
+  }
+}
+
+TEST(StudyColumns, TheTerminalCutsLongNamesBetweenCharactersAndMarkdownKeepsThemWhole) {
+  const std::string kernel =
+      "void flash::flash_fwd_kernel<Flash_fwd_kernel_traits<64, 128, 128, "
+      "4, false, false, cutlass::bfloat16_t>>(\xc2\xb5)";
+  const std::vector<RunVariant> rows = {ran("sdpa-flash", 0.1, kernel)};
+  const size_t main = column_of(study_table(rows, false, CellWidth::kFull), "main kernel");
+  const std::string cut = study_table(rows, false, CellWidth::kTerminal).rows[0][main];
+  EXPECT_EQ(display_width(cut), 40u);
+  EXPECT_EQ(cut.substr(cut.size() - 3), "...");
+  EXPECT_EQ(escape_control(cut), cut);
+  EXPECT_EQ(study_table(rows, false, CellWidth::kFull).rows[0][main], kernel);
+}
+
+}  // namespace
+}  // namespace attnprof
