@@ -45,9 +45,14 @@ HeadlineReason reason_for(const HeadlineVariant& v, double fastest_ns) {
       if (const std::optional<double> pass = headline_explained_ns(id, f))
         ns = ns.value_or(0) + *pass;
     if (!ns) continue;
-    if (!best_ns || *ns > *best_ns) best_ns = ns, best = id;
-    if (id != "not-fused" && (!best_named_ns || *ns > *best_named_ns))
-      best_named_ns = ns, best_named = id;
+    if (!best_ns || *ns > *best_ns) {
+      best_ns = ns;
+      best = id;
+    }
+    if (id != "not-fused" && (!best_named_ns || *ns > *best_named_ns)) {
+      best_named_ns = ns;
+      best_named = id;
+    }
   }
   if (best_ns) {
     const bool named_first =
