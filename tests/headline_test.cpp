@@ -122,6 +122,13 @@ TEST(Headline, ConstructedVariantsExerciseEachRuleOfTheChoice) {
   EXPECT_EQ(reason_of(*h, "failed"), nullptr);
 
   const HeadlineWords w = headline_words(*h, "GPU median per call");
+  bool untraced_said = false;
+  for (const HeadlineWords::Slow& s : w.slow)
+    if (s.variant == "untraced")
+      untraced_said = s.reason ==
+                      "the mask, rebuilt on every call (its first finding that "
+                      "explains time; no trace read to weigh them)";
+  EXPECT_TRUE(untraced_said);
   EXPECT_NE(w.lead.find("11.0× faster than the slowest, copying (1.10 ms); the study has no "
                         "naive variant"),
             std::string::npos)
