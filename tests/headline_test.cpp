@@ -122,6 +122,13 @@ TEST(Headline, ConstructedVariantsExerciseEachRuleOfTheChoice) {
   EXPECT_EQ(reason_of(*h, "failed"), nullptr);
 
   const HeadlineWords w = headline_words(*h, "GPU median per call");
+  bool untraced_said = false;
+  for (const HeadlineWords::Slow& s : w.slow)
+    if (s.variant == "untraced")
+      untraced_said = s.reason ==
+                      "the mask, rebuilt on every call (its first finding that "
+                      "explains time; no trace read to weigh them)";
+  EXPECT_TRUE(untraced_said);
   EXPECT_NE(w.lead.find("11.0× faster than the slowest, copying (1.10 ms); the study has no "
                         "naive variant"),
             std::string::npos)
@@ -237,8 +244,30 @@ TEST(BackwardStudy, ShippedStudyShowsItsTableFindingsAndHeadline) {
       << md_backward.substr(0, 3000);
   EXPECT_NE(md_backward.find("- naive: **hidden-copy** in the backward: "), std::string::npos);
   // Each finding id once in the table's findings column.
-  EXPECT_NE(md_backward.find("| hidden-copy, not-fused, persistent-kernel, cuLaunchKernelEx |"),
+  EXPECT_NE(md_backward.find("| not-fused, hidden-copy, persistent-kernel, cuLaunchKernelEx |"),
             std::string::npos);
+}
+
+// Issue 16: findings that explain time first, the most time first, the headline's reason leading;
+// before, they came in the rules' order (naive's 255 µs copy before its 1.96 ms of unfused passes).
+TEST(Headline, FindingsAreRankedByTheTimeTheyExplain) {
+  using K = KernelClass;
+  const std::vector<std::string> ids = {"hidden-copy", "persistent-kernel", "not-fused",
+                                        "mask-rebuilt", "cuLaunchKernelEx"};
+  const RegionFacts f = facts_with({{K::kCopy, 255}, {K::kSoftmax, 739}, {K::kMask, 20}}, 1200);
+  EXPECT_EQ(rank_findings(ids, {f}), (std::vector<size_t>{2, 0, 3, 1, 4}));
+  // Unweighed: the rules' order, time-explaining ones first.
+  EXPECT_EQ(rank_findings(ids, {}), (std::vector<size_t>{0, 2, 3, 1, 4}));
+
+  const std::string md = render_report_markdown(load({kStudy}));
+  const size_t notes = md.find("What the traces show");
+  const std::string forward = md.substr(notes, md.find("\n## The backward study") - notes);
+  EXPECT_LT(forward.find("- naive: **not-fused**"), forward.find("- naive: **hidden-copy**"));
+  // sdpa-math: the upcast, the headline's reason, leads the unfused passes that take more time.
+  EXPECT_LT(forward.find("- sdpa-math: **precision-upcast**"),
+            forward.find("- sdpa-math: **not-fused**"));
+  EXPECT_LT(forward.find("- sdpa-math: **not-fused**"),
+            forward.find("- sdpa-math: **mask-rebuilt**"));
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include "cli/commands.h"
 #include "cli/limit_options.h"
 #include "io/output_file.h"
-#include "render/report.h"
+#include "pipeline/report_file.h"
 
 namespace attnprof::cli {
 

@@ -1,9 +1,10 @@
 // `attnprof report`'s output file: gathered, rendered, then written whole or not at all.
 
+#include "pipeline/report_file.h"
+
 #include <filesystem>
 
 #include "io/output_file.h"
-#include "render/report.h"
 
 namespace attnprof {
 
