@@ -339,5 +339,29 @@ TEST(ShippedCounters, TheReportShowsTheTableFindingsAndRoofline) {
   EXPECT_EQ(points, 7u);  // one per variant
 }
 
+// diff of two runs with counters: the study at seq 2048 against the same at seq 8192.
+TEST(ShippedCounters, DiffOfTwoRunsShowsWhatMoved) {
+  auto same = testing::run_command(std::string(ATTNPROF_CLI) + " diff " + kStudy + " " + kStudy);
+  ASSERT_EQ(same.exit_code, 0) << same.output;
+  EXPECT_NE(same.output.find("\n0 counter(s) moved"), std::string::npos) << same.output;
+
+  auto r = testing::run_command(std::string(ATTNPROF_CLI) + " diff " + kStudy + " " + kStudy +
+                                "/counters-seq8192");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // cuDNN's tensor pipe: 44.96 % at seq 2048, 50.1 % at 8192; its kernel count stays 1.
+  const size_t cudnn = r.output.find("\nsdpa-cudnn\n");
+  ASSERT_NE(cudnn, std::string::npos) << r.output;
+  const std::string block = r.output.substr(cudnn, r.output.find("\nsdpa-auto", cudnn) - cudnn);
+  EXPECT_NE(block.find("  * tensor_pipe_pct                 44.96        50.10   +11.4 %"), std::string::npos)
+      << block;
+  EXPECT_NE(block.find("    counted_kernels                  1.00         1.00    +0.0 %"),
+            std::string::npos)
+      << block;
+  // naive runs 11 kernels at seq 8192 (cuBLAS and softmax pick others), 5 at 2048.
+  EXPECT_NE(r.output.find("  * counted_kernels                  5.00        11.00  +120.0 %"),
+            std::string::npos)
+      << r.output;
+}
+
 }  // namespace
 }  // namespace attnprof
