@@ -213,9 +213,15 @@ TEST(DiffCommand, JsonAndMarkdown) {
   EXPECT_NE(json.output.find("\"change\": \"removed\""), std::string::npos);
   auto md = run_cli("diff --region forward --format md " + traces);
   EXPECT_EQ(md.exit_code, 0);
-  EXPECT_NE(md.output.find(
-                "| − | `Memcpy DtoD` | 252.5 |  | aten::masked_fill → aten::clone → aten::copy_ → "
-                "cudaMemcpyAsync |"),
+  EXPECT_NE(
+      md.output.find(
+          "| − | `Memcpy DtoD` [1] | 252.5 |  | aten::masked_fill → aten::clone → aten::copy_ → "
+          "cudaMemcpyAsync |"),
+      std::string::npos)
+      << md.output;
+  // Names in full below the table (issue 16).
+  EXPECT_NE(md.output.find("<details><summary>Kernel names in full</summary>\n\n1. Memcpy DtoD "
+                           "(Device -&gt; Device)\n"),
             std::string::npos)
       << md.output;
 }

@@ -52,6 +52,34 @@ TEST(Findings, PrecisionUpcastInTheMathBackend) {
   EXPECT_EQ(find(explain("study_naive.json.gz"), FindingKind::kPrecisionUpcast), nullptr);
 }
 
+// In the backward, autograd runs the math backend's casts as ToCopyBackward0 nodes beside its
+// BmmBackward0 and SoftmaxBackward0, under no SDPA op: the chain must take them in, or the
+// upcast goes unseen (it did, after attention ops were required for it).
+TEST(Findings, PrecisionUpcastInTheMathBackendsBackward) {
+  const std::string study =
+      std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study/backward/traces/";
+  AnalyzeOptions options;
+  options.region_pattern = "backward";
+  options.explain = true;
+  auto math = analyze_file(study + "sdpa-math.json.gz", options);
+  ASSERT_TRUE(math.ok()) << math.error().message;
+  const Finding* f = find(*math, FindingKind::kPrecisionUpcast);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->regions_affected, 5);
+  EXPECT_NE(f->summary.find("4 FP32 GEMM kernel(s)"), std::string::npos) << f->summary;
+  EXPECT_TRUE(any_contains(f->evidence, "ToCopyBackward0")) << f->evidence.back();
+  // The unfused chain's label starts and ends with the casts it took in.
+  const Finding* unfused = find(*math, FindingKind::kNotFused);
+  ASSERT_NE(unfused, nullptr);
+  EXPECT_TRUE(any_contains(unfused->evidence, "ToCopyBackward0 -> BmmBackward0"));
+  // Flash's backward has no FP32 GEMM, and naive's no cast: neither is an upcast.
+  for (const char* other : {"sdpa-flash.json.gz", "naive.json.gz"}) {
+    auto t = analyze_file(study + other, options);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    EXPECT_EQ(find(*t, FindingKind::kPrecisionUpcast), nullptr) << other;
+  }
+}
+
 TEST(Findings, MaskRebuiltInsideTheAttentionOp) {
   TraceAnalysis f_trace = explain("study_sdpa-math.json.gz");
   const Finding* f = find(f_trace, FindingKind::kMaskRebuilt);

@@ -6,9 +6,12 @@
 #include <cmath>
 #include <string>
 
+#include "analysis/counter_findings.h"
 #include "analysis/counter_totals.h"
+#include "analysis/region_metrics.h"
 #include "analysis/roofline.h"
 #include "reader/ncu_csv.h"
+#include "reader/run_summary.h"
 #include "test_support.h"
 
 namespace attnprof {
@@ -205,6 +208,159 @@ TEST(Roofline, H200Roofs) {
   EXPECT_FALSE(percent_of_roof(point, bf16, 0));
   EXPECT_FALSE(arithmetic_intensity(1e9, 0));  // ran from caches: no point
   EXPECT_DOUBLE_EQ(*arithmetic_intensity(1e9, 1e7), 100);
+}
+
+// The study on the H200 under `attnprof bench --counters` (tests/data/ncu/study: the bench's own
+// CSVs, one per variant, the default problem).
+std::vector<KernelCounters> study(const std::string& variant) {
+  return read_fixture("study/" + variant + ".csv.gz");
+}
+
+TEST(StudyCounters, EachVariantsKernels) {
+  EXPECT_EQ(study("naive").size(), 5u);  // the DtoD copy is no kernel: ncu does not see it
+  EXPECT_EQ(study("inplace").size(), 5u);
+  EXPECT_EQ(study("sdpa-math").size(), 20u);
+  for (const char* fused : {"sdpa-efficient", "sdpa-flash", "sdpa-cudnn", "sdpa-auto"})
+    EXPECT_EQ(study(fused).size(), 1u) << fused;
+  // The copy kernel moves what it is credited with: 2 GiB read, 2 GiB written (a few MB of the
+  // writes still in L2 when it ends).
+  const auto copy = study("copy");
+  ASSERT_EQ(copy.size(), 1u);
+  EXPECT_NEAR(*copy[0].dram_read_bytes, 2.0 * (1 << 30), 0.01 * (1 << 30));
+  EXPECT_NEAR(*copy[0].dram_write_bytes, 2.0 * (1 << 30), 0.05 * (1 << 30));
+  EXPECT_GT(*copy[0].dram_bytes() / (*copy[0].duration_ns * 1e-9), 4e12);
+  EXPECT_LE(*copy[0].dram_bytes() / (*copy[0].duration_ns * 1e-9), 4.8e12);
+}
+
+TEST(StudyCounters, FindingsGroundedInCounters) {
+  std::vector<CounterSubject> subjects = {
+      {"naive", study("naive"), 37.5},
+      {"sdpa-math", study("sdpa-math"), std::nullopt},
+      {"sdpa-flash", study("sdpa-flash"), 12.5},
+      {"sdpa-cudnn", study("sdpa-cudnn"), 18.75},
+  };
+  const auto findings = counter_findings(subjects, 4.27e12);
+  auto find = [&](const std::string& variant, const std::string& id) -> const CounterFinding* {
+    for (const auto& f : findings)
+      if (f.variant == variant && f.id == id) return &f;
+    return nullptr;
+  };
+  for (const char* fused : {"sdpa-flash", "sdpa-cudnn"}) {
+    const CounterFinding* f = find(fused, "occupancy-by-design");
+    ASSERT_NE(f, nullptr) << fused;
+    EXPECT_NE(f->text.find("low occupancy is a design choice"), std::string::npos);
+    EXPECT_EQ(find(fused, "memory-bound"), nullptr) << fused;
+    EXPECT_EQ(find(fused, "fp32-pipe"), nullptr) << fused;
+  }
+  EXPECT_NE(find("sdpa-flash", "occupancy-by-design")->text.find("keeps 11.9 %"),
+            std::string::npos);
+  // Measured below the estimate, and why.
+  const CounterFinding* measured = find("sdpa-cudnn", "occupancy-measured");
+  ASSERT_NE(measured, nullptr);
+  EXPECT_NE(measured->text.find("measured 14.1 % occupancy, attnprof estimated 18.8 %"),
+            std::string::npos)
+      << measured->text;
+  // Naive: the mul, masked_fill and softmax passes, memory-bound.
+  const CounterFinding* memory = find("naive", "memory-bound");
+  ASSERT_NE(memory, nullptr);
+  EXPECT_NE(memory->text.find("softmax_warp_forward"), std::string::npos) << memory->text;
+  EXPECT_EQ(find("naive", "occupancy-by-design"), nullptr);  // its GEMMs are not its longest
+  // Math: cuBLAS's FP32 GEMMs on CUDA cores.
+  const CounterFinding* fp32 = find("sdpa-math", "fp32-pipe");
+  ASSERT_NE(fp32, nullptr);
+  EXPECT_NE(fp32->text.find("2 kernel(s) (sm80_xmma_gemm_f32f32"), std::string::npos) << fp32->text;
+  EXPECT_EQ(find("naive", "fp32-pipe"), nullptr);
+}
+
+// check's counter metrics: unknown for a trace alone, the call's sums once attached.
+TEST(StudyCounters, CheckMetrics) {
+  TraceAnalysis t = testing::analyze_fixture("study_sdpa-flash.json.gz", "forward");
+  MetricValue none = metric_value(t, "tensor_pipe_pct");
+  EXPECT_FALSE(none.available);
+  EXPECT_NE(none.why_unavailable.find("bench --counters"), std::string::npos);
+  t.facts.counters = total_counters(study("sdpa-flash"));
+  MetricValue pipe = metric_value(t, "tensor_pipe_pct");
+  ASSERT_TRUE(pipe.available);
+  EXPECT_DOUBLE_EQ(pipe.number.median, 44.72);
+  EXPECT_DOUBLE_EQ(metric_value(t, "achieved_occupancy_pct").number.median, 11.94);
+  EXPECT_DOUBLE_EQ(metric_value(t, "dram_bytes").number.median, 50821888.0 + 12337664.0);
+  EXPECT_DOUBLE_EQ(metric_value(t, "counted_kernels").number.median, 1);
+}
+
+// The shipped study, recorded with `attnprof bench --counters` (examples/h200-study).
+const std::string kStudy = std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study";
+
+TEST(ShippedCounters, SummaryHoldsThemAndTheBandwidth) {
+  auto run = read_run_summary(kStudy + "/summary.json");
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_TRUE(run->counters);
+  EXPECT_EQ(run->counters->tool, "ncu 2025.3.1.0");
+  EXPECT_TRUE(run->counters->unavailable.empty());
+  ASSERT_TRUE(run->counters->bandwidth_bytes_per_s);
+  EXPECT_GT(*run->counters->bandwidth_bytes_per_s, 4e12);
+  EXPECT_LE(*run->counters->bandwidth_bytes_per_s, *run->counters->datasheet_bandwidth_bytes_per_s);
+  for (const RunVariant& v : run->points.at(0).variants) {
+    SCOPED_TRACE(v.variant);
+    ASSERT_TRUE(v.counters);
+    EXPECT_EQ(static_cast<size_t>(v.counters->kernels), v.kernel_counters.size());
+    ASSERT_TRUE(v.percent_of_roof);
+    EXPECT_GT(*v.percent_of_roof, 0);
+    EXPECT_LE(*v.percent_of_roof, 100);
+    // The kernels ncu saw are the trace's: naive's DtoD copy is no kernel.
+    EXPECT_DOUBLE_EQ(v.kernel_counters.size(), v.forward->facts.kernels.median);
+  }
+}
+
+TEST(ShippedCounters, CheckReadsThemFromTheStudyFolder) {
+  testing::TempFile claims("counters.expect",
+                           "sdpa-flash: tensor_pipe_pct > 40\n"
+                           "sdpa-flash: achieved_occupancy_pct < 15\n"
+                           "naive: dram_bytes > 4000000000\n"
+                           "sdpa-math: tensor_pipe_pct < 2\n");
+  auto r = testing::run_command(std::string(ATTNPROF_CLI) + " check " + kStudy +
+                                " --expectations " + claims.path());
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("study: 4 of 4 expectations hold"), std::string::npos) << r.output;
+}
+
+TEST(ShippedCounters, TheReportShowsTheTableFindingsAndRoofline) {
+  auto r = testing::run_command(std::string(ATTNPROF_CLI) + " report " + kStudy + " -o -");
+  ASSERT_EQ(r.exit_code, 0) << r.output.substr(0, 300);
+  const std::string& html = r.output;
+  EXPECT_NE(html.find(R"(<a href="#counters">counters</a>)"), std::string::npos);
+  EXPECT_NE(html.find(R"(id="counters-table")"), std::string::npos);
+  EXPECT_NE(html.find(R"(<li data-finding="occupancy-by-design">sdpa-flash: )"), std::string::npos);
+  EXPECT_NE(html.find(R"(<li data-finding="fp32-pipe">sdpa-math: )"), std::string::npos);
+  EXPECT_NE(html.find(R"(<li data-finding="memory-bound">naive: )"), std::string::npos);
+  size_t points = 0;
+  for (size_t at = html.find("variant-point"); at != std::string::npos;
+       at = html.find("variant-point", at + 1))
+    ++points;
+  EXPECT_EQ(points, 7u);  // one per variant
+}
+
+// diff of two runs with counters: the study at seq 2048 against the same at seq 8192.
+TEST(ShippedCounters, DiffOfTwoRunsShowsWhatMoved) {
+  auto same = testing::run_command(std::string(ATTNPROF_CLI) + " diff " + kStudy + " " + kStudy);
+  ASSERT_EQ(same.exit_code, 0) << same.output;
+  EXPECT_NE(same.output.find("\n0 counter(s) moved"), std::string::npos) << same.output;
+
+  auto r = testing::run_command(std::string(ATTNPROF_CLI) + " diff " + kStudy + " " + kStudy +
+                                "/counters-seq8192");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // cuDNN's tensor pipe: 44.96 % at seq 2048, 50.1 % at 8192; its kernel count stays 1.
+  const size_t cudnn = r.output.find("\nsdpa-cudnn\n");
+  ASSERT_NE(cudnn, std::string::npos) << r.output;
+  const std::string block = r.output.substr(cudnn, r.output.find("\nsdpa-auto", cudnn) - cudnn);
+  EXPECT_NE(block.find("  * tensor_pipe_pct                 44.96        50.10   +11.4 %"), std::string::npos)
+      << block;
+  EXPECT_NE(block.find("    counted_kernels                  1.00         1.00    +0.0 %"),
+            std::string::npos)
+      << block;
+  // naive runs 11 kernels at seq 8192 (cuBLAS and softmax pick others), 5 at 2048.
+  EXPECT_NE(r.output.find("  * counted_kernels                  5.00        11.00  +120.0 %"),
+            std::string::npos)
+      << r.output;
 }
 
 }  // namespace

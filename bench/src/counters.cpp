@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "gzip_file.h"
 #include "reader/ncu_csv.h"
 
 extern char** environ;
@@ -222,12 +223,18 @@ CounterMeasurement measure_counters(const NcuTool& ncu, const CounterChild& chil
     m.error = failure.reason;
     m.stops_the_run = failure.machine;
   } else {
+    const fs::path plain = scratch / (child.target + ".csv");
     const int imported = run_process(
         {ncu.path, "--import", report.string(), "--csv", "--page", "raw", "--print-units", "base"},
-        csv_path, scratch / (child.target + ".import.log"));
+        plain, scratch / (child.target + ".import.log"));
+    Status gzipped = Status::success();
+    if (imported == 0) gzipped = gzip_file(plain.string(), csv_path.string());
+    fs::remove(plain, error);
     if (imported != 0) {
       m.error = fmt::format("ncu --import exited with {}: {}", imported,
                             last_line(read_text(scratch / (child.target + ".import.log"))));
+    } else if (!gzipped.ok()) {
+      m.error = gzipped.error().message;
     } else if (auto kernels = read_ncu_csv(csv_path.string(), kMaxCsvBytes); !kernels.ok()) {
       m.error = kernels.error().message;
     } else if (kernels->empty()) {

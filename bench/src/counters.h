@@ -40,8 +40,9 @@ struct CounterChild {
 // The child's command line after `attnprof bench` (also what bench_command parses back).
 std::vector<std::string> child_arguments(const CounterChild& child);
 
-// Runs ncu over the child, exports its report into `scratch`, imports it as CSV into `csv_path`
-// (kept: the raw numbers behind the table) and reads it. ncu keeps the clocks as it finds them
+// Runs ncu over the child, exports its report into `scratch`, imports it as CSV, gzipped into
+// `csv_path` (kept: the raw numbers behind the table, a few KB each), and reads it. ncu keeps the
+// clocks as it finds them
 // (--clock-control none) and flushes the caches before each kernel (its default), so each
 // kernel's DRAM bytes are those of a cold L2, as the study's rotating inputs make them.
 CounterMeasurement measure_counters(const NcuTool& ncu, const CounterChild& child,

@@ -11,6 +11,7 @@
 #include "analysis/counter_totals.h"
 #include "analysis/roofline.h"
 #include "base/format_units.h"
+#include "counter_notes.h"
 #include "counters.h"
 #include "device_info.h"
 #include "gpu_peaks.h"
@@ -41,7 +42,7 @@ void attach_trace(VariantRow& row, const Problem& problem, const fs::path& out_d
   if (plain.empty()) return;
   const std::string compressed = (out_dir / trace_file).string();
   Result<TraceReading> reading =
-      read_trace_facts(plain, problem.backward, expectations, compressed);
+      read_trace_facts(plain, problem.backward, expectations, compressed, row.counters);
   const Status gzipped = gzip_file(plain, compressed);
   std::error_code ignored;
   fs::remove(plain, ignored);
@@ -99,7 +100,7 @@ std::optional<NcuTool> start_counters(CounterRun& run, const fs::path& out_dir, 
   std::error_code ignored;
   fs::create_directories(out_dir / "counters", ignored);
   CounterMeasurement copy =
-      measure_counters(*ncu, child, out_dir / "counters" / "copy.csv", counters_scratch());
+      measure_counters(*ncu, child, out_dir / "counters" / "copy.csv.gz", counters_scratch());
   run.copy_kernels = std::move(copy.kernels);
   if (!copy.error.empty() && run.copy_error.empty()) run.copy_error = copy.error;
   run.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -115,7 +116,7 @@ std::optional<NcuTool> start_counters(CounterRun& run, const fs::path& out_dir, 
 void attach_counters(VariantRow& row, const NcuTool& ncu, CounterRun& run, const Problem& problem,
                      uint64_t seed, const fs::path& out_dir, const std::string& stem) {
   if (row.measurement.status != VariantStatus::kOk) return;
-  const std::string csv = "counters/" + stem + ".csv";
+  const std::string csv = "counters/" + stem + ".csv.gz";
   std::error_code error;
   fs::create_directories((out_dir / csv).parent_path(), error);
   CounterChild child{std::string(name(row.measurement.variant)), problem, seed};
@@ -239,15 +240,16 @@ int run_study(const StudyOptions& options) {
       VariantRow row;
       row.measurement = run_variant(variant, problem, settings,
                                     [&](std::string_view phase) { progress.phase(phase); });
+      // Counters first: the trace's facts carry them, for --expectations.
+      if (ncu && report.counters.unavailable.empty()) {
+        progress.phase("counters (ncu)");
+        attach_counters(row, *ncu, report.counters, problem, settings.seed, out_dir, stem);
+      }
       progress.phase("reading the trace");
       attach_trace(row, problem, out_dir, trace_file,
                    expectations_for(options.expectations, name(variant)));
       attach_throughput(row, point);
-      if (ncu && report.counters.unavailable.empty()) {
-        progress.phase("counters (ncu)");
-        attach_counters(row, *ncu, report.counters, problem, settings.seed, out_dir, stem);
-        attach_roofline(row, point, report.counters);
-      }
+      attach_roofline(row, point, report.counters);
       progress.finish(outcome(row));
       point.rows.push_back(std::move(row));
     }
@@ -261,6 +263,10 @@ int run_study(const StudyOptions& options) {
       std::fprintf(stderr, "counters: %.1f s added by ncu's runs\n", report.counters.seconds);
   }
   std::fputs(render_text(report).c_str(), stdout);
+  if (const auto notes = counter_notes(report); !notes.empty()) {
+    std::fputs("\nWhat the hardware counters show (Nsight Compute, docs/counters.md):\n", stdout);
+    for (const std::string& note : notes) std::printf("  - %s\n", note.c_str());
+  }
   if (const Status written = write_outputs(report, out_dir); !written.ok()) {
     std::fprintf(stderr, "attnprof bench: %s\n", written.error().message.c_str());
     return kExitUsage;

@@ -36,6 +36,11 @@ RunVariant run_variant(const VariantRow& row) {
   v.trace_error = row.trace_error;
   if (row.forward) v.forward = RunRegionFacts{row.forward->facts, {}};
   if (row.backward) v.backward = RunRegionFacts{row.backward->facts, {}};
+  v.kernel_counters = row.kernel_counters;
+  v.counters = row.counters;
+  v.counters_error = row.counters_error;
+  v.intensity = row.intensity;
+  v.percent_of_roof = row.percent_of_roof;
   return v;
 }
 
@@ -90,6 +95,14 @@ std::vector<std::string> method_notes(const StudyReport& report) {
       !report.points.empty() && report.points.front().problem.backward
           ? "; after the slash, the largest error of dq, dk and dv"
           : ""));
+  if (report.counters.requested && report.counters.unavailable.empty()) {
+    notes.push_back(
+        "% roof and occ. (ncu): from hardware counters (--counters, docs/counters.md). Nsight "
+        "Compute measured every kernel of one call, clocks as found, L2 flushed before each; occ. "
+        "(ncu) is warps active over the SM's maximum, weighted by kernel time; % roof is the "
+        "TFLOP/s over min(peak, intensity x bandwidth), intensity = useful FLOPs per DRAM byte "
+        "measured, bandwidth = a copy kernel's in the same run.");
+  }
   return notes;
 }
 

@@ -29,7 +29,8 @@ std::string renamed(std::string message, const std::string& path, const std::str
 
 Result<TraceReading> read_trace_facts(const std::string& path, bool backward,
                                       const std::vector<Expectation>& expectations,
-                                      const std::string& kept_as) {
+                                      const std::string& kept_as,
+                                      const std::optional<CounterTotals>& counters) {
   const std::string name = kept_as.empty() ? path : kept_as;
   Result<Trace> trace = read_trace(path, Limits{});
   if (!trace.ok()) return Error{trace.error().kind, renamed(trace.error().message, path, name)};
@@ -38,6 +39,7 @@ Result<TraceReading> read_trace_facts(const std::string& path, bool backward,
   TraceReading reading;
   reading.report.trace_path = name;
   describe_variant(reading.report, *trace, ReportOptions{}, "forward");
+  reading.report.analysis->facts.counters = counters;
   const TraceAnalysis& forward = *reading.report.analysis;
   if (forward.regions.empty() || forward.typical_region < 0)
     return make_error(ErrorKind::kUnmatched, "{}: no `forward` region in the trace", name);

@@ -38,9 +38,11 @@ struct TraceReading {
 // trace, when the run keeps it under another (LibTorch writes plain JSON, the run keeps it
 // gzipped); empty: `path`. Fails (one line naming the file) when the core cannot read the trace,
 // or when it holds no `forward` region. `expectations` are checked against the forward regions
-// (bench --expectations).
+// (bench --expectations), with `counters` (bench --counters: the call's kernels as ncu measured
+// them) in the forward facts, so that expressions can use them.
 Result<TraceReading> read_trace_facts(const std::string& path, bool backward,
                                       const std::vector<Expectation>& expectations = {},
-                                      const std::string& kept_as = "");
+                                      const std::string& kept_as = "",
+                                      const std::optional<CounterTotals>& counters = std::nullopt);
 
 }  // namespace attnprof::bench

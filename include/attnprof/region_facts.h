@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 
+#include "attnprof/hardware_counters.h"
+
 namespace attnprof {
 
 // A quantity measured once per region: its median, and its spread (min..max) so that a reader can
@@ -77,6 +79,10 @@ struct RegionFacts {
   // Indexed by KernelClass, over every region.
   std::array<KernelClassFacts, kKernelClassCount> by_class;
   std::optional<MainKernel> main_kernel;  // none when the typical region ran no kernel
+  // What Nsight Compute measured of one typical call (bench --counters, docs/counters.md): the
+  // call's kernels summed. A trace alone has none; the bench and `check` on a study folder (from
+  // its summary.json) attach them.
+  std::optional<CounterTotals> counters;
 };
 
 }  // namespace attnprof

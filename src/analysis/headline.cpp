@@ -45,9 +45,14 @@ HeadlineReason reason_for(const HeadlineVariant& v, double fastest_ns) {
       if (const std::optional<double> pass = headline_explained_ns(id, f))
         ns = ns.value_or(0) + *pass;
     if (!ns) continue;
-    if (!best_ns || *ns > *best_ns) best_ns = ns, best = id;
-    if (id != "not-fused" && (!best_named_ns || *ns > *best_named_ns))
-      best_named_ns = ns, best_named = id;
+    if (!best_ns || *ns > *best_ns) {
+      best_ns = ns;
+      best = id;
+    }
+    if (id != "not-fused" && (!best_named_ns || *ns > *best_named_ns)) {
+      best_named_ns = ns;
+      best_named = id;
+    }
   }
   if (best_ns) {
     const bool named_first =
@@ -86,6 +91,22 @@ std::optional<double> headline_explained_ns(const std::string& id, const RegionF
   if (id == "cpu-side-cost" || id == "launch-bound" || id == "synchronization")
     return std::max(0.0, f.wall_ns.median - f.gpu_busy_ns.median);
   return std::nullopt;
+}
+
+std::vector<size_t> rank_findings(const std::vector<std::string>& ids,
+                                  const std::vector<RegionFacts>& facts) {
+  std::vector<size_t> order(ids.size());
+  std::vector<double> explained(ids.size(), 0);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    order[i] = i;
+    for (const RegionFacts& f : facts) explained[i] += headline_explained_ns(ids[i], f).value_or(0);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const bool ta = finding_explains_time(ids[a]), tb = finding_explains_time(ids[b]);
+    if (ta != tb) return ta;
+    return ta && explained[a] > explained[b];
+  });
+  return order;
 }
 
 std::optional<Headline> compute_headline(const std::vector<HeadlineVariant>& variants) {

@@ -66,6 +66,12 @@ bool finding_explains_time(const std::string& id);
 // a finding that does not explain time.
 std::optional<double> headline_explained_ns(const std::string& id, const RegionFacts& facts);
 
+// The order in which a variant's findings are told (indexes into `ids`): those that explain time
+// first, the most time first (headline_explained_ns, added over `facts`; with no facts, in the
+// rules' order), then the others in the rules' order.
+std::vector<size_t> rank_findings(const std::vector<std::string>& ids,
+                                  const std::vector<RegionFacts>& facts);
+
 // Each slow variant's reason: among its findings that explain time, the one that explains the
 // most, except that unfused attention, the general cause, yields to a named one (a copy, an
 // upcast, a mask, the CPU) that explains at least a quarter of the gap to the fastest: that one

@@ -116,6 +116,51 @@ std::vector<MetricDef> build_catalog() {
                return number(spread_of_one(static_cast<double>(k.grid_blocks)));
              }),
   };
+  // Hardware counters (bench --counters): of the call's kernels summed, unknown without them.
+  auto counter = [](std::string name, std::string meaning, auto get) {
+    return MetricDef{
+        {std::move(name), T::kNumber, std::move(meaning)}, false, [get](const RegionFacts& m) {
+          if (!m.counters) {
+            MetricValue v;
+            v.why_unavailable =
+                "no hardware counters (attnprof bench --counters measures them; "
+                "check reads them from a study folder's summary.json)";
+            return v;
+          }
+          return optional_number(get(*m.counters), "ncu did not report it");
+        }};
+  };
+  using C = CounterTotals;
+  auto scaled = [](std::optional<double> v, double divisor) {
+    return v ? std::optional<double>(*v / divisor) : std::nullopt;
+  };
+  c.push_back(counter("achieved_occupancy_pct",
+                      "warps active per cycle over the SM's maximum, measured (ncu), %; the "
+                      "call's kernels weighted by time",
+                      [](const C& t) { return t.achieved_occupancy_pct; }));
+  c.push_back(counter("tensor_pipe_pct", "tensor pipe busy, % of its peak (ncu)",
+                      [](const C& t) { return t.tensor_pipe_pct; }));
+  c.push_back(counter("fp32_pipe_pct", "FP32 (FMA) pipe busy, % of its peak (ncu)",
+                      [](const C& t) { return t.fp32_pipe_pct; }));
+  c.push_back(counter("dram_bytes", "bytes read from and written to DRAM by the call (ncu)",
+                      [](const C& t) { return t.dram_bytes(); }));
+  c.push_back(counter("dram_read_bytes", "bytes read from DRAM by the call (ncu)",
+                      [](const C& t) { return t.dram_read_bytes; }));
+  c.push_back(counter("dram_write_bytes", "bytes written to DRAM by the call (ncu)",
+                      [](const C& t) { return t.dram_write_bytes; }));
+  c.push_back(counter("dram_throughput_pct", "DRAM throughput, % of its peak (ncu)",
+                      [](const C& t) { return t.dram_throughput_pct; }));
+  c.push_back(counter("l2_hit_rate_pct", "L2 sector hit rate, % (ncu)",
+                      [](const C& t) { return t.l2_hit_rate_pct; }));
+  c.push_back(counter("sm_throughput_pct", "the busiest SM unit, % of its peak (ncu)",
+                      [](const C& t) { return t.sm_throughput_pct; }));
+  c.push_back(counter("counted_kernels", "kernels of the call that ncu measured",
+                      [](const C& t) { return std::optional<double>(t.kernels); }));
+  c.push_back(counter("counted_tflop", "tensor and FP32 operations the hardware counted, TFLOP",
+                      [scaled](const C& t) {
+                        if (!t.tensor_flop && !t.fp32_flop) return std::optional<double>();
+                        return scaled(t.tensor_flop.value_or(0) + t.fp32_flop.value_or(0), 1e12);
+                      }));
   for (KernelClass k : kAllKernelClasses) {
     std::string id(kernel_class_id(k));
     auto i = static_cast<size_t>(k);

@@ -20,6 +20,7 @@
 #include "cli/region_option.h"
 #include "io/trace_directory.h"
 #include "pipeline/expectations_file.h"
+#include "reader/run_summary.h"
 #include "render/check_output.h"
 #include "render/display_text.h"
 
@@ -86,6 +87,19 @@ std::string variant_name(const std::string& path) {
   return name;
 }
 
+// The hardware counters a study's summary.json holds (bench --counters), for the variant whose
+// trace is `trace`: matched by the trace's file name. None when the folder has no summary.json,
+// it cannot be read, or the run had no counters: the counter metrics then say so.
+std::optional<CounterTotals> study_counters(const std::optional<RunSummary>& summary,
+                                            const std::string& trace) {
+  if (!summary) return std::nullopt;
+  const std::string file = std::filesystem::path(trace).filename().string();
+  for (const RunPoint& point : summary->points)
+    for (const RunVariant& v : point.variants)
+      if (v.counters && std::filesystem::path(v.trace_file).filename() == file) return v.counters;
+  return std::nullopt;
+}
+
 // A study folder: its traces/ (the bench's layout) or the folder's own traces, one per variant;
 // regions are the bench's `forward` annotations unless --region says otherwise.
 int run_on_study(const CheckArgs& args) {
@@ -115,10 +129,16 @@ int run_on_study(const CheckArgs& args) {
   options.region_pattern = !args.region.empty() ? args.region : bench_layout ? "forward" : "";
   options.activities_of_every_region = true;
   options.limits = args.limits.to_limits();
+  std::optional<RunSummary> summary;
+  if (auto read =
+          read_run_summary((study / "summary.json").string(), options.limits.max_side_file_bytes);
+      read.ok())
+    summary = std::move(*read);
   std::vector<CheckReport> reports;
   for (size_t i = 0; i < paths->size(); ++i) {
     auto analysis = analyze_file((*paths)[i], options);
     if (!analysis.ok()) return fail(analysis.error());
+    analysis->facts.counters = study_counters(summary, (*paths)[i]);
     reports.push_back(
         check_one(std::move(*analysis), expectations_for(expectations, variants[i]), variants[i]));
   }

@@ -1,6 +1,8 @@
 #include "pipeline/report_inputs.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <system_error>
 #include <utility>
@@ -8,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "analysis/duration_sum.h"
+#include "analysis/headline.h"
 #include "analysis/regions.h"
 #include "analysis/summarize.h"
 #include "reader/read_trace.h"
@@ -94,10 +97,15 @@ void load_sweep(ReportData& data, const fs::path& dir, uint64_t max_bytes) {
   }
 }
 
-std::vector<RunFinding> run_findings(const std::vector<Finding>& findings) {
+// The findings as the report tells them: ranked by the time they explain in `facts` (the most
+// first, rank_findings), as summary.json spells them.
+std::vector<RunFinding> run_findings(const std::vector<Finding>& findings,
+                                     const std::vector<RegionFacts>& facts) {
+  std::vector<std::string> ids;
+  for (const Finding& f : findings) ids.emplace_back(finding_id(f.kind));
   std::vector<RunFinding> out;
-  for (const Finding& f : findings)
-    out.push_back({std::string(finding_id(f.kind)), f.summary, f.suggestion});
+  for (size_t i : rank_findings(ids, facts))
+    out.push_back({ids[i], findings[i].summary, findings[i].suggestion});
   return out;
 }
 
@@ -106,7 +114,36 @@ std::vector<RunFinding> run_findings(const std::vector<Finding>& findings) {
 // agrees with itself (issue 16: the shipped study's findings said "us" where its tables said "µs").
 void use_findings_of_trace(RunVariant& run_variant, const ReportVariant& variant) {
   if (!run_variant.forward || !variant.analysis || variant.analysis->regions.empty()) return;
-  run_variant.forward->findings = run_findings(variant.analysis->findings);
+  run_variant.forward->findings =
+      run_findings(variant.analysis->findings, {variant.analysis->facts});
+}
+
+// Moves the finding `id` to the front, the others in their order.
+template <typename Finding_, typename IdOf>
+void lead_with(std::vector<Finding_>& findings, const std::string& id, IdOf id_of) {
+  std::stable_partition(findings.begin(), findings.end(),
+                        [&](const Finding_& f) { return id_of(f) == id; });
+}
+
+// The headline's reason for each slow variant leads that variant's findings, so that the list
+// and the headline agree: rank_findings orders by time alone, and unfused attention, which takes
+// the most, yields in the headline to a named cause (compute_headline).
+void lead_with_reasons(const std::optional<Headline>& headline,
+                       const std::function<void(const HeadlineReason&)>& apply) {
+  if (!headline) return;
+  for (const HeadlineReason& reason : headline->slow)
+    if (!reason.finding_id.empty()) apply(reason);
+}
+
+void lead_run_with_reasons(RunPoint& point, const std::optional<Headline>& headline) {
+  lead_with_reasons(headline, [&](const HeadlineReason& reason) {
+    for (RunVariant& v : point.variants) {
+      if (variant_label(v) != reason.variant) continue;
+      for (std::optional<RunRegionFacts>* pass : {&v.forward, &v.backward})
+        if (*pass)
+          lead_with((*pass)->findings, reason.finding_id, [](const RunFinding& f) { return f.id; });
+    }
+  });
 }
 
 // The backward study beside a run (its folder's backward/summary.json). Each trace of its focus
@@ -144,10 +181,13 @@ void load_backward(ReportData& data, const fs::path& dir, const ReportOptions& o
         TraceAnalysis a = summarize_trace(*trace, analyze);
         if (a.regions.empty()) continue;
         facts.push_back(a.facts);
-        if (*pass) (*pass)->findings = run_findings(a.findings);
+        if (*pass) (*pass)->findings = run_findings(a.findings, {a.facts});
       }
     }
   }
+  if (backward.focus_point >= 0)
+    lead_run_with_reasons(backward.run.points[backward.focus_point],
+                          compute_headline(headline_variants(backward)));
   data.backward = std::move(backward);
 }
 
@@ -190,6 +230,9 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
   // A --region that no trace of the run has is bad input, as in every command; one variant
   // without it is a warning.
   if (traces_with_regions == 0 && no_match) return *no_match;
+  if (data.focus_point >= 0)
+    lead_run_with_reasons(data.run->points[data.focus_point],
+                          compute_headline(headline_variants(data)));
   load_sweep(data, dir, options.limits.max_side_file_bytes);
   load_backward(data, dir, options);
   return data;
@@ -206,6 +249,12 @@ void describe_variant(ReportVariant& variant, const Trace& trace, const ReportOp
   const RegionSet set = find_regions(trace, region_pattern);
   const RegionMembers members = assign_to_regions(trace, set);
   TraceAnalysis analysis = summarize_regions(trace, set, members, analyze);
+  // Told in the order of the time they explain, as a bench run's are (run_findings).
+  std::vector<std::string> ids;
+  for (const Finding& f : analysis.findings) ids.emplace_back(finding_id(f.kind));
+  std::vector<Finding> ranked;
+  for (size_t i : rank_findings(ids, {analysis.facts})) ranked.push_back(analysis.findings[i]);
+  analysis.findings = std::move(ranked);
   if (analysis.typical_region < 0) {
     variant.missing = region_pattern.empty()
                           ? "the trace has no events"
@@ -263,6 +312,14 @@ Result<ReportData> load_report(const std::vector<std::string>& inputs,
       ATTNPROF_RETURN_IF_ERROR(analyze_variant(variant, path, options, options.region_pattern));
       data.variants.push_back(std::move(variant));
     }
+  }
+  if (!data.run) {
+    lead_with_reasons(compute_headline(headline_variants(data)), [&](const HeadlineReason& r) {
+      for (ReportVariant& v : data.variants)
+        if (v.name == r.variant && v.analysis)
+          lead_with(v.analysis->findings, r.finding_id,
+                    [](const Finding& f) { return std::string(finding_id(f.kind)); });
+    });
   }
   data.inputs = inputs;
   return data;

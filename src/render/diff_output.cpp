@@ -9,6 +9,7 @@
 #include "render/diff_output.h"
 #include "render/json_activity.h"
 #include "render/json_writer.h"
+#include "render/markdown_kernel_names.h"
 #include "render/shared_words.h"
 
 namespace attnprof {
@@ -362,6 +363,7 @@ std::string render_diff_markdown(const TraceDiff& d) {
   if (d.added + d.removed + d.changed == 0) return out;
   put(out, "| | activity | A (µs) | B (µs) | launched by / what changed |\n");
   put(out, "|---|---|---:|---:|---|\n");
+  MarkdownKernelNames names;  // cut to fit a pull request, in full below (issue 16)
   for (const auto& x : d.activities) {
     if (x.change == ActivityChange::kSame) continue;
     const ActivityRow& row = row_of(x);
@@ -375,9 +377,10 @@ std::string render_diff_markdown(const TraceDiff& d) {
     }
     put(out, "| {} | {} | {} | {} | {} |\n",
         x.change == ActivityChange::kRemoved ? "−" : change_mark(x.change),
-        markdown_code(row.short_name), x.a ? format_us(x.a->duration_ns.median) : "",
+        names.cell(row.short_name, row.name), x.a ? format_us(x.a->duration_ns.median) : "",
         x.b ? format_us(x.b->duration_ns.median) : "", note);
   }
+  if (const std::string full = names.details(); !full.empty()) out += "\n" + full;
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/counter_findings.h"
 #include "analysis/run_roofline.h"
 #include "base/format_units.h"
 #include "render/report_svg.h"
@@ -63,6 +64,24 @@ void write_table(std::string& out, const RunPoint& point) {
   put(out, "</tbody></table></div>");
 }
 
+void write_findings(std::string& out, const RunPoint& point, std::optional<double> bandwidth) {
+  std::vector<CounterSubject> subjects;
+  for (const RunVariant& v : point.variants) {
+    if (v.kernel_counters.empty()) continue;
+    std::optional<double> estimate;
+    if (v.forward && v.forward->facts.main_kernel)
+      estimate = v.forward->facts.main_kernel->occupancy_pct;
+    subjects.push_back({variant_label(v), v.kernel_counters, estimate});
+  }
+  const auto findings = counter_findings(subjects, bandwidth);
+  if (findings.empty()) return;
+  put(out,
+      R"(<h3>What the counters show</h3><ul class="counter-findings" style="overflow-wrap:anywhere">)");
+  for (const CounterFinding& f : findings)
+    put(out, R"(<li data-finding="{}">{}</li>)", escape(f.id), escape(f.text));
+  put(out, "</ul>");
+}
+
 }  // namespace
 
 bool has_counters_section(const ReportData& data) {
@@ -92,6 +111,7 @@ void write_counters_section(std::string& out, const ReportData& data) {
       R"(<p class="lead">Every kernel of one typical call, measured by {} with the clocks as found (<code>--clock-control none</code>) and a cold L2 per kernel; the sums are over the call's kernels, each percentage weighted by kernel time. Measured occupancy is warps active per cycle over the SM's maximum; the estimate is attnprof's, from the trace's launch of the main kernel. The memory roof is the bandwidth a copy kernel reached in the same run: {}. A variant's point: useful FLOPs per DRAM byte and its TFLOP/s by CUDA events; a main kernel's (ring): the FLOPs the hardware counted over its time under ncu.</p>)",
       escape(counters.tool), escape(bandwidth));
   write_table(out, point);
+  write_findings(out, point, counters.bandwidth_bytes_per_s);
   if (auto roofline = run_roofline(*data.run, point)) {
     svg::RooflineChart chart;
     chart.id = "roofline";

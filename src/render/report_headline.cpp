@@ -17,7 +17,7 @@ std::string per_region(const HeadlineReason& r, const char* before) {
 }
 
 // One reason in words: what the finding is, and the time of the kernels it concerns.
-std::string reason_words(const HeadlineReason& r) {
+std::string finding_words(const HeadlineReason& r) {
   const std::string& id = r.finding_id;
   const HeadlineReason& t = r;
   if (id == "hidden-copy")
@@ -42,6 +42,15 @@ std::string reason_words(const HeadlineReason& r) {
 }
 
 }  // namespace
+
+// Without a trace the findings cannot be weighed: the first that explains time is named, and the
+// words say so.
+std::string reason_words(const HeadlineReason& r) {
+  std::string words = finding_words(r);
+  if (!r.finding_id.empty() && !r.explained_ns)
+    words += " (its first finding that explains time; no trace read to weigh them)";
+  return words;
+}
 
 HeadlineWords headline_words(const Headline& h, const std::string& time_label) {
   HeadlineWords w;

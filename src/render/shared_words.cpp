@@ -44,13 +44,13 @@ std::vector<std::string> outside_regions_lines(const WorkOutsideRegions& o) {
   if (o.activities == 0) return lines;
   lines.push_back(fmt::format("{} of {} GPU activities ({}) are in no region", o.activities,
                               o.trace_activities, format_duration(o.busy_ns)));
-  if (o.carried_in > 0)
-    lines.push_back(
-        fmt::format("carried in from before the trace: {} activities, {}{}", o.carried_in,
-                    format_duration(o.carried_in_busy_ns),
-                    o.carried_in_overlaps.empty()
-                        ? std::string()
-                        : fmt::format(", overlapping {}", fmt::join(o.carried_in_overlaps, ", "))));
+  if (o.carried_in > 0) {
+    std::string overlaps;
+    for (const std::string& region : o.carried_in_overlaps)
+      overlaps += (overlaps.empty() ? ", overlapping " : ", ") + escape_control(region);
+    lines.push_back(fmt::format("carried in from before the trace: {} activities, {}{}",
+                                o.carried_in, format_duration(o.carried_in_busy_ns), overlaps));
+  }
   return lines;
 }
 

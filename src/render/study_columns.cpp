@@ -58,6 +58,18 @@ std::string percent_of_peak_cell(const RunVariant& v, CellWidth) {
                   v.percent_of_peak ? format_percent(*v.percent_of_peak) : "");
 }
 
+// Of the roof at the variant's intensity (docs/counters.md); "-" without counters.
+std::string percent_of_roof_cell(const RunVariant& v, CellWidth) {
+  return v.percent_of_roof ? format_percent(*v.percent_of_roof) : kNoCell;
+}
+
+// Warps active over the maximum, measured by ncu over the call's kernels (weighted by time).
+std::string measured_occupancy_cell(const RunVariant& v, CellWidth) {
+  return v.counters && v.counters->achieved_occupancy_pct
+             ? format_percent(*v.counters->achieved_occupancy_pct)
+             : kNoCell;
+}
+
 std::string peak_memory_cell(const RunVariant& v, CellWidth) {
   return measured(v, v.peak_allocated_bytes.has_value(),
                   v.peak_allocated_bytes ? format_bytes(*v.peak_allocated_bytes) : "");
@@ -120,8 +132,10 @@ std::vector<StudyColumn> study_columns(bool backward) {
       {"GPU median", true, gpu_median_ns, nullptr},
       {"TFLOP/s", true, nullptr, tflops_cell},
       {"% peak", true, nullptr, percent_of_peak_cell},
+      {"% roof", true, nullptr, percent_of_roof_cell, true},
       {"peak mem", true, nullptr, peak_memory_cell},
       {"occupancy", true, nullptr, occupancy_column},
+      {"occ. (ncu)", true, nullptr, measured_occupancy_cell, true},
       {"launch API", false, nullptr, launch_api_column},
       {"CPU/fwd", true, nullptr, cpu_time_column},
       {"rel. error", true, nullptr, error_cell},
@@ -135,7 +149,11 @@ std::vector<StudyColumn> study_columns(bool backward) {
 StudyTable study_table(const std::vector<RunVariant>& variants, bool backward, CellWidth width) {
   StudyTable table;
   table.rows.resize(variants.size());
+  const bool counters = std::any_of(variants.begin(), variants.end(), [](const RunVariant& v) {
+    return v.counters || !v.counters_error.empty();
+  });
   for (const StudyColumn& column : study_columns(backward)) {
+    if (column.of_counters && !counters) continue;
     table.numeric.push_back(column.numeric);
     if (column.duration_ns) {
       fill_duration_column(column, variants, table);

@@ -28,10 +28,13 @@ struct StudyColumn {
   std::optional<double> (*duration_ns)(const RunVariant&) = nullptr;
   // Any other column gives its cells as text, before escaping.
   std::string (*cell)(const RunVariant&, CellWidth) = nullptr;
+  // Shown only when the run measured hardware counters (bench --counters, docs/counters.md).
+  bool of_counters = false;
 };
 
 // variant, kernels/fwd, (kernels/bwd with the backward), main kernel, memcpy/fwd, GPU median,
-// TFLOP/s, % peak, peak mem, occupancy, launch API, CPU/fwd, rel. error, status.
+// TFLOP/s, % peak, (% roof), peak mem, occupancy, (occupancy measured by ncu), launch API,
+// CPU/fwd, rel. error, status; the columns in parentheses when the run has counters.
 std::vector<StudyColumn> study_columns(bool backward);
 
 // Cells as text, not yet escaped: each renderer escapes them its own way (markdown_cell,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The report in a real browser: renders `attnprof report` of a bench run (the shipped H200 study)
 # in headless Chromium (Debian's `chromium`, installed by scripts/setup-debian.sh), takes a
-# screenshot, checks the laid-out DOM (tests/browser/check_report.html: the table, every timeline,
+# screenshot, checks the laid-out DOM (tests/browser/check_report.html: the headline, the table,
+# the backward study when the run has one, every timeline,
 # the bar chart, the sweep charts, present and not empty) and proves that the page made no
 # request: Chromium's net log must hold no URL request that the page started, and the page's
 # own resource timing must be empty.
@@ -16,6 +17,9 @@
 set -euo pipefail
 
 attnprof=$1 run_dir=$2 variants=$3 out=$4
+# A run with a backward study beside it must show it (issue 16).
+backward=0
+[[ -f $run_dir/backward/summary.json ]] && backward=1
 here=$(cd "$(dirname "$0")" && pwd)
 
 browser=${CHROMIUM:-}
@@ -51,7 +55,7 @@ dom_check() {
   local report=$1 sweep=$2 width=${3:-1360} dom result
   dom=$(run_chromium --allow-file-access-from-files --virtual-time-budget=10000 --dump-dom \
     --window-size="$((width + 100)),1000" \
-    "file://$here/check_report.html?report=file://$report&variants=$variants&sweep=$sweep&width=$width") || true
+    "file://$here/check_report.html?report=file://$report&variants=$variants&sweep=$sweep&width=$width&backward=$backward") || true
   # The <pre id="result"> block (not the script, which spells out its verdicts too), decoded.
   result=$(sed -n '/<pre id="result">/,/<\/pre>/p' <<<"$dom" | sed -e 's/<[^>]*>//g' \
     -e 's/&quot;/"/g' -e 's/&gt;/>/g' -e 's/&lt;/</g' -e 's/&amp;/\&/g')

@@ -34,6 +34,13 @@ Stage stage_of(std::string_view name) {
   return Stage::kOther;
 }
 
+// A cast that an attention chain makes of its inputs or outputs (an upcast to FP32 and back), or
+// its backward function.
+bool is_cast_op(std::string_view name) {
+  return name == "aten::to" || name == "aten::_to_copy" || name == "aten::type_as" ||
+         contains(name, "ToCopyBackward");
+}
+
 // Ops between a chain's matmul and its softmax, and between the softmax and the second matmul
 // (scale, mask, dropout and their backward functions); more, and the ops are no longer one
 // attention.
@@ -125,6 +132,7 @@ std::vector<AttentionOp> find_attention_ops(const FindingContext& c, size_t regi
       return t.host_events[x.op].start_ns < t.host_events[y.op].start_ns;
     });
     auto stage = [&](size_t i) { return stage_of(t.strings.view(t.host_events[ops[i].op].name)); };
+    size_t claimed = 0;  // ops before this belong to a chain already found
     for (size_t first = 0; first < ops.size(); ++first) {
       if (stage(first) != Stage::kMatmul) continue;
       size_t softmax = first + 1;
@@ -139,9 +147,32 @@ std::vector<AttentionOp> find_attention_ops(const FindingContext& c, size_t regi
         ++last;
       if (last >= ops.size() || last - softmax - 1 > kMaxBetween || stage(last) != Stage::kMatmul)
         continue;
+      // The casts around the chain belong to it: in the backward, autograd runs the math
+      // backend's upcasts as ToCopyBackward0 nodes beside its matmuls, not under an SDPA op.
+      // Reach over casts and up to kMaxBetween other ops (a scale, a mask) to the farthest cast
+      // on each side; never into an earlier chain, nor past an op that runs a GEMM (a
+      // projection, whose own casts are the model's, as under autocast).
+      auto is_cast_at = [&](size_t i) {
+        return is_cast_op(t.strings.view(t.host_events[ops[i].op].name));
+      };
+      auto runs_gemm = [&](size_t i) {
+        for (GpuActivityId id : ops[i].activities)
+          if (kernel_traits::is_gemm(c.name(id))) return true;
+        return false;
+      };
+      auto beside = [&](size_t i, size_t& others) {
+        if (stage(i) != Stage::kOther || runs_gemm(i)) return false;
+        return is_cast_at(i) || ++others <= kMaxBetween;
+      };
+      size_t from = first;
+      for (size_t i = first, others = 0; i > claimed && beside(i - 1, others);)
+        if (is_cast_at(--i)) from = i;
+      size_t to = last;
+      for (size_t i = last + 1, others = 0; i < ops.size() && beside(i, others); ++i)
+        if (is_cast_at(i)) to = i;
       std::vector<GpuActivityId> activities;
       std::string label;
-      for (size_t i = first; i <= last; ++i) {
+      for (size_t i = from; i <= to; ++i) {
         activities.insert(activities.end(), ops[i].activities.begin(), ops[i].activities.end());
         std::string_view name = t.strings.view(t.host_events[ops[i].op].name);
         // The autograd engine's wrapper says nothing its function's name does not.
@@ -151,9 +182,10 @@ std::vector<AttentionOp> find_attention_ops(const FindingContext& c, size_t regi
       }
       AttentionOp a = make(c, std::move(activities));
       a.label = std::move(label);
-      a.parent = parent_name(c, ops[first].op);
-      found.emplace_back(t.host_events[ops[first].op].start_ns, std::move(a));
-      first = last;
+      a.parent = parent_name(c, ops[from].op);
+      found.emplace_back(t.host_events[ops[from].op].start_ns, std::move(a));
+      first = to;
+      claimed = to + 1;
     }
   }
   std::stable_sort(found.begin(), found.end(),
