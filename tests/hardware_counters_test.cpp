@@ -352,7 +352,8 @@ TEST(ShippedCounters, DiffOfTwoRunsShowsWhatMoved) {
   const size_t cudnn = r.output.find("\nsdpa-cudnn\n");
   ASSERT_NE(cudnn, std::string::npos) << r.output;
   const std::string block = r.output.substr(cudnn, r.output.find("\nsdpa-auto", cudnn) - cudnn);
-  EXPECT_NE(block.find("  * tensor_pipe_pct                 44.96        50.10   +11.4 %"), std::string::npos)
+  EXPECT_NE(block.find("  * tensor_pipe_pct                 44.96        50.10   +11.4 %"),
+            std::string::npos)
       << block;
   EXPECT_NE(block.find("    counted_kernels                  1.00         1.00    +0.0 %"),
             std::string::npos)
