@@ -11,15 +11,15 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/cross_trace.h"
 #include "analysis/expectation_evaluation.h"
 #include "analysis/expectation_parser.h"
 #include "analysis/region_metrics.h"
 #include "analysis/regions.h"
 #include "analysis/summarize.h"
-#include "analysis/trace_diff.h"
 #include "attnprof/analysis.h"
+#include "attnprof/cross_trace.h"
 #include "attnprof/render.h"
+#include "attnprof/trace_diff.h"
 #include "reader/read_trace.h"
 #include "render/analyze_output.h"
 #include "render/check_output.h"

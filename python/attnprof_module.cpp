@@ -13,8 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/cross_trace.h"
 #include "attnprof/analysis.h"
+#include "attnprof/cross_trace.h"
 #include "io/trace_directory.h"
 
 namespace py = pybind11;

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include "analysis/trace_diff.h"
+#include "analysis/kernel_class.h"
+#include "analysis/spread.h"
+#include "attnprof/trace_diff.h"
 #include "test_support.h"
 
 namespace attnprof {

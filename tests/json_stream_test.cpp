@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/cross_trace.h"
 #include "attnprof/analysis.h"
+#include "attnprof/cross_trace.h"
 #include "render/analyze_output.h"
 #include "render/json_writer.h"
 #include "test_support.h"

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "analysis/cross_trace.h"
+#include "attnprof/cross_trace.h"
 #include "io/trace_directory.h"
 #include "trace_set.h"
 

@@ -1,4 +1,4 @@
-#include "analysis/cross_trace.h"
+#include "attnprof/cross_trace.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,9 +1,13 @@
-#include "analysis/trace_diff.h"
+#include "attnprof/trace_diff.h"
 
 #include <algorithm>
 #include <cmath>
 #include <deque>
 #include <unordered_map>
+
+#include "analysis/kernel_class.h"
+#include "analysis/region_metrics.h"
+#include "analysis/spread.h"
 
 namespace attnprof {
 

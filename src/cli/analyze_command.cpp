@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "analysis/cross_trace.h"
 #include "attnprof/analysis.h"
+#include "attnprof/cross_trace.h"
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"

@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "analysis/counter_diff.h"
-#include "analysis/trace_diff.h"
+#include "attnprof/trace_diff.h"
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "analysis/cross_trace.h"
+#include "attnprof/cross_trace.h"
 
 namespace attnprof {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/cross_trace.h"
 #include "attnprof/analysis.h"
+#include "attnprof/cross_trace.h"
 #include "render/json_writer.h"
 
 namespace attnprof {

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "analysis/kernel_class.h"
 #include "render/activity_csv.h"
 #include "render/csv_writer.h"
 #include "render/diff_output.h"

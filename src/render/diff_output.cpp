@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/kernel_class.h"
 #include "base/format_units.h"
 #include "render/diff_output.h"
 #include "render/json_activity.h"

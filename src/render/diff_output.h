@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "analysis/trace_diff.h"
+#include "attnprof/trace_diff.h"
 
 namespace attnprof {
 

@@ -26,10 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/kernel_class.h"
-#include "analysis/region_metrics.h"
-#include "analysis/spread.h"
 #include "attnprof/analysis.h"
+#include "attnprof/region_facts.h"
 #include "attnprof/result.h"
 
 namespace attnprof {
