@@ -337,6 +337,17 @@ TEST(ShippedCounters, TheReportShowsTheTableFindingsAndRoofline) {
        at = html.find("variant-point", at + 1))
     ++points;
   EXPECT_EQ(points, 7u);  // one per variant
+  // Per kernel: naive 5 + inplace 5 + sdpa-math 20 + one each for the 4 fused variants.
+  const size_t per_kernel = html.find(R"(<details id="counters-per-kernel"><summary>Per kernel)");
+  ASSERT_NE(per_kernel, std::string::npos);
+  EXPECT_NE(html.find("Per kernel (34 kernels)", per_kernel), std::string::npos);
+  const size_t end = html.find("</details>", per_kernel);
+  size_t rows = 0;
+  for (size_t at = html.find("<tr><td>", per_kernel); at < end; at = html.find("<tr><td>", at + 1))
+    ++rows;
+  EXPECT_EQ(rows, 34u);
+  EXPECT_NE(html.find("<code>nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT</code>", per_kernel),
+            std::string::npos);
 }
 
 // diff of two runs with counters: the study at seq 2048 against the same at seq 8192.

@@ -64,6 +64,36 @@ void write_table(std::string& out, const RunPoint& point) {
   put(out, "</tbody></table></div>");
 }
 
+// Each kernel of each variant's call, as ncu measured it: the sums above hide which kernel of an
+// unfused variant is memory-bound and which is busy on its tensor pipe.
+void write_kernel_table(std::string& out, const RunPoint& point) {
+  size_t rows = 0;
+  for (const RunVariant& v : point.variants) rows += v.kernel_counters.size();
+  if (rows == 0) return;
+  put(out,
+      R"(<details id="counters-per-kernel"><summary>Per kernel ({} kernels)</summary>)"
+      R"(<div class="table-wrap"><table class="study-table"><thead><tr>)"
+      "<th>variant</th><th>kernel</th><th>grid</th><th>block</th><th>time (ncu)</th>"
+      "<th>occupancy: measured</th><th>theoretical</th><th>tensor pipe</th><th>FP32 pipe</th>"
+      "<th>DRAM read GB</th><th>DRAM write GB</th><th>L2 hit</th><th>SM throughput</th>"
+      "</tr></thead><tbody>",
+      rows);
+  for (const RunVariant& v : point.variants) {
+    for (const KernelCounters& k : v.kernel_counters) {
+      put(out,
+          R"(<tr><td>{}</td><td style="overflow-wrap:anywhere"><code>{}</code></td><td>{}</td>)"
+          "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+          "<td>{}</td><td>{}</td></tr>",
+          escape(variant_label(v)), escape(k.name), escape(k.grid), escape(k.block),
+          k.duration_ns ? format_duration(*k.duration_ns) : "-", percent(k.achieved_occupancy_pct),
+          percent(k.theoretical_occupancy_pct), percent(k.tensor_pipe_pct),
+          percent(k.fp32_pipe_pct), gigabytes(k.dram_read_bytes), gigabytes(k.dram_write_bytes),
+          percent(k.l2_hit_rate_pct), percent(k.sm_throughput_pct));
+    }
+  }
+  put(out, "</tbody></table></div></details>");
+}
+
 void write_findings(std::string& out, const RunPoint& point, std::optional<double> bandwidth) {
   std::vector<CounterSubject> subjects;
   for (const RunVariant& v : point.variants) {
@@ -111,6 +141,7 @@ void write_counters_section(std::string& out, const ReportData& data) {
       R"(<p class="lead">Every kernel of one typical call, measured by {} with the clocks as found (<code>--clock-control none</code>) and a cold L2 per kernel; the sums are over the call's kernels, each percentage weighted by kernel time. Measured occupancy is warps active per cycle over the SM's maximum; the estimate is attnprof's, from the trace's launch of the main kernel. The memory roof is the bandwidth a copy kernel reached in the same run: {}. A variant's point: useful FLOPs per DRAM byte and its TFLOP/s by CUDA events; a main kernel's (ring): the FLOPs the hardware counted over its time under ncu.</p>)",
       escape(counters.tool), escape(bandwidth));
   write_table(out, point);
+  write_kernel_table(out, point);
   write_findings(out, point, counters.bandwidth_bytes_per_s);
   if (auto roofline = run_roofline(*data.run, point)) {
     svg::RooflineChart chart;
