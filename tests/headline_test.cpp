@@ -11,6 +11,7 @@
 #include "pipeline/report_inputs.h"
 #include "render/report.h"
 #include "render/report_headline.h"
+#include "report_support.h"
 #include "test_support.h"
 
 namespace attnprof {
@@ -19,11 +20,7 @@ namespace {
 const std::string kStudy = std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study";
 
 ReportData load(const std::vector<std::string>& inputs, const std::string& region = {}) {
-  ReportOptions options;
-  options.region_pattern = region;
-  auto data = load_report(inputs, options);
-  if (!data.ok()) throw std::runtime_error(data.error().message);
-  return std::move(data).value();
+  return testing::load_report_inputs(inputs, region);
 }
 
 const HeadlineReason* reason_of(const Headline& h, const std::string& variant) {

@@ -19,6 +19,7 @@
 #include "reader/run_summary.h"
 #include "render/report.h"
 #include "render/report_svg.h"
+#include "report_support.h"
 #include "test_support.h"
 
 namespace attnprof {
@@ -53,11 +54,7 @@ std::string read_file(const std::string& path) {
 }
 
 ReportData load(const std::vector<std::string>& inputs, const std::string& region = {}) {
-  ReportOptions options;
-  options.region_pattern = region;
-  auto data = load_report(inputs, options);
-  if (!data.ok()) throw std::runtime_error(data.error().message);
-  return std::move(data).value();
+  return testing::load_report_inputs(inputs, region);
 }
 
 // The typical `forward` region of a fixture, laid out.

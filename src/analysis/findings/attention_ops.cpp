@@ -36,8 +36,8 @@ Stage stage_of(std::string_view name) {
 
 // A cast that an attention chain makes of its inputs or outputs (an upcast to FP32 and back), or
 // its backward function.
-bool is_cast_op(std::string_view name) {
-  return name == "aten::to" || name == "aten::_to_copy" || name == "aten::type_as" ||
+bool is_chain_cast(std::string_view name) {
+  return kernel_traits::is_cast_op(name) || name == "aten::type_as" ||
          contains(name, "ToCopyBackward");
 }
 
@@ -153,7 +153,7 @@ std::vector<AttentionOp> find_attention_ops(const FindingContext& c, size_t regi
       // on each side; never into an earlier chain, nor past an op that runs a GEMM (a
       // projection, whose own casts are the model's, as under autocast).
       auto is_cast_at = [&](size_t i) {
-        return is_cast_op(t.strings.view(t.host_events[ops[i].op].name));
+        return is_chain_cast(t.strings.view(t.host_events[ops[i].op].name));
       };
       auto runs_gemm = [&](size_t i) {
         for (GpuActivityId id : ops[i].activities)

@@ -19,6 +19,10 @@ inline bool is_gemm(std::string_view n) {
 inline bool is_fp32_gemm(std::string_view n) {
   return is_gemm(n) && (contains(n, "f32f32") || contains(n, "sgemm"));
 }
+// An op (not a kernel) that changes a tensor's dtype: the casts of an upcast to FP32 and back.
+inline bool is_cast_op(std::string_view op) {
+  return op == "aten::to" || op == "aten::_to_copy";
+}
 inline bool is_softmax(std::string_view n) {
   return contains(n, "softmax");
 }

@@ -16,7 +16,7 @@ namespace attnprof {
 namespace {
 bool is_cast(const std::vector<std::string_view>& chain) {
   for (std::string_view op : chain)
-    if (op == "aten::to" || op == "aten::_to_copy") return true;
+    if (kernel_traits::is_cast_op(op)) return true;
   return false;
 }
 }  // namespace
