@@ -9,16 +9,16 @@ records the ranks and a ~200 MB GPT-2 trace in one device call.
 Each trace is written by torch.profiler's export_chrome_trace as .json.gz.
 tests/data/README.md says what each trace holds and what the tests check in it.
 """
-import gzip
 import json
 import os
-import shutil
 import sys
 
 import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 from torch.profiler import ProfilerActivity, profile, record_function, schedule
+
+from trace_files import save_trace
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "fixtures"
 os.makedirs(OUT, exist_ok=True)
@@ -63,13 +63,7 @@ VARIANTS = {
 
 
 def save(prof, name):
-    raw = os.path.join(OUT, name + ".json")
-    prof.export_chrome_trace(raw)
-    with open(raw, "rb") as src, gzip.open(raw + ".gz", "wb", compresslevel=9) as dst:
-        shutil.copyfileobj(src, dst)
-    size = os.path.getsize(raw)
-    os.remove(raw)
-    print(f"{name}: {size} bytes json, {os.path.getsize(raw + '.gz')} gz", flush=True)
+    save_trace(prof, OUT, name)
 
 
 def inputs(device="cuda", dtype=DTYPE, b=B, h=H, s=S, d=D):

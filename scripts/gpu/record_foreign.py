@@ -9,14 +9,14 @@ transformer block: Triton kernels, Inductor's annotations), all three by default
 Each trace is written by torch.profiler's export_chrome_trace as .json.gz;
 tests/data/foreign/README.md says what each holds and what the tests check in it.
 """
-import gzip
 import os
-import shutil
 import sys
 
 import torch
 import torch.nn.functional as F
 from torch.profiler import ProfilerActivity, profile, record_function, schedule
+
+from trace_files import save_trace
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "foreign"
 os.makedirs(OUT, exist_ok=True)
@@ -24,13 +24,7 @@ ACTIVITIES = [ProfilerActivity.CPU, ProfilerActivity.CUDA]
 
 
 def save(prof, name):
-    raw = os.path.join(OUT, name + ".json")
-    prof.export_chrome_trace(raw)
-    with open(raw, "rb") as src, gzip.open(raw + ".gz", "wb", compresslevel=9) as dst:
-        shutil.copyfileobj(src, dst)
-    size = os.path.getsize(raw)
-    os.remove(raw)
-    print(f"{name}: {size} bytes json, {os.path.getsize(raw + '.gz')} gz", flush=True)
+    save_trace(prof, OUT, name)
 
 
 class Block(torch.nn.Module):

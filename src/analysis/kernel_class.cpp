@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "analysis/findings/kernel_traits.h"
 #include "analysis/text_match.h"
 
 namespace attnprof {
@@ -34,7 +35,8 @@ KernelClass classify_kernel(std::string_view short_name, std::string_view name) 
   std::string full = to_lower(name.empty() ? short_name : name);
   std::string brief = to_lower(short_name.empty() ? name : short_name);
   if (has_any(full, {"flash_fwd", "flash_bwd", "flash_attn", "fmha", "efficient_attention",
-                     "cudnn_generated_fort_native_sdpa"}))
+                     "cudnn_generated_fort_native_sdpa"}) ||
+      kernel_traits::is_flex_attention(full))
     return KernelClass::kFusedAttention;
   if (has_any(full, {"gemm", "nvjet", "xmma", "cublas", "cutlass"})) return KernelClass::kGemm;
   if (has_any(brief, {"softmax"})) return KernelClass::kSoftmax;

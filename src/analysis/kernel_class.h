@@ -5,8 +5,10 @@
 // The rules, first match wins; keywords are matched case-insensitively as substrings:
 //   1. a memcpy activity is "copy", a memset activity is "memset";
 //   2. "fused attention": the full name has flash_fwd, flash_bwd, flash_attn, fmha,
-//      efficient_attention or cudnn_generated_fort_native_sdpa (checked before GEMMs: fused
-//      attention kernels are built from CUTLASS and their full names mention gemm);
+//      efficient_attention or cudnn_generated_fort_native_sdpa, or is FlexAttention's Triton
+//      template (flex_attention, flex_decoding: triton_tem_fused_flex_attention_0) (checked
+//      before GEMMs: fused attention kernels are built from CUTLASS and their full names mention
+//      gemm);
 //   3. "gemm": the full name has gemm, nvjet, xmma, cublas or cutlass (cuBLAS's nvjet and xmma
 //      kernels, CUTLASS kernels, whose short names fold the gemm away into template arguments);
 //   4. "softmax": the short name has softmax (softmax_warp_forward, cunn_SoftMaxForward, ...);

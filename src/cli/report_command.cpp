@@ -1,4 +1,4 @@
-// `attnprof report (RUN_DIR | TRACE...) -o FILE [--format html|md] [--region NAME]`
+// `attnprof report (RUN_DIR | TRACE...) -o FILE [--format html|md|text] [--region NAME]`
 
 #include <memory>
 #include <string>
@@ -26,7 +26,9 @@ int run(const ReportArgs& args) {
   ReportOptions options;
   options.region_pattern = args.region;
   options.limits = args.limits.to_limits();
-  const ReportFormat format = args.format == "md" ? ReportFormat::kMarkdown : ReportFormat::kHtml;
+  const ReportFormat format = args.format == "md"     ? ReportFormat::kMarkdown
+                              : args.format == "text" ? ReportFormat::kText
+                                                      : ReportFormat::kHtml;
   // The report must not replace what it reads (issue 12: `report t.json -o t.json` replaced the
   // trace with HTML).
   for (const std::string& input : args.inputs)
@@ -47,15 +49,17 @@ void register_report(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "report",
       "Write the study as one self-contained HTML page (table with findings, GPU time by kernel "
-      "class, timelines of a typical region, sweep plots) or its table as Markdown");
+      "class, timelines of a typical region, sweep plots), or its table as Markdown or text");
   cmd->add_option("inputs", args->inputs,
                   "A bench output folder (with summary.json), or trace files (.json or .json.gz)")
       ->required();
   cmd->add_option("-o,--output", args->out,
                   "The file to write (- for standard output); never one of the inputs")
       ->required();
-  cmd->add_option("--format", args->format, "html (default) or md (the table and findings)")
-      ->check(CLI::IsMember({"html", "md"}));
+  cmd->add_option("--format", args->format,
+                  "html (default), md (the table and findings) or text (the table, findings and "
+                  "methods as the bench prints them: its table.txt)")
+      ->check(CLI::IsMember({"html", "md", "text"}));
   cmd->add_option("--region", args->region,
                   "Regions are the user annotations with this name (wildcards * and ?); default: "
                   "forward for a bench folder, else as analyze chooses");

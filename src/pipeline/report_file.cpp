@@ -23,7 +23,9 @@ Status write_report(const std::vector<std::string>& inputs, const ReportOptions&
     if (!error) v.trace_href = link.generic_string();
   }
   return write_output_file(out_path, format == ReportFormat::kHtml ? render_report_html(*data)
-                                                                   : render_report_markdown(*data));
+                                     : format == ReportFormat::kMarkdown
+                                         ? render_report_markdown(*data)
+                                         : render_report_text(*data));
 }
 
 }  // namespace attnprof

@@ -125,6 +125,9 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
   w.key("median").begin_object();
   write_median_fields(w, t.facts);
   w.end_object();
+  // The typical region's longest kernel, as the bench's summary.json has it beside the medians
+  // (scripts/gpu/record_flex.py builds its summary.json from these).
+  write_main_kernel_fields(w, t.facts);
   w.key("typical_region");
   if (t.typical_region >= 0)
     w.number(t.typical_region);

@@ -10,7 +10,7 @@
 
 namespace attnprof {
 
-enum class ReportFormat { kHtml, kMarkdown };
+enum class ReportFormat { kHtml, kMarkdown, kText };
 
 // The page: the study's table with the findings as notes; GPU time per variant by kernel class;
 // with a sweep, time and memory against its size (log-log); per variant, the timeline of its
@@ -18,5 +18,7 @@ enum class ReportFormat { kHtml, kMarkdown };
 std::string render_report_html(const ReportData& data);
 // The table(s) and the findings.
 std::string render_report_markdown(const ReportData& data);
+// The table(s), findings and methods as plain text, as the bench prints them (its table.txt).
+std::string render_report_text(const ReportData& data);
 
 }  // namespace attnprof

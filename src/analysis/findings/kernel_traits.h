@@ -1,7 +1,7 @@
 #pragma once
 // What a kernel's name says about it, for the finding rules. Names are as Kineto writes them
 // (demangled); the families are those of cuBLAS (nvjet, xmma, sgemm), cuDNN, FlashAttention,
-// xformers' cutlass FMHA and ATen.
+// xformers' cutlass FMHA, FlexAttention's Triton templates and ATen.
 
 #include <string_view>
 
@@ -26,9 +26,16 @@ inline bool is_cast_op(std::string_view op) {
 inline bool is_softmax(std::string_view n) {
   return contains(n, "softmax");
 }
+// FlexAttention's kernels as Inductor names its Triton templates: the forward
+// triton_tem_fused_flex_attention_0, the backward ..._flex_attention_backward_1, and
+// flex_decoding's for short query blocks.
+inline bool is_flex_attention(std::string_view n) {
+  return contains(n, "flex_attention") || contains(n, "flex_decoding");
+}
 inline bool is_fused_attention(std::string_view n) {
   return contains(n, "flash_fwd") || contains(n, "flash_bwd") || contains(n, "fmha") ||
-         contains(n, "_sdpa_") || contains(n, "efficient_attention") || contains(n, "flash_attn");
+         contains(n, "_sdpa_") || contains(n, "efficient_attention") || contains(n, "flash_attn") ||
+         is_flex_attention(n);
 }
 inline bool is_mask_builder(std::string_view n) {
   return contains(n, "triu_tril") || contains(n, "tril") || contains(n, "triu");
