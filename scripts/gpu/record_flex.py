@@ -26,6 +26,7 @@ Exit status: 0 when every variant ran or was unsupported, 1 when one failed or e
 input.
 """
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -257,10 +258,11 @@ class Recorder:
                             enable_gqa=self.gqa)
         return call
 
-    def sdpa(self, backend):
-        torch, a = self.torch, self.a
+    def sdpa(self):
+        """SDPA as the variant's backend pin (entered once around the variant, as the bench pins
+        it: a pin per call would add its Python cost to every call) lets it run."""
+        a = self.a
         import torch.nn.functional as F
-        from torch.nn.attention import sdpa_kernel
         # is_causal aligns the mask to the top left: only the square causal problem can use it;
         # a shorter query block, a window or --mask explicit pass the mask as a tensor.
         plain_causal = a.mask == "causal" and a.q_seq == a.seq and not a.window
@@ -268,10 +270,8 @@ class Recorder:
         kwargs = {"enable_gqa": True} if self.gqa else {}
 
         def call(q, k, v):
-            with sdpa_kernel(backend):
-                return F.scaled_dot_product_attention(q, k, v, attn_mask=mask,
-                                                      is_causal=plain_causal, scale=self.scale,
-                                                      **kwargs)
+            return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=plain_causal,
+                                                  scale=self.scale, **kwargs)
         return call
 
     # -- the method of the bench (bench/src/libtorch/variant_runner.cpp)
@@ -371,14 +371,14 @@ class Recorder:
                     m["status"], m["reason"] = "unsupported", reason
                     return m
                 activated = True
-            from torch.nn.attention import SDPBackend
-            make = {"flex": lambda: self.flex(notes),
-                    "sdpa-flash": lambda: self.sdpa(SDPBackend.FLASH_ATTENTION),
-                    "sdpa-cudnn": lambda: self.sdpa(SDPBackend.CUDNN_ATTENTION),
-                    "sdpa-fa3": lambda: self.sdpa(SDPBackend.FLASH_ATTENTION),
-                    "sdpa-fa4": lambda: self.sdpa(SDPBackend.FLASH_ATTENTION)}[name]
-            fn = make()
-            with torch.no_grad():
+            from torch.nn.attention import SDPBackend, sdpa_kernel
+            if name == "flex":
+                fn, pin = self.flex(notes), contextlib.nullcontext()
+            else:
+                backend = (SDPBackend.CUDNN_ATTENTION if name == "sdpa-cudnn" else
+                           SDPBackend.FLASH_ATTENTION)
+                fn, pin = self.sdpa(), sdpa_kernel(backend)
+            with torch.no_grad(), pin:
                 q, k, v = self.input_set(seed + 1)
                 with warnings.catch_warnings(record=True) as said:
                     warnings.simplefilter("always")
@@ -516,6 +516,12 @@ def method_notes(a, env, peak, notes):
                 "through torch.compile), with the bench's method and schema; "
                 f"{describe(a)}.")
     out.append(recorder)
+    out.append(
+        "sdpa-flash, sdpa-cudnn: torch.nn.functional.scaled_dot_product_attention with only that "
+        "backend enabled (sdpa_kernel, entered once per variant as the bench pins it); sdpa-fa3, "
+        "sdpa-fa4: the flash backend after torch.nn.attention.activate_flash_attention_impl('FA3' "
+        "or 'FA4'), the default implementation restored afterwards; unsupported, in the "
+        "registry's words, where the implementation's module is not installed.")
     first = notes.get("first_call_s", {})
     if "flex" in first:
         mask = ("no block mask (no mask)" if "block_mask_s" not in notes else

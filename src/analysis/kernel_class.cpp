@@ -42,8 +42,11 @@ KernelClass classify_kernel(std::string_view short_name, std::string_view name) 
   if (has_any(brief, {"softmax"})) return KernelClass::kSoftmax;
   if (has_any(brief, {"triu_tril"})) return KernelClass::kMask;
   if (has_any(brief, {"copy"})) return KernelClass::kCopy;
-  if (has_any(brief, {"reduce_kernel", "reduction"})) return KernelClass::kReduction;
-  if (has_any(brief, {"elementwise", "multi_tensor_apply"})) return KernelClass::kElementwise;
+  if (has_any(brief, {"reduce_kernel", "reduction"}) || kernel_traits::is_inductor_reduction(brief))
+    return KernelClass::kReduction;
+  if (has_any(brief, {"elementwise", "multi_tensor_apply"}) ||
+      kernel_traits::is_inductor_pointwise(brief))
+    return KernelClass::kElementwise;
   return KernelClass::kOther;
 }
 

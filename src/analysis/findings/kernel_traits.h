@@ -26,11 +26,22 @@ inline bool is_cast_op(std::string_view op) {
 inline bool is_softmax(std::string_view n) {
   return contains(n, "softmax");
 }
-// FlexAttention's kernels as Inductor names its Triton templates: the forward
-// triton_tem_fused_flex_attention_0, the backward ..._flex_attention_backward_1, and
-// flex_decoding's for short query blocks.
+// Inductor's generated Triton kernels say what they are in their prefix: triton_poi_ (pointwise),
+// triton_red_ and triton_per_ (a reduction, looped or persistent), triton_tem_ (a template: a
+// matmul, or FlexAttention's attention).
+inline bool is_inductor_pointwise(std::string_view n) {
+  return contains(n, "triton_poi_");
+}
+inline bool is_inductor_reduction(std::string_view n) {
+  return contains(n, "triton_red_") || contains(n, "triton_per_");
+}
+// FlexAttention's attention kernel: Inductor's template triton_tem_fused_flex_attention_0 (the
+// backward's is ..._flex_attention_backward_1). For a short query block (decoding) the template
+// splits the keys, and reductions named after it (triton_red_fused_flex_attention_1, _2) combine
+// the splits: those are reductions beside the attention, not attention.
 inline bool is_flex_attention(std::string_view n) {
-  return contains(n, "flex_attention") || contains(n, "flex_decoding");
+  return (contains(n, "flex_attention") || contains(n, "flex_decoding")) &&
+         !is_inductor_pointwise(n) && !is_inductor_reduction(n);
 }
 inline bool is_fused_attention(std::string_view n) {
   return contains(n, "flash_fwd") || contains(n, "flash_bwd") || contains(n, "fmha") ||
