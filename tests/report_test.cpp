@@ -691,5 +691,25 @@ TEST(ReportCli, WritesHtmlAndMarkdownAndRefusesBadInputWithOneLine) {
   EXPECT_EQ(testing::run_cli("report " + kStudy).exit_code, 2);  // no -o: a usage error
 }
 
+// The table as text is the bench's table.txt, read back from summary.json: for the shipped study
+// the bench printed, every line of its table comes out the same (the bench's own first line
+// names the bench), then its findings and how each column is measured.
+TEST(ReportCli, TextIsTheBenchsTableFromSummaryJson) {
+  auto text = testing::run_cli("report --format text " + kStudy + " -o -");
+  ASSERT_EQ(text.exit_code, 0) << text.output;
+  const std::string bench = read_file(kStudy + "/table.txt");
+  const size_t from = bench.find("\nbf16, batch 4");
+  const size_t to = bench.find("\nWhat the traces show");
+  ASSERT_NE(from, std::string::npos);
+  ASSERT_NE(to, std::string::npos);
+  const std::string table = bench.substr(from, to - from);
+  EXPECT_NE(text.output.find(table), std::string::npos) << text.output;
+  EXPECT_EQ(text.output.rfind("attnprof report: NVIDIA H200 (132 SMs, sm_90", 0), 0u);
+  EXPECT_NE(text.output.find("  - naive: [hidden-copy] aten::masked_fill copies its input"),
+            std::string::npos);
+  EXPECT_NE(text.output.find("How each column is measured:\n  - GPU median: CUDA events"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace attnprof

@@ -391,11 +391,8 @@ class Recorder:
                             raise
                         # A pinned SDPA backend that refuses the shape: unsupported, in
                         # PyTorch's words (its warnings say why, the error only that it did).
-                        why = [str(w.message).strip() for w in said
-                               if "kernel" in str(w.message).lower() or
-                               "support" in str(w.message).lower()]
                         m["status"] = "unsupported"
-                        m["reason"] = "; ".join(dict.fromkeys(why)) or first_line(e)
+                        m["reason"] = sdpa_reasons(str(w.message) for w in said) or first_line(e)
                         return m
                     notes.setdefault("first_call_s", {})[name] = time.perf_counter() - start
                 has_run = True
@@ -428,6 +425,18 @@ class Recorder:
                 restore_flash_impl()
             torch.cuda.empty_cache()
         return m
+
+
+def sdpa_reasons(messages):
+    """PyTorch's reasons for not running a backend, from the warnings of a refused SDPA call:
+    without the headers ("Flash attention kernel not used because:") and the source locations
+    ("(Triggered internally at ...)"), each once."""
+    reasons = []
+    for message in messages:
+        text = re.sub(r"\s*\(Triggered internally at [^)]*\)\s*$", "", message.strip())
+        if text and not text.endswith("because:") and text not in reasons:
+            reasons.append(text)
+    return "; ".join(reasons)
 
 
 def activate_flash_impl(impl):
