@@ -91,14 +91,18 @@ if ! source "$root/scripts/gpu/deps-env.sh" "$root/.debs" >"$out/deps.log" 2>&1;
 fi
 note deps ok "$(tail -1 "$out/deps.log")"
 
-# 2. Configure and build. Only what the GPU run needs: the CLI and the bench's tests.
+# 2. Configure and build. Only what the GPU run needs: the CLI, the bench's tests and the
+# FlexAttention recorder's (tests/flex_recorder_gpu_test.cpp).
 generator=Ninja
 command -v ninja >/dev/null || generator="Unix Makefiles"
 # CMAKE_POLICY_VERSION_MINIMUM: CMake 4 refuses packages written for CMake < 3.5; harmless else.
+# Python3_EXECUTABLE: the python3 that has torch, which the FlexAttention recorder's test runs.
 if cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Release -DATTNPROF_BENCH=ON \
-      -DCMAKE_POLICY_VERSION_MINIMUM=3.5 >"$out/build.log" 2>&1 &&
+      -DCMAKE_POLICY_VERSION_MINIMUM=3.5 -DPython3_EXECUTABLE="$(command -v python3)" \
+      >"$out/build.log" 2>&1 &&
    cmake --build "$build" -j "$jobs" --target attnprof bench_variants_gpu_test \
-      bench_trace_gpu_test bench_study_format_test bench_counters_gpu_test bench_counters_test >>"$out/build.log" 2>&1; then
+      bench_trace_gpu_test bench_study_format_test bench_counters_gpu_test bench_counters_test \
+      flex_recorder_gpu_test >>"$out/build.log" 2>&1; then
   echo "BUILD OK" >>"$out/build.log"
   note build ok "$generator, $(elapsed)"
 else

@@ -35,7 +35,12 @@ void write_table(std::string& out, const ReportTable& table, const StudyTable& c
 // The run's cells as a terminal shows them; a table of traces as report_tables gives it.
 StudyTable terminal_cells(const ReportTable& table, const RunPoint* point) {
   if (point) return study_table(point->variants, point->problem.backward, CellWidth::kTerminal);
-  return StudyTable{table.header, table.numeric, table.rows};
+  StudyTable cells;
+  cells.header = table.header;
+  cells.numeric = table.numeric;
+  cells.kernel_names.assign(table.header.size(), false);  // a text table cuts no names
+  cells.rows = table.rows;
+  return cells;
 }
 
 void write_tables(std::string& out, const std::vector<ReportTable>& tables, const RunSummary* run) {
