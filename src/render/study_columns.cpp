@@ -7,6 +7,7 @@
 #include "base/format_units.h"
 #include "render/display_text.h"
 #include "render/fact_cells.h"
+#include "render/markdown_kernel_names.h"
 
 namespace attnprof {
 namespace {
@@ -137,13 +138,13 @@ std::vector<StudyColumn> study_columns(bool backward) {
   std::vector<StudyColumn> columns{
       {"variant", false, nullptr, variant_cell},
       {"kernels/fwd", true, nullptr, forward_kernels_cell},
-      {"main kernel", false, nullptr, main_kernel_column},
+      {"main kernel", false, nullptr, main_kernel_column, false, true},
       {"memcpy/fwd", true, nullptr, memcpy_column},
       {"GPU median", true, gpu_median_ns, nullptr},
-      {"TFLOP/s", true, nullptr, tflops_cell, false, StudyColumn::Bound::kCompute},
-      {"% peak", true, nullptr, percent_of_peak_cell, false, StudyColumn::Bound::kCompute},
-      {"K/V GB/s", true, nullptr, kv_gbps_cell, false, StudyColumn::Bound::kMemory},
-      {"% HBM", true, nullptr, percent_of_hbm_cell, false, StudyColumn::Bound::kMemory},
+      {"TFLOP/s", true, nullptr, tflops_cell, false, false, StudyColumn::Bound::kCompute},
+      {"% peak", true, nullptr, percent_of_peak_cell, false, false, StudyColumn::Bound::kCompute},
+      {"K/V GB/s", true, nullptr, kv_gbps_cell, false, false, StudyColumn::Bound::kMemory},
+      {"% HBM", true, nullptr, percent_of_hbm_cell, false, false, StudyColumn::Bound::kMemory},
       {"% roof", true, nullptr, percent_of_roof_cell, true},
       {"peak mem", true, nullptr, peak_memory_cell},
       {"occupancy", true, nullptr, occupancy_column},
@@ -198,6 +199,7 @@ StudyTable study_table(const std::vector<RunVariant>& variants, StudyTableKind k
     if (column.of_counters && !counters) continue;
     if (column.bound == hidden) continue;
     table.numeric.push_back(column.numeric);
+    table.kernel_names.push_back(column.kernel_names);
     if (column.duration_ns) {
       fill_duration_column(column, variants, table);
       continue;
@@ -247,11 +249,16 @@ std::string study_table_markdown(const StudyTable& table) {
   text += "\n|";
   for (bool numeric : table.numeric) text += numeric ? "---:|" : "---|";
   text += "\n";
+  MarkdownKernelNames names;
   for (const auto& row : table.rows) {
     text += "|";
-    for (const std::string& cell : row) text += fmt::format(" {} |", markdown_cell(cell));
+    for (size_t c = 0; c < row.size(); ++c) {
+      const bool kernel = table.kernel_names[c] && row[c] != kNoCell;
+      text += fmt::format(" {} |", kernel ? names.cell(row[c]) : markdown_cell(row[c]));
+    }
     text += "\n";
   }
+  if (const std::string full = names.details(); !full.empty()) text += "\n" + full;
   return text;
 }
 
