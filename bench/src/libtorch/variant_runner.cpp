@@ -82,6 +82,12 @@ VariantMeasurement run_variant(Variant variant, const Problem& problem, const Ru
   const auto phase = [&](std::string_view name) {
     if (on_phase) on_phase(name);
   };
+  // The command checks every shape before it runs; this is for callers that build a Problem.
+  if (const std::string error = shape_error(problem); !error.empty()) {
+    m.status = VariantStatus::kError;
+    m.reason = error;
+    return m;
+  }
   if (problem.device == DeviceKind::kCpu && !runs_on_cpu(variant)) {
     m.status = VariantStatus::kUnsupported;
     m.reason = cpu_unsupported_reason(variant);
