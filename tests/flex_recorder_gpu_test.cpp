@@ -30,8 +30,8 @@ TEST(FlexRecorder, TinyGqaWindowFolderReadsLikeTheBenchs) {
   const std::string out = marker.dir() + "/flex";
   // 4 query heads on 2 KV heads, the last 128 of 256 positions, a window of 64.
   const testing::CommandResult recorded = run_command(
-      std::string(ATTNPROF_PYTHON) + " " + ATTNPROF_SOURCE_DIR + "/scripts/gpu/record_flex.py " +
-      out +
+      "PYTHONDONTWRITEBYTECODE=1 " + std::string(ATTNPROF_PYTHON) + " " + ATTNPROF_SOURCE_DIR +
+      "/scripts/gpu/record_flex.py " + out +
       " --batch 1 --heads 4 --kv-heads 2 --seq 256 --q-seq 128 --head-dim 64 --window 64"
       " --time-budget 0.05 --min-reps 5 --trace-regions 3 --attnprof " +
       ATTNPROF_CLI);

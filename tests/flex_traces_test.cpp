@@ -102,6 +102,9 @@ TEST(FlexTraces, TheRecordedStudyReadsLikeABenchRun) {
   ASSERT_TRUE(flex.forward.has_value());
   ASSERT_TRUE(flex.forward->facts.main_kernel.has_value());
   EXPECT_EQ(flex.forward->facts.main_kernel->short_name, "triton_tem_fused_flex_attention_0");
+  // K and V (2·B·KVH·S·D bf16 elements) over the median, as the bench counts them.
+  ASSERT_TRUE(flex.kv_gbps.has_value() && flex.median_ms.has_value());
+  EXPECT_NEAR(*flex.kv_gbps, 2.0 * 4 * 16 * 2048 * 64 * 2 / (*flex.median_ms * 1e-3) / 1e9, 1e-6);
   EXPECT_EQ(point.variants[1].variant, "sdpa-flash");
   EXPECT_EQ(point.variants[2].variant, "sdpa-cudnn");
   for (size_t i : {3u, 4u}) {
@@ -132,9 +135,9 @@ TEST(FlexTraces, FactsOnlyRebuildsTheTraceFactsFromTheTraces) {
   std::ofstream(copy / "summary.json") << json;
   std::filesystem::remove(copy / "table.txt");
 
-  const testing::CommandResult done = run_command("python3 " + std::string(ATTNPROF_SOURCE_DIR) +
-                                                  "/scripts/gpu/record_flex.py --facts-only " +
-                                                  copy.string() + " --attnprof " + ATTNPROF_CLI);
+  const testing::CommandResult done = run_command(
+      "PYTHONDONTWRITEBYTECODE=1 " + std::string(ATTNPROF_PYTHON) + " " + ATTNPROF_SOURCE_DIR +
+      "/scripts/gpu/record_flex.py --facts-only " + copy.string() + " --attnprof " + ATTNPROF_CLI);
   ASSERT_EQ(done.exit_code, 0) << done.output;
   Result<RunSummary> rebuilt = read_study(copy.string());
   Result<RunSummary> shipped = read_study(kFlexStudy);

@@ -140,6 +140,17 @@ def attention_flops(a):
     return 4.0 * a.batch * a.heads * visible_pairs(a) * a.head_dim
 
 
+def kv_bytes(a):
+    """K and V alone (2·B·KVH·S·D elements): what a decode step streams."""
+    return 2.0 * a.batch * a.kv_heads * a.seq * a.head_dim * ELEMENT_BYTES[a.dtype]
+
+
+def minimal_bytes(a):
+    """The least one forward moves: q and out once each, k and v once each."""
+    q = a.batch * a.heads * a.q_seq * a.head_dim * ELEMENT_BYTES[a.dtype]
+    return 2.0 * q + kv_bytes(a)
+
+
 def input_set_bytes(a):
     q = a.batch * a.heads * a.q_seq * a.head_dim * ELEMENT_BYTES[a.dtype]
     kv = a.batch * a.kv_heads * a.seq * a.head_dim * ELEMENT_BYTES[a.dtype]
@@ -171,7 +182,9 @@ def describe(a):
 # The datasheet peaks: the bench's own table (bench/src/gpu_peaks.cpp), read from its source so
 # that there is one table.
 
-def dense_peak(device_name, dtype, tf32):
+def datasheet(device_name):
+    """The row of `device_name`: bf16, fp16, tf32, fp32 TFLOP/s, HBM TB/s, and the peaks' source;
+    None for a GPU not in the table."""
     try:
         with open(os.path.join(ROOT, "bench", "src", "gpu_peaks.cpp")) as f:
             table = f.read()
@@ -181,13 +194,26 @@ def dense_peak(device_name, dtype, tf32):
         return None
     number = r"\s*([0-9.]+)\s*"
     for m in re.finditer(r'\{"([^"]+)",' + ",".join([number] * 5) + r"\}", table):
-        if m.group(1) != device_name:
-            continue
-        bf16, fp16, tf32_rate, fp32 = (float(m.group(i)) for i in range(2, 6))
-        rate, precision = {"bf16": (bf16, "bf16"), "fp16": (fp16, "fp16"),
-                           "fp32": (tf32_rate, "tf32") if tf32 else (fp32, "fp32")}[dtype]
-        return {"tflops": rate, "precision": precision, "source": source}
+        if m.group(1) == device_name:
+            return [float(m.group(i)) for i in range(2, 7)] + [source]
     return None
+
+
+def dense_peak(device_name, dtype, tf32):
+    row = datasheet(device_name)
+    if not row:
+        return None
+    bf16, fp16, tf32_rate, fp32, _, source = row
+    rate, precision = {"bf16": (bf16, "bf16"), "fp16": (fp16, "fp16"),
+                       "fp32": (tf32_rate, "tf32") if tf32 else (fp32, "fp32")}[dtype]
+    return {"tflops": rate, "precision": precision, "source": source}
+
+
+def hbm_bandwidth(device_name):
+    """The bandwidth a K/V rate is compared with: the datasheet's (the bench's, without
+    --counters; the recorder measures no copy kernel)."""
+    row = datasheet(device_name)
+    return {"bytes_per_s": row[4] * 1e12, "source": "the NVIDIA datasheet's"} if row else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -495,7 +521,7 @@ def environment():
     }
 
 
-def method_notes(a, env, peak, notes):
+def method_notes(a, env, peak, point, notes):
     """The bench's notes (bench/src/study_table.cpp method_notes), where this run measures the
     same way, and what differs: how flex is compiled, and its compile time."""
     l2 = env["l2_bytes"] / (1 << 20)
@@ -512,6 +538,13 @@ def method_notes(a, env, peak, notes):
         "TFLOP/s: 4·D per query head and visible query-key pair (q·kᵀ and p·v), the pairs "
         "counted exactly from the mask (causal aligned to the end, the window), over the GPU "
         "median.",
+        *([f"K/V GB/s and % HBM, instead of TFLOP/s and % peak where a point is memory-bound: its "
+           "useful FLOPs over the least bytes one call moves (q and out, B·H·Q·D elements each; "
+           "k and v, B·KVH·S·D each) fall below the GPU's ridge point, the dense peak over the "
+           f"HBM bandwidth ({point['ridge_flop_per_byte']:.0f} FLOP per byte). K/V GB/s is the "
+           "bytes of k and v (2·B·KVH·S·D elements) over the GPU median; % HBM divides it by "
+           f"{point['hbm']['source']} bandwidth, {point['hbm']['bytes_per_s'] / 1e12:.2f} TB/s."]
+          if point["bound"] == "memory" else []),
         (f"% peak: of the {env['device']}'s dense {peak['precision']} peak, "
          f"{peak['tflops']:.1f} TFLOP/s ({peak['source']})." if peak else
          f"% peak: n/a, attnprof has no datasheet peak for {env['device']}."),
@@ -577,6 +610,7 @@ def record(a, variants):
         rows.append(m)
     peak = dense_peak(env["device"], a.dtype, env["tf32_matmul"])
     flops = attention_flops(a)
+    point = bound_fields(a, flops, peak, hbm_bandwidth(env["device"]))
     summary = {
         "schemaVersion": 2,
         "tool": "scripts/gpu/record_flex.py",
@@ -584,7 +618,7 @@ def record(a, variants):
         "settings": {"time_budget_seconds": a.time_budget, "min_reps": a.min_reps,
                      "max_reps": a.max_reps, "trace_regions": a.trace_regions,
                      "seed": str(a.seed)},
-        "methods": method_notes(a, env, peak, notes),
+        "methods": method_notes(a, env, peak, point, notes),
         "sweep": [],
         "points": [{
             "problem": {"batch": a.batch, "heads": a.heads, "kv_heads": a.kv_heads,
@@ -593,7 +627,8 @@ def record(a, variants):
                         "backward": False, "device": "cuda"},
             "flops_per_call": flops,
             "peak": peak,
-            "variants": [variant_json(r, flops, peak) for r in rows],
+            **point,
+            "variants": [variant_json(r, a, flops, peak, point["hbm"]) for r in rows],
         }],
         "counters": None,
     }
@@ -601,14 +636,27 @@ def record(a, variants):
     return rows
 
 
-def variant_json(m, flops, peak):
+def bound_fields(a, flops, peak, hbm):
+    """Where the point sits against the ridge point (bench/src/study.cpp attach_bound)."""
+    intensity = flops / minimal_bytes(a)
+    ridge = peak["tflops"] * 1e12 / hbm["bytes_per_s"] if peak and hbm else None
+    return {"bytes_per_call": {"minimal": minimal_bytes(a), "kv": kv_bytes(a)},
+            "intensity_flop_per_byte": intensity, "hbm": hbm, "ridge_flop_per_byte": ridge,
+            "bound": None if ridge is None else "memory" if intensity < ridge else "compute"}
+
+
+def variant_json(m, a, flops, peak, hbm):
     t = m["timing"]
-    tflops = flops / (t["median_ms"] * 1e-3) / 1e12 if t and t["median_ms"] > 0 else None
+    seconds = t["median_ms"] * 1e-3 if t and t["median_ms"] > 0 else None
+    tflops = flops / seconds / 1e12 if seconds else None
+    kv_rate = kv_bytes(a) / seconds if seconds else None
     return {
         "variant": m["variant"], "status": m["status"], "reason": m["reason"],
         "chosen_backend": m["chosen_backend"], "correctness": m["correctness"], "timing": t,
         "tflops": tflops,
         "percent_of_peak": 100 * tflops / peak["tflops"] if tflops is not None and peak else None,
+        "kv_gbps": kv_rate / 1e9 if kv_rate else None,
+        "percent_of_hbm": 100 * kv_rate / hbm["bytes_per_s"] if kv_rate and hbm else None,
         "peak_allocated_bytes": m["peak_allocated_bytes"],
         "counters": None,
         "trace": {"file": m["trace"] or "", "error": "", "forward": None, "backward": None},

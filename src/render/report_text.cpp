@@ -34,7 +34,9 @@ void write_table(std::string& out, const ReportTable& table, const StudyTable& c
 
 // The run's cells as a terminal shows them; a table of traces as report_tables gives it.
 StudyTable terminal_cells(const ReportTable& table, const RunPoint* point) {
-  if (point) return study_table(point->variants, point->problem.backward, CellWidth::kTerminal);
+  if (point)
+    return study_table(point->variants, {point->problem.backward, point->memory_bound},
+                       CellWidth::kTerminal);
   StudyTable cells;
   cells.header = table.header;
   cells.numeric = table.numeric;
