@@ -67,9 +67,9 @@ void expect_passes(const Problem& problem) {
   EXPECT_GT(m.timing->median_ms, 0.0);
   EXPECT_GE(m.timing->input_sets, 3);
   ASSERT_TRUE(m.peak_allocated_bytes.has_value());
-  // At least its output: B·H·S·D elements of 2 bytes.
+  // At least its output: B·H·Q·D elements of 2 bytes.
   EXPECT_GE(*m.peak_allocated_bytes,
-            problem.batch * problem.heads * problem.seq * problem.head_dim * 2);
+            problem.batch * problem.heads * problem.q_seq * problem.head_dim * 2);
 }
 
 class ExampleKernelAccuracy : public ::testing::TestWithParam<std::tuple<Dtype, MaskKind>> {};
@@ -96,10 +96,50 @@ TEST(ExampleKernel, OddHeadDimAndSequence) {
   ATTNPROF_REQUIRE_EXAMPLE_KERNEL();
   Problem p = small_problem(Dtype::kBf16, MaskKind::kCausal);
   p.head_dim = 128;
-  p.seq = 200;
+  p.seq = p.q_seq = 200;
   expect_passes(p);
   p.head_dim = 40;
-  p.seq = 77;
+  p.seq = p.q_seq = 77;
+  expect_passes(p);
+}
+
+// The problem options of issue 15 reach the kernel through the ABI: grouped-query attention
+// (kv_heads), a decode step and a chunk of queries at the end of the keys (q_seq, the causal mask
+// aligned to the end), a sliding window; each checked against float64 as the variants are.
+TEST(ExampleKernel, GroupedQueryAttention) {
+  ATTNPROF_REQUIRE_CUDA();
+  ATTNPROF_REQUIRE_EXAMPLE_KERNEL();
+  Problem p = small_problem(Dtype::kBf16, MaskKind::kCausal);
+  p.heads = 8;
+  p.kv_heads = 2;
+  expect_passes(p);
+  p.kv_heads = 1;  // multi-query
+  expect_passes(p);
+}
+
+TEST(ExampleKernel, DecodeAndChunkedQueriesAlignedToTheEnd) {
+  ATTNPROF_REQUIRE_CUDA();
+  ATTNPROF_REQUIRE_EXAMPLE_KERNEL();
+  Problem p = small_problem(Dtype::kFp16, MaskKind::kCausal);
+  p.seq = 1000;
+  p.q_seq = 1;
+  expect_passes(p);
+  p.q_seq = 37;
+  expect_passes(p);
+  p.mask = MaskKind::kNone;
+  expect_passes(p);
+}
+
+TEST(ExampleKernel, SlidingWindow) {
+  ATTNPROF_REQUIRE_CUDA();
+  ATTNPROF_REQUIRE_EXAMPLE_KERNEL();
+  Problem p = small_problem(Dtype::kBf16, MaskKind::kCausal);
+  p.seq = 300;
+  p.q_seq = 300;
+  p.window = 45;
+  expect_passes(p);
+  p.q_seq = 5;  // decode-like queries, the window reaching back into the keys
+  p.kv_heads = 2;
   expect_passes(p);
 }
 
