@@ -5,10 +5,14 @@
 //   aoti_probe runner DIR   the model's .so from DIR/extracted/ (unzipped by make_package.py)
 //                           through AOTIModelContainerRunnerCuda: no package loader, no temporary
 //                           folder for torch to extract into and remove
+//   aoti_probe reader DIR   the same, the package unzipped here with torch's own archive reader
+//                           (caffe2::serialize::PyTorchStreamReader, which wrote it) into
+//                           DIR/reader-extracted/: what the bench would do
 //
 // Prints what it did and the largest difference from torch's output; exit status 0 when it ran.
 // Run each mode in its own process: a crash in one must not hide the other's outcome.
 
+#include <caffe2/serialize/inline_container.h>
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 #include <torch/csrc/inductor/aoti_runner/model_container_runner_cuda.h>
 #include <torch/serialize.h>
@@ -44,6 +48,19 @@ std::string find_model_so(const fs::path& folder) {
   return "";
 }
 
+// Every record of the archive written under `folder`, as the package lays them out.
+void extract_with_torch_reader(const std::string& package, const fs::path& folder) {
+  caffe2::serialize::PyTorchStreamReader reader(package);
+  for (const std::string& name : reader.getAllRecords()) {
+    const auto [data, size] = reader.getRecord(name);
+    const fs::path path = folder / name;
+    fs::create_directories(path.parent_path());
+    std::ofstream out(path, std::ios::binary);
+    out.write(static_cast<const char*>(data.get()), static_cast<std::streamsize>(size));
+    std::cout << "reader: " << name << " (" << size << " bytes)" << std::endl;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -63,7 +80,12 @@ int main(int argc, char** argv) {
     std::cout << "loader: constructed" << std::endl;
     outputs = loader.run(inputs);
   } else {
-    const std::string so = find_model_so(dir / "extracted");
+    fs::path extracted = dir / "extracted";
+    if (mode == "reader") {
+      extracted = dir / "reader-extracted";
+      extract_with_torch_reader((dir / "sdpa.pt2").string(), extracted);
+    }
+    const std::string so = find_model_so(extracted);
     std::cout << "runner: AOTIModelContainerRunnerCuda(" << so << ")" << std::endl;
     torch::inductor::AOTIModelContainerRunnerCuda runner(so, 1, "cuda",
                                                          fs::path(so).parent_path().string());

@@ -14,7 +14,7 @@ if g++ -std=c++17 -O1 -D_GLIBCXX_USE_CXX11_ABI=1 "$here/aoti_probe.cpp" -o "$wor
      -I"$torch_dir/include" -I"$torch_dir/include/torch/csrc/api/include" -I/usr/local/cuda/include \
      -L"$torch_dir/lib" -Wl,-rpath,"$torch_dir/lib" -ltorch -ltorch_cuda -ltorch_cpu -lc10 \
      -lc10_cuda 2>"$work/compile.log"; then
-  for mode in runner loader; do
+  for mode in runner reader loader; do
     "$work/aoti_probe" "$mode" "$work" 2>&1 | tail -15
     echo "aoti_probe $mode: exit ${PIPESTATUS[0]} (139 = SIGSEGV)"
   done
