@@ -141,5 +141,31 @@ TEST(StudyColumns, TheTerminalCutsLongNamesBetweenCharactersAndMarkdownKeepsThem
   EXPECT_EQ(study_table(rows, false, CellWidth::kFull).rows[0][main], kernel);
 }
 
+// summary.md's table is read in a pull request: a 100-character cuDNN name in a cell pushed the
+// other 14 columns off the screen (issue 16). The cell shows it cut, with a number; the name in
+// full is listed once under the table.
+TEST(StudyColumns, MarkdownCutsLongKernelNamesAndListsEachInFullOnceBelow) {
+  const std::string cudnn =
+      "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x64_4x1x1_cga1x1x1_"
+      "kernel0_0";
+  const std::vector<RunVariant> rows = {ran("sdpa-cudnn", 0.10, cudnn),
+                                        ran("sdpa-flash", 0.16, "flash_fwd_kernel<...>"),
+                                        ran("sdpa-auto", 0.10, cudnn)};
+  const std::string markdown = study_table_markdown(study_table(rows, false, CellWidth::kFull));
+  const size_t details = markdown.find("<details><summary>Kernel names in full</summary>");
+  ASSERT_NE(details, std::string::npos) << markdown;
+  const std::string table = markdown.substr(0, details);
+  const std::string below = markdown.substr(details);
+  EXPECT_EQ(table.find(cudnn), std::string::npos) << table;
+  EXPECT_NE(table.find("`cudnn_generated_fort_native_sdpa_sm90_flash…` [1]"), std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("[2]"), std::string::npos) << table;  // one number per distinct name
+  EXPECT_NE(table.find("| `flash_fwd_kernel<...>` |"), std::string::npos) << table;
+  EXPECT_NE(below.find("1. " + cudnn + "\n"), std::string::npos) << below;
+  EXPECT_EQ(below.find("2. "), std::string::npos) << below;
+  // Every row of the table is still one line with one cell per column.
+  EXPECT_EQ(count(table, '\n'), 2u + rows.size() + 1) << table;  // and the blank line
+}
+
 }  // namespace
 }  // namespace attnprof

@@ -49,7 +49,7 @@ void write_tables(std::string& out, const std::vector<ReportTable>& tables) {
       out += "|";
       for (size_t c = 0; c < table.rows[r].size(); ++c) {
         const std::string& cell = table.rows[r][c];
-        const bool kernel = table.header[c] == "main kernel" && cell != kNoCell;
+        const bool kernel = table.kernel_names[c] && cell != kNoCell;
         put(out, " {} |", kernel ? names.cell(cell) : markdown_cell(cell));
       }
       // Each id once: the backward study lists a finding of both passes twice.

@@ -44,6 +44,7 @@ ReportTable run_table(const ReportData& data, size_t index) {
   StudyTable study = study_table(point.variants, point.problem.backward, CellWidth::kFull);
   table.header = std::move(study.header);
   table.numeric = std::move(study.numeric);
+  table.kernel_names = std::move(study.kernel_names);
   for (size_t r = 0; r < point.variants.size(); ++r) {
     const RunVariant& v = point.variants[r];
     std::vector<ReportNote> notes;
@@ -63,8 +64,10 @@ ReportTable trace_table(const ReportData& data) {
   table.focus = true;
   table.header = {"trace", "regions", "kernels",     "memcpy",    "memset",    "GPU busy",
                   "wall",  "CPU",     "main kernel", "occupancy", "launch API"};
-  for (const std::string& h : table.header)
+  for (const std::string& h : table.header) {
     table.numeric.push_back(h != "trace" && h != "main kernel" && h != "launch API");
+    table.kernel_names.push_back(h == "main kernel");
+  }
   for (const ReportVariant& v : data.variants) {
     std::vector<std::string> cells(table.header.size(), kNone);
     std::vector<ReportNote> notes;

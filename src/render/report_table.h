@@ -21,6 +21,7 @@ struct ReportTable {
   bool focus = false;   // the table of the point the timelines show
   std::vector<std::string> header;
   std::vector<bool> numeric;          // per column: aligned right
+  std::vector<bool> kernel_names;     // per column: cells that are kernel names
   std::vector<std::string> variants;  // per row
   std::vector<std::vector<std::string>> rows;
   std::vector<std::vector<ReportNote>> notes;  // per row

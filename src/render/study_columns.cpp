@@ -7,6 +7,7 @@
 #include "base/format_units.h"
 #include "render/display_text.h"
 #include "render/fact_cells.h"
+#include "render/markdown_kernel_names.h"
 
 namespace attnprof {
 namespace {
@@ -127,7 +128,7 @@ std::vector<StudyColumn> study_columns(bool backward) {
   std::vector<StudyColumn> columns{
       {"variant", false, nullptr, variant_cell},
       {"kernels/fwd", true, nullptr, forward_kernels_cell},
-      {"main kernel", false, nullptr, main_kernel_column},
+      {"main kernel", false, nullptr, main_kernel_column, false, true},
       {"memcpy/fwd", true, nullptr, memcpy_column},
       {"GPU median", true, gpu_median_ns, nullptr},
       {"TFLOP/s", true, nullptr, tflops_cell},
@@ -155,6 +156,7 @@ StudyTable study_table(const std::vector<RunVariant>& variants, bool backward, C
   for (const StudyColumn& column : study_columns(backward)) {
     if (column.of_counters && !counters) continue;
     table.numeric.push_back(column.numeric);
+    table.kernel_names.push_back(column.kernel_names);
     if (column.duration_ns) {
       fill_duration_column(column, variants, table);
       continue;
@@ -204,11 +206,16 @@ std::string study_table_markdown(const StudyTable& table) {
   text += "\n|";
   for (bool numeric : table.numeric) text += numeric ? "---:|" : "---|";
   text += "\n";
+  MarkdownKernelNames names;
   for (const auto& row : table.rows) {
     text += "|";
-    for (const std::string& cell : row) text += fmt::format(" {} |", markdown_cell(cell));
+    for (size_t c = 0; c < row.size(); ++c) {
+      const bool kernel = table.kernel_names[c] && row[c] != kNoCell;
+      text += fmt::format(" {} |", kernel ? names.cell(row[c]) : markdown_cell(row[c]));
+    }
     text += "\n";
   }
+  if (const std::string full = names.details(); !full.empty()) text += "\n" + full;
   return text;
 }
 

@@ -30,6 +30,9 @@ struct StudyColumn {
   std::string (*cell)(const RunVariant&, CellWidth) = nullptr;
   // Shown only when the run measured hardware counters (bench --counters, docs/counters.md).
   bool of_counters = false;
+  // Its cells are kernel names: Markdown cuts them to a table's width and lists them in full
+  // below it (render/markdown_kernel_names.h).
+  bool kernel_names = false;
 };
 
 // variant, kernels/fwd, (kernels/bwd with the backward), main kernel, memcpy/fwd, GPU median,
@@ -41,7 +44,8 @@ std::vector<StudyColumn> study_columns(bool backward);
 // escape_control, HTML).
 struct StudyTable {
   std::vector<std::string> header;
-  std::vector<bool> numeric;  // per column: aligned right
+  std::vector<bool> numeric;       // per column: aligned right
+  std::vector<bool> kernel_names;  // per column: StudyColumn::kernel_names
   std::vector<std::vector<std::string>> rows;
 };
 
@@ -51,7 +55,7 @@ StudyTable study_table(const std::vector<RunVariant>& variants, bool backward, C
 // cell escaped (display_text.h), so that a name cannot move the cursor or start a line.
 std::string study_table_text(const StudyTable& table);
 // A GitHub Markdown table; each cell through markdown_cell, so that `|` and newlines forge no
-// cell or row.
+// cell or row; kernel names cut, numbered and listed in full under it in a <details> block.
 std::string study_table_markdown(const StudyTable& table);
 
 }  // namespace attnprof
