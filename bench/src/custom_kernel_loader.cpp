@@ -2,7 +2,9 @@
 
 #include <dlfcn.h>
 
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "problem.h"
 
@@ -24,6 +26,13 @@ std::string name_from_path(std::string_view path) {
 
 bool is_aoti_package(const std::string& path) {
   return fs::path(path).extension() == ".pt2";
+}
+
+// A .pt2 is a zip archive (torch's PyTorchStreamWriter): its first bytes are a local file header.
+bool starts_like_a_zip(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  char magic[4] = {};
+  return file.read(magic, sizeof magic) && std::memcmp(magic, "PK\x03\x04", 4) == 0;
 }
 
 }  // namespace
@@ -57,18 +66,20 @@ Result<CustomKernel> parse_custom_kernel(std::string_view text) {
 
 Result<CustomKernel> load_custom_kernel(CustomKernel kernel) {
   const std::string& path = kernel.path;
-  if (is_aoti_package(path)) {
-    return make_error(
-        ErrorKind::kUsage,
-        "--custom {}: AOTInductor packages are not loaded by this bench: torch's package loader "
-        "crashes on the GPU machine's torch 2.11 wheel (docs/CUSTOM_KERNELS.md); export the "
-        "kernel from a shared library instead ({})",
-        path, kAbiDocs);
-  }
   std::error_code error;
   if (!fs::is_regular_file(path, error)) {
     return make_error(ErrorKind::kUsage, "--custom {}: {}", path,
                       fs::exists(path, error) ? "not a file" : "no such file");
+  }
+  if (is_aoti_package(path)) {
+    if (!starts_like_a_zip(path)) {
+      return make_error(ErrorKind::kUsage,
+                        "--custom {}: not an AOTInductor package (a .pt2 is the zip archive that "
+                        "torch._inductor.aoti_compile_and_package writes)",
+                        path);
+    }
+    kernel.aoti_package = true;
+    return kernel;
   }
   // An absolute path: dlopen searches LD_LIBRARY_PATH and the system's folders for a bare name,
   // which would not be the file just checked.

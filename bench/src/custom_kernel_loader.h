@@ -21,10 +21,10 @@ Result<CustomKernel> parse_custom_kernel(std::string_view text);
 // Opens kernel.path with dlopen and fills kernel.function. Fails (kUsage, one line naming the
 // path) when the file does not exist, cannot be loaded (dlerror's words), exports no
 // attnprof_custom_attention_abi_version or attnprof_custom_attention, or reports an ABI version
-// other than ATTNPROF_CUSTOM_ATTENTION_ABI_VERSION; and for an AOTInductor package (.pt2), which
-// this bench does not load (docs/CUSTOM_KERNELS.md says why). The library stays loaded until the
-// process ends: unloading CUDA code while the driver may still reference it is not worth the
-// risk for a command that ends soon after.
+// other than ATTNPROF_CUSTOM_ATTENTION_ABI_VERSION. The library stays loaded until the process
+// ends: unloading CUDA code while the driver may still reference it is not worth the risk for a
+// command that ends soon after. A `.pt2` file is an AOTInductor package: only checked to be a
+// zip archive here (kernel.aoti_package), loaded by the LibTorch half when its row runs.
 Result<CustomKernel> load_custom_kernel(CustomKernel kernel);
 
 }  // namespace attnprof::bench

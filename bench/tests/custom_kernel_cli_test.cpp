@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 namespace {
@@ -56,8 +57,17 @@ TEST(CustomKernelCli, LibraryWithoutTheSymbols) {
                           "exports no `attnprof_custom_attention_abi_version`");
 }
 
-TEST(CustomKernelCli, AotInductorPackage) {
-  expect_one_line_refusal("--custom model.pt2", "custom_attention.h");
+TEST(CustomKernelCli, MissingAotInductorPackage) {
+  expect_one_line_refusal("--custom /nonexistent/model.pt2", "no such file");
+}
+
+TEST(CustomKernelCli, Pt2ThatIsNoPackage) {
+  // README.md renamed, in effect: a .pt2 must be a zip archive.
+  const std::string fake = ::testing::TempDir() + "attnprof_not_a_package.pt2";
+  std::filesystem::copy_file(std::string(ATTNPROF_SOURCE_DIR) + "/README.md", fake,
+                             std::filesystem::copy_options::overwrite_existing);
+  expect_one_line_refusal("--custom " + fake, "not an AOTInductor package");
+  std::filesystem::remove(fake);
 }
 
 TEST(CustomKernelCli, TwoRowsOfOneName) {

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <tuple>
 
@@ -160,6 +161,39 @@ TEST(ExampleKernel, BackwardIsUnsupportedByTheAbi) {
       example_kernel(), small_problem(Dtype::kBf16, MaskKind::kCausal, true), quick_settings(), {});
   EXPECT_EQ(m.status, VariantStatus::kUnsupported);
   EXPECT_NE(m.reason.find("forward only"), std::string::npos) << m.reason;
+}
+
+// An AOTInductor package of causal SDPA, bf16, batch 1, 2 heads, seq 128, head dim 64, as
+// scripts/gpu/aoti-probe/make_package.py writes it (80 s of compilation: too slow to make here),
+// named by ATTNPROF_TEST_AOTI_PACKAGE; skipped without it.
+TEST(AotInductorPackage, RunsThroughTorchsLoaderAndRefusesOtherShapes) {
+  ATTNPROF_REQUIRE_CUDA();
+  const char* path = std::getenv("ATTNPROF_TEST_AOTI_PACKAGE");
+  if (!path || !*path) GTEST_SKIP() << "ATTNPROF_TEST_AOTI_PACKAGE names no package";
+  Result<CustomKernel> kernel = parse_custom_kernel(std::string("sdpa_aoti=") + path);
+  if (kernel.ok()) kernel = load_custom_kernel(std::move(*kernel));
+  ASSERT_TRUE(kernel.ok()) << kernel.error().message;
+  ASSERT_TRUE(kernel->aoti_package);
+  Problem p = small_problem(Dtype::kBf16, MaskKind::kCausal);
+  p.batch = 1;
+  p.heads = p.kv_heads = 2;
+  p.seq = p.q_seq = 128;
+  const auto folder = test_folder();
+  const VariantMeasurement m =
+      run_custom_kernel(*kernel, p, quick_settings((folder / "sdpa_aoti.json").string()), {});
+  ASSERT_EQ(m.status, VariantStatus::kOk) << name(m.status) << ": " << m.reason;
+  ASSERT_TRUE(m.correctness);
+  EXPECT_TRUE(m.correctness->passed);
+  EXPECT_LE(m.correctness->output_error, error_threshold(Dtype::kBf16));
+  ASSERT_TRUE(m.timing);
+  EXPECT_GT(m.timing->median_ms, 0.0);
+  EXPECT_TRUE(std::filesystem::exists(folder / "sdpa_aoti.json"));
+  // Exported for seq 128: another shape is the package's refusal, not a crash.
+  p.seq = p.q_seq = 256;
+  const VariantMeasurement other = run_custom_kernel(*kernel, p, quick_settings(), {});
+  EXPECT_EQ(other.status, VariantStatus::kUnsupported) << other.reason;
+  EXPECT_NE(other.reason.find("the package cannot run this problem"), std::string::npos)
+      << other.reason;
 }
 
 const RunVariant* find(const RunPoint& point, const std::string& variant) {

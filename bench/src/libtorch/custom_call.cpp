@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 
 #include "libtorch/cuda_build.h"
 
@@ -64,9 +68,26 @@ CustomKernelCall::CustomKernelCall(const CustomKernel& kernel, const Problem& pr
                                    const Masks& masks)
     : AttentionCall(Variant::kCustom, problem, masks),
       kernel_(kernel),
-      softmax_scale_(1.0 / std::sqrt(static_cast<double>(problem.head_dim))) {}
+      softmax_scale_(1.0 / std::sqrt(static_cast<double>(problem.head_dim))) {
+  if (kernel_.aoti_package)
+    package_ = std::make_unique<torch::inductor::AOTIModelPackageLoader>(kernel_.path);
+}
+
+CustomKernelCall::~CustomKernelCall() = default;
 
 at::Tensor CustomKernelCall::forward(const InputSet& in) const {
+  return package_ ? run_package(in) : run_library(in);
+}
+
+// The package runs on the current CUDA stream (no stream given); its model was exported with its
+// own shapes, dtype and mask, and refuses other shapes with torch's words.
+at::Tensor CustomKernelCall::run_package(const InputSet& in) const {
+  const std::vector<at::Tensor> outputs = package_->run({in.q, in.k, in.v});
+  if (outputs.empty()) throw std::runtime_error("the AOTInductor package returned no output");
+  return outputs.front();
+}
+
+at::Tensor CustomKernelCall::run_library(const InputSet& in) const {
   const Problem& p = problem();
   at::Tensor out = at::empty_like(in.q);
   attnprof_attention_args args{};

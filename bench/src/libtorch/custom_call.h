@@ -4,12 +4,17 @@
 // stream. LibTorch half of the bench only.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "custom_kernel.h"
 #include "libtorch/variants.h"
+
+namespace torch::inductor {
+class AOTIModelPackageLoader;
+}
 
 namespace attnprof::bench {
 
@@ -29,17 +34,26 @@ class CustomKernelRefusal : public std::runtime_error {
 // CUDA device pointers), or nullopt.
 std::optional<std::string> custom_unsupported_reason(const Problem& problem);
 
+// An AOTInductor package (kernel.aoti_package) is loaded here, with torch's
+// AOTIModelPackageLoader (the Python loader crashed on the GPU machine, the C++ one did not:
+// docs/CUSTOM_KERNELS.md), and called with (q, k, v); its first output is the attention's.
 class CustomKernelCall : public AttentionCall {
  public:
+  // Throws what torch's package loader throws for a package it cannot load.
   CustomKernelCall(const CustomKernel& kernel, const Problem& problem, const Masks& masks);
+  ~CustomKernelCall() override;
 
   // Enqueues the kernel on the current CUDA stream and returns its output; throws
   // CustomKernelRefusal when the library returns anything but ATTNPROF_CUSTOM_OK.
   at::Tensor forward(const InputSet& in) const override;
 
  private:
+  at::Tensor run_library(const InputSet& in) const;
+  at::Tensor run_package(const InputSet& in) const;
+
   CustomKernel kernel_;
   double softmax_scale_;
+  std::unique_ptr<torch::inductor::AOTIModelPackageLoader> package_;
 };
 
 }  // namespace attnprof::bench

@@ -5,6 +5,8 @@
 
 #include <cstdio>
 #include <exception>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "libtorch/cuda_build.h"
@@ -123,6 +125,27 @@ void measure_call(const AttentionCall& call, const RunSettings& settings,
   }
 }
 
+// A custom kernel's first call, on the problem's real inputs: the library's UNSUPPORTED, or an
+// AOTInductor package's error (its shapes and dtype were fixed when it was exported), is the
+// row's reason, as PyTorch's check is for a pinned backend. Throws anything else.
+std::optional<std::string> first_call_refusal(const CustomKernelCall& call, bool aoti_package,
+                                              uint64_t seed) {
+  const Problem& problem = call.problem();
+  try {
+    call.forward(make_input_set(problem, seed));
+    synchronize(problem.device);
+  } catch (const CustomKernelRefusal& e) {
+    if (e.unsupported()) return std::string(e.what());
+    throw;
+  } catch (const c10::OutOfMemoryError&) {
+    throw;
+  } catch (const c10::Error& e) {
+    if (aoti_package) return "the package cannot run this problem: " + error_text(e);
+    throw;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 VariantMeasurement run_variant(Variant variant, const Problem& problem, const RunSettings& settings,
@@ -192,15 +215,17 @@ VariantMeasurement run_custom_kernel(const CustomKernel& kernel, const Problem& 
   bool has_run = false;
   try {
     const Masks masks = make_masks(problem);
+    phase(kernel.aoti_package ? "loading the package" : "loading");
     const CustomKernelCall call(kernel, problem, masks);
-    // The library's own verdict on the problem, from one call on real inputs: a refusal here is
-    // the row's reason, as PyTorch's check is for a pinned backend.
     phase("support");
-    call.forward(make_input_set(problem, settings.seed));
-    synchronize(problem.device);
+    if (auto reason = first_call_refusal(call, kernel.aoti_package, settings.seed)) {
+      m.status = VariantStatus::kUnsupported;
+      m.reason = *reason;
+      return m;
+    }
     measure_call(call, settings, phase, m, has_run);
   } catch (const CustomKernelRefusal& e) {
-    m.status = e.unsupported() && !has_run ? VariantStatus::kUnsupported : VariantStatus::kError;
+    m.status = VariantStatus::kError;
     m.reason = e.what();
   } catch (const c10::OutOfMemoryError& e) {
     m.status = VariantStatus::kOutOfMemory;

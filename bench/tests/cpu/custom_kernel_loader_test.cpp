@@ -2,7 +2,10 @@
 // work, on fake libraries built beside this test (fake_custom_kernel.cpp).
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "custom_kernel_loader.h"
@@ -115,8 +118,42 @@ TEST(CustomKernelLibrary, RefusesALibraryWithoutTheAttentionFunction) {
                  "exports no `attnprof_custom_attention`");
 }
 
-TEST(CustomKernelLibrary, RefusesAnAotInductorPackageAndPointsToTheAbi) {
-  expect_refusal(load("model.pt2"), "model.pt2", "custom_attention.h");
+// A file of the test's own, removed when the test ends.
+class ScratchFile {
+ public:
+  ScratchFile(const std::string& name, const std::string& bytes)
+      : path_(std::filesystem::temp_directory_path() /
+              ("attnprof_loader_test_" + std::to_string(::getpid()) + "_" + name)) {
+    std::ofstream(path_, std::ios::binary) << bytes;
+  }
+  ~ScratchFile() {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+  std::string path() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// An AOTInductor package is only recognized here (a zip archive named .pt2); the LibTorch half
+// loads it with torch's package loader when its row runs.
+TEST(CustomKernelPackage, AcceptsAZipArchiveNamedPt2) {
+  const ScratchFile package("sdpa.pt2", std::string("PK\x03\x04", 4) + "rest of a zip");
+  const auto kernel = load(package.path());
+  ASSERT_TRUE(kernel.ok()) << kernel.error().message;
+  EXPECT_TRUE(kernel->aoti_package);
+  EXPECT_EQ(kernel->function, nullptr);
+  EXPECT_NE(kernel->name.find("sdpa"), std::string::npos) << kernel->name;
+}
+
+TEST(CustomKernelPackage, RefusesAPt2ThatIsNoZipArchive) {
+  const ScratchFile package("fake.pt2", "not a zip archive");
+  expect_refusal(load(package.path()), package.path(), "not an AOTInductor package");
+}
+
+TEST(CustomKernelPackage, RefusesAMissingPackage) {
+  expect_refusal(load("/nonexistent/model.pt2"), "/nonexistent/model.pt2", "no such file");
 }
 
 }  // namespace
