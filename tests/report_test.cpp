@@ -189,6 +189,10 @@ TEST(RunSummary, ReadsTheShippedStudy) {
   const RunPoint& p = run->points[0];
   EXPECT_EQ(p.problem.seq, 2048);
   EXPECT_EQ(p.problem.dtype, "bf16");
+  // Recorded before --kv-heads, --q-seq and --window: the defaults.
+  EXPECT_EQ(p.problem.kv_heads, 16);
+  EXPECT_EQ(p.problem.q_seq, 2048);
+  EXPECT_EQ(p.problem.window, 0);
   ASSERT_EQ(p.variants.size(), 7u);
   const RunVariant& naive = p.variants[0];
   EXPECT_EQ(naive.variant, "naive");
@@ -224,6 +228,38 @@ TEST(RunSummary, SweepCsvAgreesWithSweepSummary) {
                 static_cast<double>(*b.peak_allocated_bytes),
                 static_cast<double>(*a.peak_allocated_bytes) * 1e-5);
   }
+}
+
+TEST(RunSummary, ReadsKvHeadsQueriesAndWindow) {
+  testing::TempFile file("summary.json", R"({"schemaVersion": 2, "points": [{"problem": {
+    "batch": 8, "heads": 32, "kv_heads": 8, "q_seq": 1, "seq": 16384, "head_dim": 128,
+    "window": 4096, "dtype": "bf16", "mask": "causal", "backward": false, "device": "cuda"},
+    "variants": []}]})");
+  auto run = read_run_summary(file.path());
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  const RunProblem& p = run->points.at(0).problem;
+  EXPECT_EQ(p.heads, 32);
+  EXPECT_EQ(p.kv_heads, 8);
+  EXPECT_EQ(p.q_seq, 1);
+  EXPECT_EQ(p.seq, 16384);
+  EXPECT_EQ(p.window, 4096);
+
+  // sweep.csv: the new columns when present, the defaults when not (files before them).
+  testing::TempFile with("sweep.csv",
+                         "batch,heads,kv_heads,q_seq,seq,head_dim,window,variant,gpu_median_ms,"
+                         "peak_allocated_bytes\n8,32,8,1,16384,128,4096,sdpa-flash,0.5,10\n");
+  auto a = read_sweep_csv(with.path());
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->at(0).problem.kv_heads, 8);
+  EXPECT_EQ(a->at(0).problem.q_seq, 1);
+  EXPECT_EQ(a->at(0).problem.window, 4096);
+  testing::TempFile without("sweep.csv",
+                            "heads,seq,variant,gpu_median_ms,peak_allocated_bytes\n16,512,x,1,1\n");
+  auto b = read_sweep_csv(without.path());
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  EXPECT_EQ(b->at(0).problem.kv_heads, 16);
+  EXPECT_EQ(b->at(0).problem.q_seq, 512);
+  EXPECT_EQ(b->at(0).problem.window, 0);
 }
 
 TEST(RunSummary, BadFilesGetOneLineNamingThem) {

@@ -46,13 +46,56 @@ size_t count(const std::string& text, char what) {
   return n;
 }
 
+bool has_column(const StudyTable& table, const std::string& header) {
+  for (const std::string& h : table.header)
+    if (h == header) return true;
+  return false;
+}
+
+// A decode step reads all of K and V for one query: below the ridge point the table's rate is
+// bandwidth, and the TFLOP/s columns give way to it (never both).
+TEST(StudyColumns, AMemoryBoundPointShowsBandwidthInsteadOfTflops) {
+  RunVariant flash = ran("sdpa-flash", 0.2, "flash_fwd_splitkv_kernel");
+  flash.kv_gbps = 2684.4;
+  flash.percent_of_hbm = 55.9;
+  RunVariant refused;
+  refused.variant = "sdpa-cudnn";
+  refused.status = "unsupported";
+  const StudyTable compute = study_table({flash, refused}, {}, CellWidth::kFull);
+  EXPECT_TRUE(has_column(compute, "TFLOP/s"));
+  EXPECT_FALSE(has_column(compute, "K/V GB/s"));
+  const StudyTable memory = study_table({flash, refused}, {false, true}, CellWidth::kFull);
+  EXPECT_FALSE(has_column(memory, "TFLOP/s"));
+  EXPECT_FALSE(has_column(memory, "% peak"));
+  EXPECT_EQ(memory.rows[0][column_of(memory, "K/V GB/s")], "2684");
+  EXPECT_EQ(memory.rows[0][column_of(memory, "% HBM")], format_percent(55.9));
+  EXPECT_EQ(memory.rows[1][column_of(memory, "K/V GB/s")], "-");
+
+  RunPoint point;
+  point.problem = {8, 32, 16384, 128, 8, 1, 0, "bf16", "causal", "cuda", false};
+  point.flops_per_call = 4.0 * 8 * 32 * 16384 * 128;
+  point.kv_bytes_per_call = 2.0 * 8 * 8 * 16384 * 128 * 2;
+  point.intensity_flop_per_byte = 4.0;
+  point.ridge_flop_per_byte = 206;
+  point.memory_bound = true;
+  EXPECT_EQ(study_heading(point),
+            "bf16, batch 8, 32 heads (8 KV), 1 query against 16384 keys, head dim 128, causal, "
+            "forward on cuda: 2.1 GFLOP per call and " +
+                format_bytes(536870912) +
+                " of K and V; memory-bound: 4.0 FLOP per byte, below the ridge point's 206");
+  point.memory_bound = false;
+  point.problem = {4, 16, 4096, 64, 16, 4096, 1024, "bf16", "causal", "cuda", false};
+  EXPECT_EQ(study_heading(point).substr(0, 76),
+            "bf16, batch 4, 16 heads, seq 4096, head dim 64, causal, window 1024, forward");
+}
+
 TEST(StudyColumns, GpuMedianHasOneUnitForTheWholeColumn) {
   RunVariant oom;
   oom.variant = "naive";
   oom.status = "oom";
   const std::vector<RunVariant> mixed = {ran("sdpa-flash", 0.157, "flash_fwd"),
                                          ran("naive", 2.26, "gemm"), oom};
-  const StudyTable table = study_table(mixed, false, CellWidth::kFull);
+  const StudyTable table = study_table(mixed, {}, CellWidth::kFull);
   const size_t median = column_of(table, "GPU median");
   EXPECT_EQ(table.header[median], "GPU median (µs)");
   EXPECT_EQ(table.rows[0][median], "157.0");
@@ -60,7 +103,7 @@ TEST(StudyColumns, GpuMedianHasOneUnitForTheWholeColumn) {
   EXPECT_EQ(table.rows[2][median], "-");
 
   const std::vector<RunVariant> slow = {ran("naive", 2.26, "gemm"), ran("math", 7.414, "gemm")};
-  const StudyTable in_ms = study_table(slow, false, CellWidth::kFull);
+  const StudyTable in_ms = study_table(slow, {}, CellWidth::kFull);
   EXPECT_EQ(in_ms.header[median], "GPU median (ms)");
   EXPECT_EQ(in_ms.rows[0][median], "2.26");
   EXPECT_EQ(in_ms.rows[1][median], "7.41");
@@ -102,7 +145,7 @@ TEST(StudyColumns, AHostileKernelNameIsEscapedInTheTerminalAndMarkdownTables) {
   failing.reason = "threw \x1b]0;title\x07 | here";
   const std::vector<RunVariant> rows = {ran("naive", 2.26, hostile), failing};
   for (CellWidth width : {CellWidth::kTerminal, CellWidth::kFull}) {
-    const StudyTable table = study_table(rows, true, width);
+    const StudyTable table = study_table(rows, {true}, width);
     ASSERT_EQ(table.header.size(), 14u);  // kernels/bwd with the backward
     for (const auto& row : table.rows) EXPECT_EQ(row.size(), table.header.size());
 
@@ -133,12 +176,12 @@ TEST(StudyColumns, TheTerminalCutsLongNamesBetweenCharactersAndMarkdownKeepsThem
       "void flash::flash_fwd_kernel<Flash_fwd_kernel_traits<64, 128, 128, "
       "4, false, false, cutlass::bfloat16_t>>(\xc2\xb5)";
   const std::vector<RunVariant> rows = {ran("sdpa-flash", 0.1, kernel)};
-  const size_t main = column_of(study_table(rows, false, CellWidth::kFull), "main kernel");
-  const std::string cut = study_table(rows, false, CellWidth::kTerminal).rows[0][main];
+  const size_t main = column_of(study_table(rows, {}, CellWidth::kFull), "main kernel");
+  const std::string cut = study_table(rows, {}, CellWidth::kTerminal).rows[0][main];
   EXPECT_EQ(display_width(cut), 40u);
   EXPECT_EQ(cut.substr(cut.size() - 3), "...");
   EXPECT_EQ(escape_control(cut), cut);
-  EXPECT_EQ(study_table(rows, false, CellWidth::kFull).rows[0][main], kernel);
+  EXPECT_EQ(study_table(rows, {}, CellWidth::kFull).rows[0][main], kernel);
 }
 
 // summary.md's table is read in a pull request: a 100-character cuDNN name in a cell pushed the
@@ -151,7 +194,7 @@ TEST(StudyColumns, MarkdownCutsLongKernelNamesAndListsEachInFullOnceBelow) {
   const std::vector<RunVariant> rows = {ran("sdpa-cudnn", 0.10, cudnn),
                                         ran("sdpa-flash", 0.16, "flash_fwd_kernel<...>"),
                                         ran("sdpa-auto", 0.10, cudnn)};
-  const std::string markdown = study_table_markdown(study_table(rows, false, CellWidth::kFull));
+  const std::string markdown = study_table_markdown(study_table(rows, {}, CellWidth::kFull));
   const size_t details = markdown.find("<details><summary>Kernel names in full</summary>");
   ASSERT_NE(details, std::string::npos) << markdown;
   const std::string table = markdown.substr(0, details);

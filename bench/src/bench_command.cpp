@@ -25,7 +25,9 @@ namespace {
 // The flags as typed; checked and turned into StudyOptions when the command runs, so that every
 // mistake gets one line and exit code 2.
 struct BenchFlags {
-  Problem problem;  // sizes and --backward land here directly
+  Problem problem;       // sizes, --window and --backward land here directly
+  int64_t kv_heads = 0;  // 0: not given, the same as --heads
+  int64_t q_seq = 0;     // 0: not given, the same as --seq
   std::string dtype = "bf16";
   bool causal = true;
   std::string mask;
@@ -53,10 +55,9 @@ std::string variant_list() {
 Result<StudyOptions> study_options(const BenchFlags& flags) {
   StudyOptions options;
   options.problem = flags.problem;
-  const Problem& p = flags.problem;
-  if (p.batch <= 0 || p.heads <= 0 || p.seq <= 0 || p.head_dim <= 0) {
-    return make_error(ErrorKind::kUsage, "--batch, --heads, --seq and --head-dim must be positive");
-  }
+  if (flags.kv_heads < 0 || flags.q_seq < 0)
+    return make_error(ErrorKind::kUsage, "--kv-heads and --q-seq must be positive");
+  fill_defaults(options.problem, flags.kv_heads, flags.q_seq);
   const auto dtype = parse_dtype(flags.dtype);
   if (!dtype)
     return make_error(ErrorKind::kUsage, "--dtype {}: expected bf16, fp16 or fp32", flags.dtype);
@@ -125,6 +126,15 @@ Result<StudyOptions> study_options(const BenchFlags& flags) {
         return make_error(ErrorKind::kUsage, "--sweep {}: `{}` is swept twice", text, other.key);
     }
     options.sweeps.push_back(std::move(*axis));
+  }
+  // Every point's shape, checked before anything runs.
+  for (const Problem& point : expand_sweep(options.problem, options.sweeps)) {
+    const std::string error = shape_error(point);
+    if (!error.empty()) {
+      const bool swept = !options.sweeps.empty();
+      return make_error(ErrorKind::kUsage, "{}{}", error,
+                        swept ? " (at the sweep's point " + point_label(point) + ")" : "");
+    }
   }
 
   options.settings = flags.settings;
@@ -213,8 +223,20 @@ void register_bench_command(CLI::App& app, int& exit_code) {
   Problem& p = flags->problem;
   cmd->add_option("--batch", p.batch, "Batch size")->capture_default_str();
   cmd->add_option("--heads", p.heads, "Attention heads")->capture_default_str();
-  cmd->add_option("--seq", p.seq, "Sequence length (queries and keys)")->capture_default_str();
+  cmd->add_option("--seq", p.seq,
+                  "Sequence length: the keys and values (and the queries unless --q-seq)")
+      ->capture_default_str();
   cmd->add_option("--head-dim", p.head_dim, "Head dimension")->capture_default_str();
+  cmd->add_option("--kv-heads", flags->kv_heads,
+                  "Key/value heads, dividing --heads: grouped-query (fewer) or multi-query (1) "
+                  "attention; default --heads");
+  cmd->add_option("--q-seq", flags->q_seq,
+                  "Queries, the last of the --seq positions (1: a decode step); the causal mask is "
+                  "aligned to the end; default --seq");
+  cmd->add_option("--window", p.window,
+                  "Sliding window: each query sees the W keys ending at its own position (with "
+                  "the causal pattern); 0: none")
+      ->capture_default_str();
   cmd->add_option("--dtype", flags->dtype, "bf16, fp16 or fp32")->capture_default_str();
   flags->causal_flag =
       cmd->add_flag("--causal,!--no-causal", flags->causal, "Causal mask (default) or none");
@@ -237,8 +259,9 @@ void register_bench_command(CLI::App& app, int& exit_code) {
                 "Also write report.html in the --out folder: the table with findings, timelines, "
                 "GPU time by kernel class, sweep plots (as `attnprof report`)");
   cmd->add_option("--sweep", flags->sweeps,
-                  "Run the table over sizes, e.g. seq=512,1024,2048 or head-dim=64,128 "
-                  "(repeatable: every combination); also writes sweep.csv");
+                  "Run the table over sizes, e.g. seq=512,1024,2048 or head-dim=64,128 (keys: "
+                  "seq, head-dim, batch, heads, kv-heads, q-seq, window; repeatable: every "
+                  "combination); also writes sweep.csv");
   cmd->add_option("--time-budget", flags->settings.time_budget_s,
                   "Seconds of timed calls per variant")
       ->capture_default_str();

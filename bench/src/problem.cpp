@@ -1,5 +1,6 @@
 #include "problem.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace attnprof::bench {
@@ -40,11 +41,51 @@ std::optional<Enum> lookup_value(const std::array<std::pair<Enum, std::string_vi
   return std::nullopt;
 }
 
+// The keys seen by the queries at absolute positions first..last (inclusive), summed in closed
+// form: position t sees t + 1 keys under the causal pattern, min(t + 1, window) with a window,
+// all seq keys without a mask.
+double keys_seen_sum(const Problem& p, int64_t first, int64_t last) {
+  if (first > last) return 0.0;
+  const auto n = static_cast<double>(last - first + 1);
+  if (!causal_pattern(p.mask)) return n * static_cast<double>(p.seq);
+  auto ramp = [](int64_t a, int64_t b) {  // (a+1) + ... + (b+1)
+    return (static_cast<double>(a + 1) + static_cast<double>(b + 1)) *
+           static_cast<double>(b - a + 1) / 2.0;
+  };
+  if (p.window <= 0 || last + 1 <= p.window) return ramp(first, last);
+  const int64_t full_from = std::max(first, p.window - 1);  // the first position that sees W keys
+  const double flat = static_cast<double>(last - full_from + 1) * static_cast<double>(p.window);
+  return (full_from > first ? ramp(first, full_from - 1) : 0.0) + flat;
+}
+
+}  // namespace
+
 bool causal_pattern(MaskKind mask) {
   return mask != MaskKind::kNone;
 }
 
-}  // namespace
+void fill_defaults(Problem& p, int64_t kv_heads_given, int64_t q_seq_given) {
+  p.kv_heads = kv_heads_given > 0 ? kv_heads_given : p.heads;
+  p.q_seq = q_seq_given > 0 ? q_seq_given : p.seq;
+}
+
+std::string shape_error(const Problem& p) {
+  if (p.batch <= 0 || p.heads <= 0 || p.seq <= 0 || p.head_dim <= 0 || p.kv_heads <= 0 ||
+      p.q_seq <= 0)
+    return "--batch, --heads, --kv-heads, --seq, --q-seq and --head-dim must be positive";
+  if (p.heads % p.kv_heads != 0) {
+    return "--kv-heads " + std::to_string(p.kv_heads) + " does not divide --heads " +
+           std::to_string(p.heads) + ": each KV head serves the same number of query heads";
+  }
+  if (p.q_seq > p.seq) {
+    return "--q-seq " + std::to_string(p.q_seq) + " is longer than --seq " + std::to_string(p.seq) +
+           " (the keys, which include the queries' own positions)";
+  }
+  if (p.window < 0) return "--window must be 0 (none) or positive";
+  if (p.window > 0 && !causal_pattern(p.mask))
+    return "--window needs the causal pattern (--mask causal or explicit), not --mask none";
+  return {};
+}
 
 std::string_view name(Dtype dtype) {
   return lookup_name(kDtypeNames, dtype);
@@ -86,13 +127,41 @@ bool runs_on_cpu(Variant variant) {
          variant != Variant::kCustom;
 }
 
+SdpaMaskForm sdpa_mask_form(const Problem& p) {
+  switch (p.mask) {
+    case MaskKind::kNone:
+      return SdpaMaskForm::kNone;
+    case MaskKind::kExplicit:
+      return SdpaMaskForm::kTensor;
+    case MaskKind::kCausal:
+      if (p.window > 0) return SdpaMaskForm::kTensor;
+      if (p.q_seq == p.seq) return SdpaMaskForm::kIsCausal;
+      return p.q_seq == 1 ? SdpaMaskForm::kNone : SdpaMaskForm::kTensor;
+  }
+  return SdpaMaskForm::kNone;
+}
+
+bool masks_any_pair(const Problem& p) {
+  return visible_pairs(p) < static_cast<double>(p.q_seq) * static_cast<double>(p.seq);
+}
+
+int64_t gqa_group(const Problem& p) {
+  return p.kv_heads > 0 ? p.heads / p.kv_heads : 1;
+}
+
 std::string describe(const Problem& p) {
   std::string mask = p.mask == MaskKind::kCausal ? "causal"
                      : p.mask == MaskKind::kNone ? "no mask"
                                                  : "explicit causal mask";
-  return std::string(name(p.dtype)) + ", batch " + std::to_string(p.batch) + ", " +
-         std::to_string(p.heads) + " heads, seq " + std::to_string(p.seq) + ", head dim " +
-         std::to_string(p.head_dim) + ", " + mask + ", " +
+  if (p.window > 0) mask += ", window " + std::to_string(p.window);
+  std::string heads = std::to_string(p.heads) + " heads";
+  if (p.kv_heads != p.heads) heads += " (" + std::to_string(p.kv_heads) + " KV)";
+  std::string seq = "seq " + std::to_string(p.seq);
+  if (p.q_seq != p.seq)
+    seq = std::to_string(p.q_seq) + (p.q_seq == 1 ? " query" : " queries") + " against " +
+          std::to_string(p.seq) + " keys";
+  return std::string(name(p.dtype)) + ", batch " + std::to_string(p.batch) + ", " + heads + ", " +
+         seq + ", head dim " + std::to_string(p.head_dim) + ", " + mask + ", " +
          (p.backward ? "forward+backward" : "forward") + " on " + std::string(name(p.device));
 }
 
@@ -106,20 +175,51 @@ std::string point_label(const Problem& p) {
   label += std::to_string(p.seq);
   label += "_d";
   label += std::to_string(p.head_dim);
+  if (p.kv_heads != p.heads) {
+    label += "_kv";
+    label += std::to_string(p.kv_heads);
+  }
+  if (p.q_seq != p.seq) {
+    label += "_q";
+    label += std::to_string(p.q_seq);
+  }
+  if (p.window > 0) {
+    label += "_w";
+    label += std::to_string(p.window);
+  }
   return label;
 }
 
+double visible_pairs(const Problem& p) {
+  // Query i sits at absolute position i + seq - q_seq (the queries are the sequence's last ones).
+  return keys_seen_sum(p, p.seq - p.q_seq, p.seq - 1);
+}
+
 double attention_flops(const Problem& p) {
-  const double s = static_cast<double>(p.seq);
-  double forward = 4.0 * static_cast<double>(p.batch) * static_cast<double>(p.heads) * s * s *
-                   static_cast<double>(p.head_dim);
-  if (causal_pattern(p.mask)) forward *= 0.5;
+  const double forward = 4.0 * static_cast<double>(p.batch) * static_cast<double>(p.heads) *
+                         visible_pairs(p) * static_cast<double>(p.head_dim);
   return p.backward ? 3.5 * forward : forward;
 }
 
+double kv_bytes(const Problem& p) {
+  return 2.0 * static_cast<double>(p.batch) * static_cast<double>(p.kv_heads) *
+         static_cast<double>(p.seq) * static_cast<double>(p.head_dim) *
+         static_cast<double>(element_bytes(p.dtype));
+}
+
+double minimal_bytes(const Problem& p) {
+  const double q = static_cast<double>(p.batch) * static_cast<double>(p.heads) *
+                   static_cast<double>(p.q_seq) * static_cast<double>(p.head_dim) *
+                   static_cast<double>(element_bytes(p.dtype));
+  const double forward = 2.0 * q + kv_bytes(p);  // q in, out out, k and v in
+  // The backward reads q, k, v, out and d_out and writes dq, dk and dv.
+  return p.backward ? forward + 4.0 * q + 2.0 * kv_bytes(p) : forward;
+}
+
 int64_t input_set_bytes(const Problem& p) {
-  const int64_t one = p.batch * p.heads * p.seq * p.head_dim * element_bytes(p.dtype);
-  return (p.backward ? 4 : 3) * one;
+  const int64_t q = p.batch * p.heads * p.q_seq * p.head_dim * element_bytes(p.dtype);
+  const int64_t kv = p.batch * p.kv_heads * p.seq * p.head_dim * element_bytes(p.dtype);
+  return q + 2 * kv + (p.backward ? q : 0);
 }
 
 double error_threshold(Dtype dtype) {

@@ -66,6 +66,30 @@ void attach_throughput(VariantRow& row, const StudyPoint& point) {
   if (!timing || timing->median_ms <= 0) return;
   row.tflops = point.flops / (timing->median_ms * 1e-3) / 1e12;
   if (point.peak) row.percent_of_peak = 100.0 * *row.tflops / point.peak->tflops;
+  const double kv_bytes_per_s = kv_bytes(point.problem) / (timing->median_ms * 1e-3);
+  row.kv_gbps = kv_bytes_per_s / 1e9;
+  if (point.hbm) row.percent_of_hbm = 100.0 * kv_bytes_per_s / point.hbm->bytes_per_s;
+}
+
+// The bandwidth a point's K/V rate is compared with: the copy kernel's when --counters measured
+// it, the datasheet's otherwise (none on the CPU, or for a GPU not in the table).
+std::optional<HbmBandwidth> hbm_bandwidth(const StudyReport& report, DeviceKind device) {
+  if (device != DeviceKind::kCuda) return std::nullopt;
+  if (report.counters.copy)
+    return HbmBandwidth{report.counters.copy->bytes_per_s(),
+                        "a copy kernel's, measured in this run (--counters)"};
+  if (auto datasheet = datasheet_memory_bandwidth(report.device.name))
+    return HbmBandwidth{*datasheet, "the NVIDIA datasheet's"};
+  return std::nullopt;
+}
+
+// Where the point sits against the GPU's ridge point (peak FLOP/s over HBM bytes/s).
+void attach_bound(StudyPoint& point, const StudyReport& report) {
+  point.hbm = hbm_bandwidth(report, point.problem.device);
+  point.intensity = point.flops / minimal_bytes(point.problem);
+  if (!point.peak || !point.hbm) return;
+  point.ridge = point.peak->tflops * 1e12 / point.hbm->bytes_per_s;
+  point.memory_bound = point.intensity < *point.ridge;
 }
 
 // --counters, before the variants: the tool, then the copy kernel's bandwidth (timed in this
@@ -228,6 +252,7 @@ int run_study(const StudyOptions& options) {
     if (problem.device == DeviceKind::kCuda) {
       point.peak = dense_peak(report.device.name, problem.dtype, report.device.tf32_matmul);
     }
+    attach_bound(point, report);
     const std::string label = point_label(problem);
     // One row: `measure` runs a variant or a custom kernel; the rest is the same for both.
     const auto add_row = [&](std::string_view row, const std::string& custom, const auto& measure) {

@@ -27,6 +27,8 @@ struct VariantRow {
   std::optional<ReportVariant> report;
   std::optional<double> tflops;  // useful FLOPs over the median GPU time
   std::optional<double> percent_of_peak;
+  std::optional<double> kv_gbps;         // the bytes of K and V over the median GPU time, GB/s
+  std::optional<double> percent_of_hbm;  // that rate over StudyPoint::hbm
   // --counters: every kernel of one typical call, as Nsight Compute measured it, and their sum.
   std::vector<KernelCounters> kernel_counters;
   std::optional<CounterTotals> counters;
@@ -38,16 +40,28 @@ struct VariantRow {
   std::optional<double> percent_of_roof;
 };
 
+// The HBM bandwidth a point's rates are compared with, and where it comes from.
+struct HbmBandwidth {
+  double bytes_per_s = 0;
+  std::string source;  // "copy kernel, measured in this run (--counters)" or the datasheet
+};
+
 struct StudyPoint {
   Problem problem;
   double flops = 0;  // per call (attention_flops)
   std::optional<PeakRate> peak;
+  std::optional<HbmBandwidth> hbm;
+  // Useful FLOPs over minimal_bytes; below the ridge point (peak FLOP/s over hbm) the point is
+  // memory-bound and its table's rate is K/V GB/s and % of HBM.
+  double intensity = 0;
+  std::optional<double> ridge;
+  bool memory_bound = false;
   std::vector<VariantRow> rows;
 };
 
 // A sweep's axis: `--sweep seq=512,1024` is {"seq", {512, 1024}}.
 struct SweepAxis {
-  std::string key;  // "seq", "head-dim", "batch" or "heads"
+  std::string key;  // "seq", "head-dim", "batch", "heads", "kv-heads", "q-seq" or "window"
   std::vector<int64_t> values;
 };
 

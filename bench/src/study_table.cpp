@@ -7,13 +7,7 @@
 #include "render/study_columns.h"
 
 namespace attnprof::bench {
-namespace {
-
-std::string point_heading(const StudyPoint& point) {
-  return fmt::format("{}: {:.1f} GFLOP per call", describe(point.problem), point.flops / 1e9);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 // What summary.json will say of the row, as the report reads it back: the row type of the
 // study's columns (render/study_columns.h).
@@ -31,6 +25,8 @@ RunVariant run_variant(const VariantRow& row) {
   if (m.timing) v.median_ms = m.timing->median_ms;
   v.tflops = row.tflops;
   v.percent_of_peak = row.percent_of_peak;
+  v.kv_gbps = row.kv_gbps;
+  v.percent_of_hbm = row.percent_of_hbm;
   v.peak_allocated_bytes = m.peak_allocated_bytes;
   v.trace_file = row.trace_file;
   v.trace_error = row.trace_error;
@@ -44,10 +40,46 @@ RunVariant run_variant(const VariantRow& row) {
   return v;
 }
 
+namespace {
+
+// The point as summary.json will say it, without its variants: what the core's heading reads.
+RunPoint run_point(const StudyPoint& point) {
+  const Problem& p = point.problem;
+  RunPoint r;
+  r.problem = {p.batch,
+               p.heads,
+               p.seq,
+               p.head_dim,
+               p.kv_heads,
+               p.q_seq,
+               p.window,
+               std::string(name(p.dtype)),
+               std::string(name(p.mask)),
+               std::string(name(p.device)),
+               p.backward};
+  r.flops_per_call = point.flops;
+  r.minimal_bytes_per_call = minimal_bytes(p);
+  r.kv_bytes_per_call = kv_bytes(p);
+  r.intensity_flop_per_byte = point.intensity;
+  if (point.hbm) {
+    r.hbm_bytes_per_s = point.hbm->bytes_per_s;
+    r.hbm_source = point.hbm->source;
+  }
+  r.ridge_flop_per_byte = point.ridge;
+  r.memory_bound = point.memory_bound;
+  return r;
+}
+
+std::string point_heading(const StudyPoint& point) {
+  return study_heading(run_point(point));
+}
+
+}  // namespace
+
 StudyTable study_table(const StudyPoint& point, CellWidth mode) {
   std::vector<RunVariant> variants;
   for (const VariantRow& row : point.rows) variants.push_back(run_variant(row));
-  return attnprof::study_table(variants, point.problem.backward, mode);
+  return attnprof::study_table(variants, {point.problem.backward, point.memory_bound}, mode);
 }
 
 std::vector<std::string> method_notes(const StudyReport& report) {
@@ -69,8 +101,23 @@ std::vector<std::string> method_notes(const StudyReport& report) {
       "over its {} `forward` regions.",
       s.trace_iterations));
   notes.push_back(
-      "TFLOP/s: 4·B·H·S²·D per forward (q·kᵀ and p·v), half of it with a causal mask, 3.5 times "
-      "it with the backward, over the GPU median.");
+      "TFLOP/s: 4·B·H·P·D per forward (q·kᵀ and p·v; H the query heads, with GQA too), P the "
+      "query-key pairs the mask keeps in one head: Q·S without a mask (Q queries, S keys); with "
+      "the causal pattern, aligned to the end, the query at position t = i + S - Q sees the t + 1 "
+      "keys up to its own, or with a window W the min(W, t + 1) ending there (S·(S+1)/2 for the "
+      "plain causal square); 3.5 times it with the backward; over the GPU median.");
+  // A memory-bound point's rate (a decode step): say how it is counted and against what.
+  for (const StudyPoint& point : report.points) {
+    if (!point.memory_bound || !point.hbm || !point.ridge) continue;
+    notes.push_back(fmt::format(
+        "K/V GB/s and % HBM, instead of TFLOP/s and % peak where a point is memory-bound: its "
+        "useful FLOPs over the least bytes one call moves (q and out, B·H·Q·D elements each; k "
+        "and v, B·KVH·S·D each) fall below the GPU's ridge point, the dense peak over the HBM "
+        "bandwidth ({:.0f} FLOP per byte). K/V GB/s is the bytes of k and v (2·B·KVH·S·D "
+        "elements) over the GPU median; % HBM divides it by {} bandwidth, {:.2f} TB/s.",
+        *point.ridge, point.hbm->source, point.hbm->bytes_per_s / 1e12));
+    break;
+  }
   // The peak depends on the dtype only, the same for every point: say it once.
   if (!report.points.empty()) {
     const auto& peak = report.points.front().peak;

@@ -134,6 +134,8 @@ void write_variant(JsonWriter& json, const VariantRow& row, bool counters) {
   }
   number_or_null(json.key("tflops"), row.tflops);
   number_or_null(json.key("percent_of_peak"), row.percent_of_peak);
+  number_or_null(json.key("kv_gbps"), row.kv_gbps);
+  number_or_null(json.key("percent_of_hbm"), row.percent_of_hbm);
   number_or_null(json.key("peak_allocated_bytes"), m.peak_allocated_bytes);
   write_variant_counters(json, row, counters);
   json.key("trace").begin_object();
@@ -159,8 +161,11 @@ void write_point(JsonWriter& json, const StudyPoint& point, bool counters) {
   json.key("problem").begin_object();
   json.key("batch").number(p.batch);
   json.key("heads").number(p.heads);
+  json.key("kv_heads").number(p.kv_heads);
+  json.key("q_seq").number(p.q_seq);
   json.key("seq").number(p.seq);
   json.key("head_dim").number(p.head_dim);
+  json.key("window").number(p.window);
   json.key("dtype").string(name(p.dtype));
   json.key("mask").string(name(p.mask));
   json.key("backward").boolean(p.backward);
@@ -177,6 +182,26 @@ void write_point(JsonWriter& json, const StudyPoint& point, bool counters) {
   } else {
     json.null();
   }
+  json.key("bytes_per_call").begin_object();
+  json.key("minimal").number(minimal_bytes(p));
+  json.key("kv").number(kv_bytes(p));
+  json.end_object();
+  json.key("intensity_flop_per_byte").number(point.intensity);
+  json.key("hbm");
+  if (point.hbm) {
+    json.begin_object();
+    json.key("bytes_per_s").number(point.hbm->bytes_per_s);
+    json.key("source").string(point.hbm->source);
+    json.end_object();
+  } else {
+    json.null();
+  }
+  number_or_null(json.key("ridge_flop_per_byte"), point.ridge);
+  json.key("bound");
+  if (point.ridge)
+    json.string(point.memory_bound ? "memory" : "compute");
+  else
+    json.null();
   json.key("variants").begin_array();
   for (const VariantRow& row : point.rows) write_variant(json, row, counters);
   json.end_array();

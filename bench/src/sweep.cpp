@@ -1,5 +1,6 @@
 #include "sweep.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -12,6 +13,9 @@ int64_t* axis_field(Problem& problem, std::string_view key) {
   if (key == "head-dim") return &problem.head_dim;
   if (key == "batch") return &problem.batch;
   if (key == "heads") return &problem.heads;
+  if (key == "kv-heads") return &problem.kv_heads;
+  if (key == "q-seq") return &problem.q_seq;
+  if (key == "window") return &problem.window;
   return nullptr;
 }
 
@@ -41,9 +45,10 @@ Result<SweepAxis> parse_sweep(std::string_view text) {
   SweepAxis axis{std::string(text.substr(0, equals)), {}};
   Problem probe;
   if (!axis_field(probe, axis.key)) {
-    return make_error(ErrorKind::kUsage,
-                      "--sweep {}: unknown key `{}` (seq, head-dim, batch or heads)", text,
-                      axis.key);
+    return make_error(
+        ErrorKind::kUsage,
+        "--sweep {}: unknown key `{}` (seq, head-dim, batch, heads, kv-heads, q-seq or window)",
+        text, axis.key);
   }
   std::string_view rest = text.substr(equals + 1);
   while (!rest.empty() || axis.values.empty()) {
@@ -66,6 +71,12 @@ Result<SweepAxis> parse_sweep(std::string_view text) {
 }
 
 std::vector<Problem> expand_sweep(const Problem& base, const std::vector<SweepAxis>& axes) {
+  auto swept = [&](std::string_view key) {
+    return std::any_of(axes.begin(), axes.end(), [&](const SweepAxis& a) { return a.key == key; });
+  };
+  // Plain attention stays plain: KV heads follow the heads, queries the keys, unless given apart.
+  const bool kv_follows = base.kv_heads == base.heads && !swept("kv-heads");
+  const bool q_follows = base.q_seq == base.seq && !swept("q-seq");
   std::vector<Problem> problems{base};
   for (const SweepAxis& axis : axes) {
     std::vector<Problem> next;
@@ -78,12 +89,17 @@ std::vector<Problem> expand_sweep(const Problem& base, const std::vector<SweepAx
     }
     problems = std::move(next);
   }
+  for (Problem& point : problems) {
+    if (kv_follows) point.kv_heads = point.heads;
+    if (q_follows) point.q_seq = point.seq;
+  }
   return problems;
 }
 
 std::string sweep_csv(const StudyReport& report) {
   std::string csv =
-      "batch,heads,seq,head_dim,dtype,mask,backward,device,variant,status,reason,chosen_backend,"
+      "batch,heads,kv_heads,q_seq,seq,head_dim,window,dtype,mask,backward,device,variant,status,"
+      "reason,chosen_backend,"
       "gpu_median_ms,gpu_min_ms,gpu_max_ms,reps,input_sets,tflops,percent_of_peak,"
       "peak_allocated_bytes,kernels_per_forward,memcpy_per_forward,main_kernel,main_kernel_us,"
       "occupancy_pct,launch_api,cpu_us_per_forward,rel_error,grad_rel_error,trace_file\n";
@@ -98,8 +114,11 @@ std::string sweep_csv(const StudyReport& report) {
       std::vector<std::string> cells{
           std::to_string(p.batch),
           std::to_string(p.heads),
+          std::to_string(p.kv_heads),
+          std::to_string(p.q_seq),
           std::to_string(p.seq),
           std::to_string(p.head_dim),
+          std::to_string(p.window),
           std::string(name(p.dtype)),
           std::string(name(p.mask)),
           p.backward ? "1" : "0",

@@ -44,6 +44,9 @@ TEST(NcuLog, NoKernelProfiled) {
 TEST(CounterChild, ArgumentsCarryTheProblem) {
   Problem p;
   p.seq = 4096;
+  p.kv_heads = 4;
+  p.q_seq = 1;
+  p.window = 512;
   p.dtype = Dtype::kFp16;
   p.mask = MaskKind::kExplicit;
   p.backward = true;
@@ -55,7 +58,8 @@ TEST(CounterChild, ArgumentsCarryTheProblem) {
   }();
   EXPECT_EQ(joined,
             "bench --counters-child sdpa-flash --batch 4 --heads 16 --seq 4096 --head-dim 64 "
-            "--dtype fp16 --mask explicit --seed 42 --quiet --backward ");
+            "--kv-heads 4 --q-seq 1 --window 512 --dtype fp16 --mask explicit --seed 42 --quiet "
+            "--backward ");
 }
 
 }  // namespace

@@ -31,7 +31,9 @@ inline Problem small_problem(Dtype dtype, MaskKind mask, bool backward = false) 
   Problem p;
   p.batch = 2;
   p.heads = 4;
+  p.kv_heads = 4;
   p.seq = 256;
+  p.q_seq = 256;
   p.head_dim = 64;
   p.dtype = dtype;
   p.mask = mask;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <isa-l/igzip_lib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -28,13 +29,16 @@ namespace {
 
 TEST(Problem, FlopsOfTheStudysDefaultProblem) {
   Problem p;  // bf16, 4 x 16 heads, seq 2048, head dim 64, causal
-  EXPECT_DOUBLE_EQ(attention_flops(p), 0.5 * 4.0 * 4 * 16 * 2048.0 * 2048.0 * 64);
+  // The causal square counted exactly: 2048·2049/2 visible pairs (tests/problem_shapes_test.cpp
+  // checks the other masks).
+  const double causal = 2048.0 * 2049.0 / 2;
+  EXPECT_DOUBLE_EQ(attention_flops(p), 4.0 * 4 * 16 * causal * 64);
   p.mask = MaskKind::kNone;
   EXPECT_DOUBLE_EQ(attention_flops(p), 4.0 * 4 * 16 * 2048.0 * 2048.0 * 64);
   p.mask = MaskKind::kExplicit;  // the causal pattern, given as a tensor: the same useful work
-  EXPECT_DOUBLE_EQ(attention_flops(p), 0.5 * 4.0 * 4 * 16 * 2048.0 * 2048.0 * 64);
+  EXPECT_DOUBLE_EQ(attention_flops(p), 4.0 * 4 * 16 * causal * 64);
   p.backward = true;
-  EXPECT_DOUBLE_EQ(attention_flops(p), 3.5 * 0.5 * 4.0 * 4 * 16 * 2048.0 * 2048.0 * 64);
+  EXPECT_DOUBLE_EQ(attention_flops(p), 3.5 * 4.0 * 4 * 16 * causal * 64);
 }
 
 TEST(Problem, NamesRoundTrip) {
@@ -191,6 +195,51 @@ TEST(SummaryJson, ReadsBackAsTheReportsRunSummary) {
   EXPECT_EQ(f.main_kernel->duration_ns, 150000);
   EXPECT_EQ(memcpy_cell(f), "1 (DtoD)");
   EXPECT_FALSE(run->points[0].variants[1].forward.has_value());
+  testing::remove_tree(folder);
+}
+
+// A decode step (one query against 16384 keys, GQA 32/8, head dim 128) is memory-bound on an
+// H200: its table's rate is the bandwidth of K and V, and summary.json says so for the report.
+TEST(SummaryJson, ADecodeStepIsMemoryBoundAndReadsBackAsSuch) {
+  StudyReport report = sample_report();
+  StudyPoint& point = report.points[0];
+  point.problem.batch = 8;
+  point.problem.heads = 32;
+  point.problem.kv_heads = 8;
+  point.problem.head_dim = 128;
+  point.problem.seq = 16384;
+  point.problem.q_seq = 1;
+  point.flops = attention_flops(point.problem);
+  point.hbm = HbmBandwidth{4.8e12, "the NVIDIA datasheet's"};
+  point.intensity = point.flops / minimal_bytes(point.problem);
+  point.ridge = 989.4e12 / 4.8e12;
+  point.memory_bound = point.intensity < *point.ridge;
+  ASSERT_TRUE(point.memory_bound) << point.intensity;
+  VariantRow& flash = point.rows[0];
+  flash.kv_gbps = kv_bytes(point.problem) / 0.157e-3 / 1e9;
+  flash.percent_of_hbm = 100 * *flash.kv_gbps * 1e9 / 4.8e12;
+
+  const std::string text = render_text(report);
+  EXPECT_NE(text.find("K/V GB/s"), std::string::npos) << text;
+  const auto header = study_table(point, CellWidth::kFull).header;
+  EXPECT_EQ(std::find(header.begin(), header.end(), "TFLOP/s"), header.end());
+  EXPECT_NE(std::find(header.begin(), header.end(), "% HBM"), header.end());
+  EXPECT_NE(text.find("memory-bound"), std::string::npos) << text;
+  EXPECT_NE(text.find("the NVIDIA datasheet's bandwidth, 4.80 TB/s"), std::string::npos) << text;
+
+  const auto folder = testing::test_folder();
+  const std::string path = (folder / "summary.json").string();
+  std::ofstream(path) << summary_json(report);
+  Result<RunSummary> run = read_run_summary(path);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  const RunPoint& read = run->points.at(0);
+  EXPECT_TRUE(read.memory_bound);
+  EXPECT_EQ(read.problem.kv_heads, 8);
+  EXPECT_EQ(read.problem.q_seq, 1);
+  EXPECT_DOUBLE_EQ(*read.kv_bytes_per_call, 2.0 * 8 * 8 * 16384 * 128 * 2);
+  EXPECT_EQ(read.hbm_source, "the NVIDIA datasheet's");
+  ASSERT_TRUE(read.variants[0].kv_gbps.has_value());
+  EXPECT_NEAR(*read.variants[0].kv_gbps, *flash.kv_gbps, 1e-6 * *flash.kv_gbps);
   testing::remove_tree(folder);
 }
 

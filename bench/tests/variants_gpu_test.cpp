@@ -103,7 +103,9 @@ TEST(OutOfMemory, IsReportedAndTheNextVariantRuns) {
   Problem huge = small_problem(Dtype::kBf16, MaskKind::kCausal);
   huge.batch = 8;
   huge.heads = 32;
+  huge.kv_heads = 32;
   huge.seq = 65536;
+  huge.q_seq = 65536;
   const VariantMeasurement oom = run_variant(Variant::kNaive, huge, quick_settings(), {});
   EXPECT_EQ(oom.status, VariantStatus::kOutOfMemory) << name(oom.status) << ": " << oom.reason;
 

@@ -20,6 +20,7 @@ enum class FindingKind {
   kSynchronization,   // the CPU waits for the GPU inside a region
   kPersistentKernel,  // grid sized to the SM count
   kLaunchKernelEx,    // launched through cuLaunchKernelEx
+  kSplitKv,           // the keys split across blocks of work, then combined (decode)
 };
 
 // Stable identifiers, used in JSON and in tests: "hidden-copy", "precision-upcast", ...

@@ -101,8 +101,9 @@ command -v ninja >/dev/null || generator="Unix Makefiles"
 if cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Release -DATTNPROF_BENCH=ON \
       -DATTNPROF_CUDA_EXAMPLE=ON -DCMAKE_POLICY_VERSION_MINIMUM=3.5 >"$out/build.log" 2>&1 &&
    cmake --build "$build" -j "$jobs" --target attnprof bench_variants_gpu_test \
-      bench_trace_gpu_test bench_study_format_test bench_counters_gpu_test bench_counters_test \
-      bench_custom_kernel_gpu_test bench_custom_kernel_cli_test >>"$out/build.log" 2>&1; then
+      bench_trace_gpu_test bench_shapes_gpu_test bench_shapes_cpu_test bench_study_format_test \
+      bench_counters_gpu_test bench_counters_test bench_custom_kernel_gpu_test \
+      bench_custom_kernel_cli_test >>"$out/build.log" 2>&1; then
   echo "BUILD OK" >>"$out/build.log"
   note build ok "$generator, $(elapsed)"
 else

@@ -193,6 +193,8 @@ RunVariant read_variant(const object& o) {
   if (auto t = child(o, "timing")) v.median_ms = real(*t, "median_ms");
   v.tflops = real(o, "tflops");
   v.percent_of_peak = real(o, "percent_of_peak");
+  v.kv_gbps = real(o, "kv_gbps");
+  v.percent_of_hbm = real(o, "percent_of_hbm");
   v.peak_allocated_bytes = integer(o, "peak_allocated_bytes");
   if (auto t = child(o, "trace")) {
     v.trace_file = text(*t, "file");
@@ -210,6 +212,9 @@ RunProblem read_problem(const object& o) {
   p.heads = integer(o, "heads").value_or(0);
   p.seq = integer(o, "seq").value_or(0);
   p.head_dim = integer(o, "head_dim").value_or(0);
+  p.kv_heads = integer(o, "kv_heads").value_or(p.heads);
+  p.q_seq = integer(o, "q_seq").value_or(p.seq);
+  p.window = integer(o, "window").value_or(0);
   p.dtype = text(o, "dtype");
   p.mask = text(o, "mask");
   p.device = text(o, "device");
@@ -385,6 +390,17 @@ Result<RunSummary> read_run_summary(const std::string& path, uint64_t max_bytes)
       point.peak_tflops = real(*peak, "tflops");
       point.peak_precision = text(*peak, "precision");
     }
+    if (auto bytes = child(po, "bytes_per_call")) {
+      point.minimal_bytes_per_call = real(*bytes, "minimal");
+      point.kv_bytes_per_call = real(*bytes, "kv");
+    }
+    point.intensity_flop_per_byte = real(po, "intensity_flop_per_byte");
+    if (auto hbm = child(po, "hbm")) {
+      point.hbm_bytes_per_s = real(*hbm, "bytes_per_s");
+      point.hbm_source = text(*hbm, "source");
+    }
+    point.ridge_flop_per_byte = real(po, "ridge_flop_per_byte");
+    point.memory_bound = text(po, "bound") == "memory";
     if (auto variants = list(po, "variants")) {
       for (element v : *variants) {
         object vo;
@@ -430,7 +446,8 @@ Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path, uint64_t m
             head_dim = column("head_dim"), dtype = column("dtype"), mask = column("mask"),
             backward = column("backward"), device = column("device"), variant = column("variant"),
             status = column("status"), median = column("gpu_median_ms"),
-            peak = column("peak_allocated_bytes");
+            peak = column("peak_allocated_bytes"), kv_heads = column("kv_heads"),
+            q_seq = column("q_seq"), window = column("window");
   for (auto [index, name] : {std::pair{seq, "seq"},
                              {variant, "variant"},
                              {median, "gpu_median_ms"},
@@ -463,6 +480,10 @@ Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path, uint64_t m
       return make_error(ErrorKind::kMalformed, "{}: line {}: seq `{}` is not a number", path,
                         line_number, at(seq));
     row.problem.seq = *seq_value;
+    // Absent (older files): the defaults, as in read_problem.
+    row.problem.kv_heads = parse_number<int64_t>(at(kv_heads)).value_or(row.problem.heads);
+    row.problem.q_seq = parse_number<int64_t>(at(q_seq)).value_or(row.problem.seq);
+    row.problem.window = parse_number<int64_t>(at(window)).value_or(0);
     row.variant = at(variant);
     row.status = at(status);
     row.median_ms = parse_number<double>(at(median));

@@ -40,6 +40,9 @@ struct RunVariant {
   std::optional<double> output_error, grad_error;
   std::optional<double> median_ms;
   std::optional<double> tflops, percent_of_peak;
+  // The bytes of K and V over the GPU median (GB/s), and that rate's share of the HBM bandwidth
+  // (RunPoint::hbm_bytes_per_s): the headline of a memory-bound point.
+  std::optional<double> kv_gbps, percent_of_hbm;
   std::optional<int64_t> peak_allocated_bytes;
   std::string trace_file;  // relative to the run's folder
   std::string trace_error;
@@ -57,6 +60,9 @@ std::string variant_label(const RunVariant& v);
 
 struct RunProblem {
   int64_t batch = 0, heads = 0, seq = 0, head_dim = 0;
+  // Key/value heads, queries and the sliding window (0: none). Files written before the bench had
+  // these options lack them: then kv_heads = heads, q_seq = seq, window = 0.
+  int64_t kv_heads = 0, q_seq = 0, window = 0;
   std::string dtype, mask, device;
   bool backward = false;
 };
@@ -66,6 +72,14 @@ struct RunPoint {
   double flops_per_call = 0;
   std::optional<double> peak_tflops;
   std::string peak_precision;
+  // The least bytes one call moves (q, k, v, out) and those of K and V alone; the useful FLOPs per
+  // least byte; the HBM bandwidth the run compares with (a copy kernel's, or the datasheet's:
+  // hbm_source says which) and the ridge point (peak FLOP/s over it). Absent in older files.
+  std::optional<double> minimal_bytes_per_call, kv_bytes_per_call, intensity_flop_per_byte;
+  std::optional<double> hbm_bytes_per_s, ridge_flop_per_byte;
+  std::string hbm_source;
+  // Below the ridge: the table's headline is K/V GB/s and % of HBM, not TFLOP/s and % of peak.
+  bool memory_bound = false;
   std::vector<RunVariant> variants;
 };
 

@@ -25,23 +25,13 @@ std::vector<ReportNote> rank_notes(std::vector<ReportNote> notes) {
 
 constexpr const char* kNone = kNoCell;
 
-std::string problem_heading(const RunPoint& point) {
-  const RunProblem& p = point.problem;
-  const std::string mask = p.mask == "causal" ? "causal"
-                           : p.mask == "none" ? "no mask"
-                                              : "explicit causal mask";
-  return fmt::format(
-      "{}, batch {}, {} heads, seq {}, head dim {}, {}, {} on {}: {:.1f} GFLOP per call", p.dtype,
-      p.batch, p.heads, p.seq, p.head_dim, mask, p.backward ? "forward+backward" : "forward",
-      p.device, point.flops_per_call / 1e9);
-}
-
 ReportTable run_table(const ReportData& data, size_t index) {
   const RunPoint& point = data.run->points[index];
   ReportTable table;
-  table.heading = problem_heading(point);
+  table.heading = study_heading(point);
   table.focus = static_cast<int>(index) == data.focus_point;
-  StudyTable study = study_table(point.variants, point.problem.backward, CellWidth::kFull);
+  StudyTable study =
+      study_table(point.variants, {point.problem.backward, point.memory_bound}, CellWidth::kFull);
   table.header = std::move(study.header);
   table.numeric = std::move(study.numeric);
   table.kernel_names = std::move(study.kernel_names);

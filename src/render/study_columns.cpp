@@ -59,6 +59,16 @@ std::string percent_of_peak_cell(const RunVariant& v, CellWidth) {
                   v.percent_of_peak ? format_percent(*v.percent_of_peak) : "");
 }
 
+// Bytes of K and V read per second: a decode step's rate.
+std::string kv_gbps_cell(const RunVariant& v, CellWidth) {
+  return v.kv_gbps ? fmt::format("{:.0f}", *v.kv_gbps) : kNoCell;
+}
+
+std::string percent_of_hbm_cell(const RunVariant& v, CellWidth) {
+  return measured(v, v.percent_of_hbm.has_value(),
+                  v.percent_of_hbm ? format_percent(*v.percent_of_hbm) : "");
+}
+
 // Of the roof at the variant's intensity (docs/counters.md); "-" without counters.
 std::string percent_of_roof_cell(const RunVariant& v, CellWidth) {
   return v.percent_of_roof ? format_percent(*v.percent_of_roof) : kNoCell;
@@ -131,8 +141,10 @@ std::vector<StudyColumn> study_columns(bool backward) {
       {"main kernel", false, nullptr, main_kernel_column, false, true},
       {"memcpy/fwd", true, nullptr, memcpy_column},
       {"GPU median", true, gpu_median_ns, nullptr},
-      {"TFLOP/s", true, nullptr, tflops_cell},
-      {"% peak", true, nullptr, percent_of_peak_cell},
+      {"TFLOP/s", true, nullptr, tflops_cell, false, false, StudyColumn::Bound::kCompute},
+      {"% peak", true, nullptr, percent_of_peak_cell, false, false, StudyColumn::Bound::kCompute},
+      {"K/V GB/s", true, nullptr, kv_gbps_cell, false, false, StudyColumn::Bound::kMemory},
+      {"% HBM", true, nullptr, percent_of_hbm_cell, false, false, StudyColumn::Bound::kMemory},
       {"% roof", true, nullptr, percent_of_roof_cell, true},
       {"peak mem", true, nullptr, peak_memory_cell},
       {"occupancy", true, nullptr, occupancy_column},
@@ -147,14 +159,45 @@ std::vector<StudyColumn> study_columns(bool backward) {
   return columns;
 }
 
-StudyTable study_table(const std::vector<RunVariant>& variants, bool backward, CellWidth width) {
+std::string study_heading(const RunPoint& point) {
+  const RunProblem& p = point.problem;
+  std::string mask = p.mask == "causal" ? "causal"
+                     : p.mask == "none" ? "no mask"
+                                        : "explicit causal mask";
+  if (p.window > 0) mask += fmt::format(", window {}", p.window);
+  const std::string heads = p.kv_heads != p.heads && p.kv_heads > 0
+                                ? fmt::format("{} heads ({} KV)", p.heads, p.kv_heads)
+                                : fmt::format("{} heads", p.heads);
+  const std::string seq =
+      p.q_seq != p.seq && p.q_seq > 0
+          ? fmt::format("{} {} against {} keys", p.q_seq, p.q_seq == 1 ? "query" : "queries", p.seq)
+          : fmt::format("seq {}", p.seq);
+  std::string heading = fmt::format(
+      "{}, batch {}, {}, {}, head dim {}, {}, {} on {}: {:.1f} GFLOP per call", p.dtype, p.batch,
+      heads, seq, p.head_dim, mask, p.backward ? "forward+backward" : "forward", p.device,
+      point.flops_per_call / 1e9);
+  if (point.memory_bound && point.kv_bytes_per_call && point.intensity_flop_per_byte &&
+      point.ridge_flop_per_byte) {
+    heading += fmt::format(
+        " and {} of K and V; memory-bound: {:.1f} FLOP per byte, below the ridge point's {:.0f}",
+        format_bytes(static_cast<int64_t>(*point.kv_bytes_per_call)),
+        *point.intensity_flop_per_byte, *point.ridge_flop_per_byte);
+  }
+  return heading;
+}
+
+StudyTable study_table(const std::vector<RunVariant>& variants, StudyTableKind kind,
+                       CellWidth width) {
   StudyTable table;
   table.rows.resize(variants.size());
   const bool counters = std::any_of(variants.begin(), variants.end(), [](const RunVariant& v) {
     return v.counters || !v.counters_error.empty();
   });
-  for (const StudyColumn& column : study_columns(backward)) {
+  const StudyColumn::Bound hidden =
+      kind.memory_bound ? StudyColumn::Bound::kCompute : StudyColumn::Bound::kMemory;
+  for (const StudyColumn& column : study_columns(kind.backward)) {
     if (column.of_counters && !counters) continue;
+    if (column.bound == hidden) continue;
     table.numeric.push_back(column.numeric);
     table.kernel_names.push_back(column.kernel_names);
     if (column.duration_ns) {

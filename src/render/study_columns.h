@@ -7,6 +7,7 @@
 // A row is a `RunVariant`: what summary.json holds of a variant, which the report reads back and
 // the bench fills from its measurements (bench/src/study_table.cpp), so both print the same cells.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,12 +34,26 @@ struct StudyColumn {
   // Its cells are kernel names: Markdown cuts them to a table's width and lists them in full
   // below it (render/markdown_kernel_names.h).
   bool kernel_names = false;
+  // The headline rate: TFLOP/s and % peak for a problem above the GPU's ridge point, K/V GB/s
+  // and % HBM below it (a decode step), never both.
+  enum class Bound : uint8_t { kAny, kCompute, kMemory } bound = Bound::kAny;
 };
 
 // variant, kernels/fwd, (kernels/bwd with the backward), main kernel, memcpy/fwd, GPU median,
-// TFLOP/s, % peak, (% roof), peak mem, occupancy, (occupancy measured by ncu), launch API,
-// CPU/fwd, rel. error, status; the columns in parentheses when the run has counters.
+// TFLOP/s and % peak (K/V GB/s and % HBM when memory-bound), (% roof), peak mem, occupancy,
+// (occupancy measured by ncu), launch API, CPU/fwd, rel. error, status; the columns in
+// parentheses when the run has counters.
 std::vector<StudyColumn> study_columns(bool backward);
+
+// What decides which columns a point's table shows.
+struct StudyTableKind {
+  bool backward = false;
+  bool memory_bound = false;  // RunPoint::memory_bound
+};
+
+// The line above a point's table: the problem, its work per call, and for a memory-bound point
+// its bytes and why ("bf16, batch 4, 16 heads (4 KV), seq 2048, ...: 68.7 GFLOP per call").
+std::string study_heading(const RunPoint& point);
 
 // Cells as text, not yet escaped: each renderer escapes them its own way (markdown_cell,
 // escape_control, HTML).
@@ -49,7 +64,8 @@ struct StudyTable {
   std::vector<std::vector<std::string>> rows;
 };
 
-StudyTable study_table(const std::vector<RunVariant>& variants, bool backward, CellWidth width);
+StudyTable study_table(const std::vector<RunVariant>& variants, StudyTableKind kind,
+                       CellWidth width);
 
 // For a terminal: columns padded to a width, numbers aligned right, a rule under the header; each
 // cell escaped (display_text.h), so that a name cannot move the cursor or start a line.

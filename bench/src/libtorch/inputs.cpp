@@ -18,14 +18,33 @@ at::Device torch_device(DeviceKind device) {
   return device == DeviceKind::kCuda ? at::Device(at::kCUDA) : at::Device(at::kCPU);
 }
 
-Masks make_masks(const Problem& problem) {
+Masks make_masks(const Problem& p) {
   Masks masks;
-  if (problem.mask == MaskKind::kNone) return masks;
-  const auto options = at::TensorOptions().dtype(at::kBool).device(torch_device(problem.device));
-  const at::Tensor ones = at::ones({problem.seq, problem.seq}, options);
-  masks.masked_out = at::triu(ones, /*diagonal=*/1);
-  if (problem.mask == MaskKind::kExplicit) masks.keep = at::tril(ones);
+  if (!masks_any_pair(p) && sdpa_mask_form(p) != SdpaMaskForm::kTensor) return masks;
+  const auto options = at::TensorOptions().dtype(at::kBool).device(torch_device(p.device));
+  const at::Tensor ones = at::ones({p.q_seq, p.seq}, options);
+  // Query i sits at position t = i + seq - q_seq: key j is hidden when j > t (j - i > seq -
+  // q_seq) and, with a window, when j <= t - window (j - i <= seq - q_seq - window).
+  if (causal_pattern(p.mask)) {
+    masks.masked_out = at::triu(ones, /*diagonal=*/1 + p.seq - p.q_seq);
+    if (p.window > 0)
+      masks.masked_out =
+          at::logical_or(masks.masked_out, at::tril(ones, /*diagonal=*/p.seq - p.q_seq - p.window));
+  } else {
+    masks.masked_out = at::zeros({p.q_seq, p.seq}, options);
+  }
+  if (sdpa_mask_form(p) == SdpaMaskForm::kTensor) masks.keep = at::logical_not(masks.masked_out);
+  if (!masks_any_pair(p)) masks.masked_out = at::Tensor();
   return masks;
+}
+
+SdpaArguments sdpa_arguments(const Problem& p, const Masks& masks) {
+  SdpaArguments args;
+  const SdpaMaskForm form = sdpa_mask_form(p);
+  if (form == SdpaMaskForm::kTensor) args.attn_mask = masks.keep;
+  args.is_causal = form == SdpaMaskForm::kIsCausal;
+  args.enable_gqa = p.kv_heads != p.heads;
+  return args;
 }
 
 InputSet make_input_set(const Problem& problem, uint64_t seed) {
@@ -34,10 +53,13 @@ InputSet make_input_set(const Problem& problem, uint64_t seed) {
   at::manual_seed(seed);
   const auto options =
       at::TensorOptions().dtype(scalar_type(problem.dtype)).device(torch_device(problem.device));
-  const std::vector<int64_t> shape{problem.batch, problem.heads, problem.seq, problem.head_dim};
-  InputSet in{at::randn(shape, options), at::randn(shape, options), at::randn(shape, options), {}};
+  const std::vector<int64_t> q_shape{problem.batch, problem.heads, problem.q_seq, problem.head_dim};
+  const std::vector<int64_t> kv_shape{problem.batch, problem.kv_heads, problem.seq,
+                                      problem.head_dim};
+  InputSet in{
+      at::randn(q_shape, options), at::randn(kv_shape, options), at::randn(kv_shape, options), {}};
   if (problem.backward) {
-    in.grad_out = at::randn(shape, options);
+    in.grad_out = at::randn(q_shape, options);
     in.q.requires_grad_(true);
     in.k.requires_grad_(true);
     in.v.requires_grad_(true);

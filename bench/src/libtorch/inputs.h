@@ -4,6 +4,7 @@
 #include <ATen/ATen.h>
 
 #include <cstdint>
+#include <optional>
 
 #include "problem.h"
 
@@ -12,7 +13,8 @@ namespace attnprof::bench {
 at::ScalarType scalar_type(Dtype dtype);
 at::Device torch_device(DeviceKind device);
 
-// One set of inputs of shape (batch, heads, seq, head_dim).
+// One set of inputs: q of shape (batch, heads, q_seq, head_dim), k and v of (batch, kv_heads,
+// seq, head_dim); the output (and its gradient) has q's shape.
 struct InputSet {
   at::Tensor q, k, v;
   at::Tensor grad_out;  // the output's gradient; undefined without the backward
@@ -20,12 +22,24 @@ struct InputSet {
 
 // The masks every call of a problem shares; undefined where the problem's mask kind uses none.
 struct Masks {
-  // (seq, seq) bool, true above the diagonal: what naive and inplace fill with -inf (the study's
-  // torch.triu(ones, diagonal=1)).
+  // (q_seq, seq) bool, true where the pattern hides the pair: what naive and inplace fill with
+  // -inf (the study's torch.triu(ones, diagonal=1) for the square; the diagonal moves right by
+  // seq - q_seq for end-aligned queries, and the window hides the keys more than W - 1 behind).
+  // Undefined when nothing is hidden (no mask; one causal query without a window).
   at::Tensor masked_out;
-  // (seq, seq) bool, true on and below the diagonal: SDPA's attn_mask, where true means "attend".
+  // Its negation, SDPA's attn_mask where true means "attend"; defined only where SDPA takes the
+  // mask as a tensor (sdpa_mask_form).
   at::Tensor keep;
 };
+
+// The arguments SDPA gets for the problem's mask and heads, the same for the call, its support
+// check and sdpa-auto's choice.
+struct SdpaArguments {
+  std::optional<at::Tensor> attn_mask;
+  bool is_causal = false;
+  bool enable_gqa = false;  // K and V have fewer heads than q
+};
+SdpaArguments sdpa_arguments(const Problem& problem, const Masks& masks);
 
 Masks make_masks(const Problem& problem);
 

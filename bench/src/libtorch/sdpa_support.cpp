@@ -30,19 +30,15 @@ std::string trim(std::string text) {
   return text.substr(first, last - first + 1);
 }
 
-std::optional<at::Tensor> sdpa_mask(const Problem& problem, const Masks& masks) {
-  if (problem.mask == MaskKind::kExplicit) return masks.keep;
-  return std::nullopt;
-}
-
 sdp::sdp_params sdpa_params(const Problem& problem, const InputSet& in, const Masks& masks) {
+  const SdpaArguments args = sdpa_arguments(problem, masks);
   return sdp::sdp_params{in.q,
                          in.k,
                          in.v,
-                         sdpa_mask(problem, masks),
+                         args.attn_mask,
                          /*dropout=*/0.0,
-                         /*is_causal=*/problem.mask == MaskKind::kCausal,
-                         /*enable_gqa=*/false};
+                         args.is_causal,
+                         args.enable_gqa};
 }
 
 }  // namespace
@@ -99,8 +95,10 @@ std::optional<std::string> sdpa_unsupported_reason(Variant variant, const Proble
 std::string sdpa_choice(const Problem& problem, const InputSet& in, const Masks& masks) {
   std::optional<at::NoGradGuard> no_grad;
   if (!problem.backward) no_grad.emplace();
-  const int64_t choice = at::_fused_sdp_choice(in.q, in.k, in.v, sdpa_mask(problem, masks), 0.0,
-                                               problem.mask == MaskKind::kCausal);
+  const SdpaArguments args = sdpa_arguments(problem, masks);
+  const int64_t choice =
+      at::_fused_sdp_choice(in.q, in.k, in.v, args.attn_mask, 0.0, args.is_causal,
+                            /*scale=*/std::nullopt, args.enable_gqa);
   switch (static_cast<at::SDPBackend>(choice)) {
     case at::SDPBackend::math:
       return "math";

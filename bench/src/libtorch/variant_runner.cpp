@@ -155,6 +155,12 @@ VariantMeasurement run_variant(Variant variant, const Problem& problem, const Ru
   const auto phase = [&](std::string_view name) {
     if (on_phase) on_phase(name);
   };
+  // The command checks every shape before it runs; this is for callers that build a Problem.
+  if (const std::string error = shape_error(problem); !error.empty()) {
+    m.status = VariantStatus::kError;
+    m.reason = error;
+    return m;
+  }
   if (problem.device == DeviceKind::kCpu && !runs_on_cpu(variant)) {
     m.status = VariantStatus::kUnsupported;
     m.reason = cpu_unsupported_reason(variant);
@@ -205,6 +211,12 @@ VariantMeasurement run_custom_kernel(const CustomKernel& kernel, const Problem& 
   const auto phase = [&](std::string_view name) {
     if (on_phase) on_phase(name);
   };
+  // As run_variant: the command checks every shape first; this is for callers that build one.
+  if (const std::string error = shape_error(problem); !error.empty()) {
+    m.status = VariantStatus::kError;
+    m.reason = error;
+    return m;
+  }
   if (auto reason = custom_unsupported_reason(problem)) {
     m.status = VariantStatus::kUnsupported;
     m.reason = *reason;

@@ -59,7 +59,12 @@ at::Tensor AttentionCall::forward(const InputSet& in) const {
 
 at::Tensor AttentionCall::unfused(const InputSet& in, bool in_place) const {
   const double minus_inf = -std::numeric_limits<double>::infinity();
-  at::Tensor s = at::matmul(in.q, in.k.transpose(-2, -1));
+  // GQA written out as a user would: each K/V head repeated for its group of query heads, inside
+  // the call (the copies are part of what the variant costs).
+  const int64_t group = gqa_group(problem_);
+  const at::Tensor k = group > 1 ? in.k.repeat_interleave(group, /*dim=*/1) : in.k;
+  const at::Tensor v = group > 1 ? in.v.repeat_interleave(group, /*dim=*/1) : in.v;
+  at::Tensor s = at::matmul(in.q, k.transpose(-2, -1));
   if (!in_place) {
     s = at::mul(s, at::native::wrapped_scalar_tensor(scale_));  // Python's `s * SCALE`
     // Out of place: masked_fill clones s first, the DtoD copy the study finds in the trace.
@@ -77,20 +82,13 @@ at::Tensor AttentionCall::unfused(const InputSet& in, bool in_place) const {
     if (masks_.masked_out.defined()) s.masked_fill_(masks_.masked_out, minus_inf);
   }
   const at::Tensor p = at::softmax(s, -1);
-  return at::matmul(p, in.v);
+  return at::matmul(p, v);
 }
 
 at::Tensor AttentionCall::sdpa(const InputSet& in) const {
-  switch (problem_.mask) {
-    case MaskKind::kCausal:
-      return at::scaled_dot_product_attention(in.q, in.k, in.v, {}, 0.0, /*is_causal=*/true);
-    case MaskKind::kNone:
-      return at::scaled_dot_product_attention(in.q, in.k, in.v, {}, 0.0, /*is_causal=*/false);
-    case MaskKind::kExplicit:
-      return at::scaled_dot_product_attention(in.q, in.k, in.v, masks_.keep, 0.0,
-                                              /*is_causal=*/false);
-  }
-  return {};
+  const SdpaArguments args = sdpa_arguments(problem_, masks_);
+  return at::scaled_dot_product_attention(in.q, in.k, in.v, args.attn_mask, 0.0, args.is_causal,
+                                          /*scale=*/std::nullopt, args.enable_gqa);
 }
 
 std::vector<at::Tensor> AttentionCall::backward(const at::Tensor& out, const InputSet& in) const {

@@ -36,7 +36,7 @@ std::vector<Finding> find_all(const FindingContext& context) {
   static constexpr FindingRule kRules[] = {
       find_hidden_copies,      find_precision_upcast, find_mask_rebuilt, find_not_fused,
       find_low_occupancy,      find_cpu_side_cost,    find_launch_bound, find_synchronizations,
-      find_persistent_kernels, find_launch_kernel_ex,
+      find_persistent_kernels, find_launch_kernel_ex, find_split_kv,
   };
   std::vector<Finding> findings;
   if (context.region_count() == 0) return findings;
@@ -66,6 +66,8 @@ std::string_view finding_id(FindingKind kind) {
       return "persistent-kernel";
     case FindingKind::kLaunchKernelEx:
       return "cuLaunchKernelEx";
+    case FindingKind::kSplitKv:
+      return "split-kv";
   }
   return "finding";
 }

@@ -63,5 +63,6 @@ void find_launch_bound(const FindingContext&, std::vector<Finding>&);
 void find_synchronizations(const FindingContext&, std::vector<Finding>&);
 void find_persistent_kernels(const FindingContext&, std::vector<Finding>&);
 void find_launch_kernel_ex(const FindingContext&, std::vector<Finding>&);
+void find_split_kv(const FindingContext&, std::vector<Finding>&);
 
 }  // namespace attnprof
