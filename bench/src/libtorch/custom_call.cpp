@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 #include <vector>
 
@@ -69,8 +70,14 @@ CustomKernelCall::CustomKernelCall(const CustomKernel& kernel, const Problem& pr
     : AttentionCall(Variant::kCustom, problem, masks),
       kernel_(kernel),
       softmax_scale_(1.0 / std::sqrt(static_cast<double>(problem.head_dim))) {
-  if (kernel_.aoti_package)
+  if (kernel_.aoti_package) {
+    // A package made with AOTI_RUNTIME_CHECK_INPUTS=1 carries checks of its inputs' shapes,
+    // dtypes and strides, which it runs only while this is set: then a problem it was not
+    // exported for is refused on the first call rather than read out of bounds. The user's own
+    // setting stands.
+    ::setenv("AOTI_RUNTIME_CHECK_INPUTS", "1", /*overwrite=*/0);
     package_ = std::make_unique<torch::inductor::AOTIModelPackageLoader>(kernel_.path);
+  }
 }
 
 CustomKernelCall::~CustomKernelCall() = default;
