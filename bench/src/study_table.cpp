@@ -14,7 +14,7 @@ namespace {}  // namespace
 RunVariant run_variant(const VariantRow& row) {
   const VariantMeasurement& m = row.measurement;
   RunVariant v;
-  v.variant = name(m.variant);
+  v.variant = row_name(m);
   v.status = name(m.status);
   v.reason = m.reason;
   v.chosen_backend = m.chosen_backend;
@@ -173,7 +173,7 @@ std::vector<std::string> finding_notes(const StudyPoint& point) {
     if (!row.forward) continue;
     for (const Finding& f : row.forward->findings) {
       std::string note =
-          fmt::format("{}: [{}] {}", name(row.measurement.variant), finding_id(f.kind), f.summary);
+          fmt::format("{}: [{}] {}", row_name(row.measurement), finding_id(f.kind), f.summary);
       if (!f.suggestion.empty()) note += " -> " + f.suggestion;
       notes.push_back(std::move(note));
     }
@@ -191,7 +191,7 @@ std::vector<std::string> expectation_lines(const StudyReport& report, size_t* fa
       for (const ExpectationResult& e : row.forward->expectations) {
         ++*total;
         std::string line = fmt::format("{} {}: {}   actual {}", e.holds ? "ok  " : "FAIL",
-                                       name(row.measurement.variant), e.text, e.actual);
+                                       row_name(row.measurement), e.text, e.actual);
         if (e.holds) {
           passed.push_back(std::move(line));
         } else {
