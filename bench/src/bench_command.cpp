@@ -252,7 +252,8 @@ void register_bench_command(CLI::App& app, int& exit_code) {
   cmd->add_option(
       "--custom", flags->custom,
       "[NAME=]PATH: also profile your own attention kernel, a shared library with the C "
-      "ABI of attnprof_bench/custom_attention.h (docs/CUSTOM_KERNELS.md); repeatable");
+      "ABI of attnprof_bench/custom_attention.h or an AOTInductor package (.pt2) "
+      "(docs/CUSTOM_KERNELS.md); repeatable");
   cmd->add_option("--out", flags->out, "Folder for the traces, summary.json and summary.md")
       ->capture_default_str();
   cmd->add_flag("--report", flags->report,

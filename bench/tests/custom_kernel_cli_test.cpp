@@ -3,30 +3,15 @@
 
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <string>
 
+#include "cli_run.h"
+
 namespace {
 
-struct CliRun {
-  int exit_code = -1;
-  std::string output;
-};
-
-CliRun run_cli(const std::string& arguments) {
-  CliRun run;
-  FILE* pipe = ::popen((std::string(ATTNPROF_CLI) + " " + arguments + " 2>&1").c_str(), "r");
-  if (!pipe) return run;
-  std::array<char, 4096> buffer;
-  size_t n;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    run.output.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
+using attnprof::bench::testing::CliRun;
+using attnprof::bench::testing::run_cli;
 
 void expect_one_line_refusal(const std::string& arguments, const std::string& words) {
   SCOPED_TRACE(arguments);

@@ -10,6 +10,7 @@
 #include <string>
 #include <tuple>
 
+#include "cli_run.h"
 #include "custom_kernel_loader.h"
 #include "gpu_test_support.h"
 #include "reader/run_summary.h"
@@ -17,7 +18,10 @@
 namespace attnprof::bench {
 namespace {
 
+using testing::CliRun;
+using testing::find_row;
 using testing::quick_settings;
+using testing::run_cli;
 using testing::small_problem;
 using testing::test_folder;
 
@@ -33,24 +37,6 @@ CustomKernel example_kernel() {
   if (kernel.ok()) kernel = load_custom_kernel(std::move(*kernel));
   EXPECT_TRUE(kernel.ok()) << kernel.error().message;
   return kernel.ok() ? *kernel : CustomKernel{};
-}
-
-struct CliRun {
-  int exit_code = -1;
-  std::string output;
-};
-
-CliRun run_cli(const std::string& arguments) {
-  CliRun run;
-  FILE* pipe = ::popen((std::string(ATTNPROF_CLI) + " " + arguments + " 2>&1").c_str(), "r");
-  if (!pipe) return run;
-  std::array<char, 4096> buffer;
-  size_t n;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    run.output.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
 }
 
 void expect_passes(const Problem& problem) {
@@ -203,12 +189,6 @@ TEST(AotInductorPackage, RunsThroughTorchsLoaderAndRefusesOtherShapes) {
   }
 }
 
-const RunVariant* find(const RunPoint& point, const std::string& variant) {
-  for (const RunVariant& v : point.variants)
-    if (v.variant == variant) return &v;
-  return nullptr;
-}
-
 // The whole CLI: the kernel's row beside SDPA's in the table and summary.json, its trace read by
 // attnprof (one kernel per forward, the example's, classed as fused attention by its name).
 TEST(ExampleKernel, RowBesideSdpaInTheSummary) {
@@ -229,7 +209,7 @@ TEST(ExampleKernel, RowBesideSdpaInTheSummary) {
   EXPECT_EQ(point.variants[0].variant, "sdpa-flash");
   for (const char* row : {"example_attention", "second"}) {
     SCOPED_TRACE(row);
-    const RunVariant* custom = find(point, row);
+    const RunVariant* custom = find_row(point, row);
     ASSERT_NE(custom, nullptr);
     EXPECT_EQ(custom->status, "ok") << custom->reason;
     ASSERT_TRUE(custom->output_error);
@@ -258,7 +238,7 @@ TEST(ExampleKernel, Fp32RowIsNotRunWithTheKernelsReason) {
   ASSERT_EQ(run.exit_code, 0) << run.output;  // an unsupported row counts as run
   auto summary = read_run_summary((folder / "summary.json").string());
   ASSERT_TRUE(summary.ok()) << summary.error().message;
-  const RunVariant* custom = find(summary->points.at(0), "example_attention");
+  const RunVariant* custom = find_row(summary->points.at(0), "example_attention");
   ASSERT_NE(custom, nullptr);
   EXPECT_EQ(custom->status, "unsupported");
   EXPECT_EQ(custom->reason, "the example kernel has bf16 and fp16 versions only, no fp32");
