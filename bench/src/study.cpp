@@ -77,9 +77,9 @@ std::optional<HbmBandwidth> hbm_bandwidth(const StudyReport& report, DeviceKind 
   if (device != DeviceKind::kCuda) return std::nullopt;
   if (report.counters.copy)
     return HbmBandwidth{report.counters.copy->bytes_per_s(),
-                        "a copy kernel's, measured in this run (--counters)"};
+                        "a copy kernel in this run (--counters)"};
   if (auto datasheet = datasheet_memory_bandwidth(report.device.name))
-    return HbmBandwidth{*datasheet, "the NVIDIA datasheet's"};
+    return HbmBandwidth{*datasheet, "the NVIDIA datasheet"};
   return std::nullopt;
 }
 

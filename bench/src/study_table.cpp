@@ -114,8 +114,8 @@ std::vector<std::string> method_notes(const StudyReport& report) {
         "useful FLOPs over the least bytes one call moves (q and out, B·H·Q·D elements each; k "
         "and v, B·KVH·S·D each) fall below the GPU's ridge point, the dense peak over the HBM "
         "bandwidth ({:.0f} FLOP per byte). K/V GB/s is the bytes of k and v (2·B·KVH·S·D "
-        "elements) over the GPU median; % HBM divides it by {} bandwidth, {:.2f} TB/s.",
-        *point.ridge, point.hbm->source, point.hbm->bytes_per_s / 1e12));
+        "elements) over the GPU median; % HBM divides it by {:.2f} TB/s, the HBM bandwidth of {}.",
+        *point.ridge, point.hbm->bytes_per_s / 1e12, point.hbm->source));
     break;
   }
   // The peak depends on the dtype only, the same for every point: say it once.

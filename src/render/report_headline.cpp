@@ -86,6 +86,14 @@ std::optional<HeadlineWords> report_headline_words(const ReportData& data) {
   return headline_words(*h, data.run ? "GPU median per call" : "median GPU busy per region");
 }
 
+std::optional<HeadlineWords> report_headline_words(const ReportBeside& beside) {
+  if (beside.run.points.empty()) return std::nullopt;
+  const std::optional<Headline> h =
+      compute_headline(headline_variants(beside.run.points[beside.run.points.size() / 2]));
+  if (!h) return std::nullopt;
+  return headline_words(*h, "GPU median per call");
+}
+
 std::optional<HeadlineWords> report_headline_words(const ReportBackward& backward) {
   const std::optional<Headline> h = compute_headline(headline_variants(backward));
   if (!h) return std::nullopt;
