@@ -86,8 +86,8 @@ at::Tensor CustomKernelCall::forward(const InputSet& in) const {
   return package_ ? run_package(in) : run_library(in);
 }
 
-// The package runs on the current CUDA stream (no stream given); its model was exported with its
-// own shapes, dtype and mask, and refuses other shapes with torch's words.
+// The package runs on the current CUDA stream (no stream given). Its model was exported with its
+// own shapes, dtype and mask; where it carries input checks, it refuses others in torch's words.
 at::Tensor CustomKernelCall::run_package(const InputSet& in) const {
   const std::vector<at::Tensor> outputs = package_->run({in.q, in.k, in.v});
   if (outputs.empty()) throw std::runtime_error("the AOTInductor package returned no output");
