@@ -22,6 +22,17 @@ TraceAnalysis explain(const std::string& fixture, const std::string& region = "f
   return std::move(result).value();
 }
 
+// A trace of the shipped examples (examples/h200-study/...), its `forward` regions explained.
+TraceAnalysis explain_example(const std::string& relative) {
+  AnalyzeOptions options;
+  options.region_pattern = "forward";
+  options.explain = true;
+  auto result =
+      analyze_file(std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study/" + relative, options);
+  if (!result.ok()) throw std::runtime_error(result.error().message);
+  return std::move(result).value();
+}
+
 bool any_contains(const std::vector<std::string>& lines, std::string_view text) {
   for (const auto& l : lines)
     if (l.find(text) != std::string::npos) return true;
@@ -143,6 +154,36 @@ TEST(Findings, PersistentKernelAndCuLaunchKernelExForCudnn) {
   TraceAnalysis flash = explain("study_sdpa-flash.json.gz");
   EXPECT_EQ(find(flash, FindingKind::kPersistentKernel), nullptr);
   EXPECT_EQ(find(flash, FindingKind::kLaunchKernelEx), nullptr);
+}
+
+// A decode step (examples/h200-study/decode: one query against 16384 keys): flash splits the keys
+// across blocks and combines them; cuDNN and the square study's flash kernel do not.
+TEST(Findings, SplitKvKernelsOfFlashInADecodeStep) {
+  TraceAnalysis flash = explain_example("decode/traces/sdpa-flash.json.gz");
+  const Finding* f = find(flash, FindingKind::kSplitKv);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->summary.find("flash_fwd_splitkv_kernel<...> splits the keys"), std::string::npos)
+      << f->summary;
+  EXPECT_NE(f->summary.find("flash_fwd_splitkv_combine_kernel<...> combines"), std::string::npos)
+      << f->summary;
+  EXPECT_TRUE(any_contains(f->evidence, "1 x flash_fwd_splitkv_combine_kernel<...>"));
+  EXPECT_EQ(find(explain_example("decode/traces/sdpa-cudnn.json.gz"), FindingKind::kSplitKv),
+            nullptr);
+  EXPECT_EQ(find(explain("study_sdpa-flash.json.gz"), FindingKind::kSplitKv), nullptr);
+}
+
+// GQA written out: repeat_interleave's copy is its output, not a copy before an in-place write
+// (there is no repeat_interleave_ to suggest); masked_fill's clone still is one.
+TEST(Findings, RepeatInterleaveOfGqaIsNoHiddenCopy) {
+  EXPECT_EQ(find(explain_example("decode/traces/naive.json.gz"), FindingKind::kHiddenCopy),
+            nullptr);
+  EXPECT_EQ(find(explain_example("decode/traces/sdpa-math.json.gz"), FindingKind::kHiddenCopy),
+            nullptr);
+  const TraceAnalysis gqa = explain_example("gqa/traces/naive.json.gz");
+  const Finding* f = find(gqa, FindingKind::kHiddenCopy);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->summary.find("aten::masked_fill copies"), std::string::npos) << f->summary;
+  EXPECT_FALSE(any_contains(f->evidence, "repeat_interleave"));
 }
 
 TEST(Findings, NoCpuSideCostWhereTheGpuWorkDominates) {

@@ -86,8 +86,13 @@ TEST(MarkdownKernelNames, LongNamesAreCutAtAnUnderscoreAndNumbered) {
 
 TEST(MarkdownKernelNames, ReportTableCellsFitAndTheFullNamesFollow) {
   const std::string md = render_report_markdown(load_study());
-  // Before: sdpa-math's cuBLAS kernel filled a 114-character cell.
-  EXPECT_LE(widest_cell(md), 70u);
+  // Before: sdpa-math's cuBLAS kernel filled a 114-character cell. The studies beside the run
+  // (issue 15) have a backend's refusal, a reason kept whole in Markdown: their kernel names are
+  // cut all the same.
+  EXPECT_LE(widest_cell(md.substr(0, md.find("## Beside it"))), 70u);
+  const std::string beside = md.substr(md.find("## Beside it"));
+  EXPECT_NE(beside.find("| `cudnn_generated_fort_native_sdpa_sm80_flash…` ["), std::string::npos);
+  EXPECT_EQ(beside.find("| `cudnn_generated_fort_native_sdpa_sm80_flash_"), std::string::npos);
   EXPECT_NE(md.find("| `sm80_xmma_gemm_f32f32_f32f32_f32_tn_n…` [1] |"), std::string::npos);
   const size_t table = md.find("| variant |");
   const size_t details = md.find("<details><summary>Kernel names in full</summary>");

@@ -584,6 +584,32 @@ TEST_F(ShippedStudyReport, MarkdownHasTheTableAndTheFindings) {
   EXPECT_EQ(md.find("<svg"), std::string::npos);
 }
 
+// Issue 15: the other shapes shipped beside the study (gqa/, decode/, window/) each get a section
+// with their headline and table; the decode step's rate is the bandwidth of K and V.
+TEST_F(ShippedStudyReport, StudiesBesideTheRunEachGetASection) {
+  std::vector<std::string> folders;
+  for (const ReportBeside& b : data_->beside) folders.push_back(b.folder);
+  for (const char* folder : {"decode", "gqa", "window"})
+    EXPECT_NE(std::find(folders.begin(), folders.end(), folder), folders.end()) << folder;
+  EXPECT_TRUE(std::is_sorted(folders.begin(), folders.end()));
+  const std::string& html = *html_;
+  const std::string decode =
+      between(html, R"(<section class="card" id="beside-decode">)", "</section>");
+  EXPECT_NE(decode.find("1 query against 16384 keys"), std::string::npos);
+  EXPECT_NE(decode.find("memory-bound"), std::string::npos);
+  EXPECT_NE(decode.find("<th class=\"num\">K/V GB/s</th>"), std::string::npos);
+  EXPECT_EQ(decode.find("TFLOP/s</th>"), std::string::npos);
+  EXPECT_NE(decode.find("split-kv"), std::string::npos);
+  EXPECT_NE(decode.find("is the fastest"), std::string::npos);  // its own headline
+  EXPECT_NE(html.find(R"(<a href="#beside-gqa">gqa</a>)"), std::string::npos);
+  const std::string gqa = between(html, R"(<section class="card" id="beside-gqa">)", "</section>");
+  EXPECT_NE(gqa.find("16 heads (4 KV)"), std::string::npos);
+  EXPECT_NE(gqa.find("TFLOP/s</th>"), std::string::npos);
+  const std::string md = render_report_markdown(*data_);
+  EXPECT_NE(md.find("## Beside it: `window/`"), std::string::npos);
+  EXPECT_NE(md.find("causal, window 1024, forward on cuda"), std::string::npos);
+}
+
 // Issue 16: informational findings (how a kernel is built) come after those that explain time,
 // folded into a <details>, in the page and in the Markdown.
 TEST_F(ShippedStudyReport, InformationalFindingsComeLastAndFolded) {

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "counted_call.h"
+#include "custom_kernel_loader.h"
 #include "device_info.h"
 #include "study.h"
 #include "sweep.h"
@@ -32,6 +33,7 @@ struct BenchFlags {
   std::string mask;
   std::string device = "cuda";
   std::vector<std::string> variants;
+  std::vector<std::string> custom;  // --custom [NAME=]PATH, repeatable
   std::vector<std::string> sweeps;
   std::string out = "attnprof-bench";
   RunSettings settings;
@@ -101,6 +103,21 @@ Result<StudyOptions> study_options(const BenchFlags& flags) {
     }
   }
 
+  // Opened here, before any GPU work: a wrong path or library is one line and exit code 2.
+  for (const std::string& text : flags.custom) {
+    Result<CustomKernel> kernel = parse_custom_kernel(text);
+    if (!kernel.ok()) return kernel.take_error();
+    for (const CustomKernel& other : options.custom_kernels) {
+      if (other.name == kernel->name)
+        return make_error(ErrorKind::kUsage,
+                          "--custom {}: a row is named `{}` already; name this one with NAME=PATH",
+                          text, other.name);
+    }
+    Result<CustomKernel> loaded = load_custom_kernel(std::move(*kernel));
+    if (!loaded.ok()) return loaded.take_error();
+    options.custom_kernels.push_back(std::move(*loaded));
+  }
+
   for (const std::string& text : flags.sweeps) {
     Result<SweepAxis> axis = parse_sweep(text);
     if (!axis.ok()) return axis.take_error();
@@ -137,7 +154,9 @@ Result<StudyOptions> study_options(const BenchFlags& flags) {
   options.out_dir = flags.out;
   options.quiet = flags.quiet;
   if (!flags.expectations.empty()) {
-    auto expectations = load_study_expectations(flags.expectations);
+    std::vector<std::string> custom_names;
+    for (const CustomKernel& kernel : options.custom_kernels) custom_names.push_back(kernel.name);
+    auto expectations = load_study_expectations(flags.expectations, custom_names);
     if (!expectations.ok()) return expectations.take_error();
     options.expectations_file = flags.expectations;
     options.expectations = std::move(*expectations);
@@ -163,6 +182,11 @@ int run_counters_child(const BenchFlags& flags) {
     measure_copy_bandwidth(true, error);
   } else if (const auto variant = parse_variant(flags.counters_child)) {
     error = run_counted_call(*variant, options->problem, options->settings.seed);
+  } else if (const auto kernel = std::find_if(
+                 options->custom_kernels.begin(), options->custom_kernels.end(),
+                 [&](const CustomKernel& k) { return k.name == flags.counters_child; });
+             kernel != options->custom_kernels.end()) {
+    error = run_counted_call(*kernel, options->problem, options->settings.seed);
   } else {
     error = "--counters-child " + flags.counters_child + ": not a variant nor copy";
   }
@@ -225,6 +249,11 @@ void register_bench_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--variants", flags->variants,
                   "Comma-separated, from " + variant_list() + "; default all")
       ->delimiter(',');
+  cmd->add_option(
+      "--custom", flags->custom,
+      "[NAME=]PATH: also profile your own attention kernel, a shared library with the C "
+      "ABI of attnprof_bench/custom_attention.h or an AOTInductor package (.pt2) "
+      "(docs/CUSTOM_KERNELS.md); repeatable");
   cmd->add_option("--out", flags->out, "Folder for the traces, summary.json and summary.md")
       ->capture_default_str();
   cmd->add_flag("--report", flags->report,

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "custom_kernel.h"
 #include "problem.h"
 
 namespace attnprof::bench {
@@ -30,6 +31,8 @@ struct CopyBandwidth {
 // with --profile-from-start off measures exactly the kernels of one typical call. Returns "" or why
 // it could not (a backend that cannot run the case, out of memory, no profiler API).
 std::string run_counted_call(Variant variant, const Problem& problem, uint64_t seed);
+// The same for a --custom kernel.
+std::string run_counted_call(const CustomKernel& kernel, const Problem& problem, uint64_t seed);
 
 // The copy kernel on fresh buffers of kCopyBufferBytes each: with `profiled`, one call between
 // cuProfilerStart and Stop (for ncu); otherwise timed with CUDA events (median of 30 calls after

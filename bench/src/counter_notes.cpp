@@ -33,8 +33,7 @@ std::vector<std::string> counter_notes(const StudyReport& report) {
       std::optional<double> estimate;
       if (row.forward && row.forward->facts.main_kernel)
         estimate = row.forward->facts.main_kernel->occupancy_pct;
-      subjects.push_back(
-          {std::string(name(row.measurement.variant)), row.kernel_counters, estimate});
+      subjects.push_back({std::string(row_name(row.measurement)), row.kernel_counters, estimate});
     }
     const std::string prefix =
         report.points.size() > 1 ? point_label(point.problem) + " " : std::string();

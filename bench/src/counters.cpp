@@ -165,6 +165,10 @@ std::vector<std::string> child_arguments(const CounterChild& child) {
                                    std::to_string(child.seed),
                                    "--quiet"};
   if (p.backward) args.emplace_back("--backward");
+  if (!child.custom.empty()) {
+    args.emplace_back("--custom");
+    args.push_back(child.custom);
+  }
   return args;
 }
 

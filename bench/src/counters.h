@@ -30,11 +30,12 @@ struct CounterMeasurement {
   double seconds = 0;          // the child's wall time, ncu's passes included
 };
 
-// What the child runs: a variant, or the copy kernel.
+// What the child runs: a variant, a --custom kernel, or the copy kernel.
 struct CounterChild {
-  std::string target;  // a variant's name, or "copy"
+  std::string target;  // a variant's or custom kernel's name, or "copy"
   Problem problem;
   uint64_t seed = 0;
+  std::string custom;  // a custom kernel's `NAME=PATH`, handed on as --custom; else empty
 };
 
 // The child's command line after `attnprof bench` (also what bench_command parses back).

@@ -13,14 +13,15 @@ constexpr std::array<std::pair<MaskKind, std::string_view>, 3> kMaskNames{
     {{MaskKind::kCausal, "causal"}, {MaskKind::kNone, "none"}, {MaskKind::kExplicit, "explicit"}}};
 constexpr std::array<std::pair<DeviceKind, std::string_view>, 2> kDeviceNames{
     {{DeviceKind::kCuda, "cuda"}, {DeviceKind::kCpu, "cpu"}}};
-constexpr std::array<std::pair<Variant, std::string_view>, 7> kVariantNames{
+constexpr std::array<std::pair<Variant, std::string_view>, 8> kVariantNames{
     {{Variant::kNaive, "naive"},
      {Variant::kInplace, "inplace"},
      {Variant::kSdpaMath, "sdpa-math"},
      {Variant::kSdpaEfficient, "sdpa-efficient"},
      {Variant::kSdpaFlash, "sdpa-flash"},
      {Variant::kSdpaCudnn, "sdpa-cudnn"},
-     {Variant::kSdpaAuto, "sdpa-auto"}}};
+     {Variant::kSdpaAuto, "sdpa-auto"},
+     {Variant::kCustom, "custom"}}};
 
 template <typename Enum, size_t N>
 std::string_view lookup_name(const std::array<std::pair<Enum, std::string_view>, N>& table,
@@ -108,7 +109,9 @@ std::optional<DeviceKind> parse_device(std::string_view text) {
   return lookup_value(kDeviceNames, text);
 }
 std::optional<Variant> parse_variant(std::string_view text) {
-  return lookup_value(kVariantNames, text);
+  const auto variant = lookup_value(kVariantNames, text);
+  if (variant == Variant::kCustom) return std::nullopt;  // --custom names its kernels' rows
+  return variant;
 }
 
 int64_t element_bytes(Dtype dtype) {
@@ -116,11 +119,12 @@ int64_t element_bytes(Dtype dtype) {
 }
 
 bool is_sdpa(Variant variant) {
-  return variant != Variant::kNaive && variant != Variant::kInplace;
+  return variant != Variant::kNaive && variant != Variant::kInplace && variant != Variant::kCustom;
 }
 
 bool runs_on_cpu(Variant variant) {
-  return variant != Variant::kSdpaEfficient && variant != Variant::kSdpaCudnn;
+  return variant != Variant::kSdpaEfficient && variant != Variant::kSdpaCudnn &&
+         variant != Variant::kCustom;
 }
 
 SdpaMaskForm sdpa_mask_form(const Problem& p) {

@@ -28,6 +28,9 @@ enum class Variant : uint8_t {
   kSdpaFlash,
   kSdpaCudnn,
   kSdpaAuto,  // scaled_dot_product_attention with the backends as PyTorch enables them
+  // A kernel of the user's, `--custom [NAME=]PATH` (docs/CUSTOM_KERNELS.md): the row carries its
+  // own name. Not in kAllVariants, and no --variants name reaches it.
+  kCustom,
 };
 inline constexpr std::array<Variant, 7> kAllVariants{
     Variant::kNaive,     Variant::kInplace,   Variant::kSdpaMath, Variant::kSdpaEfficient,
@@ -45,7 +48,8 @@ std::optional<Variant> parse_variant(std::string_view text);
 int64_t element_bytes(Dtype dtype);
 bool is_sdpa(Variant variant);
 // PyTorch has CPU kernels for the unfused variants, SDPA's math and flash backends, and SDPA's
-// own choice among those; the efficient (CUTLASS) and cuDNN backends are CUDA only.
+// own choice among those; the efficient (CUTLASS) and cuDNN backends are CUDA only, and so is a
+// --custom kernel (its ABI hands it device pointers and a CUDA stream).
 bool runs_on_cpu(Variant variant);
 
 struct Problem {

@@ -77,9 +77,9 @@ std::optional<HbmBandwidth> hbm_bandwidth(const StudyReport& report, DeviceKind 
   if (device != DeviceKind::kCuda) return std::nullopt;
   if (report.counters.copy)
     return HbmBandwidth{report.counters.copy->bytes_per_s(),
-                        "a copy kernel's, measured in this run (--counters)"};
+                        "a copy kernel in this run (--counters)"};
   if (auto datasheet = datasheet_memory_bandwidth(report.device.name))
-    return HbmBandwidth{*datasheet, "the NVIDIA datasheet's"};
+    return HbmBandwidth{*datasheet, "the NVIDIA datasheet"};
   return std::nullopt;
 }
 
@@ -136,14 +136,16 @@ std::optional<NcuTool> start_counters(CounterRun& run, const fs::path& out_dir, 
   return *ncu;
 }
 
-// One variant's counters: a child run under ncu, its CSV kept under counters/.
+// One variant's counters: a child run under ncu, its CSV kept under counters/. `custom` is a
+// custom kernel's `NAME=PATH` for the child, empty for a variant.
 void attach_counters(VariantRow& row, const NcuTool& ncu, CounterRun& run, const Problem& problem,
-                     uint64_t seed, const fs::path& out_dir, const std::string& stem) {
+                     uint64_t seed, const fs::path& out_dir, const std::string& stem,
+                     const std::string& custom) {
   if (row.measurement.status != VariantStatus::kOk) return;
   const std::string csv = "counters/" + stem + ".csv.gz";
   std::error_code error;
   fs::create_directories((out_dir / csv).parent_path(), error);
-  CounterChild child{std::string(name(row.measurement.variant)), problem, seed};
+  CounterChild child{std::string(row_name(row.measurement)), problem, seed, custom};
   CounterMeasurement m = measure_counters(ncu, child, out_dir / csv, counters_scratch());
   run.seconds += m.seconds;
   if (!m.error.empty()) {
@@ -240,7 +242,8 @@ int run_study(const StudyOptions& options) {
   if (options.counters) ncu = start_counters(report.counters, out_dir, options.quiet);
 
   Progress progress(Progress::mode_for_stderr(options.quiet));
-  const int total = static_cast<int>(problems.size() * options.variants.size());
+  const int total =
+      static_cast<int>(problems.size() * (options.variants.size() + options.custom_kernels.size()));
   int index = 0;
   for (const Problem& problem : problems) {
     StudyPoint point;
@@ -251,10 +254,10 @@ int run_study(const StudyOptions& options) {
     }
     attach_bound(point, report);
     const std::string label = point_label(problem);
-    for (const Variant variant : options.variants) {
-      progress.start(++index, total, label, name(variant));
-      const std::string stem =
-          (options.sweeps.empty() ? "" : label + "/") + std::string(name(variant));
+    // One row: `measure` runs a variant or a custom kernel; the rest is the same for both.
+    const auto add_row = [&](std::string_view row, const std::string& custom, const auto& measure) {
+      progress.start(++index, total, label, row);
+      const std::string stem = (options.sweeps.empty() ? "" : label + "/") + std::string(row);
       const std::string trace_file = stem + ".json.gz";
       // A trace left by an earlier run must not pass for this run's.
       fs::remove(out_dir / trace_file, error);
@@ -262,21 +265,34 @@ int run_study(const StudyOptions& options) {
       settings.trace_json_path =
           settings.trace_iterations > 0 ? (out_dir / (stem + ".json")).string() : "";
 
-      VariantRow row;
-      row.measurement = run_variant(variant, problem, settings,
-                                    [&](std::string_view phase) { progress.phase(phase); });
+      VariantRow result;
+      result.measurement =
+          measure(settings, [&](std::string_view phase) { progress.phase(phase); });
       // Counters first: the trace's facts carry them, for --expectations.
       if (ncu && report.counters.unavailable.empty()) {
         progress.phase("counters (ncu)");
-        attach_counters(row, *ncu, report.counters, problem, settings.seed, out_dir, stem);
+        attach_counters(result, *ncu, report.counters, problem, settings.seed, out_dir, stem,
+                        custom);
       }
       progress.phase("reading the trace");
-      attach_trace(row, problem, out_dir, trace_file,
-                   expectations_for(options.expectations, name(variant)));
-      attach_throughput(row, point);
-      attach_roofline(row, point, report.counters);
-      progress.finish(outcome(row));
-      point.rows.push_back(std::move(row));
+      attach_trace(result, problem, out_dir, trace_file,
+                   expectations_for(options.expectations, row));
+      attach_throughput(result, point);
+      attach_roofline(result, point, report.counters);
+      progress.finish(outcome(result));
+      point.rows.push_back(std::move(result));
+    };
+    for (const Variant variant : options.variants) {
+      add_row(name(variant), "", [&](const RunSettings& settings, const PhaseCallback& on_phase) {
+        return run_variant(variant, problem, settings, on_phase);
+      });
+    }
+    for (const CustomKernel& kernel : options.custom_kernels) {
+      // The child under ncu opens the library again: by an absolute path, whatever its folder.
+      const std::string custom = kernel.name + "=" + fs::absolute(kernel.path).string();
+      add_row(kernel.name, custom, [&](const RunSettings& settings, const PhaseCallback& on_phase) {
+        return run_custom_kernel(kernel, problem, settings, on_phase);
+      });
     }
     report.points.push_back(std::move(point));
   }

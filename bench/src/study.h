@@ -20,6 +20,8 @@ inline constexpr int kExitUsage = 2;  // bad flags, no GPU for --device cuda, ou
 struct StudyOptions {
   Problem problem;  // the base problem; sweeps vary it
   std::vector<Variant> variants;
+  // --custom: kernels of the user's, opened and checked already; their rows follow the variants'.
+  std::vector<CustomKernel> custom_kernels;
   std::vector<SweepAxis> sweeps;
   std::string out_dir;
   RunSettings settings;  // trace_json_path is chosen per variant

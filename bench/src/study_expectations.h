@@ -15,7 +15,8 @@ using attnprof::expectations_for;
 using attnprof::VariantExpectation;
 
 // Reads and parses the file. Fails with "FILE:LINE:COLUMN: WHAT" at the first bad line, or for an
-// unknown variant name.
-Result<std::vector<VariantExpectation>> load_study_expectations(const std::string& path);
+// unknown variant name; the --custom kernels' names are known too.
+Result<std::vector<VariantExpectation>> load_study_expectations(
+    const std::string& path, const std::vector<std::string>& custom_names = {});
 
 }  // namespace attnprof::bench

@@ -14,7 +14,7 @@ namespace {}  // namespace
 RunVariant run_variant(const VariantRow& row) {
   const VariantMeasurement& m = row.measurement;
   RunVariant v;
-  v.variant = name(m.variant);
+  v.variant = row_name(m);
   v.status = name(m.status);
   v.reason = m.reason;
   v.chosen_backend = m.chosen_backend;
@@ -114,8 +114,8 @@ std::vector<std::string> method_notes(const StudyReport& report) {
         "useful FLOPs over the least bytes one call moves (q and out, B·H·Q·D elements each; k "
         "and v, B·KVH·S·D each) fall below the GPU's ridge point, the dense peak over the HBM "
         "bandwidth ({:.0f} FLOP per byte). K/V GB/s is the bytes of k and v (2·B·KVH·S·D "
-        "elements) over the GPU median; % HBM divides it by {} bandwidth, {:.2f} TB/s.",
-        *point.ridge, point.hbm->source, point.hbm->bytes_per_s / 1e12));
+        "elements) over the GPU median; % HBM divides it by {:.2f} TB/s, the HBM bandwidth of {}.",
+        *point.ridge, point.hbm->bytes_per_s / 1e12, point.hbm->source));
     break;
   }
   // The peak depends on the dtype only, the same for every point: say it once.
@@ -173,7 +173,7 @@ std::vector<std::string> finding_notes(const StudyPoint& point) {
     if (!row.forward) continue;
     for (const Finding& f : row.forward->findings) {
       std::string note =
-          fmt::format("{}: [{}] {}", name(row.measurement.variant), finding_id(f.kind), f.summary);
+          fmt::format("{}: [{}] {}", row_name(row.measurement), finding_id(f.kind), f.summary);
       if (!f.suggestion.empty()) note += " -> " + f.suggestion;
       notes.push_back(std::move(note));
     }
@@ -191,7 +191,7 @@ std::vector<std::string> expectation_lines(const StudyReport& report, size_t* fa
       for (const ExpectationResult& e : row.forward->expectations) {
         ++*total;
         std::string line = fmt::format("{} {}: {}   actual {}", e.holds ? "ok  " : "FAIL",
-                                       name(row.measurement.variant), e.text, e.actual);
+                                       row_name(row.measurement), e.text, e.actual);
         if (e.holds) {
           passed.push_back(std::move(line));
         } else {

@@ -102,10 +102,11 @@ void write_run_counters(JsonWriter& json, const StudyReport& report) {
 void write_variant(JsonWriter& json, const VariantRow& row, bool counters) {
   const VariantMeasurement& m = row.measurement;
   json.begin_object();
-  json.key("variant").string(name(m.variant));
+  json.key("variant").string(row_name(m));
   json.key("status").string(name(m.status));
   json.key("reason").string(m.reason);
   json.key("chosen_backend").string(m.chosen_backend);
+  json.key("custom_library").string(m.custom_library);
   json.key("correctness");
   if (m.correctness) {
     json.begin_object();

@@ -123,7 +123,7 @@ std::string sweep_csv(const StudyReport& report) {
           std::string(name(p.mask)),
           p.backward ? "1" : "0",
           std::string(name(p.device)),
-          std::string(name(m.variant)),
+          std::string(row_name(m)),
           std::string(name(m.status)),
           csv_field(m.reason),
           m.chosen_backend,

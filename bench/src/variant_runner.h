@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "custom_kernel.h"
 #include "problem.h"
 
 namespace attnprof::bench {
@@ -54,6 +55,8 @@ struct Correctness {
 
 struct VariantMeasurement {
   Variant variant = Variant::kNaive;
+  std::string custom_name;     // a --custom kernel's row (variant kCustom): its name
+  std::string custom_library;  // and the shared library it came from, as given
   VariantStatus status = VariantStatus::kOk;
   std::string reason;          // for kUnsupported, kOutOfMemory, kError and kFailed
   std::string chosen_backend;  // sdpa-auto: the backend SDPA picked ("flash_attention", ...)
@@ -62,6 +65,11 @@ struct VariantMeasurement {
   std::optional<int64_t> peak_allocated_bytes;  // above what was allocated before the call
   std::string trace_json_path;  // Kineto's plain JSON as LibTorch saved it; empty when none
 };
+
+// The row's name: the variant's, or a --custom kernel's own.
+inline std::string_view row_name(const VariantMeasurement& m) {
+  return m.variant == Variant::kCustom ? std::string_view(m.custom_name) : name(m.variant);
+}
 
 struct RunSettings {
   double time_budget_s = 1.0;  // timing repetitions are chosen to fill about this much GPU time
@@ -81,5 +89,12 @@ using PhaseCallback = std::function<void(std::string_view phase)>;
 // variants go on).
 VariantMeasurement run_variant(Variant variant, const Problem& problem, const RunSettings& settings,
                                const PhaseCallback& on_phase);
+
+// The same for a --custom kernel (attnprof_bench/custom_attention.h): the library's own verdict
+// on the problem first (its reason, when it cannot run it, makes the row unsupported), then the
+// same correctness check, memory, timing and trace as run_variant. Forward only, CUDA only: the
+// row is unsupported, with the reason, for --backward and --device cpu. Never throws.
+VariantMeasurement run_custom_kernel(const CustomKernel& kernel, const Problem& problem,
+                                     const RunSettings& settings, const PhaseCallback& on_phase);
 
 }  // namespace attnprof::bench

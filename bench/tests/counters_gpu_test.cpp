@@ -7,37 +7,17 @@
 #include <cstdio>
 #include <string>
 
+#include "cli_run.h"
 #include "gpu_test_support.h"
 #include "reader/run_summary.h"
 
 namespace attnprof::bench {
 namespace {
 
+using testing::CliRun;
+using testing::find_row;
+using testing::run_cli;
 using testing::test_folder;
-
-struct CliRun {
-  int exit_code = -1;
-  std::string output;
-};
-
-CliRun run_cli(const std::string& arguments) {
-  CliRun run;
-  FILE* pipe = ::popen((std::string(ATTNPROF_CLI) + " " + arguments + " 2>&1").c_str(), "r");
-  if (!pipe) return run;
-  std::array<char, 4096> buffer;
-  size_t n;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    run.output.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
-
-const RunVariant* find(const RunPoint& point, const std::string& variant) {
-  for (const RunVariant& v : point.variants)
-    if (v.variant == variant) return &v;
-  return nullptr;
-}
 
 // The study's problem, three variants: naive (many kernels), flash and cuDNN (one fused kernel).
 TEST(Counters, StudyCountersArePlausible) {
@@ -80,7 +60,7 @@ TEST(Counters, StudyCountersArePlausible) {
   }
   for (const char* fused : {"sdpa-flash", "sdpa-cudnn"}) {
     SCOPED_TRACE(fused);
-    const RunVariant* v = find(point, fused);
+    const RunVariant* v = find_row(point, fused);
     ASSERT_NE(v, nullptr);
     ASSERT_EQ(v->kernel_counters.size(), 1u);
     // The L2 is flushed before the kernel: q, k and v all come from DRAM. Of the output, what
@@ -91,7 +71,7 @@ TEST(Counters, StudyCountersArePlausible) {
     EXPECT_GT(*v->counters->tensor_pipe_pct, 10);  // the tensor cores do the work
   }
   // Naive's unfused chain: many kernels, several of them memory-bound element-wise passes.
-  const RunVariant* naive = find(point, "naive");
+  const RunVariant* naive = find_row(point, "naive");
   ASSERT_NE(naive, nullptr);
   EXPECT_GE(naive->kernel_counters.size(), 4u);
   EXPECT_GT(*naive->counters->dram_bytes(), 4 * 256.0 * (1 << 20));  // the 512 MiB scores, passes

@@ -7,13 +7,16 @@
 #include <cstdio>
 #include <string>
 
+#include "cli_run.h"
 #include "gpu_test_support.h"
 #include "reader/run_summary.h"
 
 namespace attnprof::bench {
 namespace {
 
+using testing::CliRun;
 using testing::quick_settings;
+using testing::run_cli;
 
 Problem cpu_shape(int64_t kv_heads, int64_t q_seq, int64_t window) {
   Problem p;
@@ -45,24 +48,6 @@ TEST(CpuShapes, UnfusedAndMathWithinThresholdForGqaDecodeAndWindow) {
     else
       EXPECT_EQ(flash.status, VariantStatus::kUnsupported) << flash.reason;
   }
-}
-
-struct CliRun {
-  int exit_code = -1;
-  std::string output;
-};
-
-CliRun run_cli(const std::string& arguments) {
-  CliRun run;
-  FILE* pipe = ::popen((std::string(ATTNPROF_CLI) + " " + arguments + " 2>&1").c_str(), "r");
-  if (!pipe) return run;
-  std::array<char, 4096> buffer;
-  size_t n;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    run.output.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
 }
 
 TEST(CpuShapes, TheCommandWritesTheShapeIntoSummaryJson) {

@@ -4,8 +4,9 @@
 # as run-gpu.sh leaves it), into $OUT/shapes.tar (out/gpu-shapes when OUT is unset):
 #   gqa/      batch 4, 16 query heads over 4 KV heads, seq 2048, bf16, causal
 #   decode/   one query against 16384 keys: batch 8, 32 heads over 8 KV heads, head dim 128
-#             (a Llama-like decode step, memory-bound); decode/default-shape/ the study's default
-#             problem with one query (table only, no traces)
+#             (a Llama-like decode step, memory-bound), with --counters: the copy kernel's
+#             bandwidth, which % HBM divides by, and each variant's DRAM bytes;
+#             decode/default-shape/ the study's default problem with one query
 #   window/   seq 4096, sliding window 1024, causal
 # Each folder: the traces, summary.json, summary.md and table.txt (stdout); bench.log (stderr).
 # Extra flags for every run may come in ATTNPROF_BENCH_ARGS (e.g. --counters).
@@ -33,8 +34,8 @@ record() {
 }
 
 record gqa --batch 4 --heads 16 --kv-heads 4 --seq 2048
-record decode --batch 8 --heads 32 --kv-heads 8 --head-dim 128 --seq 16384 --q-seq 1
-record decode/default-shape --q-seq 1 --trace-regions 0
+record decode --batch 8 --heads 32 --kv-heads 8 --head-dim 128 --seq 16384 --q-seq 1 --counters
+record decode/default-shape --q-seq 1
 record window --seq 4096 --window 1024
 tar -C "$work" -cf "$out/shapes.tar" gqa decode window
 ls -la "$out"

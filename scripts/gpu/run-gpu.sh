@@ -97,12 +97,16 @@ generator=Ninja
 command -v ninja >/dev/null || generator="Unix Makefiles"
 # CMAKE_POLICY_VERSION_MINIMUM: CMake 4 refuses packages written for CMake < 3.5; harmless else.
 # Python3_EXECUTABLE: the python3 that has torch, which the FlexAttention recorder's test runs.
+# The machine has nvcc (maybe off the PATH): examples/custom-attention must be built for the
+# --custom tests.
+[[ -z ${CUDACXX:-} && -x /usr/local/cuda/bin/nvcc ]] && export CUDACXX=/usr/local/cuda/bin/nvcc
 if cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Release -DATTNPROF_BENCH=ON \
-      -DCMAKE_POLICY_VERSION_MINIMUM=3.5 -DPython3_EXECUTABLE="$(command -v python3)" \
-      >"$out/build.log" 2>&1 &&
+      -DATTNPROF_CUDA_EXAMPLE=ON -DCMAKE_POLICY_VERSION_MINIMUM=3.5 \
+      -DPython3_EXECUTABLE="$(command -v python3)" >"$out/build.log" 2>&1 &&
    cmake --build "$build" -j "$jobs" --target attnprof bench_variants_gpu_test \
       bench_trace_gpu_test bench_shapes_gpu_test bench_shapes_cpu_test bench_study_format_test \
-      bench_counters_gpu_test bench_counters_test flex_recorder_gpu_test >>"$out/build.log" 2>&1; then
+      bench_counters_gpu_test bench_counters_test bench_custom_kernel_gpu_test \
+      bench_custom_kernel_cli_test flex_recorder_gpu_test >>"$out/build.log" 2>&1; then
   echo "BUILD OK" >>"$out/build.log"
   note build ok "$generator, $(elapsed)"
 else

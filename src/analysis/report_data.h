@@ -46,6 +46,14 @@ struct ReportBackward {
   std::vector<std::vector<RegionFacts>> facts;
 };
 
+// Another study shipped in a subfolder of the run's folder (examples/h200-study/gqa, decode,
+// window: other shapes of the problem): the page shows its headline and table from its
+// summary.json alone, with the findings the bench recorded there.
+struct ReportBeside {
+  std::string folder;  // the subfolder's name: "decode"
+  RunSummary run;
+};
+
 struct ReportData {
   std::vector<std::string> inputs;
   std::optional<RunSummary> run;  // for a bench run
@@ -57,6 +65,7 @@ struct ReportData {
   std::vector<SweepRow> sweep;             // empty: no sweep
   std::string sweep_source;                // the file it came from
   std::optional<ReportBackward> backward;  // for a bench run with a backward study beside it
+  std::vector<ReportBeside> beside;        // the other studies in its subfolders, by name
   std::vector<std::string> warnings;       // what could not be shown, and why
 };
 

@@ -191,6 +191,34 @@ void load_backward(ReportData& data, const fs::path& dir, const ReportOptions& o
   data.backward = std::move(backward);
 }
 
+// The other studies in the run folder's subfolders (each with a summary.json; not backward/,
+// sweep/ or the folders of the run's own files), in the order of their names. Read from
+// summary.json alone: their traces stay unread, and what cannot be read is a warning.
+void load_beside(ReportData& data, const fs::path& dir, const ReportOptions& options) {
+  std::vector<std::string> folders;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name == "backward" || name == "sweep" || name == "traces" || name == "counters") continue;
+    if (is_file(entry.path() / "summary.json")) folders.push_back(name);
+  }
+  std::sort(folders.begin(), folders.end());
+  for (const std::string& folder : folders) {
+    Result<RunSummary> run = read_run_summary((dir / folder / "summary.json").string(),
+                                              options.limits.max_side_file_bytes);
+    if (!run.ok()) {
+      data.warnings.push_back(run.error().message);
+      continue;
+    }
+    ReportBeside beside{folder, std::move(*run)};
+    if (!beside.run.points.empty()) {
+      RunPoint& point = beside.run.points[beside.run.points.size() / 2];
+      lead_run_with_reasons(point, compute_headline(headline_variants(point)));
+    }
+    data.beside.push_back(std::move(beside));
+  }
+}
+
 Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
                             const ReportOptions& options) {
   ReportData data;
@@ -235,6 +263,7 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
                           compute_headline(headline_variants(data)));
   load_sweep(data, dir, options.limits.max_side_file_bytes);
   load_backward(data, dir, options);
+  load_beside(data, dir, options);
   return data;
 }
 

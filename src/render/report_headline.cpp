@@ -27,7 +27,9 @@ std::string finding_words(const HeadlineReason& r) {
   if (id == "mask-rebuilt")
     return "the mask, rebuilt on every call" + per_region(t, ": mask kernels take ");
   if (id == "not-fused")
-    return "unfused attention: softmax, mask and elementwise passes over the score matrix" +
+    // The passes outside the GEMMs: over the score matrix in a square problem, and in a decode
+    // step mostly the copies that repeat K and V for grouped-query attention.
+    return "unfused attention: softmax, mask, elementwise and copy passes outside its GEMMs" +
            per_region(t, ", ");
   if (id == "cpu-side-cost")
     return "CPU time before the first launch" + per_region(t, ": the GPU idles ");
@@ -84,6 +86,14 @@ std::optional<HeadlineWords> report_headline_words(const ReportData& data) {
   const std::optional<Headline> h = compute_headline(headline_variants(data));
   if (!h) return std::nullopt;
   return headline_words(*h, data.run ? "GPU median per call" : "median GPU busy per region");
+}
+
+std::optional<HeadlineWords> report_headline_words(const ReportBeside& beside) {
+  if (beside.run.points.empty()) return std::nullopt;
+  const std::optional<Headline> h =
+      compute_headline(headline_variants(beside.run.points[beside.run.points.size() / 2]));
+  if (!h) return std::nullopt;
+  return headline_words(*h, "GPU median per call");
 }
 
 std::optional<HeadlineWords> report_headline_words(const ReportBackward& backward) {

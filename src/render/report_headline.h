@@ -32,5 +32,7 @@ HeadlineWords headline_words(const Headline& h, const std::string& time_label);
 std::optional<HeadlineWords> report_headline_words(const ReportData& data);
 // The backward study's headline, its times the GPU median of forward and backward per call.
 std::optional<HeadlineWords> report_headline_words(const ReportBackward& backward);
+// A study beside the run: its middle point's, from its summary.json alone.
+std::optional<HeadlineWords> report_headline_words(const ReportBeside& beside);
 
 }  // namespace attnprof

@@ -2,6 +2,7 @@
 // so that it opens anywhere, offline, and can be attached to an issue or a CI run as it is.
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <string>
@@ -241,6 +242,34 @@ void write_backward(std::string& out, const ReportData& data) {
   put(out, "</section>");
 }
 
+// The other studies beside the run (other shapes: GQA, a decode step, a window), each its own
+// section: its headline, its table(s) and their findings.
+std::string beside_anchor(const ReportBeside& beside) {
+  std::string anchor = "beside-";
+  for (char c : beside.folder) anchor += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+  return anchor;
+}
+
+void write_beside(std::string& out, const ReportData& data) {
+  for (const ReportBeside& beside : data.beside) {
+    const std::string anchor = beside_anchor(beside);
+    put(out, R"(<section class="card" id="{}"><h2>Beside it: <code>{}/</code></h2>)", anchor,
+        escape(beside.folder));
+    put(out,
+        R"(<p class="lead">Another study in the run's folder (<code>{}/summary.json</code>), as the bench measured it; the findings are those it recorded from each variant's trace.</p>)",
+        escape(beside.folder));
+    write_headline(out, report_headline_words(beside));
+    write_table_list(out, beside_tables(beside), anchor + "-");
+    const std::vector<std::string> notes = methods_beside(data, beside);
+    if (!notes.empty()) {
+      put(out, R"(<p class="meta">Measured as the run, and:</p><ul>)");
+      for (const std::string& m : notes) put(out, "<li>{}</li>", escape(m));
+      put(out, "</ul>");
+    }
+    put(out, "</section>");
+  }
+}
+
 void write_class_bars(std::string& out, const ReportData& data) {
   std::vector<svg::ClassBar> bars;
   for (const ReportVariant& v : data.variants)
@@ -470,6 +499,8 @@ std::string render_report_html(const ReportData& data) {
                                   : escape(fmt::format(" · regions `{}`", data.region_pattern)));
   const bool sweep = !varying_axes(data.sweep).empty();
   if (data.backward) put(out, R"(<a href="#backward">backward</a>)");
+  for (const ReportBeside& beside : data.beside)
+    put(out, R"(<a href="#{}">{}</a>)", beside_anchor(beside), escape(beside.folder));
   if (sweep) put(out, R"(<a href="#sweep">across sizes</a>)");
   if (has_counters_section(data)) put(out, R"(<a href="#counters">counters</a>)");
   put(out, R"(<a href="#timelines">timelines:</a>)");
@@ -483,6 +514,7 @@ std::string render_report_html(const ReportData& data) {
   }
   write_tables(out, data);
   write_backward(out, data);
+  write_beside(out, data);
   write_class_bars(out, data);
   if (sweep) write_sweep(out, data);
   write_counters_section(out, data);

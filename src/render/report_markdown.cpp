@@ -101,6 +101,17 @@ std::string render_report_markdown(const ReportData& data) {
     write_headline(out, report_headline_words(*data.backward));
     write_tables(out, backward_tables(data));
   }
+  for (const ReportBeside& beside : data.beside) {
+    out += "\n## Beside it: `" + markdown_cell(beside.folder) +
+           "/`\n\nAnother study in the run's " + "folder (`" + markdown_cell(beside.folder) +
+           "/summary.json`), as the bench measured " +
+           "it; the findings are those it recorded from each variant's trace.\n";
+    write_headline(out, report_headline_words(beside));
+    write_tables(out, beside_tables(beside));
+    const std::vector<std::string> notes = methods_beside(data, beside);
+    if (!notes.empty()) out += "\nMeasured as the run, and:\n\n";
+    for (const std::string& m : notes) out += "- " + markdown_cell(m) + "\n";
+  }
   if (data.run && !data.run->methods.empty()) {
     out += "\nHow each column is measured:\n\n";
     for (const std::string& m : data.run->methods) out += "- " + markdown_cell(m) + "\n";

@@ -119,6 +119,24 @@ std::vector<ReportTable> backward_tables(const ReportData& data) {
   return tables;
 }
 
+std::vector<ReportTable> beside_tables(const ReportBeside& beside) {
+  std::vector<ReportTable> tables;
+  ReportData run;  // run_table reads a run's points from its ReportData; no timelines
+  run.run = beside.run;
+  for (size_t i = 0; i < beside.run.points.size(); ++i) tables.push_back(run_table(run, i));
+  return tables;
+}
+
+std::vector<std::string> methods_beside(const ReportData& data, const ReportBeside& beside) {
+  std::vector<std::string> notes;
+  for (const std::string& m : beside.run.methods) {
+    const bool shared = data.run && std::find(data.run->methods.begin(), data.run->methods.end(),
+                                              m) != data.run->methods.end();
+    if (!shared) notes.push_back(m);
+  }
+  return notes;
+}
+
 std::string environment_line(const ReportData& data) {
   if (data.run) {
     const RunSummary& r = *data.run;

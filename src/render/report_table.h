@@ -32,6 +32,12 @@ std::vector<ReportTable> report_tables(const ReportData& data);
 // forward regions and then, marked "in the backward:", of its backward ones; none without it.
 std::vector<ReportTable> backward_tables(const ReportData& data);
 
+// A study beside the run (ReportData::beside): a table per point, as the run's.
+std::vector<ReportTable> beside_tables(const ReportBeside& beside);
+// Its notes on how columns are measured that the run's own do not have (the K/V bandwidth of a
+// memory-bound point, a seed of its own).
+std::vector<std::string> methods_beside(const ReportData& data, const ReportBeside& beside);
+
 // "NVIDIA H200 (132 SMs, sm_90, 139.8 GiB), torch 2.11.0, CUDA 13.0, cuDNN 9.19.0" for a bench
 // run; the traces' devices otherwise; empty when neither says.
 std::string environment_line(const ReportData& data);

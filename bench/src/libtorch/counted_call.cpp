@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "libtorch/cuda_build.h"
+#include "libtorch/custom_call.h"
 #include "libtorch/device_sync.h"
 #include "libtorch/error_text.h"
 #include "libtorch/inputs.h"
@@ -44,6 +45,22 @@ class ProfilerRange {
   Fn start_ = nullptr, stop_ = nullptr;
 };
 
+// The warm-up, then one call between cuProfilerStart and cuProfilerStop. Throws what the call
+// throws.
+std::string profile_one_call(const AttentionCall& call, const InputSet& inputs) {
+  const DeviceKind device = call.problem().device;
+  for (int i = 0; i < kWarmUpCalls; ++i) call.run(inputs);
+  synchronize(device);
+  // After the warm-up: LibTorch loads the driver with its first CUDA call.
+  const ProfilerRange range;
+  if (!range.available()) return "the CUDA driver's cuProfilerStart was not found";
+  range.start();
+  call.run(inputs);
+  synchronize(device);
+  range.stop();
+  return "";
+}
+
 }  // namespace
 
 std::string run_counted_call(Variant variant, const Problem& problem, uint64_t seed) {
@@ -55,19 +72,21 @@ std::string run_counted_call(Variant variant, const Problem& problem, uint64_t s
     if (is_sdpa(variant)) {
       if (auto reason = sdpa_unsupported_reason(variant, problem, inputs, masks)) return *reason;
     }
-    for (int i = 0; i < kWarmUpCalls; ++i) call.run(inputs);
-    synchronize(problem.device);
-    // After the warm-up: LibTorch loads the driver with its first CUDA call.
-    const ProfilerRange range;
-    if (!range.available()) return "the CUDA driver's cuProfilerStart was not found";
-    range.start();
-    call.run(inputs);
-    synchronize(problem.device);
-    range.stop();
+    return profile_one_call(call, inputs);
   } catch (const std::exception& e) {
     return error_text(e);
   }
-  return "";
+}
+
+std::string run_counted_call(const CustomKernel& kernel, const Problem& problem, uint64_t seed) {
+  if (auto reason = custom_unsupported_reason(problem)) return *reason;
+  try {
+    const Masks masks = make_masks(problem);
+    const CustomKernelCall call(kernel, problem, masks);
+    return profile_one_call(call, make_input_set(problem, seed));
+  } catch (const std::exception& e) {
+    return error_text(e);
+  }
 }
 
 std::optional<CopyBandwidth> measure_copy_bandwidth([[maybe_unused]] bool profiled,

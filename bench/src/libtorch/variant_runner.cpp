@@ -5,9 +5,12 @@
 
 #include <cstdio>
 #include <exception>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "libtorch/cuda_build.h"
+#include "libtorch/custom_call.h"
 #include "libtorch/device_sync.h"
 #include "libtorch/error_text.h"
 #include "libtorch/inputs.h"
@@ -73,6 +76,76 @@ std::string cpu_unsupported_reason(Variant variant) {
          " SDPA backend";
 }
 
+std::string failure_reason(const Correctness& c) {
+  return "relative error " + format_error(c.output_error) +
+         (c.grad_error ? " (gradients " + format_error(*c.grad_error) + ")" : std::string()) +
+         " above " + format_error(c.threshold);
+}
+
+// What every row measures the same way, whatever runs the call: correctness against float64,
+// peak memory, timing over rotated input sets, the trace. Sets `has_run` once the call has run
+// on real inputs (a later LibTorch error is then a failure, not a backend's refusal). Throws what
+// the call throws.
+void measure_call(const AttentionCall& call, const RunSettings& settings,
+                  const std::function<void(std::string_view)>& phase, VariantMeasurement& m,
+                  bool& has_run) {
+  const Problem& problem = call.problem();
+  phase("correctness");
+  m.correctness = check_correctness(call, settings.seed + 1);
+  has_run = true;
+  if (!m.correctness->passed) {
+    m.status = VariantStatus::kFailed;
+    m.reason = failure_reason(*m.correctness);
+  }
+  // The float64 reference's blocks would otherwise stay cached through the timing.
+  release_cached_memory(problem.device);
+
+  phase("inputs");
+  const RotationLimits limits = rotation_limits(problem.device);
+  const int64_t set_bytes = input_set_bytes(problem);
+  const int sets = rotation_set_count(set_bytes, limits.cache_bytes, limits.memory_budget);
+  std::vector<InputSet> inputs;
+  inputs.reserve(sets);
+  for (int i = 0; i < sets; ++i) inputs.push_back(make_input_set(problem, settings.seed + 2 + i));
+
+  phase("memory");
+  m.peak_allocated_bytes = peak_allocated_bytes(problem.device, [&] { call.run(inputs[0]); });
+
+  phase("timing");
+  const TimingPlan plan{settings.time_budget_s, settings.min_reps, settings.max_reps};
+  TimingStats timing = time_calls(problem.device, plan, [&](int i) { call.run(inputs[i % sets]); });
+  timing.input_sets = sets;
+  timing.input_set_bytes = set_bytes;
+  m.timing = timing;
+
+  if (!settings.trace_json_path.empty()) {
+    phase("trace");
+    record_trace(call, inputs, settings.trace_iterations, settings.trace_json_path);
+    m.trace_json_path = settings.trace_json_path;
+  }
+}
+
+// A custom kernel's first call, on the problem's real inputs: the library's UNSUPPORTED, or an
+// AOTInductor package's error (its shapes and dtype were fixed when it was exported), is the
+// row's reason, as PyTorch's check is for a pinned backend. Throws anything else.
+std::optional<std::string> first_call_refusal(const CustomKernelCall& call, bool aoti_package,
+                                              uint64_t seed) {
+  const Problem& problem = call.problem();
+  try {
+    call.forward(make_input_set(problem, seed));
+    synchronize(problem.device);
+  } catch (const CustomKernelRefusal& e) {
+    if (e.unsupported()) return std::string(e.what());
+    throw;
+  } catch (const c10::OutOfMemoryError&) {
+    throw;
+  } catch (const c10::Error& e) {
+    if (aoti_package) return "the package cannot run this problem: " + error_text(e);
+    throw;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 VariantMeasurement run_variant(Variant variant, const Problem& problem, const RunSettings& settings,
@@ -112,44 +185,7 @@ VariantMeasurement run_variant(Variant variant, const Problem& problem, const Ru
       if (variant == Variant::kSdpaAuto) m.chosen_backend = sdpa_choice(problem, probe, masks);
     }
 
-    phase("correctness");
-    m.correctness = check_correctness(call, settings.seed + 1);
-    variant_has_run = true;
-    if (!m.correctness->passed) {
-      m.status = VariantStatus::kFailed;
-      m.reason = "relative error " + format_error(m.correctness->output_error) +
-                 (m.correctness->grad_error
-                      ? " (gradients " + format_error(*m.correctness->grad_error) + ")"
-                      : std::string()) +
-                 " above " + format_error(m.correctness->threshold);
-    }
-    // The float64 reference's blocks would otherwise stay cached through the timing.
-    release_cached_memory(problem.device);
-
-    phase("inputs");
-    const RotationLimits limits = rotation_limits(problem.device);
-    const int64_t set_bytes = input_set_bytes(problem);
-    const int sets = rotation_set_count(set_bytes, limits.cache_bytes, limits.memory_budget);
-    std::vector<InputSet> inputs;
-    inputs.reserve(sets);
-    for (int i = 0; i < sets; ++i) inputs.push_back(make_input_set(problem, settings.seed + 2 + i));
-
-    phase("memory");
-    m.peak_allocated_bytes = peak_allocated_bytes(problem.device, [&] { call.run(inputs[0]); });
-
-    phase("timing");
-    const TimingPlan plan{settings.time_budget_s, settings.min_reps, settings.max_reps};
-    TimingStats timing =
-        time_calls(problem.device, plan, [&](int i) { call.run(inputs[i % sets]); });
-    timing.input_sets = sets;
-    timing.input_set_bytes = set_bytes;
-    m.timing = timing;
-
-    if (!settings.trace_json_path.empty()) {
-      phase("trace");
-      record_trace(call, inputs, settings.trace_iterations, settings.trace_json_path);
-      m.trace_json_path = settings.trace_json_path;
-    }
+    measure_call(call, settings, phase, m, variant_has_run);
   } catch (const c10::OutOfMemoryError& e) {
     m.status = VariantStatus::kOutOfMemory;
     m.reason = error_text(e);
@@ -158,6 +194,53 @@ VariantMeasurement run_variant(Variant variant, const Problem& problem, const Ru
     // PyTorch's reasons already, on the CPU the refusal's own message is the only reason given.
     const bool refused = is_sdpa(variant) && variant != Variant::kSdpaAuto && !variant_has_run;
     m.status = refused ? VariantStatus::kUnsupported : VariantStatus::kError;
+    m.reason = error_text(e);
+  } catch (const std::exception& e) {
+    m.status = VariantStatus::kError;
+    m.reason = error_text(e);
+  }
+  return m;
+}
+
+VariantMeasurement run_custom_kernel(const CustomKernel& kernel, const Problem& problem,
+                                     const RunSettings& settings, const PhaseCallback& on_phase) {
+  VariantMeasurement m;
+  m.variant = Variant::kCustom;
+  m.custom_name = kernel.name;
+  m.custom_library = kernel.path;
+  const auto phase = [&](std::string_view name) {
+    if (on_phase) on_phase(name);
+  };
+  // As run_variant: the command checks every shape first; this is for callers that build one.
+  if (const std::string error = shape_error(problem); !error.empty()) {
+    m.status = VariantStatus::kError;
+    m.reason = error;
+    return m;
+  }
+  if (auto reason = custom_unsupported_reason(problem)) {
+    m.status = VariantStatus::kUnsupported;
+    m.reason = *reason;
+    return m;
+  }
+
+  const ReleaseCachedMemoryOnExit release(problem.device);
+  bool has_run = false;
+  try {
+    const Masks masks = make_masks(problem);
+    phase(kernel.aoti_package ? "loading the package" : "loading");
+    const CustomKernelCall call(kernel, problem, masks);
+    phase("support");
+    if (auto reason = first_call_refusal(call, kernel.aoti_package, settings.seed)) {
+      m.status = VariantStatus::kUnsupported;
+      m.reason = *reason;
+      return m;
+    }
+    measure_call(call, settings, phase, m, has_run);
+  } catch (const CustomKernelRefusal& e) {
+    m.status = VariantStatus::kError;
+    m.reason = e.what();
+  } catch (const c10::OutOfMemoryError& e) {
+    m.status = VariantStatus::kOutOfMemory;
     m.reason = error_text(e);
   } catch (const std::exception& e) {
     m.status = VariantStatus::kError;

@@ -27,12 +27,17 @@ class SdpaBackendPin {
 };
 
 // One call of a variant on one input set: the forward, and with the backward the gradients of
-// q, k and v. Forward-only calls run under NoGradGuard, as the study's torch.no_grad().
+// q, k and v. Forward-only calls run under NoGradGuard, as the study's torch.no_grad(). A --custom
+// kernel's call (libtorch/custom_call.h) replaces the forward; correctness, timing and the trace
+// take either.
 class AttentionCall {
  public:
   AttentionCall(Variant variant, const Problem& problem, const Masks& masks);
+  virtual ~AttentionCall() = default;
+  AttentionCall(const AttentionCall&) = delete;
+  AttentionCall& operator=(const AttentionCall&) = delete;
 
-  at::Tensor forward(const InputSet& in) const;
+  virtual at::Tensor forward(const InputSet& in) const;
   // dq, dk, dv of `out` for in.grad_out, returned rather than accumulated into .grad (no
   // accumulation kernels in the timings). Only with the backward.
   std::vector<at::Tensor> backward(const at::Tensor& out, const InputSet& in) const;

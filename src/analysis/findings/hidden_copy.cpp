@@ -25,10 +25,13 @@ HostEventId cloning_op(const FindingContext& c, GpuActivityId id) {
     if (name(chain[i]) == "aten::clone") {
       std::string_view op = name(chain[i - 1]);
       // A copy the user asked for (x.contiguous(), x.to()) is not hidden, and a reshape copies
-      // only to make a layout contiguous: neither has an in-place form to suggest.
+      // only to make a layout contiguous: neither has an in-place form to suggest. Nor has
+      // repeat_interleave, whose copy is its output (K and V repeated for grouped-query attention,
+      // which SDPA's enable_gqa avoids): the not-fused finding counts its time.
       static constexpr std::string_view kNotOutOfPlace[] = {
-          "aten::contiguous", "aten::to",   "aten::_to_copy", "aten::reshape",
-          "aten::flatten",    "aten::view", "aten::clone",    "aten::copy_"};
+          "aten::contiguous", "aten::to",      "aten::_to_copy",
+          "aten::reshape",    "aten::flatten", "aten::view",
+          "aten::clone",      "aten::copy_",   "aten::repeat_interleave"};
       for (std::string_view excluded : kNotOutOfPlace)
         if (op == excluded) return kNoId;
       return chain[i - 1];
