@@ -771,6 +771,10 @@ TEST(ReportCli, TextIsTheBenchsTableFromSummaryJson) {
             std::string::npos);
   EXPECT_NE(text.output.find("How each column is measured:\n  - GPU median: CUDA events"),
             std::string::npos);
+  // The studies beside the run, flex's too, with their own tables.
+  EXPECT_NE(text.output.find("Beside it: flex/ (its own summary.json):"), std::string::npos);
+  EXPECT_NE(text.output.find("flex                  1  triton_tem_fused_flex_attention_0"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -64,6 +64,13 @@ std::string render_report_text(const ReportData& data) {
     out += "\nThe backward study (backward/summary.json):\n";
     write_tables(out, backward_tables(data), &data.backward->run);
   }
+  for (const ReportBeside& beside : data.beside) {
+    out += "\nBeside it: " + escape_control(beside.folder) + "/ (its own summary.json):\n";
+    write_tables(out, beside_tables(beside), &beside.run);
+    const std::vector<std::string> notes = methods_beside(data, beside);
+    if (!notes.empty()) out += "\nMeasured as the run, and:\n";
+    for (const std::string& m : notes) out += "  - " + escape_control(m) + "\n";
+  }
   if (data.run && !data.run->methods.empty()) {
     out += "\nHow each column is measured:\n";
     for (const std::string& m : data.run->methods) out += "  - " + escape_control(m) + "\n";
