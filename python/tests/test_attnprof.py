@@ -47,6 +47,10 @@ def test_read_gives_the_cli_numbers():
     assert t.activities["duration_us"].dtype == "float64"
     assert t.activities["grid_x"].dtype == "int64"
     assert t.activities.groupby("kind")["duration_us"].sum()["memcpy"] > 0
+    # Text is text: object columns of str, with pandas' string methods, as a list would give.
+    assert t.activities["name"].dtype == object
+    assert all(isinstance(n, str) for n in t.activities["name"])
+    assert t.activities["name"].str.contains("softmax").any()
 
 
 def test_activities_match_the_csv_output():
