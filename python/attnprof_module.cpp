@@ -45,9 +45,16 @@ class Column {
 class TextColumn {
  public:
   void push(std::string_view v) {
+    // Rows come region by region, so a column often repeats the row before it (the region, the
+    // trace, the launch API): one compare instead of hashing a 100-character kernel name.
+    if (!rows_.empty() && v == last_) {
+      rows_.push_back(rows_.back());
+      return;
+    }
     auto it = objects_.find(v);
     if (it == objects_.end())
       it = objects_.emplace(std::string(v), py::str(v.data(), v.size())).first;
+    last_ = it->first;  // the map's key: node-based, it stays where it is
     rows_.push_back(it->second.ptr());
   }
   py::object to_python() const {
@@ -69,6 +76,7 @@ class TextColumn {
   };
   std::unordered_map<std::string, py::object, Hash, std::equal_to<>> objects_;
   std::vector<PyObject*> rows_;  // borrowed from objects_, which outlives them
+  std::string_view last_;        // the last row's value
 };
 
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
@@ -140,6 +148,7 @@ py::dict activity_columns(const std::vector<TraceAnalysis>& traces) {
       shared_memory, bytes, stream;
   Column<double> occupancy, kineto_occupancy, start_us, duration_us;
   Column<bool> typical;
+  std::string chain;
   for (const TraceAnalysis& t : traces) {
     for (size_t i = 0; i < t.regions.size(); ++i) {
       for (const ActivityRow& a : t.regions[i].activities) {
@@ -151,9 +160,12 @@ py::dict activity_columns(const std::vector<TraceAnalysis>& traces) {
         short_name.push(a.short_name);
         name.push(a.name);
         launch_api.push(a.launch_api);
-        std::string chain;
-        for (const auto& op : a.op_chain) chain += (chain.empty() ? "" : " > ") + op;
-        op_chain.push(std::move(chain));
+        chain.clear();  // one buffer for every row's chain: no allocation per row
+        for (const auto& op : a.op_chain) {
+          if (!chain.empty()) chain += " > ";
+          chain += op;
+        }
+        op_chain.push(chain);
         memcpy_kind.push(a.memcpy_kind);
         grid_x.push(a.grid[0]);
         grid_y.push(a.grid[1]);
