@@ -172,6 +172,35 @@ TEST(Findings, SplitKvKernelsOfFlashInADecodeStep) {
   EXPECT_EQ(find(explain("study_sdpa-flash.json.gz"), FindingKind::kSplitKv), nullptr);
 }
 
+// GQA written out (examples/h200-study/decode and gqa): the repeat of K and V is named, with its
+// share of the region's GPU time, and the suggestion fits who repeats: the user's code
+// (enable_gqa) or SDPA's math backend (a fused backend). Attention without GQA has none.
+TEST(Findings, KvRepeatOfGqaWrittenOut) {
+  TraceAnalysis naive = explain_example("decode/traces/naive.json.gz");
+  const Finding* f = find(naive, FindingKind::kKvRepeat);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->regions_affected, 5);
+  EXPECT_NE(f->summary.find("aten::repeat_interleave makes 2 copies"), std::string::npos)
+      << f->summary;
+  EXPECT_NE(f->suggestion.find("enable_gqa=True"), std::string::npos) << f->suggestion;
+  EXPECT_TRUE(any_contains(f->evidence, "aten::repeat_interleave"));
+  // In this decode step the copies are most of the GPU time (the share is in the summary).
+  const size_t of = f->summary.find("% of the region's GPU time");
+  ASSERT_NE(of, std::string::npos) << f->summary;
+  const size_t start = f->summary.rfind(", ", of) + 2;
+  EXPECT_GT(std::stod(f->summary.substr(start, of - start)), 50.0) << f->summary;
+
+  const Finding* math =
+      find(explain_example("decode/traces/sdpa-math.json.gz"), FindingKind::kKvRepeat);
+  ASSERT_NE(math, nullptr);
+  EXPECT_NE(math->suggestion.find("fused backend"), std::string::npos) << math->suggestion;
+
+  ASSERT_NE(find(explain_example("gqa/traces/naive.json.gz"), FindingKind::kKvRepeat), nullptr);
+  EXPECT_EQ(find(explain_example("decode/traces/sdpa-cudnn.json.gz"), FindingKind::kKvRepeat),
+            nullptr);
+  EXPECT_EQ(find(explain("study_naive.json.gz"), FindingKind::kKvRepeat), nullptr);
+}
+
 // GQA written out: repeat_interleave's copy is its output, not a copy before an in-place write
 // (there is no repeat_interleave_ to suggest); masked_fill's clone still is one.
 TEST(Findings, RepeatInterleaveOfGqaIsNoHiddenCopy) {

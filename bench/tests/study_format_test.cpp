@@ -225,7 +225,8 @@ TEST(SummaryJson, ADecodeStepIsMemoryBoundAndReadsBackAsSuch) {
   EXPECT_EQ(std::find(header.begin(), header.end(), "TFLOP/s"), header.end());
   EXPECT_NE(std::find(header.begin(), header.end(), "% HBM"), header.end());
   EXPECT_NE(text.find("memory-bound"), std::string::npos) << text;
-  EXPECT_NE(text.find("4.80 TB/s, the HBM bandwidth of the NVIDIA datasheet"), std::string::npos) << text;
+  EXPECT_NE(text.find("4.80 TB/s, the HBM bandwidth of the NVIDIA datasheet"), std::string::npos)
+      << text;
 
   const auto folder = testing::test_folder();
   const std::string path = (folder / "summary.json").string();

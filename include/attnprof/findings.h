@@ -21,6 +21,7 @@ enum class FindingKind {
   kPersistentKernel,  // grid sized to the SM count
   kLaunchKernelEx,    // launched through cuLaunchKernelEx
   kSplitKv,           // the keys split across blocks of work, then combined (decode)
+  kKvRepeat,          // K and V repeated per query head by hand (grouped-query attention)
 };
 
 // Stable identifiers, used in JSON and in tests: "hidden-copy", "precision-upcast", ...

@@ -76,14 +76,14 @@ HeadlineReason reason_for(const HeadlineVariant& v, double fastest_ns) {
 
 bool finding_explains_time(const std::string& id) {
   static const std::set<std::string> kExplainsTime = {
-      "hidden-copy",   "precision-upcast", "mask-rebuilt",   "not-fused",
-      "cpu-side-cost", "launch-bound",     "synchronization"};
+      "hidden-copy", "kv-repeat",     "precision-upcast", "mask-rebuilt",
+      "not-fused",   "cpu-side-cost", "launch-bound",     "synchronization"};
   return kExplainsTime.count(id) > 0;
 }
 
 std::optional<double> headline_explained_ns(const std::string& id, const RegionFacts& f) {
   using K = KernelClass;
-  if (id == "hidden-copy") return class_time(f, {K::kCopy});
+  if (id == "hidden-copy" || id == "kv-repeat") return class_time(f, {K::kCopy});
   if (id == "precision-upcast") return class_time(f, {K::kGemm});
   if (id == "mask-rebuilt") return class_time(f, {K::kMask});
   if (id == "not-fused")

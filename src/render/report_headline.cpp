@@ -22,6 +22,9 @@ std::string finding_words(const HeadlineReason& r) {
   const HeadlineReason& t = r;
   if (id == "hidden-copy")
     return "a hidden copy: an out-of-place op copies its input" + per_region(t, ", copies take ");
+  if (id == "kv-repeat")
+    return "K and V repeated for each query head (grouped-query attention written out)" +
+           per_region(t, ", copies take ");
   if (id == "precision-upcast")
     return "the FP32 upcast: its GEMMs run in FP32 on CUDA cores" + per_region(t, ", ");
   if (id == "mask-rebuilt")

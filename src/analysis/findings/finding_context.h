@@ -54,6 +54,7 @@ std::vector<HiddenCopy> find_hidden_copy_activities(const FindingContext& contex
 
 // The rules (one file each under src/analysis/findings/).
 void find_hidden_copies(const FindingContext&, std::vector<Finding>&);
+void find_kv_repeat(const FindingContext&, std::vector<Finding>&);
 void find_precision_upcast(const FindingContext&, std::vector<Finding>&);
 void find_mask_rebuilt(const FindingContext&, std::vector<Finding>&);
 void find_not_fused(const FindingContext&, std::vector<Finding>&);

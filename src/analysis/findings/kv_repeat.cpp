@@ -1,0 +1,82 @@
+// K/V repeat: grouped-query attention written out repeats K and V once per query head that shares
+// them (aten::repeat_interleave), copies that the attention then reads. In a decode step they are
+// most of the time. SDPA's enable_gqa lets a fused backend read the shared heads in place; the math
+// backend repeats them itself.
+
+#include <fmt/format.h>
+
+#include "analysis/findings/finding_context.h"
+#include "analysis/findings/kernel_traits.h"
+#include "analysis/kernel_names.h"
+#include "base/format_units.h"
+
+namespace attnprof {
+
+namespace {
+
+struct Repeat {
+  bool found = false;
+  bool inside_sdpa = false;  // the repeat is SDPA's own (its math backend)
+};
+
+// Whether the activity is a copy made by aten::repeat_interleave, and whose op that is.
+Repeat repeat_of(const FindingContext& c, GpuActivityId id) {
+  const GpuActivity& a = c.activity(id);
+  const bool copy = (a.kind == GpuKind::kMemcpy) ||
+                    (a.kind == GpuKind::kKernel && kernel_traits::is_copy_kernel(c.name(id)));
+  Repeat r;
+  if (!copy) return r;
+  for (std::string_view op : c.op_chain(id)) {
+    if (op == "aten::scaled_dot_product_attention") r.inside_sdpa = true;
+    if (op == "aten::repeat_interleave") r.found = true;
+  }
+  return r;
+}
+
+}  // namespace
+
+void find_kv_repeat(const FindingContext& c, std::vector<Finding>& out) {
+  Finding f{FindingKind::kKvRepeat, {}, {}, {}, 0};
+  const int typical = c.typical();
+  int64_t copies = 0, bytes = 0;
+  double copy_ns = 0, region_ns = 0;
+  bool inside_sdpa = false;
+  for (size_t r = 0; r < c.region_count(); ++r) {
+    bool hit = false;
+    for (GpuActivityId id : c.activities(r)) {
+      const Repeat repeat = repeat_of(c, id);
+      if (static_cast<int>(r) == typical) region_ns += c.activity(id).dur_ns;
+      if (!repeat.found) continue;
+      hit = true;
+      if (static_cast<int>(r) != typical) continue;
+      const GpuActivity& a = c.activity(id);
+      ++copies;
+      copy_ns += a.dur_ns;
+      bytes += a.bytes;
+      inside_sdpa = inside_sdpa || repeat.inside_sdpa;
+      if (f.evidence.size() < 4)
+        f.evidence.push_back(fmt::format("{}: {}, {} <- {}", c.region_label(r),
+                                         short_kernel_name(c.name(id)), format_duration(a.dur_ns),
+                                         c.chain_text(id)));
+    }
+    f.regions_affected += hit;
+  }
+  if (f.regions_affected == 0 || copies == 0) return;
+  const double share = region_ns > 0 ? 100.0 * copy_ns / region_ns : 0;
+  f.summary = fmt::format(
+      "K and V repeated for each query head that shares them (grouped-query attention): "
+      "aten::repeat_interleave makes {} copies ({}, {} of the region's GPU time{}), in {} of {} "
+      "regions",
+      copies, format_duration(copy_ns), format_percent(share),
+      bytes > 0 ? fmt::format(", {}", format_size(bytes)) : "", f.regions_affected,
+      c.region_count());
+  f.suggestion =
+      inside_sdpa
+          ? "the math backend repeats K and V itself; a fused backend (cuDNN, flash) reads the "
+            "shared K/V heads in place"
+          : "scaled_dot_product_attention(..., enable_gqa=True) reads the shared K/V heads in "
+            "place: the copies, their time and their memory go away";
+  out.push_back(std::move(f));
+}
+
+}  // namespace attnprof
