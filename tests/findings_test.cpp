@@ -190,8 +190,8 @@ TEST(Findings, KvRepeatOfGqaWrittenOut) {
   const size_t start = f->summary.rfind(", ", of) + 2;
   EXPECT_GT(std::stod(f->summary.substr(start, of - start)), 50.0) << f->summary;
 
-  const Finding* math =
-      find(explain_example("decode/traces/sdpa-math.json.gz"), FindingKind::kKvRepeat);
+  const TraceAnalysis math_analysis = explain_example("decode/traces/sdpa-math.json.gz");
+  const Finding* math = find(math_analysis, FindingKind::kKvRepeat);
   ASSERT_NE(math, nullptr);
   EXPECT_NE(math->suggestion.find("fused backend"), std::string::npos) << math->suggestion;
 
