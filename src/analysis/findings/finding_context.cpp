@@ -4,7 +4,15 @@
 
 #include <fmt/format.h>
 
+#include "analysis/findings/kernel_traits.h"
+
 namespace attnprof {
+
+bool FindingContext::is_device_copy(GpuActivityId id) const {
+  const GpuActivity& a = activity(id);
+  return (a.kind == GpuKind::kMemcpy && name(id).find("DtoD") != std::string_view::npos) ||
+         (a.kind == GpuKind::kKernel && kernel_traits::is_copy_kernel(name(id)));
+}
 
 std::string_view FindingContext::launch_api(GpuActivityId id) const {
   HostEventId launch = trace.activity_launch[id];

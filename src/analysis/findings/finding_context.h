@@ -26,6 +26,9 @@ struct FindingContext {
   }
   const GpuActivity& activity(GpuActivityId id) const { return trace.gpu_activities[id]; }
   std::string_view name(GpuActivityId id) const { return trace.strings.view(activity(id).name); }
+  // A device-to-device copy: a DtoD memcpy or a copy kernel (the copies hidden-copy and kv-repeat
+  // blame).
+  bool is_device_copy(GpuActivityId id) const;
   // The runtime/driver call that launched it, or "" when the trace lacks it.
   std::string_view launch_api(GpuActivityId id) const;
   // The ops above it, outermost first.

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "analysis/findings/finding_context.h"
-#include "analysis/findings/kernel_traits.h"
 #include "analysis/kernel_names.h"
 #include "base/format_units.h"
 
@@ -39,18 +38,13 @@ HostEventId cloning_op(const FindingContext& c, GpuActivityId id) {
   return kNoId;
 }
 
-bool is_copy(const GpuActivity& a, std::string_view name) {
-  return (a.kind == GpuKind::kMemcpy && name.find("DtoD") != std::string_view::npos) ||
-         (a.kind == GpuKind::kKernel && kernel_traits::is_copy_kernel(name));
-}
-
 }  // namespace
 
 std::vector<HiddenCopy> find_hidden_copy_activities(const FindingContext& c) {
   std::vector<HiddenCopy> out;
   for (size_t r = 0; r < c.region_count(); ++r) {
     for (GpuActivityId id : c.activities(r)) {
-      if (!is_copy(c.activity(id), c.name(id))) continue;
+      if (!c.is_device_copy(id)) continue;
       if (HostEventId op = cloning_op(c, id); op != kNoId) out.push_back({r, id, op});
     }
   }

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "analysis/findings/finding_context.h"
-#include "analysis/findings/kernel_traits.h"
 #include "analysis/kernel_names.h"
 #include "base/format_units.h"
 
@@ -21,11 +20,8 @@ struct Repeat {
 
 // Whether the activity is a copy made by aten::repeat_interleave, and whose op that is.
 Repeat repeat_of(const FindingContext& c, GpuActivityId id) {
-  const GpuActivity& a = c.activity(id);
-  const bool copy = (a.kind == GpuKind::kMemcpy) ||
-                    (a.kind == GpuKind::kKernel && kernel_traits::is_copy_kernel(c.name(id)));
   Repeat r;
-  if (!copy) return r;
+  if (!c.is_device_copy(id)) return r;
   for (std::string_view op : c.op_chain(id)) {
     if (op == "aten::scaled_dot_product_attention") r.inside_sdpa = true;
     if (op == "aten::repeat_interleave") r.found = true;
@@ -39,13 +35,12 @@ void find_kv_repeat(const FindingContext& c, std::vector<Finding>& out) {
   Finding f{FindingKind::kKvRepeat, {}, {}, {}, 0};
   const int typical = c.typical();
   int64_t copies = 0, bytes = 0;
-  double copy_ns = 0, region_ns = 0;
+  double copy_ns = 0;
   bool inside_sdpa = false;
   for (size_t r = 0; r < c.region_count(); ++r) {
     bool hit = false;
     for (GpuActivityId id : c.activities(r)) {
       const Repeat repeat = repeat_of(c, id);
-      if (static_cast<int>(r) == typical) region_ns += c.activity(id).dur_ns;
       if (!repeat.found) continue;
       hit = true;
       if (static_cast<int>(r) != typical) continue;
@@ -62,6 +57,7 @@ void find_kv_repeat(const FindingContext& c, std::vector<Finding>& out) {
     f.regions_affected += hit;
   }
   if (f.regions_affected == 0 || copies == 0) return;
+  const double region_ns = static_cast<double>(c.analysis.regions[typical].gpu_busy_ns);
   const double share = region_ns > 0 ? 100.0 * copy_ns / region_ns : 0;
   f.summary = fmt::format(
       "K and V repeated for each query head that shares them (grouped-query attention): "
