@@ -58,11 +58,11 @@ AttentionOp make(const FindingContext& c, std::vector<GpuActivityId> activities)
   });
   for (GpuActivityId id : activities) {
     if (c.activity(id).kind != GpuKind::kKernel) continue;
-    std::string_view name = c.name(id);
+    const kernel_traits::KernelNameTraits& kernel = c.kernel(id);
     ++a.kernels;
-    a.gemms += kernel_traits::is_gemm(name);
-    a.softmax += kernel_traits::is_softmax(name);
-    a.fused |= kernel_traits::is_fused_attention(name);
+    a.gemms += kernel.gemm;
+    a.softmax += kernel.softmax;
+    a.fused |= kernel.fused_attention;
   }
   a.busy_ns = busy_time(c.trace, activities);
   a.activities = std::move(activities);
@@ -85,28 +85,67 @@ std::string parent_name(const FindingContext& c, HostEventId op) {
                          : std::string(c.trace.strings.view(c.trace.host_events[parent].name));
 }
 
-}  // namespace
+// What find_attention_ops asks of an activity's ops: the outermost op above it, and the
+// outermost and innermost SDPA ops. Kept per host event and shared by every region, since each
+// activity's walk to the root (a dozen events of a module's nest) was most of the rule's time.
+class OpsAbove {
+ public:
+  struct Answer {
+    HostEventId outermost = kNoId, outermost_sdpa = kNoId, innermost_sdpa = kNoId;
+  };
+  explicit OpsAbove(const Trace& t) : t_(t), answered_(t.host_events.size(), false) {
+    answers_.resize(t.host_events.size());
+  }
 
-std::vector<AttentionOp> find_attention_ops(const FindingContext& c, size_t region) {
+  // For the ops at and above `e`.
+  Answer at(HostEventId e) {
+    // Up to the first event already answered, then down again.
+    path_.clear();
+    Answer above;
+    for (HostEventId p = e; p != kNoId; p = t_.host_parent[p]) {
+      if (answered_[p.index()]) {
+        above = answers_[p.index()];
+        break;
+      }
+      path_.push_back(p);
+    }
+    for (auto it = path_.rbegin(); it != path_.rend(); ++it) {
+      const HostEvent& op = t_.host_events[*it];
+      if (op.kind == HostKind::kCpuOp) {
+        if (above.outermost == kNoId) above.outermost = *it;
+        if (is_sdpa_op(t_.strings.view(op.name))) {
+          if (above.outermost_sdpa == kNoId) above.outermost_sdpa = *it;
+          above.innermost_sdpa = *it;
+        }
+      }
+      answers_[it->index()] = above;
+      answered_[it->index()] = true;
+    }
+    return above;
+  }
+
+ private:
+  const Trace& t_;
+  // By event: 12 bytes and a bit per event of the trace, for one call of find_attention_ops.
+  std::vector<Answer> answers_;
+  std::vector<bool> answered_;
+  std::vector<HostEventId> path_;
+};
+
+std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region,
+                                          OpsAbove& ops_above) {
   const Trace& t = c.trace;
   // Each activity under its outermost SDPA op, or else under its outermost op.
   std::map<HostEventId, std::vector<GpuActivityId>> sdpa, outer;
   std::map<HostEventId, HostEventId> backend;  // an outermost SDPA op -> the innermost below it
   for (GpuActivityId id : c.activities(region)) {
-    HostEventId outermost = kNoId, outermost_sdpa = kNoId, innermost_sdpa = kNoId;
-    for (HostEventId op = t.activity_op[id]; op != kNoId; op = t.host_parent[op]) {
-      const HostEvent& e = t.host_events[op];
-      if (e.kind != HostKind::kCpuOp) continue;
-      outermost = op;
-      if (!is_sdpa_op(t.strings.view(e.name))) continue;
-      outermost_sdpa = op;
-      if (innermost_sdpa == kNoId) innermost_sdpa = op;
-    }
-    if (outermost_sdpa != kNoId) {
-      sdpa[outermost_sdpa].push_back(id);
-      backend.try_emplace(outermost_sdpa, innermost_sdpa);
-    } else if (outermost != kNoId) {
-      outer[outermost].push_back(id);
+    if (t.activity_op[id] == kNoId) continue;
+    const OpsAbove::Answer above = ops_above.at(t.activity_op[id]);
+    if (above.outermost_sdpa != kNoId) {
+      sdpa[above.outermost_sdpa].push_back(id);
+      backend.try_emplace(above.outermost_sdpa, above.innermost_sdpa);
+    } else if (above.outermost != kNoId) {
+      outer[above.outermost].push_back(id);
     }
   }
   std::vector<std::pair<int64_t, AttentionOp>> found;  // by start
@@ -157,7 +196,7 @@ std::vector<AttentionOp> find_attention_ops(const FindingContext& c, size_t regi
       };
       auto runs_gemm = [&](size_t i) {
         for (GpuActivityId id : ops[i].activities)
-          if (kernel_traits::is_gemm(c.name(id))) return true;
+          if (c.kernel(id).gemm) return true;
         return false;
       };
       auto beside = [&](size_t i, size_t& others) {
@@ -192,6 +231,15 @@ std::vector<AttentionOp> find_attention_ops(const FindingContext& c, size_t regi
                    [](const auto& x, const auto& y) { return x.first < y.first; });
   std::vector<AttentionOp> out;
   for (auto& [start, a] : found) out.push_back(std::move(a));
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::vector<AttentionOp>> find_attention_ops(const FindingContext& c) {
+  OpsAbove ops_above(c.trace);
+  std::vector<std::vector<AttentionOp>> out;
+  for (size_t r = 0; r < c.region_count(); ++r) out.push_back(attention_ops_of(c, r, ops_above));
   return out;
 }
 

@@ -1,17 +1,40 @@
 #include "analysis/findings/finding_context.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "analysis/findings/attention_ops.h"
 #include "analysis/findings/kernel_traits.h"
 
 namespace attnprof {
 
+const kernel_traits::KernelNameTraits& FindingContext::kernel(GpuActivityId id) const {
+  if (kernel_traits_.empty() && !trace.gpu_activities.empty()) {
+    kernel_traits_.resize(trace.gpu_activities.size());
+    std::unordered_map<StringId, kernel_traits::KernelNameTraits> by_name;
+    for (size_t i = 0; i < trace.gpu_activities.size(); ++i) {
+      const GpuActivity& a = trace.gpu_activities[GpuActivityId(i)];
+      if (a.kind != GpuKind::kKernel) continue;
+      auto it = by_name.find(a.name);
+      if (it == by_name.end())
+        it = by_name.emplace(a.name, kernel_traits::traits_of(trace.strings.view(a.name))).first;
+      kernel_traits_[i] = it->second;
+    }
+  }
+  return kernel_traits_[id.index()];
+}
+
+const std::vector<AttentionOp>& FindingContext::attention_ops(size_t region) const {
+  if (!attention_ops_) attention_ops_ = find_attention_ops(*this);
+  return (*attention_ops_)[region];
+}
+
 bool FindingContext::is_device_copy(GpuActivityId id) const {
   const GpuActivity& a = activity(id);
   return (a.kind == GpuKind::kMemcpy && name(id).find("DtoD") != std::string_view::npos) ||
-         (a.kind == GpuKind::kKernel && kernel_traits::is_copy_kernel(name(id)));
+         (a.kind == GpuKind::kKernel && kernel(id).copy_kernel);
 }
 
 std::string_view FindingContext::launch_api(GpuActivityId id) const {

@@ -2,10 +2,13 @@
 // What every finding rule reads: the linked trace, its regions with their members, and the
 // summaries. Rules are pure functions of this context (docs/PRACTICES.md, pure analyses).
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "analysis/findings/attention_op.h"
+#include "analysis/findings/kernel_traits.h"
 #include "analysis/regions.h"
 #include "attnprof/analysis.h"
 #include "attnprof/findings.h"
@@ -14,6 +17,10 @@
 namespace attnprof {
 
 struct FindingContext {
+  FindingContext(const Trace& trace, const RegionSet& regions, const RegionMembers& members,
+                 const TraceAnalysis& analysis)
+      : trace(trace), regions(regions), members(members), analysis(analysis) {}
+
   const Trace& trace;
   const RegionSet& regions;
   const RegionMembers& members;
@@ -26,6 +33,11 @@ struct FindingContext {
   }
   const GpuActivity& activity(GpuActivityId id) const { return trace.gpu_activities[id]; }
   std::string_view name(GpuActivityId id) const { return trace.strings.view(activity(id).name); }
+  // What a kernel's name says about it (all false for a memcpy or a memset).
+  const kernel_traits::KernelNameTraits& kernel(GpuActivityId id) const;
+  // The region's attention ops (attention_ops.h), found for every region at the first question
+  // and kept: several rules ask, and finding them walks every activity's op chain.
+  const std::vector<AttentionOp>& attention_ops(size_t region) const;
   // A device-to-device copy: a DtoD memcpy or a copy kernel (the copies hidden-copy and kv-repeat
   // blame).
   bool is_device_copy(GpuActivityId id) const;
@@ -33,10 +45,24 @@ struct FindingContext {
   std::string_view launch_api(GpuActivityId id) const;
   // The ops above it, outermost first.
   std::vector<std::string_view> op_chain(GpuActivityId id) const;
+  // Whether any op above it has a name that `pred` accepts: op_chain without building it.
+  template <typename Pred>
+  bool any_op_above(GpuActivityId id, Pred pred) const {
+    for (HostEventId op = trace.activity_op[id]; op != kNoId; op = trace.host_parent[op])
+      if (trace.host_events[op].kind == HostKind::kCpuOp &&
+          pred(trace.strings.view(trace.host_events[op].name)))
+        return true;
+    return false;
+  }
   // "aten::masked_fill <- aten::clone <- aten::copy_" style text, innermost last.
   std::string chain_text(GpuActivityId id) const;
   // The region's label for evidence lines: "forward #2".
   std::string region_label(size_t region) const;
+
+ private:
+  // Filled at the first question; the context belongs to one thread, as the analysis does.
+  mutable std::vector<kernel_traits::KernelNameTraits> kernel_traits_;          // by activity
+  mutable std::optional<std::vector<std::vector<AttentionOp>>> attention_ops_;  // by region
 };
 
 using FindingRule = void (*)(const FindingContext&, std::vector<Finding>&);

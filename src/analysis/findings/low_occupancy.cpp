@@ -60,8 +60,7 @@ void find_low_occupancy(const FindingContext& c, std::vector<Finding>& out) {
                           format_bytes(a.shared_memory), occupancy->blocks_per_sm);
     else
       cause = fmt::format("{} threads per block", threads);
-    bool by_design =
-        kernel_traits::is_fused_attention(c.name(id)) || kernel_traits::is_gemm(c.name(id));
+    bool by_design = c.kernel(id).fused_attention || c.kernel(id).gemm;
     double share = 100.0 * static_cast<double>(a.dur_ns) / static_cast<double>(busy);
 
     Finding f{FindingKind::kLowOccupancy, {}, {}, {}, 0};

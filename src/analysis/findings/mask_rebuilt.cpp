@@ -14,12 +14,10 @@ void find_mask_rebuilt(const FindingContext& c, std::vector<Finding>& out) {
   for (size_t r = 0; r < c.region_count(); ++r) {
     bool hit = false;
     for (GpuActivityId id : c.activities(r)) {
-      if (c.activity(id).kind != GpuKind::kKernel || !kernel_traits::is_mask_builder(c.name(id)))
+      if (c.activity(id).kind != GpuKind::kKernel || !c.kernel(id).mask_builder) continue;
+      if (!c.any_op_above(
+              id, [](std::string_view op) { return kernel_traits::contains(op, "attention"); }))
         continue;
-      bool in_attention = false;
-      for (std::string_view op : c.op_chain(id))
-        in_attention |= kernel_traits::contains(op, "attention");
-      if (!in_attention) continue;
       hit = true;
       if (static_cast<int>(r) == c.typical())
         f.evidence.push_back(fmt::format("{}: {} ({}) <- {}", c.region_label(r),

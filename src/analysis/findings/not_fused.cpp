@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "analysis/findings/attention_ops.h"
 #include "analysis/findings/finding_context.h"
 #include "base/format_units.h"
 
@@ -17,8 +16,8 @@ void find_not_fused(const FindingContext& c, std::vector<Finding>& out) {
   int shown_region = -1;
   for (size_t r = 0; r < c.region_count(); ++r) {
     std::vector<AttentionOp> unfused;
-    for (AttentionOp& op : find_attention_ops(c, r))
-      if (!op.fused && op.kernels > 1) unfused.push_back(std::move(op));
+    for (const AttentionOp& op : c.attention_ops(r))
+      if (!op.fused && op.kernels > 1) unfused.push_back(op);
     if (unfused.empty()) continue;
     ++f.regions_affected;
     if (shown_region < 0 || static_cast<int>(r) == c.typical()) {

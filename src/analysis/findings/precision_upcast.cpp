@@ -6,20 +6,11 @@
 #include <fmt/format.h>
 
 #include "analysis/duration_sum.h"
-#include "analysis/findings/attention_ops.h"
 #include "analysis/findings/finding_context.h"
 #include "analysis/findings/kernel_traits.h"
 #include "base/format_units.h"
 
 namespace attnprof {
-
-namespace {
-bool is_cast(const std::vector<std::string_view>& chain) {
-  for (std::string_view op : chain)
-    if (kernel_traits::is_cast_op(op)) return true;
-  return false;
-}
-}  // namespace
 
 void find_precision_upcast(const FindingContext& c, std::vector<Finding>& out) {
   Finding f{FindingKind::kPrecisionUpcast, {}, {}, {}, 0};
@@ -28,27 +19,26 @@ void find_precision_upcast(const FindingContext& c, std::vector<Finding>& out) {
   std::string gemm_example, cast_example;
   for (size_t r = 0; r < c.region_count(); ++r) {
     bool fp32_gemm = false, cast = false;
-    std::vector<GpuActivityId> in_attention;
-    for (const AttentionOp& op : find_attention_ops(c, r))
-      in_attention.insert(in_attention.end(), op.activities.begin(), op.activities.end());
-    for (GpuActivityId id : in_attention) {
-      const GpuActivity& a = c.activity(id);
-      if (a.kind != GpuKind::kKernel) continue;
-      std::string_view name = c.name(id);
-      bool typical = static_cast<int>(r) == c.typical();
-      if (kernel_traits::is_fp32_gemm(name)) {
-        fp32_gemm = true;
-        if (typical) {
-          ++gemms;
-          add_duration(gemm_ns, a.dur_ns);
-          if (gemm_example.empty())
-            gemm_example = fmt::format("{} <- {}", name.substr(0, 60), c.chain_text(id));
-        }
-      } else if (is_cast(c.op_chain(id))) {
-        cast = true;
-        if (typical) {
-          ++casts;
-          if (cast_example.empty()) cast_example = c.chain_text(id);
+    for (const AttentionOp& op : c.attention_ops(r)) {
+      for (GpuActivityId id : op.activities) {
+        const GpuActivity& a = c.activity(id);
+        if (a.kind != GpuKind::kKernel) continue;
+        std::string_view name = c.name(id);
+        bool typical = static_cast<int>(r) == c.typical();
+        if (c.kernel(id).fp32_gemm) {
+          fp32_gemm = true;
+          if (typical) {
+            ++gemms;
+            add_duration(gemm_ns, a.dur_ns);
+            if (gemm_example.empty())
+              gemm_example = fmt::format("{} <- {}", name.substr(0, 60), c.chain_text(id));
+          }
+        } else if (c.any_op_above(id, kernel_traits::is_cast_op)) {
+          cast = true;
+          if (typical) {
+            ++casts;
+            if (cast_example.empty()) cast_example = c.chain_text(id);
+          }
         }
       }
     }

@@ -1,0 +1,25 @@
+#pragma once
+// One attention computation of a region, as find_attention_ops (attention_ops.h) finds it: an
+// SDPA op or a chain of ops, with its GPU activities and what its kernels are.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace attnprof {
+
+struct AttentionOp {
+  bool sdpa = false;  // an SDPA op; else a chain of ops
+  // "aten::scaled_dot_product_attention", or the chain's ops: "aten::matmul -> aten::mul ->
+  // aten::masked_fill -> aten::softmax -> aten::matmul"
+  std::string label;
+  std::string parent;  // the annotation or op it runs under; "" at a thread's top level
+  std::vector<GpuActivityId> activities;  // in GPU start order
+  int kernels = 0, gemms = 0, softmax = 0;
+  bool fused = false;  // one fused attention kernel does the work
+  int64_t busy_ns = 0;
+};
+
+}  // namespace attnprof
