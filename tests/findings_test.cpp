@@ -292,10 +292,81 @@ TEST(Findings, TinyProblemIsLaunchBoundSynchronizesAndUnderfillsTheGpu) {
   const Finding* small = nullptr;
   for (const auto& f : t.findings)
     if (f.kind == FindingKind::kLowOccupancy &&
-        f.summary.find("fewer blocks than") != std::string::npos)
+        f.summary.find("too few blocks to fill") != std::string::npos)
       small = &f;
   ASSERT_NE(small, nullptr);
-  EXPECT_NE(small->summary.find("132 SMs"), std::string::npos);
+  EXPECT_NE(small->summary.find("132 SMs, so some SMs idle"), std::string::npos) << small->summary;
+  EXPECT_TRUE(
+      any_contains(small->evidence, "16 blocks of 128 threads for 132 SMs (116 SMs get none)"));
+  // Kernels of 2 µs: the launch's fixed cost is the story.
+  EXPECT_NE(small->suggestion.find("each takes under 10 µs"), std::string::npos)
+      << small->suggestion;
+}
+
+// Low occupancy in a decode step. Flash's split-KV kernel gives every SM nearly the 2 blocks its
+// 255 registers per thread allow (256 blocks, 132 SMs): that was "fewer blocks than the GPU's 132
+// SMs ... most SMs idle ... launch overhead dominates", though every SM had work and the kernel
+// ran 136 µs; it is the registers' occupancy, by design. The combine kernel (8 blocks, 3 µs) is
+// split-KV's small reduction, said so.
+TEST(Findings, LowOccupancyInADecodeStepSaysWhatIsTrue) {
+  for (const char* trace :
+       {"decode/traces/sdpa-flash.json.gz", "decode/default-shape/traces/sdpa-flash.json.gz"}) {
+    SCOPED_TRACE(trace);
+    TraceAnalysis flash = explain_example(trace);
+    const Finding* splitkv = nullptr;
+    for (const auto& f : flash.findings) {
+      if (f.kind != FindingKind::kLowOccupancy) continue;
+      EXPECT_EQ(f.summary.find("fewer blocks than"), std::string::npos) << f.summary;
+      EXPECT_EQ(f.suggestion.find("launch overhead dominates"), std::string::npos) << f.suggestion;
+      if (f.summary.starts_with("flash_fwd_splitkv_kernel<...>")) splitkv = &f;
+    }
+    ASSERT_NE(splitkv, nullptr);
+    EXPECT_NE(splitkv->summary.find("leave room for 2 block(s) per SM"), std::string::npos)
+        << splitkv->summary;
+    EXPECT_NE(splitkv->suggestion.find("a design choice"), std::string::npos);
+  }
+  // With 2048 keys the combine is a fifth of the step's GPU time.
+  TraceAnalysis small = explain_example("decode/default-shape/traces/sdpa-flash.json.gz");
+  const Finding* combine = nullptr;
+  for (const auto& f : small.findings)
+    if (f.kind == FindingKind::kLowOccupancy &&
+        any_contains(f.evidence, "flash_fwd_splitkv_combine_kernel<...>: 8 blocks"))
+      combine = &f;
+  ASSERT_NE(combine, nullptr);
+  EXPECT_TRUE(any_contains(combine->evidence, "(124 SMs get none)"));
+  EXPECT_NE(combine->suggestion.find("split-KV's combine kernel is a small reduction"),
+            std::string::npos)
+      << combine->suggestion;
+}
+
+// Unfused attention in a decode step (one query against 16384 or 2048 keys): the softmax kernel
+// (cunn_SoftMaxForwardSmem, cunn_SoftMaxForward: rows longer than 1024) was not counted as one
+// ("0 softmax"), math's GEMV products not as GEMMs ("0 GEMM"), and the text spoke of an S x S
+// score matrix. The square study keeps its words.
+TEST(Findings, NotFusedInADecodeStepCountsItsKernelsAndNamesTheScoreRows) {
+  for (const char* trace : {"decode/traces/naive.json.gz", "decode/traces/sdpa-math.json.gz"}) {
+    SCOPED_TRACE(trace);
+    TraceAnalysis t = explain_example(trace);
+    const Finding* f = find(t, FindingKind::kNotFused);
+    ASSERT_NE(f, nullptr);
+    EXPECT_NE(f->summary.find("(2 GEMM, 1 softmax,"), std::string::npos) << f->summary;
+    EXPECT_NE(f->suggestion.find("the score rows (1 x 16384 per head: a decode step's single "
+                                 "query against 16384 keys)"),
+              std::string::npos)
+        << f->suggestion;
+    EXPECT_EQ(f->suggestion.find("S x S"), std::string::npos) << f->suggestion;
+  }
+  const Finding* shorter =
+      find(explain_example("decode/default-shape/traces/naive.json.gz"), FindingKind::kNotFused);
+  ASSERT_NE(shorter, nullptr);
+  EXPECT_NE(shorter->suggestion.find("1 x 2048 per head"), std::string::npos);
+  for (const char* square : {"study_naive.json.gz", "study_sdpa-math.json.gz"}) {
+    const Finding* f = find(explain(square), FindingKind::kNotFused);
+    ASSERT_NE(f, nullptr) << square;
+    EXPECT_NE(f->suggestion.find("without writing the S x S score matrix"), std::string::npos)
+        << f->suggestion;
+    EXPECT_NE(f->summary.find("(2 GEMM, 1 softmax,"), std::string::npos) << f->summary;
+  }
 }
 
 }  // namespace

@@ -272,6 +272,48 @@ TEST(StudyCounters, FindingsGroundedInCounters) {
   EXPECT_EQ(find("naive", "fp32-pipe"), nullptr);
 }
 
+// A decode step's counters (examples/h200-study/decode/counters: one query against 16384 keys).
+// The memory-bound note said "memory-bound passes over the score matrix" where 81 % of the time
+// was the copies of K and V (repeat_interleave) and the rest thin products streaming them.
+TEST(StudyCounters, MemoryBoundNoteSaysWhereADecodeStepsTimeGoes) {
+  auto decode = [](const std::string& variant) {
+    auto kernels = read_ncu_csv(std::string(ATTNPROF_SOURCE_DIR) +
+                                    "/examples/h200-study/decode/counters/" + variant + ".csv.gz",
+                                kMaxBytes);
+    EXPECT_TRUE(kernels.ok()) << (kernels.ok() ? "" : kernels.error().message);
+    return kernels.ok() ? *kernels : std::vector<KernelCounters>{};
+  };
+  for (const bool shape_known : {true, false}) {
+    SCOPED_TRACE(shape_known);
+    CounterSubject naive{"naive", decode("naive"), std::nullopt};
+    CounterSubject math{"sdpa-math", decode("sdpa-math"), std::nullopt};
+    if (shape_known) {
+      naive.query_rows = math.query_rows = 1;
+      naive.keys = math.keys = 16384;
+    }
+    const auto findings = counter_findings({naive, math}, 4.22e12);
+    ASSERT_EQ(findings.size(), 2u);
+    for (const CounterFinding& f : findings) {
+      EXPECT_EQ(f.id, "memory-bound");
+      EXPECT_EQ(f.text.find("score matrix"), std::string::npos) << f.text;
+    }
+    EXPECT_NE(findings[0].text.find("their time goes to copies that move bytes and compute nothing "
+                                    "(81 %), matrix products of few query rows that stream K and V "
+                                    "(a decode step) (18 %)"),
+              std::string::npos)
+        << findings[0].text;
+    EXPECT_NE(findings[1].text.find("copies that move bytes and compute nothing (56 %)"),
+              std::string::npos)
+        << findings[1].text;
+  }
+  // The square study's naive passes stay passes over the score matrix.
+  const auto square = counter_findings({{"naive", study("naive"), 37.5, 2048, 2048}}, 4.27e12);
+  ASSERT_FALSE(square.empty());
+  EXPECT_NE(square.back().text.find("passes over the score matrix (scale, mask, softmax) (100 %)"),
+            std::string::npos)
+      << square.back().text;
+}
+
 // check's counter metrics: unknown for a trace alone, the call's sums once attached.
 TEST(StudyCounters, CheckMetrics) {
   TraceAnalysis t = testing::analyze_fixture("study_sdpa-flash.json.gz", "forward");

@@ -54,6 +54,23 @@ TEST(ReaderParallel, GzipAndPlainTextGiveTheSameTrace) {
   expect_same(read_with(testing::fixture("train_step.json.gz"), 2), read_with(plain.path(), 2));
 }
 
+// The attention ops' query rows and keys, from "Input Dims" (record_shapes=True): a decode step
+// of naive attention (examples/h200-study/decode), the same whatever the workers.
+TEST(ReaderParallel, AttentionShapesOfADecodeStep) {
+  const std::string path =
+      std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study/decode/traces/naive.json.gz";
+  Trace one = read_with(path, 1);
+  // Per call: aten::matmul and its aten::bmm for Q·K^T (1 x 16384) and P·V (1 x 128): 6 calls.
+  ASSERT_EQ(one.attention_shapes.size(), 24u);
+  size_t scores = 0;
+  for (const AttentionShape& s : one.attention_shapes) {
+    EXPECT_EQ(s.query_rows, 1);
+    scores += s.keys == 16384;
+  }
+  EXPECT_EQ(scores, 12u);
+  expect_same(one, read_with(path, 3));
+}
+
 TEST(ReaderParallel, ErrorsAreThoseOfOneWorker) {
   std::string good = awkward_trace(size_t{3} << 20, 9);
   size_t event = good.find("{\"ph\": \"X\", \"cat\": \"cpu_op\"", good.size() / 3);

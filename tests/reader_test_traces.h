@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <tuple>
 
 #include "attnprof/limits.h"
 #include "model/trace.h"
@@ -51,6 +52,13 @@ inline void expect_same(const Trace& a, const Trace& b) {
     ASSERT_TRUE(x.id == y.id && x.ts_ns == y.ts_ns && x.pid == y.pid && x.tid == y.tid &&
                 x.category == y.category && x.phase == y.phase)
         << "flow " << i;
+  }
+  ASSERT_EQ(a.attention_shapes.size(), b.attention_shapes.size());
+  for (size_t i = 0; i < a.attention_shapes.size(); ++i) {
+    const AttentionShape &x = a.attention_shapes[i], &y = b.attention_shapes[i];
+    EXPECT_EQ(std::tie(x.pid, x.tid, x.start_ns, x.query_rows, x.keys),
+              std::tie(y.pid, y.tid, y.start_ns, y.query_rows, y.keys))
+        << i;
   }
   ASSERT_EQ(a.thread_names.size(), b.thread_names.size());
   for (size_t i = 0; i < a.thread_names.size(); ++i) {

@@ -1,11 +1,14 @@
 #include "analysis/counter_findings.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <fmt/format.h>
 
 #include "analysis/counter_totals.h"
+#include "analysis/findings/kernel_traits.h"
+#include "analysis/kernel_class.h"
 #include "analysis/kernel_names.h"
 
 namespace attnprof {
@@ -52,13 +55,65 @@ void occupancy_findings(const CounterSubject& s, std::vector<CounterFinding>& ou
   }
 }
 
-// Kernels that do no tensor work: their share of the call's time and DRAM bytes, and how close
-// they come to the copy kernel's bandwidth.
+// What a memory-bound kernel spends its bytes on, from its name: the note says where the time
+// goes rather than assume the score matrix (a decode step's time is copies of K and V and thin
+// products that stream them: examples/h200-study/decode/counters).
+enum class MemoryWork { kCopies, kProducts, kScorePasses, kAttention, kOther, kCount };
+
+MemoryWork memory_work(std::string_view name) {
+  switch (classify_kernel(short_kernel_name(name), name)) {
+    case KernelClass::kCopy:
+    case KernelClass::kMemset:
+      return MemoryWork::kCopies;
+    case KernelClass::kGemm:
+      return MemoryWork::kProducts;
+    case KernelClass::kSoftmax:
+    case KernelClass::kMask:
+    case KernelClass::kElementwise:
+    case KernelClass::kReduction:
+      return MemoryWork::kScorePasses;
+    case KernelClass::kFusedAttention:
+      return MemoryWork::kAttention;
+    default:
+      return MemoryWork::kOther;
+  }
+}
+
+// Where the time of the memory-bound kernels goes: each kind of work with at least a tenth of it,
+// the most first ("copies (81 %), matrix products ... (18 %)").
+std::string where_the_time_goes(
+    const std::array<double, static_cast<size_t>(MemoryWork::kCount)>& time, double total,
+    bool thin_products) {
+  const std::array<std::string_view, static_cast<size_t>(MemoryWork::kCount)> words = {
+      "copies that move bytes and compute nothing",
+      thin_products ? "matrix products of few query rows that stream K and V (a decode step)"
+                    : "matrix products that wait on memory",
+      // Without a square product the elementwise kernels may pass over K or V as well (SDPA's
+      // math backend scales K in a decode step): only square attention says "score matrix".
+      thin_products ? "elementwise passes (scale, mask, softmax)"
+                    : "passes over the score matrix (scale, mask, softmax)",
+      "attention kernels that stream K and V without tensor work", "other kernels"};
+  std::vector<size_t> order;
+  for (size_t i = 0; i < time.size(); ++i)
+    if (time[i] >= 0.1 * total) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return time[a] > time[b]; });
+  std::string text;
+  for (size_t i : order)
+    text +=
+        fmt::format("{}{} ({:.0f} %)", text.empty() ? "" : ", ", words[i], 100 * time[i] / total);
+  return text;
+}
+
+// Kernels that do no tensor work: their share of the call's time and DRAM bytes, how close
+// they come to the copy kernel's bandwidth, and what they are.
 void memory_bound_findings(const CounterSubject& s, std::optional<double> bandwidth,
                            std::vector<CounterFinding>& out) {
   const CounterTotals total = total_counters(s.kernels);
   if (total.duration_ns <= 0 || !total.dram_bytes() || *total.dram_bytes() <= 0) return;
   double time = 0, bytes = 0, best = 0;
+  std::array<double, static_cast<size_t>(MemoryWork::kCount)> time_by_work{};
+  bool thin_products = false;
   std::vector<std::string> names;
   for (const KernelCounters& k : s.kernels) {
     // No tensor work, and no FP32 arithmetic to speak of either (math's FP32 GEMMs are neither
@@ -70,10 +125,15 @@ void memory_bound_findings(const CounterSubject& s, std::optional<double> bandwi
     time += *k.duration_ns;
     bytes += *k.dram_bytes();
     best = std::max(best, *k.dram_bytes() / (*k.duration_ns * 1e-9));
+    const MemoryWork work = memory_work(k.name);
+    time_by_work[static_cast<size_t>(work)] += *k.duration_ns;
+    thin_products |= work == MemoryWork::kProducts &&
+                     (kernel_traits::is_gemv(k.name) || kernel_traits::has_thin_tile(k.name));
     const std::string name = short_kernel_name(k.name);
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
   }
   if (names.empty() || time < kMemoryBoundShare * total.duration_ns) return;
+  if (s.query_rows > 0 && s.keys > 0) thin_products = s.query_rows < s.keys && s.query_rows <= 16;
   std::string list;
   for (size_t i = 0; i < names.size() && i < 3; ++i) list += (i ? ", " : "") + names[i];
   if (names.size() > 3) list += fmt::format(" and {} more", names.size() - 3);
@@ -85,9 +145,10 @@ void memory_bound_findings(const CounterSubject& s, std::optional<double> bandwi
       {s.variant, "memory-bound",
        fmt::format("{}: kernels without tensor or FP32 work ({}) take {:.0f} % of the call's "
                    "GPU time and move {:.2f} GB of its {:.2f} GB DRAM traffic ({:.0f} "
-                   "%), {}: memory-bound passes over the score matrix",
+                   "%), {}: memory-bound; their time goes to {}",
                    s.variant, list, 100 * time / total.duration_ns, bytes / 1e9,
-                   *total.dram_bytes() / 1e9, 100 * bytes / *total.dram_bytes(), speed)});
+                   *total.dram_bytes() / 1e9, 100 * bytes / *total.dram_bytes(), speed,
+                   where_the_time_goes(time_by_work, time, thin_products))});
 }
 
 // Kernels on the FP32 pipe with the tensor pipe idle, together.

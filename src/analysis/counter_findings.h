@@ -18,6 +18,9 @@ struct CounterSubject {
   std::string variant;
   std::vector<KernelCounters> kernels;
   std::optional<double> estimated_occupancy_pct;  // attnprof's estimate of the trace's main kernel
+  // The problem's query rows and keys per head (a bench run's q_seq and seq); 0: unknown, and the
+  // kernels' names tell whether the products are thin.
+  int64_t query_rows = 0, keys = 0;
 };
 
 struct CounterFinding {

@@ -50,6 +50,7 @@ std::optional<OccupancyEstimate> estimate_occupancy(const GpuActivity& k,
   OccupancyEstimate e;
   e.blocks_per_sm = static_cast<int>(std::max<int64_t>(tightest->blocks, 0));
   e.limiter = tightest->name;
+  e.resource_limiter = tightest->name;
   e.theoretical_pct = 100.0 * static_cast<double>(e.blocks_per_sm * warps_per_block) /
                       static_cast<double>(max_warps);
   e.achieved_pct = e.theoretical_pct;

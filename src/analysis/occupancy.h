@@ -15,6 +15,9 @@ struct OccupancyEstimate {
   double theoretical_pct = 0;  // warps of those blocks over the SM's maximum
   double achieved_pct = 0;     // the same, capped by how many blocks the grid has per SM
   std::string_view limiter;    // "registers", "shared memory", "threads", "blocks", "grid"
+  // What caps blocks_per_sm, the grid aside: limiter, or for a grid-limited launch what would cap
+  // it with blocks enough.
+  std::string_view resource_limiter;
 };
 
 // nullopt when the activity is not a kernel or lacks a block size.

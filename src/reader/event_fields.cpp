@@ -144,6 +144,7 @@ enum class Key {
   kMemoryBytes,
   kMemoryTotalAllocated,
   kMemoryDeviceId,
+  kInputDims,
 };
 
 Key event_key(simdjson::ondemand::raw_json_string key) {
@@ -219,8 +220,45 @@ Key arg_key(simdjson::ondemand::raw_json_string key) {
     case 'D':
       if (key_is(k, kineto::kMemoryDeviceId)) return Key::kMemoryDeviceId;
       break;
+    case 'I':
+      if (key_is(k, kineto::kInputDims)) return Key::kInputDims;
+      break;
   }
   return Key::kOther;
+}
+
+// Which attention op "name" is, for its shapes: a product whose inputs are [..., M, K] and
+// [..., K, N] (queries M, keys N), or SDPA, whose are query [..., L, E] and key [..., S, E].
+enum class ShapedOp { kNone, kProduct, kSdpa };
+ShapedOp shaped_op(std::string_view name) {
+  if (name == "aten::matmul" || name == "aten::bmm") return ShapedOp::kProduct;
+  if (name.starts_with("aten::scaled_dot_product_attention") ||
+      name.starts_with("aten::_scaled_dot_product_"))
+    return ShapedOp::kSdpa;
+  return ShapedOp::kNone;
+}
+
+// The last two sizes of each of the first two inputs; false unless both have two or more.
+bool read_input_tails(value& v, std::array<std::array<int64_t, 2>, 2>& tails) {
+  simdjson::ondemand::array inputs;
+  if (v.get_array().get(inputs)) return false;
+  size_t input = 0;
+  for (auto element : inputs) {
+    if (input == 2) break;
+    simdjson::ondemand::array dims;
+    if (element.get_array().get(dims)) return false;
+    size_t count = 0;
+    for (auto dim : dims) {
+      int64_t size = 0;
+      if (dim.get_int64().get(size) || size <= 0) return false;
+      tails[input][0] = tails[input][1];
+      tails[input][1] = size;
+      ++count;
+    }
+    if (count < 2) return false;
+    ++input;
+  }
+  return input == 2;
 }
 
 template <typename Reader>
@@ -298,6 +336,14 @@ simdjson::error_code read_args(value& v, EventFields& out) {
       case Key::kMemoryDeviceId:
         read_field(item, out, Field::kMemoryDeviceId, integer(out.memory_device_id));
         break;
+      case Key::kInputDims: {
+        const ShapedOp op = shaped_op(out.name);
+        std::array<std::array<int64_t, 2>, 2> tails{};
+        if (op == ShapedOp::kNone || !read_input_tails(item, tails)) break;
+        out.query_rows = tails[0][0];
+        out.keys = op == ShapedOp::kProduct ? tails[1][1] : tails[1][0];
+        break;
+      }
       default:
         break;
     }

@@ -57,6 +57,10 @@ struct EventFields {
   double occupancy_pct = -1;
   std::string_view metadata_name;
   int64_t memory_bytes = 0, memory_total_allocated = 0, memory_device_id = -1;
+  // An attention op's query rows and keys from "Input Dims" (0: not one, or not recorded): of
+  // scaled_dot_product_attention and its backends, or of a matmul/bmm (the first of a chain is
+  // Q·K^T). Read only when "name" came before "args", as Kineto writes them.
+  int64_t query_rows = 0, keys = 0;
 
   bool has(Field f) const { return present & f; }
   bool bad(Field f) const { return mistyped & f; }

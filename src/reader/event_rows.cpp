@@ -199,6 +199,8 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
     if (t.batch_starts.empty() || t.batch_starts.back().first != sequence_)
       t.batch_starts.emplace_back(sequence_, t.rows.size());
     t.rows.push_back(compact(e, wide_host_events));
+    if (f.query_rows > 0 && text == 0)
+      attention_shapes.push_back({e.pid, e.tid, e.start_ns, f.query_rows, f.keys});
   };
   auto gpu = [&](GpuKind kind) {
     GpuActivity a;

@@ -42,6 +42,7 @@ void EventTables::begin_batch(uint64_t sequence) {
   m.instants = instants.size();
   m.flows = flows.size();
   m.names = thread_names.size();
+  m.shapes = attention_shapes.size();
   m.strings = strings.size();
   m.instant_text_keys = instant_text_keys.size();
   m.flow_text_keys = flow_text_keys.size();
@@ -64,6 +65,7 @@ void EventTables::truncate_to(const Mark& m) {
   instants.truncate(m.instants);
   flows.truncate(m.flows);
   thread_names.resize(m.names);
+  attention_shapes.resize(m.shapes);
   strings.truncate(m.strings);
   instant_text_keys.resize(m.instant_text_keys);
   flow_text_keys.resize(m.flow_text_keys);

@@ -78,7 +78,7 @@ class EventTables final : public EventBatchSink {
   // Where a batch's rows and strings begin in the tables.
   struct Mark {
     uint64_t sequence = 0;
-    size_t gpu = 0, instants = 0, flows = 0, names = 0, strings = 0;
+    size_t gpu = 0, instants = 0, flows = 0, names = 0, strings = 0, shapes = 0;
     size_t instant_text_keys = 0, flow_text_keys = 0, name_text_keys = 0;
     uint64_t events = 0, events_with_phase = 0;
     std::array<uint64_t, static_cast<size_t>(DiagnosticKind::kCount)> diagnostic_counts{};
@@ -94,6 +94,7 @@ class EventTables final : public EventBatchSink {
   RowBlocks<InstantEvent> instants;
   RowBlocks<FlowEvent> flows;
   std::vector<ThreadName> thread_names;
+  std::vector<AttentionShape> attention_shapes;  // in document order
   // Rows whose pid or tid is a text key (rare: the profiler's own spans), as row << 2 | text
   // bits, in increasing order. Only these keys change when the worker's string ids become the
   // trace's.

@@ -396,9 +396,16 @@ Trace TraceBuilder::finish() && {
   }
 
   for (auto& t : tables_) {
+    trace_.attention_shapes.insert(trace_.attention_shapes.end(), t->attention_shapes.begin(),
+                                   t->attention_shapes.end());
     trace_.events_read += t->events_read;
     trace_.legacy_operators |= t->saw_legacy_operators;
   }
+
+  std::sort(trace_.attention_shapes.begin(), trace_.attention_shapes.end(),
+            [](const AttentionShape& a, const AttentionShape& b) {
+              return std::tie(a.pid, a.tid, a.start_ns) < std::tie(b.pid, b.tid, b.start_ns);
+            });
 
   // Diagnostics: each worker kept the first few of each kind among its own events; in byte-offset
   // order, the document's first few of each kind are among them.

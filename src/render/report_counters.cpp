@@ -101,7 +101,9 @@ void write_findings(std::string& out, const RunPoint& point, std::optional<doubl
     std::optional<double> estimate;
     if (v.forward && v.forward->facts.main_kernel)
       estimate = v.forward->facts.main_kernel->occupancy_pct;
-    subjects.push_back({variant_label(v), v.kernel_counters, estimate});
+    subjects.push_back({variant_label(v), v.kernel_counters, estimate,
+                        point.problem.q_seq > 0 ? point.problem.q_seq : point.problem.seq,
+                        point.problem.seq});
   }
   const auto findings = counter_findings(subjects, bandwidth);
   if (findings.empty()) return;

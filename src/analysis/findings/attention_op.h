@@ -18,6 +18,11 @@ struct AttentionOp {
   std::string parent;  // the annotation or op it runs under; "" at a thread's top level
   std::vector<GpuActivityId> activities;  // in GPU start order
   int kernels = 0, gemms = 0, softmax = 0;
+  // GEMMs with a thin side (kernel_traits::KernelNameTraits::thin_product): all of them thin says
+  // few queries per head against many keys, a decode step.
+  int thin_gemms = 0;
+  // Query rows (per head) and keys, from the op's recorded input shapes; 0 when not recorded.
+  int64_t query_rows = 0, keys = 0;
   bool fused = false;  // one fused attention kernel does the work
   int64_t busy_ns = 0;
 };

@@ -61,12 +61,22 @@ AttentionOp make(const FindingContext& c, std::vector<GpuActivityId> activities)
     const kernel_traits::KernelNameTraits& kernel = c.kernel(id);
     ++a.kernels;
     a.gemms += kernel.gemm;
+    a.thin_gemms += kernel.gemm && kernel.thin_product;
     a.softmax += kernel.softmax;
     a.fused |= kernel.fused_attention;
   }
   a.busy_ns = busy_time(c.trace, activities);
   a.activities = std::move(activities);
   return a;
+}
+
+// The query rows and keys of `op` (an SDPA op, or a chain's first product), where recorded.
+void set_shape(const Trace& t, HostEventId op, AttentionOp& a) {
+  const HostEvent& e = t.host_events[op];
+  if (const AttentionShape* shape = t.attention_shape(e.pid, e.tid, e.start_ns)) {
+    a.query_rows = shape->query_rows;
+    a.keys = shape->keys;
+  }
 }
 
 // The op or annotation an op runs under: Python frames (with_stack) between them are skipped, as
@@ -156,6 +166,7 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region
     if (backend[op] != op)
       a.label += " (" + std::string(t.strings.view(t.host_events[backend[op]].name)) + ")";
     a.parent = parent_name(c, op);
+    set_shape(t, op, a);
     found.emplace_back(t.host_events[op].start_ns, std::move(a));
   }
   // Siblings: the outermost ops of one parent on one thread, by start.
@@ -222,6 +233,7 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region
       AttentionOp a = make(c, std::move(activities));
       a.label = std::move(label);
       a.parent = parent_name(c, ops[from].op);
+      set_shape(t, ops[first].op, a);  // the first product: Q·K^T
       found.emplace_back(t.host_events[ops[from].op].start_ns, std::move(a));
       first = to;
       claimed = to + 1;

@@ -11,9 +11,39 @@ inline bool contains(std::string_view s, std::string_view part) {
   return s.find(part) != std::string_view::npos;
 }
 
+// A matrix-vector product: cuBLAS runs a matrix product with a single row or column as gemv
+// (gemvx, gemv2T_kernel_val, gemv2N_kernel; cublasGemvParams among the template arguments). In
+// attention that row is a single query per head: a decode step under SDPA's math backend
+// (examples/h200-study/decode/traces/sdpa-math.json.gz).
+inline bool is_gemv(std::string_view n) {
+  return contains(n, "gemv") || contains(n, "Gemv");  // ncu writes cublasGemvParamsEx only
+}
+// A product whose cuBLAS tile is at most 8 rows or columns wide (nvjet_sm90_tst_128x8_64x12_...):
+// cuBLAS picks the thinnest tile when one side of the product is that thin, as one query per head
+// against thousands of keys is (examples/h200-study/decode/traces/naive.json.gz). Square attention
+// runs 64 to 512 wide tiles (nvjet_sm90_tst_256x128_...).
+inline bool has_thin_tile(std::string_view n) {
+  const size_t at = n.find("nvjet_sm");
+  if (at == std::string_view::npos) return false;
+  // nvjet_sm90_tst_MxN_...: the tile follows the second underscore after "nvjet".
+  size_t tile = n.find('_', n.find('_', at + 6) + 1);
+  if (tile == std::string_view::npos) return false;
+  ++tile;
+  auto number = [&](size_t& i) {
+    int v = 0, digits = 0;
+    while (i < n.size() && n[i] >= '0' && n[i] <= '9' && digits < 6)
+      v = v * 10 + (n[i++] - '0'), ++digits;
+    return digits > 0 ? v : -1;
+  };
+  const int m = number(tile);
+  if (m < 0 || tile >= n.size() || n[tile] != 'x') return false;
+  ++tile;
+  const int cols = number(tile);
+  return cols > 0 && (m <= 8 || cols <= 8);
+}
 inline bool is_gemm(std::string_view n) {
   return contains(n, "nvjet") || contains(n, "gemm") || contains(n, "xmma") ||
-         contains(n, "cutlass::Kernel");
+         contains(n, "cutlass::Kernel") || is_gemv(n);
 }
 // FP32 arithmetic on CUDA cores: cuBLAS names its FP32 kernels f32f32 (or sgemm).
 inline bool is_fp32_gemm(std::string_view n) {
@@ -23,8 +53,10 @@ inline bool is_fp32_gemm(std::string_view n) {
 inline bool is_cast_op(std::string_view op) {
   return op == "aten::to" || op == "aten::_to_copy";
 }
+// ATen names its softmax kernels softmax_warp_forward (rows of up to 1024) and
+// cunn_SoftMaxForward, cunn_SoftMaxForwardSmem (longer rows: a decode step's 16384 keys).
 inline bool is_softmax(std::string_view n) {
-  return contains(n, "softmax");
+  return contains(n, "softmax") || contains(n, "SoftMax") || contains(n, "Softmax");
 }
 // Inductor's generated Triton kernels say what they are in their prefix: triton_poi_ (pointwise),
 // triton_red_ and triton_per_ (a reduction, looped or persistent), triton_tem_ (a template: a
@@ -61,6 +93,7 @@ inline bool is_copy_kernel(std::string_view n) {
 struct KernelNameTraits {
   bool gemm = false, fp32_gemm = false, softmax = false, fused_attention = false,
        mask_builder = false, copy_kernel = false;
+  bool thin_product = false;  // a GEMV or a thin-tiled GEMM: one side of the product is thin
 };
 inline KernelNameTraits traits_of(std::string_view n) {
   KernelNameTraits t;
@@ -70,6 +103,7 @@ inline KernelNameTraits traits_of(std::string_view n) {
   t.fused_attention = is_fused_attention(n);
   t.mask_builder = is_mask_builder(n);
   t.copy_kernel = is_copy_kernel(n);
+  t.thin_product = is_gemv(n) || has_thin_tile(n);
   return t;
 }
 

@@ -3,12 +3,47 @@
 // attention ops themselves (attention_ops.h), each with its share of the region's GPU time: a
 // region without attention (a CNN's step) gets nothing.
 
+#include <algorithm>
+#include <string>
+
 #include <fmt/format.h>
 
 #include "analysis/findings/finding_context.h"
 #include "base/format_units.h"
 
 namespace attnprof {
+
+namespace {
+
+// A step that decodes has at most this many query rows per head (one per token being generated,
+// or a few with speculative decoding).
+constexpr int64_t kDecodeQueryRows = 16;
+
+// What an unfused attention writes to memory between its kernels: the scores, one per query row
+// and key per head. Their shape comes from the ops' recorded input shapes; a trace without them
+// (record_shapes=False) has the kernels' names alone: a GEMV, or cuBLAS's thinnest tile, says one
+// side of the product is a few rows (kernel_traits::has_thin_tile).
+std::string scores_written(const std::vector<AttentionOp>& ops, int gemms, int thin_gemms) {
+  int64_t rows = 0, keys = 0;
+  bool known = !ops.empty(), same = true;
+  for (const AttentionOp& op : ops) {
+    known &= op.query_rows > 0;
+    same &= op.query_rows == ops.front().query_rows && op.keys == ops.front().keys;
+    rows = std::max(rows, op.query_rows);
+    keys = std::max(keys, op.keys);
+  }
+  if (known && rows == keys) return "the S x S score matrix";
+  if (known && rows <= kDecodeQueryRows && rows < keys)
+    return fmt::format("the score rows ({}{} x {} per head: a decode step's {} against {} keys)",
+                       same ? "" : "up to ", rows, keys,
+                       rows == 1 ? "single query" : fmt::format("{} queries", rows), keys);
+  if (known) return fmt::format("the {}{} x {} score matrix", same ? "" : "up to ", rows, keys);
+  if (gemms > 0 && thin_gemms == gemms)
+    return "the score rows (few queries per head against S keys, as in a decode step)";
+  return "the S x S score matrix";
+}
+
+}  // namespace
 
 void find_not_fused(const FindingContext& c, std::vector<Finding>& out) {
   Finding f{FindingKind::kNotFused, {}, {}, {}, 0};
@@ -31,12 +66,13 @@ void find_not_fused(const FindingContext& c, std::vector<Finding>& out) {
     return region_busy > 0 ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(ns) / region_busy)
                            : std::string("-");
   };
-  int kernels = 0, gemms = 0, softmax = 0;
+  int kernels = 0, gemms = 0, softmax = 0, thin_gemms = 0;
   int64_t busy = 0;
   for (const AttentionOp& op : shown) {
     kernels += op.kernels;
     gemms += op.gemms;
     softmax += op.softmax;
+    thin_gemms += op.thin_gemms;
     busy += op.busy_ns;
     f.evidence.push_back(
         fmt::format("{}: {}{}: {} kernels ({} GEMM, {} softmax), {}, {} of the "
@@ -51,8 +87,9 @@ void find_not_fused(const FindingContext& c, std::vector<Finding>& out) {
       "time), in {} of {} regions: it is not fused",
       kernels, shown.size(), gemms, softmax, share(busy), f.regions_affected, c.region_count());
   f.suggestion =
-      "scaled_dot_product_attention's flash, efficient or cuDNN backend computes it in one "
-      "kernel, without writing the S x S score matrix to memory";
+      "scaled_dot_product_attention's flash, efficient or cuDNN backend computes it in "
+      "one kernel, without writing " +
+      scores_written(shown, gemms, thin_gemms) + " to memory";
   out.push_back(std::move(f));
 }
 
