@@ -23,5 +23,10 @@ echo "attnprof's analysis of its traces." >&2
 echo
 cat examples/h200-study/table.txt
 echo
+# The studies recorded beside it (other shapes, the backward pass, FlexAttention, a custom kernel),
+# one headline each; examples/h200-study/report.html has them in full.
+echo "Each study's fastest variant: the study above, then those beside it (examples/h200-study/*/, in full in its report.html):"
+"$attnprof" report examples/h200-study --format headline -o -
+echo
 status "analyzing examples/h200-study/traces"
 exec "$attnprof" analyze --explain --region forward examples/h200-study/traces/*.json.gz "$@"

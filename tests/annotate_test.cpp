@@ -148,5 +148,18 @@ TEST(Annotate, AnEmptyEventListStaysValidJson) {
       << run_command("cat " + set.path("out.json")).output;
 }
 
+// PyTorch 1.8 wrote a bare array of events, which analyze reads: annotate once refused it ("not a
+// JSON object"); the markers now go first in that array, and read back.
+TEST(Annotate, ABareArrayOfEventsIsAnnotatedToo) {
+  TraceSet set;
+  const std::string annotated = set.path("pytorch_1_8.annotated.json");
+  auto r = run_cli("annotate " + fixture("odd/pytorch_1_8.json") + " -o " + annotated);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto back = run_cli("analyze " + annotated);
+  EXPECT_EQ(back.exit_code, 0) << back.output;
+  EXPECT_NE(back.output.find("annotated by attnprof: "), std::string::npos) << back.output;
+  EXPECT_EQ(run_command("head -c 1 " + annotated).output, "[");
+}
+
 }  // namespace
 }  // namespace attnprof

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "test_support.h"
+#include "trace_set.h"
 
 namespace attnprof {
 namespace {
@@ -51,6 +52,53 @@ TEST(BadInput, JsonThatIsNotATrace) {
 TEST(BadInput, TraceEventsOfTheWrongType) {
   TempFile file("wrong.json", R"({"traceEvents": {"ph": "X"}})");
   expect_one_line_error(file.path(), "byte 16");
+}
+
+// A top level that is valid JSON but no trace: each command that reads traces says so in one
+// line with the byte, and exits 2. `[1, 2, 3]` once read as a bare array of three mistyped events
+// and exited 0 with warnings.
+TEST(BadInput, ValidJsonThatIsNotATraceFailsEveryCommand) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"[1, 2, 3]", "none of the 3 elements of the top-level array is an event"},
+      {"[{\"name\": \"a\"}, {\"name\": \"b\"}]", "at byte 1, event without a valid \"ph\""},
+      {"42", "byte 0 is '4'"},
+      {"  \"x\"", "byte 2 is '\"'"},
+      {"null", "byte 0 is 'n'"},
+      {"{\"traceEvents\": [1, \"x\", null]}", "at byte 17, a number where an event object belongs"},
+      {"{\"traceEvents\": 5}", "\"traceEvents\" at byte 16 is not an array"},
+      {"{\"name\": \"resnet\"}", "without \"traceEvents\""},
+  };
+  testing::TraceSet set;
+  const std::string good = testing::fixture("study_naive.json.gz");
+  for (const auto& [json, must_contain] : cases) {
+    SCOPED_TRACE(json);
+    const std::string path = set.write("not_trace.json", json);
+    expect_one_line_error(path, must_contain);
+    for (const std::string& command :
+         {"diff " + good + " " + path, "check --expect 'kernels > 0' " + path,
+          "report " + path + " -o " + set.path("r.html"),
+          "annotate " + path + " -o " + set.path("a.json")}) {
+      auto r = run_cli(command);
+      EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
+      EXPECT_NE(r.output.find(path + ": not a"), std::string::npos) << command << "\n" << r.output;
+    }
+  }
+  // A gzip of bytes that are not JSON says so once inflated.
+  const std::string garbage = set.write("garbage", std::string("\xe2\x01\x7f binary", 10));
+  testing::run_command("gzip -f " + garbage);
+  expect_one_line_error(garbage + ".gz", "not a JSON trace: byte 0 is 0xe2");
+}
+
+// An empty event array is a trace of nothing (the format allows it; a profiler whose schedule
+// never reached an active step writes one): read without warnings, and said plainly.
+TEST(BadInput, AnEmptyEventArrayIsAnEmptyTrace) {
+  testing::TraceSet set;
+  for (const char* json : {"{\"traceEvents\": []}", "[ ]"}) {
+    auto r = run_cli("analyze " + set.write("empty_events.json", json));
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("0 events"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("the trace holds no events"), std::string::npos) << r.output;
+  }
 }
 
 TEST(BadInput, TruncatedJsonAtManyPoints) {

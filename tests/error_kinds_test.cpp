@@ -66,6 +66,12 @@ TEST(ErrorKinds, ValidJsonThatIsNoTraceIsNotATrace) {
   EXPECT_EQ(e.kind, ErrorKind::kNotATrace) << e.message;
   TempFile empty("empty.json", "");
   EXPECT_EQ(error_of(empty.path()).kind, ErrorKind::kNotATrace);
+  // Valid JSON of another shape: a top-level array without one event, traceEvents of a wrong type.
+  for (const char* json : {"[1, 2, 3]", "{\"traceEvents\": [null]}", "{\"traceEvents\": 5}"}) {
+    TempFile other("other.json", json);
+    const Error o = error_of(other.path());
+    EXPECT_EQ(o.kind, ErrorKind::kNotATrace) << json << ": " << o.message;
+  }
 }
 
 TEST(ErrorKinds, ALimitReachedIsLimit) {

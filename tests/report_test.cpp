@@ -777,5 +777,48 @@ TEST(ReportCli, TextIsTheBenchsTableFromSummaryJson) {
             std::string::npos);
 }
 
+// What a terminal shows of a folder of studies (scripts/run-main.sh): the headline of the run and
+// of each study beside it, one line each, the folders in one column.
+TEST(ReportCli, HeadlineIsOneLinePerStudy) {
+  auto r = testing::run_cli("report --format headline " + kStudy + "/ -o -");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::vector<std::string> lines;
+  for (size_t at = 0, end; (end = r.output.find('\n', at)) != std::string::npos; at = end + 1)
+    lines.push_back(r.output.substr(at, end - at));
+  ReportOptions options;
+  auto data = load_report({kStudy}, options);
+  ASSERT_TRUE(data.ok()) << data.error().message;
+  ASSERT_EQ(lines.size(), 2 + data->beside.size()) << r.output;  // the run, backward/, beside
+  EXPECT_EQ(lines[0].rfind(kStudy + "  ", 0), 0u) << lines[0];   // its folder, no trailing /
+  EXPECT_EQ(lines[1].rfind("backward/ ", 0), 0u) << lines[1];
+  EXPECT_NE(lines[1].find("GPU median per call (forward and backward)"), std::string::npos);
+  const size_t column = lines[0].find("  ") + 2;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    EXPECT_NE(lines[i].find(" is the fastest: "), std::string::npos) << lines[i];
+    if (i > 1) {
+      EXPECT_EQ(lines[i].rfind(data->beside[i - 2].folder + "/ ", 0), 0u) << lines[i];
+    }
+    EXPECT_NE(lines[i][column], ' ') << lines[i];  // the headlines start in one column
+    EXPECT_EQ(lines[i][column - 1], ' ') << lines[i];
+  }
+  EXPECT_NE(r.output.find("gqa/ "), std::string::npos);
+  EXPECT_NE(r.output.find("sdpa-cudnn is the fastest: 100.1 µs GPU median per call, 23.0× faster "
+                          "than naive (2.30 ms). As fast (within 10 %): sdpa-auto (cudnn).\n"),
+            std::string::npos)
+      << r.output;  // gqa/
+  EXPECT_NE(r.output.find("faster than the slowest, sdpa-flash (158.3 µs); the study has no naive "
+                          "variant to compare with.\n"),
+            std::string::npos)
+      << r.output;  // flex/
+
+  // Plain traces: one line, named as such.
+  auto traces = testing::run_cli("report --format headline " + kStudy + "/traces/naive.json.gz " +
+                                 kStudy + "/traces/sdpa-flash.json.gz -o -");
+  ASSERT_EQ(traces.exit_code, 0) << traces.output;
+  EXPECT_EQ(traces.output.rfind("the traces  ", 0), 0u) << traces.output;
+  EXPECT_NE(traces.output.find("median GPU busy per region"), std::string::npos);
+  EXPECT_EQ(std::count(traces.output.begin(), traces.output.end(), '\n'), 1);
+}
+
 }  // namespace
 }  // namespace attnprof

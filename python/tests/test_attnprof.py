@@ -87,3 +87,16 @@ def test_a_bad_trace_raises_with_attnprof_s_message(tmp_path):
     with pytest.raises(attnprof.TraceReadError) as missing:
         attnprof.read(str(tmp_path / "missing.json"))
     assert missing.value.kind == "io"
+
+
+def test_json_that_is_not_a_trace_raises_not_a_trace(tmp_path):
+    # [1, 2, 3] once read as an empty trace with three warnings.
+    for name, text, where in [("array.json", "[1, 2, 3]", "at byte 1"),
+                              ("number.json", "42", "byte 0"),
+                              ("nulls.json", '{"traceEvents": [null]}', "at byte 17")]:
+        path = tmp_path / name
+        path.write_text(text)
+        with pytest.raises(attnprof.TraceReadError, match=name) as raised:
+            attnprof.read(str(path))
+        assert raised.value.kind == "not_a_trace"
+        assert where in str(raised.value)

@@ -1,4 +1,4 @@
-// `attnprof report (RUN_DIR | TRACE...) -o FILE [--format html|md|text] [--region NAME]`
+// `attnprof report (RUN_DIR | TRACE...) -o FILE [--format html|md|text|headline] [--region NAME]`
 
 #include <memory>
 #include <string>
@@ -26,9 +26,10 @@ int run(const ReportArgs& args) {
   ReportOptions options;
   options.region_pattern = args.region;
   options.limits = args.limits.to_limits();
-  const ReportFormat format = args.format == "md"     ? ReportFormat::kMarkdown
-                              : args.format == "text" ? ReportFormat::kText
-                                                      : ReportFormat::kHtml;
+  const ReportFormat format = args.format == "md"         ? ReportFormat::kMarkdown
+                              : args.format == "text"     ? ReportFormat::kText
+                              : args.format == "headline" ? ReportFormat::kHeadline
+                                                          : ReportFormat::kHtml;
   // The report must not replace what it reads (issue 12: `report t.json -o t.json` replaced the
   // trace with HTML).
   for (const std::string& input : args.inputs)
@@ -57,9 +58,11 @@ void register_report(CLI::App& app, int& exit_code) {
                   "The file to write (- for standard output); never one of the inputs")
       ->required();
   cmd->add_option("--format", args->format,
-                  "html (default), md (the table and findings) or text (the table, findings and "
-                  "methods as the bench prints them: its table.txt)")
-      ->check(CLI::IsMember({"html", "md", "text"}));
+                  "html (default), md (the table and findings), text (the table, findings and "
+                  "methods as the bench prints them: its table.txt) or headline (the fastest "
+                  "variant and its speed-up, one line for the run and one for each study beside "
+                  "it)")
+      ->check(CLI::IsMember({"html", "md", "text", "headline"}));
   cmd->add_option("--region", args->region,
                   "Regions are the user annotations with this name (wildcards * and ?); default: "
                   "forward for a bench folder, else as analyze chooses");

@@ -16,8 +16,9 @@ namespace {
 
 constexpr size_t kChunk = size_t{1} << 20;
 
-// Finds where the elements of the top-level "traceEvents" array begin, reading more of the
-// stream into `head` as needed. Returns the offset just after its `[`.
+// Finds where the elements of the top-level "traceEvents" array (or of a bare top-level array of
+// events) begin, reading more of the stream into `head` as needed. Returns the offset just after
+// its `[`.
 Result<size_t> find_trace_events(ByteStream& in, std::string& head, bool& at_eof) {
   namespace scan = json_scan;
   auto read_more = [&]() -> Status {
@@ -36,6 +37,8 @@ Result<size_t> find_trace_events(ByteStream& in, std::string& head, bool& at_eof
     if (pos == std::string::npos) {
       pos = scan::skip_space(text, 0);
       if (pos < text.size()) {
+        // A bare array of events (PyTorch 1.8; read_trace read it already): the markers go first.
+        if (text[pos] == '[') return pos + 1;
         if (text[pos] != '{')
           return make_error(ErrorKind::kNotATrace, "{}: not a JSON object", in.path());
         resume = pos + 1;

@@ -8,6 +8,24 @@
 
 namespace attnprof {
 
+namespace {
+
+std::string render(const ReportData& data, ReportFormat format) {
+  switch (format) {
+    case ReportFormat::kMarkdown:
+      return render_report_markdown(data);
+    case ReportFormat::kText:
+      return render_report_text(data);
+    case ReportFormat::kHeadline:
+      return render_report_headlines(data);
+    case ReportFormat::kHtml:
+      break;
+  }
+  return render_report_html(data);
+}
+
+}  // namespace
+
 Status write_report(const std::vector<std::string>& inputs, const ReportOptions& options,
                     ReportFormat format, const std::string& out_path) {
   Result<ReportData> data = load_report(inputs, options);
@@ -22,10 +40,7 @@ Status write_report(const std::vector<std::string>& inputs, const ReportOptions&
     const fs::path link = fs::proximate(fs::absolute(v.trace_path), page_dir, error);
     if (!error) v.trace_href = link.generic_string();
   }
-  return write_output_file(out_path, format == ReportFormat::kHtml ? render_report_html(*data)
-                                     : format == ReportFormat::kMarkdown
-                                         ? render_report_markdown(*data)
-                                         : render_report_text(*data));
+  return write_output_file(out_path, render(*data, format));
 }
 
 }  // namespace attnprof

@@ -38,6 +38,28 @@ std::string_view field_list(uint32_t bits) {
   return "a field";
 }
 
+// What a JSON value is, for a message: "a number", "an array".
+std::string_view json_type_name(simdjson::ondemand::value& v) {
+  simdjson::ondemand::json_type type;
+  if (v.type().get(type)) return "not JSON";
+  switch (type) {
+    case simdjson::ondemand::json_type::array:
+      return "an array";
+    case simdjson::ondemand::json_type::object:
+      return "an object";
+    case simdjson::ondemand::json_type::number:
+      return "a number";
+    case simdjson::ondemand::json_type::string:
+      return "a string";
+    case simdjson::ondemand::json_type::boolean:
+      return "a boolean";
+    case simdjson::ondemand::json_type::null:
+      return "null";
+    default:  // newer simdjson adds json_type::unknown
+      return "a value";
+  }
+}
+
 int32_t clamp32(int64_t v) {
   return static_cast<int32_t>(std::clamp<int64_t>(v, std::numeric_limits<int32_t>::min(),
                                                   std::numeric_limits<int32_t>::max()));
@@ -82,8 +104,9 @@ simdjson::error_code EventTables::event(simdjson::ondemand::value element, uint6
   EventFields& f = fields_;
   if (auto error = read_event_fields(element, f)) {
     if (error != simdjson::INCORRECT_TYPE) return error;
-    diagnostics.add(DiagnosticKind::kMistypedField, offset,
-                    [] { return std::string("an element of traceEvents is not an object"); });
+    diagnostics.add(DiagnosticKind::kMistypedField, offset, [&] {
+      return fmt::format("{} where an event object belongs", json_type_name(element));
+    });
     return simdjson::SUCCESS;
   }
   if (!f.has(Field::kPhase) || f.bad(Field::kPhase)) {
@@ -92,6 +115,7 @@ simdjson::error_code EventTables::event(simdjson::ondemand::value element, uint6
         offset, [] { return std::string("event without a valid \"ph\""); });
     return simdjson::SUCCESS;
   }
+  ++events_with_phase;
   switch (f.phase) {
     case 'X':
       add_complete(f, offset);

@@ -47,6 +47,7 @@ void EventTables::begin_batch(uint64_t sequence) {
   m.flow_text_keys = flow_text_keys.size();
   m.name_text_keys = name_text_keys.size();
   m.events = events_read;
+  m.events_with_phase = events_with_phase;
   m.diagnostic_counts = diagnostics.counts;
   m.diagnostics_kept = diagnostics.kept.size();
   batches.push_back(m);
@@ -68,6 +69,7 @@ void EventTables::truncate_to(const Mark& m) {
   flow_text_keys.resize(m.flow_text_keys);
   name_text_keys.resize(m.name_text_keys);
   events_read = m.events;
+  events_with_phase = m.events_with_phase;
   diagnostics.counts = m.diagnostic_counts;
   diagnostics.kept.resize(m.diagnostics_kept);
 }

@@ -80,7 +80,7 @@ class EventTables final : public EventBatchSink {
     uint64_t sequence = 0;
     size_t gpu = 0, instants = 0, flows = 0, names = 0, strings = 0;
     size_t instant_text_keys = 0, flow_text_keys = 0, name_text_keys = 0;
-    uint64_t events = 0;
+    uint64_t events = 0, events_with_phase = 0;
     std::array<uint64_t, static_cast<size_t>(DiagnosticKind::kCount)> diagnostic_counts{};
     size_t diagnostics_kept = 0;
   };
@@ -100,6 +100,7 @@ class EventTables final : public EventBatchSink {
   std::vector<uint64_t> instant_text_keys, flow_text_keys, name_text_keys;
   DiagnosticLog diagnostics;
   uint64_t events_read = 0;
+  uint64_t events_with_phase = 0;     // elements that are objects with a valid "ph"
   bool saw_legacy_operators = false;  // "Operator" events: PyTorch 1.8-1.9 (kineto_format.h)
   std::vector<Mark> batches;          // in document order; batch i ends where batch i + 1 begins
 

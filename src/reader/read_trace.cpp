@@ -18,6 +18,23 @@ size_t reading_workers() {
   return std::clamp<size_t>(cores, 1, 8);
 }
 
+// A document whose event array holds elements but not one event (an object with a valid "ph"):
+// `[1, 2, 3]`, a list of records. Read on, it would give an empty trace and a warning per element,
+// and exit 0: it is the wrong file, so it fails the read (an empty array stays an empty trace).
+Error not_events_error(const std::string& path, const DocumentStats& stats, const Trace& trace) {
+  std::string first = "not an event";
+  for (const Diagnostic& d : trace.diagnostics.first())
+    if (d.byte_offset == stats.first_event_offset && !d.detail.empty()) first = d.detail;
+  const std::string array = stats.bare_array ? "the top-level array" : "\"traceEvents\"";
+  const std::string none =
+      stats.events == 1 ? fmt::format("the only element of {} is not", array)
+                        : fmt::format("none of the {} elements of {} is", stats.events, array);
+  return make_error(ErrorKind::kNotATrace,
+                    "{}: not a trace: {} an event (a JSON object with \"ph\"): at byte {}, {} "
+                    "(is this the right file?)",
+                    path, none, stats.first_event_offset, first);
+}
+
 }  // namespace
 
 Result<Trace> read_trace(const std::string& path, const Limits& limits,
@@ -37,7 +54,9 @@ Result<Trace> read_trace(const std::string& path, const Limits& limits,
   auto stats =
       read_trace_document(**stream, path, limits, builder, builder.worker_sinks(), progress);
   if (!stats.ok()) return stats.take_error();
+  const bool no_event = stats->events > 0 && builder.events_with_phase() == 0;
   Trace trace = std::move(builder).finish();
+  if (no_event) return not_events_error(path, *stats, trace);
   trace.json_bytes = stats->json_bytes;
   link_trace(trace);
   return trace;

@@ -181,6 +181,12 @@ Status TraceBuilder::read_distributed_info(std::string_view raw, uint64_t offset
   return {};
 }
 
+uint64_t TraceBuilder::events_with_phase() const {
+  uint64_t n = 0;
+  for (const auto& t : tables_) n += t->events_with_phase;
+  return n;
+}
+
 Trace TraceBuilder::finish() && {
   const size_t workers = tables_.size();
   // Which of its batches each committed batch is, per worker: the workers' batches are exactly

@@ -28,6 +28,10 @@ class TraceBuilder final : public DocumentSink {
                           uint64_t offset) override;
   void commit_batch(uint64_t sequence, size_t worker) override;
 
+  // The elements of traceEvents read so far that are objects with a valid "ph": none in a
+  // non-empty traceEvents says the document is not a trace (read_trace).
+  uint64_t events_with_phase() const;
+
   // The trace: host events sorted by thread, then start (longest first at a tie), GPU activities
   // by start; rows that tie on every key keep their document order. Instants, flows and thread
   // names in document order.

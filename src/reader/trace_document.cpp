@@ -201,10 +201,14 @@ Result<DocumentStats> DocumentReader::run() {
   if (!*first) {
     if (stats_.json_bytes == 0)
       return make_error(ErrorKind::kNotATrace,
-                        "{}: the file is empty: a PyTorch profiler trace is a JSON object", path_);
+                        "{}: the file is empty: a PyTorch profiler trace is a JSON object (was the "
+                        "recording or the copy interrupted?)",
+                        path_);
     return make_error(
         ErrorKind::kNotATrace,
-        "{}: the file holds only whitespace: a PyTorch profiler trace is a JSON object", path_);
+        "{}: the file holds only whitespace ({} bytes): a PyTorch profiler trace is a "
+        "JSON object (was the recording or the copy interrupted?)",
+        path_, stats_.json_bytes);
   }
   char c = **first;
   // Events sit in traceEvents in the top-level object, or in a bare top-level array.
@@ -215,15 +219,19 @@ Result<DocumentStats> DocumentReader::run() {
   if (c == '[') {  // The Trace Event Format also allows a bare array of events.
     advance_to(begin_ + 1);
     stats_.saw_trace_events = true;
+    stats_.bare_array = true;
     ATTNPROF_RETURN_IF_ERROR(events());
   } else if (c == '{') {
     advance_to(begin_ + 1);
     ATTNPROF_RETURN_IF_ERROR(members());
   } else {
     return make_error(ErrorKind::kNotATrace,
-                      "{}: not a JSON trace: it starts with {}, a PyTorch profiler trace is a JSON "
-                      "object (is this the right file?)",
-                      path_, printable(c));
+                      "{}: not a JSON trace: byte {} is {}, where a PyTorch profiler trace opens "
+                      "its JSON object with '{{' (is this the right file?)",
+                      path_, abs_begin_,
+                      c >= 0x20 && c < 0x7f
+                          ? printable(c)
+                          : fmt::format("0x{:02x}", static_cast<unsigned char>(c)));
   }
   auto rest = peek();
   if (!rest.ok()) return rest.take_error();
@@ -232,8 +240,9 @@ Result<DocumentStats> DocumentReader::run() {
                                               printable(**rest)));
   if (!stats_.saw_trace_events)
     return make_error(ErrorKind::kNotATrace,
-                      "{}: a JSON object without \"traceEvents\": not a PyTorch profiler trace",
-                      path_);
+                      "{}: not a trace: a JSON object of {} bytes without \"traceEvents\", where a "
+                      "PyTorch profiler trace lists its events (is this the right file?)",
+                      path_, stats_.json_bytes);
   return stats_;
 }
 
@@ -272,9 +281,11 @@ Status DocumentReader::members() {
     if (!*value) return truncated("the top-level object");
     if (key == "traceEvents") {
       if (**value != '[')
-        return json_error(abs_begin_, fmt::format("\"traceEvents\" is not an array (it starts with "
-                                                  "{})",
-                                                  printable(**value)));
+        return make_error(ErrorKind::kNotATrace,
+                          "{}: not a trace: \"traceEvents\" at byte {} is not an array (it starts "
+                          "with {}), where a PyTorch profiler trace lists its events (is this the "
+                          "right file?)",
+                          path_, abs_begin_, printable(**value));
       if (limits_.max_depth < 2)
         return limit_error(path_, {LimitBreach::Kind::kDepth, abs_begin_, 2}, limits_);
       stats_.saw_trace_events = true;
@@ -365,6 +376,7 @@ Status DocumentReader::events() {
     advance_to(begin_ + 1);
     return {};
   }
+  if (stats_.events == 0 && in_flight_.empty()) stats_.first_event_offset = abs_begin_;
   for (;;) {
     Result<Cut> cut = cut_events();
     // Whatever stopped the cutting, the batches in flight come first: one that failed before

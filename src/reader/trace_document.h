@@ -73,12 +73,15 @@ struct DocumentStats {
   uint64_t batches = 0;
   uint64_t recuts = 0;  // batches whose quick cut failed and were cut exactly
   bool saw_trace_events = false;
+  bool bare_array = false;          // the events are a top-level array, not "traceEvents"
+  uint64_t first_event_offset = 0;  // of traceEvents' first element, when it has one
 };
 
 // Reads the whole document from `stream` into `sink`, its events parsed on as many threads as
 // sinks in `workers` (which must not be empty): workers[0] is the calling thread's, which also
 // reads, cuts and commits. Fails with one line naming `path` and the byte offset for: an empty
-// file, text that is not JSON, truncated JSON, a top level that is not an object or array, an event
+// file, text that is not JSON, truncated JSON, a top level that is not an object or array, a
+// "traceEvents" that is not an array, an event
 // larger than Limits::max_event_bytes, more events than Limits::max_events, or the stream's own
 // errors.
 Result<DocumentStats> read_trace_document(ByteStream& stream, const std::string& path,

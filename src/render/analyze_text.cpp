@@ -52,7 +52,12 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
   fmt::format_to(std::back_inserter(out), "  {:.1f} MB of JSON, {} events; device: {}{}\n",
                  static_cast<double>(t.json_bytes) / 1e6, t.events,
                  devices.empty() ? "none recorded" : devices, distributed_words(t));
-  if (t.regions.empty()) {
+  if (t.events == 0) {
+    // An empty event array is a valid trace (reader/read_trace.cpp): say what it means.
+    out +=
+        "  the trace holds no events: the profiler recorded nothing (did its schedule reach an "
+        "active step?)\n";
+  } else if (t.regions.empty()) {
     fmt::format_to(std::back_inserter(out), "  no region matches \"{}\"\n",
                    escape_control(t.region_pattern));
   } else {

@@ -10,7 +10,7 @@
 
 namespace attnprof {
 
-enum class ReportFormat { kHtml, kMarkdown, kText };
+enum class ReportFormat { kHtml, kMarkdown, kText, kHeadline };
 
 // The page: the study's table with the findings as notes; GPU time per variant by kernel class;
 // with a sweep, time and memory against its size (log-log); per variant, the timeline of its
@@ -20,5 +20,8 @@ std::string render_report_html(const ReportData& data);
 std::string render_report_markdown(const ReportData& data);
 // The table(s), findings and methods as plain text, as the bench prints them (its table.txt).
 std::string render_report_text(const ReportData& data);
+// The headline of the run and of each study beside it (backward/, then the other subfolders),
+// one line each, its folder first: what a terminal shows of a folder of studies at a glance.
+std::string render_report_headlines(const ReportData& data);
 
 }  // namespace attnprof

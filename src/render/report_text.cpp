@@ -2,13 +2,17 @@
 // a run folder's summary.json (or from traces), so that a folder the bench did not write (e.g.
 // scripts/gpu/record_flex.py's) gets the same table.
 
+#include <algorithm>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "render/display_text.h"
 #include "render/report.h"
+#include "render/report_headline.h"
 #include "render/report_table.h"
 #include "render/study_columns.h"
 
@@ -19,7 +23,7 @@ namespace {
 // A table: the heading, the cells (cut to a terminal's width for a run, as the bench prints
 // them), then each row's findings in words.
 void write_table(std::string& out, const ReportTable& table, const StudyTable& cells) {
-  if (!table.heading.empty()) out += "\n" + escape_control(table.heading) + "\n";
+  if (!table.heading.empty()) out += fmt::format("\n{}\n", escape_control(table.heading));
   out += study_table_text(cells);
   std::string notes;
   for (size_t r = 0; r < table.rows.size(); ++r) {
@@ -52,6 +56,15 @@ void write_tables(std::string& out, const std::vector<ReportTable>& tables, cons
   }
 }
 
+// What a headline line names its study by: the run's folder as given (its traces when the report
+// reads traces), a study beside it by its subfolder.
+std::string run_label(const ReportData& data) {
+  if (!data.run || data.inputs.size() != 1) return "the traces";
+  std::string folder = data.inputs.front();
+  while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+  return folder;
+}
+
 }  // namespace
 
 std::string render_report_text(const ReportData& data) {
@@ -76,6 +89,28 @@ std::string render_report_text(const ReportData& data) {
     for (const std::string& m : data.run->methods) out += "  - " + escape_control(m) + "\n";
   }
   for (const std::string& w : data.warnings) out += "\nwarning: " + escape_control(w) + "\n";
+  return out;
+}
+
+std::string render_report_headlines(const ReportData& data) {
+  std::vector<std::pair<std::string, std::optional<HeadlineWords>>> studies;
+  studies.emplace_back(escape_control(run_label(data)), report_headline_words(data));
+  if (data.backward) studies.emplace_back("backward/", report_headline_words(*data.backward));
+  for (const ReportBeside& beside : data.beside)
+    studies.emplace_back(fmt::format("{}/", escape_control(beside.folder)),
+                         report_headline_words(beside));
+  size_t width = 0;
+  for (const auto& [label, words] : studies) width = std::max(width, display_width(label));
+  std::string out;
+  for (const auto& [label, words] : studies) {
+    out += fmt::format("{:<{}}  ", label, width);
+    if (!words) {
+      out += "no variant has a time\n";
+      continue;
+    }
+    out += fmt::format("{} {}{}{}\n", escape_control(words->fastest), escape_control(words->lead),
+                       words->as_fast.empty() ? "" : " ", escape_control(words->as_fast));
+  }
   return out;
 }
 
