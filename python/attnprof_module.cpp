@@ -28,6 +28,9 @@ template <typename T>
 class Column {
  public:
   void push(T v) { values_.push_back(v); }
+  void append(const Column& other) {
+    values_.insert(values_.end(), other.values_.begin(), other.values_.end());
+  }
   py::object to_python() const {
     py::array_t<T> out(static_cast<py::ssize_t>(values_.size()));
     std::copy(values_.begin(), values_.end(), out.mutable_data());
@@ -38,33 +41,47 @@ class Column {
   std::vector<T> values_;
 };
 
-// One column of text, handed to Python as a numpy array of str objects, which pandas takes as
-// its object column without copying or inspecting it (a list it would convert, 30 ms of the
-// 200 MB trace's first read). A trace repeats its names (each kernel, region and op chain
-// thousands of times), so each distinct value becomes one Python object that its rows share.
+// One column of text, filled without Python (with the GIL released): each distinct value is kept
+// once and each row holds its index. It reaches Python as a numpy array of str objects, one per
+// value and shared by its rows (a trace repeats each kernel, region and op chain thousands of
+// times), which pandas takes as its object column without copying or inspecting it (from a
+// list, it would convert: 30 ms of the 200 MB trace's first read).
 class TextColumn {
  public:
   void push(std::string_view v) {
     // Rows come region by region, so a column often repeats the row before it (the region, the
     // trace, the launch API): one compare instead of hashing a 100-character kernel name.
-    if (!rows_.empty() && v == last_) {
+    if (!rows_.empty() && v == values_[rows_.back()]) {
       rows_.push_back(rows_.back());
       return;
     }
-    auto it = objects_.find(v);
-    if (it == objects_.end())
-      it = objects_.emplace(std::string(v), py::str(v.data(), v.size())).first;
-    last_ = it->first;  // the map's key: node-based, it stays where it is
-    rows_.push_back(it->second.ptr());
+    auto [it, added] = index_.try_emplace(std::string(v), uint32_t(values_.size()));
+    if (added) values_.push_back(it->first);
+    rows_.push_back(it->second);
+  }
+  // Appends `other`'s rows (another trace's), its values merged into these.
+  void append(const TextColumn& other) {
+    std::vector<uint32_t> mapped(other.values_.size());
+    for (size_t i = 0; i < other.values_.size(); ++i) {
+      auto [it, added] =
+          index_.try_emplace(std::string(other.values_[i]), uint32_t(values_.size()));
+      if (added) values_.push_back(it->first);
+      mapped[i] = it->second;
+    }
+    for (uint32_t row : other.rows_) rows_.push_back(mapped[row]);
   }
   py::object to_python() const {
+    std::vector<py::object> objects;
+    objects.reserve(values_.size());
+    for (std::string_view v : values_) objects.push_back(py::str(v.data(), v.size()));
     // numpy fills a new object array with references to None; each is swapped for the row's str.
     py::array out = py::module_::import("numpy").attr("empty")(rows_.size(), "object");
     auto** cells = static_cast<PyObject**>(out.mutable_data());
     for (size_t i = 0; i < rows_.size(); ++i) {
-      Py_INCREF(rows_[i]);
+      PyObject* value = objects[rows_[i]].ptr();
+      Py_INCREF(value);
       Py_XDECREF(cells[i]);
-      cells[i] = rows_[i];
+      cells[i] = value;
     }
     return out;
   }
@@ -74,9 +91,9 @@ class TextColumn {
     using is_transparent = void;
     size_t operator()(std::string_view v) const { return std::hash<std::string_view>{}(v); }
   };
-  std::unordered_map<std::string, py::object, Hash, std::equal_to<>> objects_;
-  std::vector<PyObject*> rows_;  // borrowed from objects_, which outlives them
-  std::string_view last_;        // the last row's value
+  std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> index_;
+  std::vector<std::string_view> values_;  // by index: views of index_'s keys, which stay put
+  std::vector<uint32_t> rows_;
 };
 
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
@@ -140,79 +157,107 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
   return d;
 }
 
-// The columns of `attnprof analyze --format csv` (render/activity_csv.h), with the same names.
-py::dict activity_columns(const std::vector<TraceAnalysis>& traces) {
-  Origin origin;
-  TextColumn region, kind, short_name, name, launch_api, op_chain, memcpy_kind, limiter;
-  Column<int64_t> region_index, grid_x, grid_y, grid_z, block_x, block_y, block_z, registers,
-      shared_memory, bytes, stream;
-  Column<double> occupancy, kineto_occupancy, start_us, duration_us;
-  Column<bool> typical;
-  std::string chain;
-  for (const TraceAnalysis& t : traces) {
-    for (size_t i = 0; i < t.regions.size(); ++i) {
-      for (const ActivityRow& a : t.regions[i].activities) {
-        origin.push(t);
-        region.push(t.regions[i].name);
-        region_index.push(int64_t(i));
-        typical.push(int(i) == t.typical_region);
-        kind.push(kind_name(a.kind));
-        short_name.push(a.short_name);
-        name.push(a.name);
-        launch_api.push(a.launch_api);
-        chain.clear();  // one buffer for every row's chain: no allocation per row
-        for (const auto& op : a.op_chain) {
-          if (!chain.empty()) chain += " > ";
-          chain += op;
-        }
-        op_chain.push(chain);
-        memcpy_kind.push(a.memcpy_kind);
-        grid_x.push(a.grid[0]);
-        grid_y.push(a.grid[1]);
-        grid_z.push(a.grid[2]);
-        block_x.push(a.block[0]);
-        block_y.push(a.block[1]);
-        block_z.push(a.block[2]);
-        registers.push(a.registers_per_thread);
-        shared_memory.push(a.shared_memory_bytes);
-        occupancy.push(a.occupancy_pct.value_or(kMissing));
-        limiter.push(a.occupancy_limiter);
-        kineto_occupancy.push(a.kineto_occupancy_pct.value_or(kMissing));
-        bytes.push(a.bytes);
-        stream.push(a.stream);
-        start_us.push(a.start_ns / 1000.0);
-        duration_us.push(a.duration_ns / 1000.0);
+// The columns of `attnprof analyze --format csv` (render/activity_csv.h), with the same names,
+// filled region by region as the core hands the rows over (AnalyzeOptions::take_activities):
+// that runs beside the findings, and without the GIL.
+class ActivityColumns {
+ public:
+  void add(const TraceAnalysis& t, size_t region, const std::vector<ActivityRow>& rows) {
+    const RegionSummary& r = t.regions[region];
+    const bool is_typical = int(region) == t.typical_region;
+    for (const ActivityRow& a : rows) {
+      trace_.push(t.path);
+      rank_.push(t.rank);
+      region_.push(r.name);
+      region_index_.push(int64_t(region));
+      typical_.push(is_typical);
+      kind_.push(kind_name(a.kind));
+      short_name_.push(a.short_name);
+      name_.push(a.name);
+      launch_api_.push(a.launch_api);
+      chain_.clear();  // one buffer for every row's chain: no allocation per row
+      for (const auto& op : a.op_chain) {
+        if (!chain_.empty()) chain_ += " > ";
+        chain_ += op;
       }
+      op_chain_.push(chain_);
+      memcpy_kind_.push(a.memcpy_kind);
+      grid_x_.push(a.grid[0]);
+      grid_y_.push(a.grid[1]);
+      grid_z_.push(a.grid[2]);
+      block_x_.push(a.block[0]);
+      block_y_.push(a.block[1]);
+      block_z_.push(a.block[2]);
+      registers_.push(a.registers_per_thread);
+      shared_memory_.push(a.shared_memory_bytes);
+      occupancy_.push(a.occupancy_pct.value_or(kMissing));
+      limiter_.push(a.occupancy_limiter);
+      kineto_occupancy_.push(a.kineto_occupancy_pct.value_or(kMissing));
+      bytes_.push(a.bytes);
+      stream_.push(a.stream);
+      start_us_.push(a.start_ns / 1000.0);
+      duration_us_.push(a.duration_ns / 1000.0);
     }
   }
-  py::dict d;
-  origin.into(d);
-  d["region"] = region.to_python();
-  d["region_index"] = region_index.to_python();
-  d["typical"] = typical.to_python();
-  d["kind"] = kind.to_python();
-  d["short_name"] = short_name.to_python();
-  d["name"] = name.to_python();
-  d["launch_api"] = launch_api.to_python();
-  d["op_chain"] = op_chain.to_python();
-  d["memcpy_kind"] = memcpy_kind.to_python();
-  d["grid_x"] = grid_x.to_python();
-  d["grid_y"] = grid_y.to_python();
-  d["grid_z"] = grid_z.to_python();
-  d["block_x"] = block_x.to_python();
-  d["block_y"] = block_y.to_python();
-  d["block_z"] = block_z.to_python();
-  d["registers_per_thread"] = registers.to_python();
-  d["shared_memory_bytes"] = shared_memory.to_python();
-  d["occupancy_pct"] = occupancy.to_python();
-  d["occupancy_limiter"] = limiter.to_python();
-  d["kineto_occupancy_pct"] = kineto_occupancy.to_python();
-  d["bytes"] = bytes.to_python();
-  d["stream"] = stream.to_python();
-  d["start_us"] = start_us.to_python();
-  d["duration_us"] = duration_us.to_python();
-  return d;
-}
+
+  // Appends another trace's columns after these.
+  void append(const ActivityColumns& o) {
+    for_each_column(o, [](auto& mine, const auto& theirs) { mine.append(theirs); });
+  }
+
+  py::dict to_python() const {
+    py::dict d;
+    d["trace"] = trace_.to_python();
+    d["rank"] = rank_.to_python();
+    d["region"] = region_.to_python();
+    d["region_index"] = region_index_.to_python();
+    d["typical"] = typical_.to_python();
+    d["kind"] = kind_.to_python();
+    d["short_name"] = short_name_.to_python();
+    d["name"] = name_.to_python();
+    d["launch_api"] = launch_api_.to_python();
+    d["op_chain"] = op_chain_.to_python();
+    d["memcpy_kind"] = memcpy_kind_.to_python();
+    d["grid_x"] = grid_x_.to_python();
+    d["grid_y"] = grid_y_.to_python();
+    d["grid_z"] = grid_z_.to_python();
+    d["block_x"] = block_x_.to_python();
+    d["block_y"] = block_y_.to_python();
+    d["block_z"] = block_z_.to_python();
+    d["registers_per_thread"] = registers_.to_python();
+    d["shared_memory_bytes"] = shared_memory_.to_python();
+    d["occupancy_pct"] = occupancy_.to_python();
+    d["occupancy_limiter"] = limiter_.to_python();
+    d["kineto_occupancy_pct"] = kineto_occupancy_.to_python();
+    d["bytes"] = bytes_.to_python();
+    d["stream"] = stream_.to_python();
+    d["start_us"] = start_us_.to_python();
+    d["duration_us"] = duration_us_.to_python();
+    return d;
+  }
+
+ private:
+  template <typename F>
+  void for_each_column(const ActivityColumns& o, F f) {
+    f(trace_, o.trace_), f(rank_, o.rank_), f(region_, o.region_);
+    f(region_index_, o.region_index_), f(typical_, o.typical_), f(kind_, o.kind_);
+    f(short_name_, o.short_name_), f(name_, o.name_), f(launch_api_, o.launch_api_);
+    f(op_chain_, o.op_chain_), f(memcpy_kind_, o.memcpy_kind_), f(grid_x_, o.grid_x_);
+    f(grid_y_, o.grid_y_), f(grid_z_, o.grid_z_), f(block_x_, o.block_x_);
+    f(block_y_, o.block_y_), f(block_z_, o.block_z_), f(registers_, o.registers_);
+    f(shared_memory_, o.shared_memory_), f(occupancy_, o.occupancy_), f(limiter_, o.limiter_);
+    f(kineto_occupancy_, o.kineto_occupancy_), f(bytes_, o.bytes_), f(stream_, o.stream_);
+    f(start_us_, o.start_us_), f(duration_us_, o.duration_us_);
+  }
+
+  TextColumn trace_, region_, kind_, short_name_, name_, launch_api_, op_chain_, memcpy_kind_,
+      limiter_;
+  Column<int64_t> rank_, region_index_, grid_x_, grid_y_, grid_z_, block_x_, block_y_, block_z_,
+      registers_, shared_memory_, bytes_, stream_;
+  Column<double> occupancy_, kineto_occupancy_, start_us_, duration_us_;
+  Column<bool> typical_;
+  std::string chain_;
+};
 
 py::dict finding_columns(const std::vector<TraceAnalysis>& traces) {
   Origin origin;
@@ -326,10 +371,23 @@ py::dict analyze(const std::vector<std::string>& arguments, const std::string& r
   options.activities_of_every_region = true;
   ManyTracesOptions many;
   many.jobs = jobs;
+  std::vector<ActivityColumns> activities(paths.size());  // by trace: each filled by one thread
+  many.take_activities = [&](size_t trace, const TraceAnalysis& analysis, size_t region,
+                             std::vector<ActivityRow>&& rows) {
+    activities[trace].add(analysis, region, rows);
+  };
   std::vector<Result<TraceAnalysis>> outcomes;
+  ActivityColumns all_activities;
   {
     py::gil_scoped_release unlocked;
     outcomes = analyze_files(paths, options, many);
+    for (size_t i = 0; i < outcomes.size(); ++i)
+      if (outcomes[i].ok()) {
+        if (i == 0)
+          all_activities = std::move(activities[0]);
+        else
+          all_activities.append(activities[i]);
+      }
   }
   std::vector<TraceAnalysis> read;
   py::list errors, error_kinds;
@@ -344,7 +402,7 @@ py::dict analyze(const std::vector<std::string>& arguments, const std::string& r
   py::dict out;
   out["traces"] = trace_columns(read);
   out["regions"] = region_columns(read);
-  out["activities"] = activity_columns(read);
+  out["activities"] = all_activities.to_python();
   out["findings"] = finding_columns(read);
   out["errors"] = errors;
   out["error_kinds"] = error_kinds;

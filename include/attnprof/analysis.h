@@ -145,6 +145,14 @@ struct AnalyzeOptions {
   // Called as the file is read, with the bytes of the file consumed so far (compressed, for gzip)
   // and the events read so far.
   std::function<void(uint64_t file_bytes_read, uint64_t events_read)> progress;
+  // With activities_of_every_region: each region's activities, handed over as they are made
+  // instead of kept in its RegionSummary (whose `activities` then stay empty, but for the typical
+  // region's). It runs on the thread that analyzes the trace, beside the findings when they are
+  // made, so that an output turning rows into its own form (the Python module's columns) does
+  // that work meanwhile. `analysis` has all but its findings, markers and per-class facts yet.
+  std::function<void(const TraceAnalysis& analysis, size_t region,
+                     std::vector<ActivityRow>&& activities)>
+      take_activities;
   // Called once the analysis is made, while the trace's model is still in memory: an output can
   // then list every region's activities one region at a time instead of holding all of them, as
   // activities_of_every_region does (analyze --format json, issue 13).
@@ -166,6 +174,12 @@ struct ManyTracesOptions {
   // the paths. AnalyzeOptions::progress is not used by analyze_files.
   std::function<void(size_t trace, uint64_t file_bytes_read, uint64_t events_read)> progress;
   std::function<void(size_t trace, const Result<TraceAnalysis>& outcome)> finished;
+  // As AnalyzeOptions::take_activities (which analyze_files then does not use), with the trace's
+  // index: called from the reading threads, several traces at once, each trace's regions in order.
+  // A trace handed over may still fail after (a --region pattern that matched nothing).
+  std::function<void(size_t trace, const TraceAnalysis& analysis, size_t region,
+                     std::vector<ActivityRow>&& activities)>
+      take_activities;
   // As AnalyzeOptions::analyzed (which analyze_files does not use), but one trace at a time and
   // in the order of the paths: a trace read early waits, holding its model, for those before it.
   // A trace that fails is skipped.

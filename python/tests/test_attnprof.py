@@ -89,6 +89,23 @@ def test_a_bad_trace_raises_with_attnprof_s_message(tmp_path):
     assert missing.value.kind == "io"
 
 
+def test_many_traces_give_each_one_s_rows_in_order(tmp_path):
+    # Each trace's activity columns are filled on its own reading thread and joined in the order
+    # of the paths, their text values merged: the frame must be each trace's own, one after the
+    # other, whatever failed between them.
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"traceEvents": [')
+    paths = [fixture("study_naive.json.gz"), str(bad), fixture("study_inplace.json.gz"),
+             fixture("study_naive.json.gz")]
+    run = attnprof.analyze(paths, jobs=2)
+    assert len(run.errors) == 1
+    alone = [attnprof.read(p).activities for p in (paths[0], paths[2], paths[3])]
+    joined = pd.concat(alone, ignore_index=True)
+    assert len(run.activities) == len(joined) > 0
+    pd.testing.assert_frame_equal(run.activities, joined)
+    assert list(run.activities["trace"].drop_duplicates()) == [paths[0], paths[2]]
+
+
 def test_json_that_is_not_a_trace_raises_not_a_trace(tmp_path):
     # [1, 2, 3] once read as an empty trace with three warnings.
     for name, text, where in [("array.json", "[1, 2, 3]", "at byte 1"),

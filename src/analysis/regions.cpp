@@ -1,9 +1,11 @@
 #include "analysis/regions.h"
 
 #include <algorithm>
+#include <future>
 #include <limits>
 #include <map>
 #include <optional>
+#include <thread>
 
 namespace attnprof {
 
@@ -192,13 +194,10 @@ std::vector<int32_t> host_processes(const Trace& trace) {
   return pids;
 }
 
-RegionMembers assign_to_regions(const Trace& trace, const RegionSet& set) {
-  RegionMembers members;
-  members.activities.resize(set.regions.size());
-  members.top_level_ops.resize(set.regions.size());
-  members.syncs.resize(set.regions.size());
-  if (set.regions.empty()) return members;
+namespace {
 
+// Each GPU activity and synchronization into the regions whose span holds its launch.
+void assign_activities(const Trace& trace, const RegionSet& set, RegionMembers& members) {
   const auto& host = trace.host_events;
   std::vector<Point> points, sync_points;
   for (size_t g = 0; g < trace.gpu_activities.size(); ++g) {
@@ -230,7 +229,14 @@ RegionMembers assign_to_regions(const Trace& trace, const RegionSet& set) {
   for_each_region_holding(set, sync_points, [&](uint32_t g, uint32_t r) {
     members.syncs[r].push_back(static_cast<GpuActivityId>(g));
   });
+  // The sweep visits by process and time; each list is kept in table order, as documented.
+  for (auto& list : members.activities) std::sort(list.begin(), list.end());
+}
 
+// Each top-level op (an op under no other op) into the regions whose span holds its start.
+void assign_top_level_ops(const Trace& trace, const RegionSet& set, RegionMembers& members) {
+  const auto& host = trace.host_events;
+  std::vector<Point> points;
   // Regions that are ops are not CPU work of their own: the ops under them are the top level.
   std::vector<bool> region_op(set.from_ops ? host.size() : 0, false);
   for (const Region& r : set.regions)
@@ -242,7 +248,6 @@ RegionMembers assign_to_regions(const Trace& trace, const RegionSet& set) {
   // in the table (sorted by thread, then start, the longer first), so one pass in table order
   // sees every parent first. A walk up the parents per op was quadratic under deep annotations.
   std::vector<bool> op_above(host.size(), false);
-  points.clear();
   for (size_t i = 0; i < host.size(); ++i) {
     const HostEventId parent = trace.host_parent[i];
     if (parent != kNoId && parent.index() < i)
@@ -259,10 +264,30 @@ RegionMembers assign_to_regions(const Trace& trace, const RegionSet& set) {
   for_each_region_holding(set, points, [&](uint32_t i, uint32_t r) {
     members.top_level_ops[r].push_back(static_cast<HostEventId>(i));
   });
-
-  // The sweep visits by process and time; each list is kept in table order, as documented.
-  for (auto& list : members.activities) std::sort(list.begin(), list.end());
   for (auto& list : members.top_level_ops) std::sort(list.begin(), list.end());
+}
+
+// Below this many host events a second thread costs more than it saves.
+constexpr size_t kEventsWorthASecondThread = 100'000;
+
+}  // namespace
+
+RegionMembers assign_to_regions(const Trace& trace, const RegionSet& set) {
+  RegionMembers members;
+  members.activities.resize(set.regions.size());
+  members.top_level_ops.resize(set.regions.size());
+  members.syncs.resize(set.regions.size());
+  if (set.regions.empty()) return members;
+  // The two halves write to different lists; each sorts its own points (most of the time here).
+  if (trace.host_events.size() >= kEventsWorthASecondThread &&
+      std::thread::hardware_concurrency() > 1) {
+    auto ops = std::async(std::launch::async, [&] { assign_top_level_ops(trace, set, members); });
+    assign_activities(trace, set, members);
+    ops.get();
+  } else {
+    assign_activities(trace, set, members);
+    assign_top_level_ops(trace, set, members);
+  }
   return members;
 }
 

@@ -304,8 +304,15 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   };
   std::vector<std::vector<ActivityRow>> activities(out.regions.size());
   for (size_t r = 0; r < out.regions.size(); ++r) {
-    if (!options.activities_of_every_region && static_cast<int>(r) != out.typical_region) continue;
-    activities[r] = activities_of(r);
+    const bool typical = static_cast<int>(r) == out.typical_region;
+    if (!options.activities_of_every_region && !typical) continue;
+    if (options.activities_of_every_region && options.take_activities) {
+      std::vector<ActivityRow> rows = activities_of(r);
+      if (typical) activities[r] = rows;  // its main kernel is a fact below
+      options.take_activities(out, r, std::move(rows));
+    } else {
+      activities[r] = activities_of(r);
+    }
   }
   auto by_class = class_facts(trace, members, rows);
 

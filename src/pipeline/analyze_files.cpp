@@ -58,6 +58,11 @@ std::vector<Result<TraceAnalysis>> analyze_files(const std::vector<std::string>&
       else
         mine.progress = nullptr;
       mine.analyzed = nullptr;
+      if (many.take_activities)
+        mine.take_activities = [&many, i](const TraceAnalysis& analysis, size_t region,
+                                          std::vector<ActivityRow>&& activities) {
+          many.take_activities(i, analysis, region, std::move(activities));
+        };
       if (many.analyzed_in_order)
         mine.analyzed = [&, i](const TraceAnalysis& analysis, const RegionActivities& activities) {
           wait_for_turn(i);

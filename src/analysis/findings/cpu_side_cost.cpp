@@ -23,14 +23,6 @@ struct OpGap {
   int64_t gap_ns = 0;  // op start -> its first launch
 };
 
-// The top-level op above `id`, or kNoId.
-HostEventId top_level_op(const Trace& t, HostEventId id) {
-  HostEventId top = kNoId;
-  for (HostEventId p = id; p != kNoId; p = t.host_parent[p])
-    if (t.host_events[p].kind == HostKind::kCpuOp) top = p;
-  return top;
-}
-
 // Per region, the op with the longest wait before its first launch.
 std::vector<OpGap> largest_gaps(const FindingContext& c) {
   std::vector<OpGap> gaps(c.region_count());
@@ -39,7 +31,7 @@ std::vector<OpGap> largest_gaps(const FindingContext& c) {
     for (GpuActivityId id : c.activities(r)) {
       HostEventId launch = c.trace.activity_launch[id];
       if (launch == kNoId) continue;
-      HostEventId op = top_level_op(c.trace, launch);
+      HostEventId op = c.top_level_op(launch);
       if (op == kNoId) continue;
       int64_t t = c.trace.host_events[launch].start_ns;
       auto [it, inserted] = first_launch.emplace(op, t);

@@ -43,6 +43,10 @@ struct FindingContext {
   bool is_device_copy(GpuActivityId id) const;
   // The runtime/driver call that launched it, or "" when the trace lacks it.
   std::string_view launch_api(GpuActivityId id) const;
+  // The outermost op (cpu_op) at or above host event `e`, kNoId when there is none. Kept for
+  // every event asked and those above it: a walk to the root per activity was most of the
+  // cpu-side-cost rule's time.
+  HostEventId top_level_op(HostEventId e) const;
   // The ops above it, outermost first.
   std::vector<std::string_view> op_chain(GpuActivityId id) const;
   // Whether any op above it has a name that `pred` accepts: op_chain without building it.
@@ -63,6 +67,10 @@ struct FindingContext {
   // Filled at the first question; the context belongs to one thread, as the analysis does.
   mutable std::vector<kernel_traits::KernelNameTraits> kernel_traits_;          // by activity
   mutable std::optional<std::vector<std::vector<AttentionOp>>> attention_ops_;  // by region
+  // top_level_op's answers by event: an event's value, -1 for none, kNotAsked until asked.
+  static constexpr int32_t kNotAsked = -2;
+  mutable std::vector<int32_t> top_level_op_;
+  mutable std::vector<HostEventId> path_;
 };
 
 using FindingRule = void (*)(const FindingContext&, std::vector<Finding>&);

@@ -5,6 +5,8 @@
 
 #include <string_view>
 
+#include "analysis/text_match.h"
+
 namespace attnprof::kernel_traits {
 
 inline bool contains(std::string_view s, std::string_view part) {
@@ -86,13 +88,18 @@ inline bool is_mask_builder(std::string_view n) {
 inline bool is_copy_kernel(std::string_view n) {
   return contains(n, "copy_kernel") || contains(n, "CopyKernel");
 }
+// A kernel of split-KV attention (FlashAttention's flash_fwd_splitkv_kernel and its combine
+// kernel), which splits the keys of each query block across blocks of work.
+inline bool is_split_kv(std::string_view n) {
+  return contains_ignoring_case(n, "splitkv") || contains_ignoring_case(n, "split_kv");
+}
 
 // All of the above for one kernel name at once. The rules ask of every activity and a trace
 // repeats each name thousands of times, so FindingContext works this out once per name: asking
 // each question of each activity's 100-character name was half of the findings' time.
 struct KernelNameTraits {
   bool gemm = false, fp32_gemm = false, softmax = false, fused_attention = false,
-       mask_builder = false, copy_kernel = false;
+       mask_builder = false, copy_kernel = false, split_kv = false;
   bool thin_product = false;  // a GEMV or a thin-tiled GEMM: one side of the product is thin
 };
 inline KernelNameTraits traits_of(std::string_view n) {
@@ -103,6 +110,7 @@ inline KernelNameTraits traits_of(std::string_view n) {
   t.fused_attention = is_fused_attention(n);
   t.mask_builder = is_mask_builder(n);
   t.copy_kernel = is_copy_kernel(n);
+  t.split_kv = is_split_kv(n);
   t.thin_product = is_gemv(n) || has_thin_tile(n);
   return t;
 }

@@ -22,10 +22,10 @@ struct Repeat {
 Repeat repeat_of(const FindingContext& c, GpuActivityId id) {
   Repeat r;
   if (!c.is_device_copy(id)) return r;
-  for (std::string_view op : c.op_chain(id)) {
-    if (op == "aten::scaled_dot_product_attention") r.inside_sdpa = true;
-    if (op == "aten::repeat_interleave") r.found = true;
-  }
+  r.found = c.any_op_above(id, [](std::string_view op) { return op == "aten::repeat_interleave"; });
+  if (r.found)
+    r.inside_sdpa = c.any_op_above(
+        id, [](std::string_view op) { return op == "aten::scaled_dot_product_attention"; });
   return r;
 }
 

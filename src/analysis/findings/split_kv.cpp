@@ -14,14 +14,6 @@
 #include "base/format_units.h"
 
 namespace attnprof {
-namespace {
-
-bool is_split_kv(std::string_view name) {
-  return contains_ignoring_case(name, "splitkv") || contains_ignoring_case(name, "split_kv");
-}
-
-}  // namespace
-
 void find_split_kv(const FindingContext& c, std::vector<Finding>& out) {
   const int r = c.typical();
   if (r < 0) return;
@@ -33,7 +25,7 @@ void find_split_kv(const FindingContext& c, std::vector<Finding>& out) {
   std::string split, combine;
   for (GpuActivityId id : c.activities(r)) {
     const GpuActivity& a = c.activity(id);
-    if (a.kind != GpuKind::kKernel || !is_split_kv(c.name(id))) continue;
+    if (a.kind != GpuKind::kKernel || !c.kernel(id).split_kv) continue;
     const std::string name = short_kernel_name(c.name(id));
     Seen& seen = kernels[name];
     if (seen.launches++ == 0) {
