@@ -601,6 +601,11 @@ TEST_F(ShippedStudyReport, StudiesBesideTheRunEachGetASection) {
   EXPECT_EQ(decode.find("TFLOP/s</th>"), std::string::npos);
   EXPECT_NE(decode.find("split-kv"), std::string::npos);
   EXPECT_NE(decode.find("is the fastest"), std::string::npos);  // its own headline
+  // Its findings as this attnprof tells them from its traces, not as decode/summary.json recorded
+  // them ("0 softmax", "the S x S score matrix", "launch overhead dominates").
+  EXPECT_NE(decode.find("the score rows (1 x 16384 per head"), std::string::npos);
+  for (const char* stale : {"0 softmax", "S x S", "launch overhead dominates"})
+    EXPECT_EQ(decode.find(stale), std::string::npos) << stale;
   EXPECT_NE(html.find(R"(<a href="#beside-gqa">gqa</a>)"), std::string::npos);
   const std::string gqa = between(html, R"(<section class="card" id="beside-gqa">)", "</section>");
   EXPECT_NE(gqa.find("16 heads (4 KV)"), std::string::npos);

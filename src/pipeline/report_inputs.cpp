@@ -191,9 +191,34 @@ void load_backward(ReportData& data, const fs::path& dir, const ReportOptions& o
   data.backward = std::move(backward);
 }
 
+// The findings of a study beside the run, told by this attnprof from the variant's trace (a few
+// hundred KB) rather than as summary.json's recording attnprof told them: so that every section
+// of the page says the same of the same kernels (a decode step's "0 softmax" and "S x S score
+// matrix" stayed in the sections beside a regenerated run). Without its trace, summary.json's.
+void refresh_beside_findings(RunPoint& point, const fs::path& folder, const ReportOptions& options,
+                             std::vector<std::string>& warnings) {
+  for (RunVariant& v : point.variants) {
+    if (!v.forward || v.trace_file.empty()) continue;
+    const std::optional<std::string> path = find_trace(folder, v.trace_file);
+    if (!path) continue;
+    Result<Trace> trace = read_trace(*path, options.limits);
+    if (!trace.ok()) {
+      warnings.push_back(trace.error().message);
+      continue;
+    }
+    AnalyzeOptions analyze;
+    analyze.region_pattern = kBenchRegions;
+    analyze.explain = true;
+    analyze.limits = options.limits;
+    TraceAnalysis a = summarize_trace(*trace, analyze);
+    if (!a.regions.empty()) v.forward->findings = run_findings(a.findings, {a.facts});
+  }
+}
+
 // The other studies in the run folder's subfolders (each with a summary.json; not backward/,
-// sweep/ or the folders of the run's own files), in the order of their names. Read from
-// summary.json alone: their traces stay unread, and what cannot be read is a warning.
+// sweep/ or the folders of the run's own files), in the order of their names: their table from
+// summary.json, their findings from their traces (refresh_beside_findings); what cannot be read
+// is a warning.
 void load_beside(ReportData& data, const fs::path& dir, const ReportOptions& options) {
   std::vector<std::string> folders;
   std::error_code error;
@@ -213,6 +238,7 @@ void load_beside(ReportData& data, const fs::path& dir, const ReportOptions& opt
     ReportBeside beside{folder, std::move(*run)};
     if (!beside.run.points.empty()) {
       RunPoint& point = beside.run.points[beside.run.points.size() / 2];
+      refresh_beside_findings(point, dir / folder, options, data.warnings);
       lead_run_with_reasons(point, compute_headline(headline_variants(point)));
     }
     data.beside.push_back(std::move(beside));

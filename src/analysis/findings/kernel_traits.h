@@ -100,6 +100,7 @@ inline bool is_split_kv(std::string_view n) {
 struct KernelNameTraits {
   bool gemm = false, fp32_gemm = false, softmax = false, fused_attention = false,
        mask_builder = false, copy_kernel = false, split_kv = false;
+  bool gemv = false;          // a matrix-vector product: no tiles to reuse on chip
   bool thin_product = false;  // a GEMV or a thin-tiled GEMM: one side of the product is thin
 };
 inline KernelNameTraits traits_of(std::string_view n) {
@@ -111,7 +112,8 @@ inline KernelNameTraits traits_of(std::string_view n) {
   t.mask_builder = is_mask_builder(n);
   t.copy_kernel = is_copy_kernel(n);
   t.split_kv = is_split_kv(n);
-  t.thin_product = is_gemv(n) || has_thin_tile(n);
+  t.gemv = is_gemv(n);
+  t.thin_product = t.gemv || has_thin_tile(n);
   return t;
 }
 

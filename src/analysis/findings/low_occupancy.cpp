@@ -84,7 +84,8 @@ void find_low_occupancy(const FindingContext& c, std::vector<Finding>& out) {
                           format_bytes(a.shared_memory), occupancy->blocks_per_sm);
     else
       cause = fmt::format("{} threads per block", threads);
-    bool by_design = c.kernel(id).fused_attention || c.kernel(id).gemm;
+    // A GEMV (math's decode step) keeps no tiles: its few warps are not a trade for reuse.
+    bool by_design = c.kernel(id).fused_attention || (c.kernel(id).gemm && !c.kernel(id).gemv);
     double share = 100.0 * static_cast<double>(a.dur_ns) / static_cast<double>(busy);
 
     Finding f{FindingKind::kLowOccupancy, {}, {}, {}, 0};
