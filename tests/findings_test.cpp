@@ -63,6 +63,20 @@ TEST(Findings, PrecisionUpcastInTheMathBackend) {
   EXPECT_EQ(find(explain("study_naive.json.gz"), FindingKind::kPrecisionUpcast), nullptr);
 }
 
+// In a decode step the math backend's FP32 products are cuBLAS GEMVs (gemvx::kernel<int, int,
+// float, float, float, float, ...>), not f32f32 GEMMs: the upcast went unseen.
+TEST(Findings, PrecisionUpcastInTheMathBackendsDecodeStep) {
+  const TraceAnalysis math = explain_example("decode/traces/sdpa-math.json.gz");
+  const Finding* f = find(math, FindingKind::kPrecisionUpcast);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->summary.find("2 FP32 GEMM kernel(s) on CUDA cores"), std::string::npos)
+      << f->summary;
+  EXPECT_TRUE(any_contains(
+      f->evidence, "FP32 GEMM: std::enable_if<!(false), void>::type internal::gemvx::kernel <- "));
+  EXPECT_EQ(find(explain_example("decode/traces/naive.json.gz"), FindingKind::kPrecisionUpcast),
+            nullptr);
+}
+
 // In the backward, autograd runs the math backend's casts as ToCopyBackward0 nodes beside its
 // BmmBackward0 and SoftmaxBackward0, under no SDPA op: the chain must take them in, or the
 // upcast goes unseen (it did, after attention ops were required for it).
@@ -358,15 +372,18 @@ TEST(Findings, NotFusedInADecodeStepCountsItsKernelsAndNamesTheScoreRows) {
   }
   // Math's GEMV (kernel<...>, cuBLAS's gemvx) keeps no tiles on chip: its low occupancy is no
   // design choice, though GEMV now counts among the GEMMs.
-  for (const Finding& f : explain_example("decode/traces/sdpa-math.json.gz").findings)
+  const TraceAnalysis math = explain_example("decode/traces/sdpa-math.json.gz");
+  for (const Finding& f : math.findings)
     if (f.kind == FindingKind::kLowOccupancy && f.summary.starts_with("kernel<...>"))
       EXPECT_EQ(f.suggestion.find("design choice"), std::string::npos) << f.suggestion;
-  const Finding* shorter =
-      find(explain_example("decode/default-shape/traces/naive.json.gz"), FindingKind::kNotFused);
+  const TraceAnalysis shorter_analysis =
+      explain_example("decode/default-shape/traces/naive.json.gz");
+  const Finding* shorter = find(shorter_analysis, FindingKind::kNotFused);
   ASSERT_NE(shorter, nullptr);
   EXPECT_NE(shorter->suggestion.find("1 x 2048 per head"), std::string::npos);
   for (const char* square : {"study_naive.json.gz", "study_sdpa-math.json.gz"}) {
-    const Finding* f = find(explain(square), FindingKind::kNotFused);
+    const TraceAnalysis analysis = explain(square);
+    const Finding* f = find(analysis, FindingKind::kNotFused);
     ASSERT_NE(f, nullptr) << square;
     EXPECT_NE(f->suggestion.find("without writing the S x S score matrix"), std::string::npos)
         << f->suggestion;

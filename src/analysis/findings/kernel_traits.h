@@ -49,7 +49,10 @@ inline bool is_gemm(std::string_view n) {
 }
 // FP32 arithmetic on CUDA cores: cuBLAS names its FP32 kernels f32f32 (or sgemm).
 inline bool is_fp32_gemm(std::string_view n) {
-  return is_gemm(n) && (contains(n, "f32f32") || contains(n, "sgemm"));
+  return is_gemm(n) && (contains(n, "f32f32") || contains(n, "sgemm") ||
+                        // cuBLAS's GEMV names its types: gemvx::kernel<int, int, float, float,
+                        // float, float, ...> (SDPA's math backend in a decode step).
+                        (is_gemv(n) && contains(n, "float, float, float, float")));
 }
 // An op (not a kernel) that changes a tensor's dtype: the casts of an upcast to FP32 and back.
 inline bool is_cast_op(std::string_view op) {
