@@ -34,32 +34,32 @@ TEST(Headline, ShippedStudyNamesCudnnFastestAndAReasonPerSlowVariant) {
   const std::optional<Headline> h = compute_headline(headline_variants(d));
   ASSERT_TRUE(h.has_value());
   EXPECT_EQ(h->fastest, "sdpa-cudnn");
-  EXPECT_NEAR(h->fastest_ns, 102.1e3, 0.1e3);  // summary.json's GPU median, 0.1021 ms
-  EXPECT_EQ(h->as_fast, std::vector<std::string>{"sdpa-auto (cudnn)"});  // 102.3 µs
+  EXPECT_NEAR(h->fastest_ns, 101.7e3, 0.1e3);  // summary.json's GPU median, 0.1017 ms
+  EXPECT_EQ(h->as_fast, std::vector<std::string>{"sdpa-auto (cudnn)"});  // 101.9 µs
   EXPECT_EQ(h->baseline, "naive");
   EXPECT_TRUE(h->baseline_is_naive);
-  EXPECT_NEAR(h->speedup, 2.2613 / 0.1021, 0.05);  // 22.1
+  EXPECT_NEAR(h->speedup, 2.2820 / 0.1017, 0.05);  // 22.4
   // Slowest first; the two ties are not slow.
   ASSERT_EQ(h->slow.size(), 5u);
   EXPECT_EQ(h->slow[0].variant, "sdpa-math");
   EXPECT_EQ(h->slow[4].variant, "sdpa-flash");
 
-  // sdpa-math is unfused too, but its FP32 GEMMs (1017.7 + 822.1 µs in the typical region) are
+  // sdpa-math is unfused too, but its FP32 GEMMs (1013.6 + 823.5 µs in the typical region) are
   // more than a quarter of its gap to cuDNN: the upcast is what sets it apart from naive.
   const HeadlineReason* math = reason_of(*h, "sdpa-math");
   ASSERT_NE(math, nullptr);
   EXPECT_EQ(math->finding_id, "precision-upcast");
   ASSERT_TRUE(math->explained_ns.has_value());
-  EXPECT_NEAR(*math->explained_ns, 1839.8e3, 5e3);
-  EXPECT_NEAR(math->times_slower, 5.0825 / 0.1021, 0.2);
+  EXPECT_NEAR(*math->explained_ns, 1837.1e3, 5e3);
+  EXPECT_NEAR(math->times_slower, 5.1097 / 0.1017, 0.2);
 
-  // naive's hidden copy (255 µs) is an eighth of its gap: the unfused passes (mul, copy,
-  // masked_fill, softmax: 1.96 ms) are its reason.
+  // naive's hidden copy (258 µs) is an eighth of its gap: the unfused passes (mul, copy,
+  // masked_fill, softmax: 1.99 ms) are its reason.
   const HeadlineReason* naive = reason_of(*h, "naive");
   ASSERT_NE(naive, nullptr);
   EXPECT_EQ(naive->finding_id, "not-fused");
   ASSERT_TRUE(naive->explained_ns.has_value());
-  EXPECT_NEAR(*naive->explained_ns, (252.5 + 255.0 + 716.9 + 739.0) * 1e3, 10e3);
+  EXPECT_NEAR(*naive->explained_ns, (251.0 + 258.2 + 734.5 + 745.3) * 1e3, 10e3);
   EXPECT_EQ(reason_of(*h, "inplace")->finding_id, "not-fused");
 
   // The fused kernels slower than cuDNN have no finding that explains time: their kernel is named.
@@ -67,7 +67,7 @@ TEST(Headline, ShippedStudyNamesCudnnFastestAndAReasonPerSlowVariant) {
   ASSERT_NE(flash, nullptr);
   EXPECT_EQ(flash->finding_id, "");
   EXPECT_EQ(flash->main_kernel, "flash_fwd_kernel<...>");
-  EXPECT_NEAR(flash->main_kernel_ns, 158.4e3, 1e3);
+  EXPECT_NEAR(flash->main_kernel_ns, 158.0e3, 1e3);
   EXPECT_EQ(reason_of(*h, "sdpa-efficient")->main_kernel,
             "fmha_cutlassF_bf16_aligned_64x64_rf_sm80");
 }
@@ -147,21 +147,21 @@ TEST(Headline, LeadsTheReportInHtmlAndMarkdown) {
   const size_t headline = html.find(R"(<section class="card headline" id="headline">)");
   ASSERT_NE(headline, std::string::npos);
   EXPECT_LT(headline, html.find(R"(id="table")"));  // before the table
-  EXPECT_NE(html.find("<b>sdpa-cudnn</b> is the fastest: 102.1 µs GPU median per call, 22.1× "
-                      "faster than naive (2.26 ms). As fast (within 10 %): sdpa-auto (cudnn)."),
+  EXPECT_NE(html.find("<b>sdpa-cudnn</b> is the fastest: 101.7 µs GPU median per call, 22.4× "
+                      "faster than naive (2.28 ms). As fast (within 10 %): sdpa-auto (cudnn)."),
             std::string::npos);
   EXPECT_NE(
       html.find(
-          R"(<li data-variant="sdpa-math"><b>sdpa-math</b> <span class="slower">49.8× slower (5.08 ms)</span>: the FP32 upcast: its GEMMs run in FP32 on CUDA cores, 1.84 ms of its 5.13 ms of GPU time per region</li>)"),
+          R"(<li data-variant="sdpa-math"><b>sdpa-math</b> <span class="slower">50.2× slower (5.11 ms)</span>: the FP32 upcast: its GEMMs run in FP32 on CUDA cores, 1.84 ms of its 5.16 ms of GPU time per region</li>)"),
       std::string::npos);
 
   const std::string md = render_report_markdown(d);
   const size_t lead = md.find(
-      "**sdpa-cudnn** is the fastest: 102.1 µs GPU median per call, 22.1× "
-      "faster than naive (2.26 ms).");
+      "**sdpa-cudnn** is the fastest: 101.7 µs GPU median per call, 22.4× "
+      "faster than naive (2.28 ms).");
   ASSERT_NE(lead, std::string::npos) << md.substr(0, 600);
   EXPECT_LT(lead, md.find("| variant |"));
-  EXPECT_NE(md.find("- **naive** 22.1× slower (2.26 ms): unfused attention"), std::string::npos);
+  EXPECT_NE(md.find("- **naive** 22.4× slower (2.28 ms): unfused attention"), std::string::npos);
 
   // Plain traces: timed by their median GPU busy time per region; no naive among them.
   const ReportData traces = load(

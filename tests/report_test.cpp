@@ -197,11 +197,14 @@ TEST(RunSummary, ReadsTheShippedStudy) {
   const RunVariant& naive = p.variants[0];
   EXPECT_EQ(naive.variant, "naive");
   ASSERT_TRUE(naive.median_ms.has_value());
-  EXPECT_NEAR(*naive.median_ms, 2.2613, 1e-3);
+  EXPECT_NEAR(*naive.median_ms, 2.2820, 1e-3);
   ASSERT_TRUE(naive.forward.has_value());
   EXPECT_EQ(naive.forward->facts.memcpy_by_kind.at("DtoD").median, 1);
-  ASSERT_FALSE(naive.forward->findings.empty());
-  EXPECT_EQ(naive.forward->findings[0].id, "hidden-copy");
+  // The findings as the bench ranked them, by the time each explains: the unfused passes (1.99 ms)
+  // before the hidden copy (258 µs).
+  ASSERT_GE(naive.forward->findings.size(), 2u);
+  EXPECT_EQ(naive.forward->findings[0].id, "not-fused");
+  EXPECT_EQ(naive.forward->findings[1].id, "hidden-copy");
   EXPECT_EQ(p.variants[6].chosen_backend, "cudnn");
   EXPECT_FALSE(naive.grad_error.has_value());  // null in the file
 }
@@ -481,7 +484,7 @@ TEST_F(ShippedStudyReport, DataHasEveryVariantWithATimelineAndTheSweep) {
   }
   // analyze --explain ran on each trace.
   ASSERT_FALSE(d.variants[0].analysis->findings.empty());
-  // Ranked by the time they explain (issue 16): naive's unfused passes (1.96 ms) before its copy.
+  // Ranked by the time they explain (issue 16): naive's unfused passes (1.99 ms) before its copy.
   EXPECT_EQ(d.variants[0].analysis->findings[0].kind, FindingKind::kNotFused);
   EXPECT_EQ(d.variants[0].analysis->findings[1].kind, FindingKind::kHiddenCopy);
   // GPU time by class: the naive forward's copy, the fused kernels' fused attention.
@@ -502,7 +505,7 @@ TEST_F(ShippedStudyReport, HtmlHasTheTableWithARowPerVariantAndTheNotes) {
   EXPECT_EQ(count(table, "<tr data-variant="), kVariants.size());
   for (const std::string& v : kVariants)
     EXPECT_NE(table.find("data-variant=\"" + v + "\""), std::string::npos) << v;
-  EXPECT_NE(table.find(">2261.3<"), std::string::npos);  // naive's GPU median, in µs
+  EXPECT_NE(table.find(">2282.0<"), std::string::npos);  // naive's GPU median, in µs
   EXPECT_NE(table.find("1 (DtoD)"), std::string::npos);  // naive's hidden copy
   EXPECT_NE(table.find("href=\"#note-0-1\""), std::string::npos);
   std::string notes = between(html, R"(<div class="notes">)", "</section>");
