@@ -338,6 +338,10 @@ TEST(Findings, LowOccupancyInADecodeStepSaysWhatIsTrue) {
     EXPECT_NE(splitkv->summary.find("leave room for 2 block(s) per SM"), std::string::npos)
         << splitkv->summary;
     EXPECT_NE(splitkv->suggestion.find("a design choice"), std::string::npos);
+    // A decode step is judged by its bytes per second, not its TFLOP/s.
+    EXPECT_NE(splitkv->suggestion.find("judge it by its time and its bytes per second"),
+              std::string::npos)
+        << splitkv->suggestion;
   }
   // With 2048 keys the combine is a fifth of the step's GPU time.
   TraceAnalysis small = explain_example("decode/default-shape/traces/sdpa-flash.json.gz");

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "analysis/counter_totals.h"
+#include "analysis/findings/attention_op.h"
 #include "analysis/findings/kernel_traits.h"
 #include "analysis/kernel_class.h"
 #include "analysis/kernel_names.h"
@@ -133,7 +134,8 @@ void memory_bound_findings(const CounterSubject& s, std::optional<double> bandwi
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
   }
   if (names.empty() || time < kMemoryBoundShare * total.duration_ns) return;
-  if (s.query_rows > 0 && s.keys > 0) thin_products = s.query_rows < s.keys && s.query_rows <= 16;
+  if (s.query_rows > 0 && s.keys > 0)
+    thin_products = s.query_rows < s.keys && s.query_rows <= kDecodeQueryRows;
   std::string list;
   for (size_t i = 0; i < names.size() && i < 3; ++i) list += (i ? ", " : "") + names[i];
   if (names.size() > 3) list += fmt::format(" and {} more", names.size() - 3);

@@ -10,6 +10,10 @@
 
 namespace attnprof {
 
+// A step that decodes has at most this many query rows per head (one per token being generated,
+// or a few with speculative decoding).
+inline constexpr int64_t kDecodeQueryRows = 16;
+
 struct AttentionOp {
   bool sdpa = false;  // an SDPA op; else a chain of ops
   // "aten::scaled_dot_product_attention", or the chain's ops: "aten::matmul -> aten::mul ->
@@ -23,6 +27,11 @@ struct AttentionOp {
   int thin_gemms = 0;
   // Query rows (per head) and keys, from the op's recorded input shapes; 0 when not recorded.
   int64_t query_rows = 0, keys = 0;
+
+  // Few query rows against more keys, as the recorded shapes say: memory-bound by nature.
+  bool decode_step() const {
+    return query_rows > 0 && query_rows <= kDecodeQueryRows && query_rows < keys;
+  }
   bool fused = false;  // one fused attention kernel does the work
   int64_t busy_ns = 0;
 };

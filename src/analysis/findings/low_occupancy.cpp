@@ -35,6 +35,10 @@ void find_low_occupancy(const FindingContext& c, std::vector<Finding>& out) {
   int r = c.typical();
   if (r < 0) return;
   int64_t busy = c.analysis.regions[r].gpu_busy_ns;
+  // A decode step (few query rows per head against many keys, from the ops' recorded shapes) is
+  // memory-bound: its yardstick is bytes per second.
+  bool decode = !c.attention_ops(r).empty();
+  for (const AttentionOp& op : c.attention_ops(r)) decode &= op.decode_step();
   std::vector<std::string> seen;
   // Kernels whose grid cannot fill the GPU are one story, told once: too little work per launch.
   Finding small_grids{FindingKind::kLowOccupancy, {}, {}, {}, static_cast<int>(c.region_count())};
@@ -103,8 +107,12 @@ void find_low_occupancy(const FindingContext& c, std::vector<Finding>& out) {
           "Kineto's own estimate: {:.0f}%{}", a.kineto_occupancy_pct,
           a.kineto_occupancy_pct == 0 ? " (it writes 0 where it cannot query the launch)" : ""));
     f.suggestion =
-        by_design ? "a design choice, not a problem: this kernel keeps its tiles in registers and "
-                    "shared memory and reuses them on chip; judge it by its time and TFLOP/s"
+        by_design ? std::string(
+                        "a design choice, not a problem: this kernel keeps its tiles in "
+                        "registers and shared memory and reuses them on chip; ") +
+                        (decode ? "judge it by its time and its bytes per second: a decode step "
+                                  "streams K and V, and its TFLOP/s are small by nature"
+                                : "judge it by its time and TFLOP/s")
                   : "fewer registers per thread (launch bounds) or less shared memory per block "
                     "would let more warps hide latency";
     out.push_back(std::move(f));

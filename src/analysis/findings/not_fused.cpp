@@ -15,10 +15,6 @@ namespace attnprof {
 
 namespace {
 
-// A step that decodes has at most this many query rows per head (one per token being generated,
-// or a few with speculative decoding).
-constexpr int64_t kDecodeQueryRows = 16;
-
 // What an unfused attention writes to memory between its kernels: the scores, one per query row
 // and key per head. Their shape comes from the ops' recorded input shapes; a trace without them
 // (record_shapes=False) has the kernels' names alone: a GEMV, or cuBLAS's thinnest tile, says one
