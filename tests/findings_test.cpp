@@ -377,9 +377,11 @@ TEST(Findings, NotFusedInADecodeStepCountsItsKernelsAndNamesTheScoreRows) {
   // Math's GEMV (kernel<...>, cuBLAS's gemvx) keeps no tiles on chip: its low occupancy is no
   // design choice, though GEMV now counts among the GEMMs.
   const TraceAnalysis math = explain_example("decode/traces/sdpa-math.json.gz");
-  for (const Finding& f : math.findings)
-    if (f.kind == FindingKind::kLowOccupancy && f.summary.starts_with("kernel<...>"))
+  for (const Finding& f : math.findings) {
+    if (f.kind == FindingKind::kLowOccupancy && f.summary.starts_with("kernel<...>")) {
       EXPECT_EQ(f.suggestion.find("design choice"), std::string::npos) << f.suggestion;
+    }
+  }
   const TraceAnalysis shorter_analysis =
       explain_example("decode/default-shape/traces/naive.json.gz");
   const Finding* shorter = find(shorter_analysis, FindingKind::kNotFused);

@@ -209,7 +209,9 @@ void expect_signal_leaves_nothing(TemporaryFile temporary, int signal_number) {
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFSIGNALED(status)) << status;  // died by the signal, as before
   EXPECT_EQ(WTERMSIG(status), signal_number);
-  if (temporary == TemporaryFile::kNamed) EXPECT_EQ(entries, '2');
+  if (temporary == TemporaryFile::kNamed) {
+    EXPECT_EQ(entries, '2');
+  }
   EXPECT_EQ(read_all(file.path()), "old");
   EXPECT_EQ(entries_in(file.dir()), 1u);  // no temporary file beside it
 }

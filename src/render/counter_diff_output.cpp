@@ -30,7 +30,8 @@ std::string render_counter_diff_text(const CounterDiff& diff) {
                                 escape_control(diff.a), escape_control(diff.b));
   size_t moved = 0;
   for (const VariantCounterDiff& v : diff.variants) {
-    out += "\n" + escape_control(v.variant);
+    out += '\n';  // not "\n" + string, on which g++ 12 warns (-Wrestrict, falsely)
+    out += escape_control(v.variant);
     if (!v.missing.empty()) {
       out += ": " + v.missing + "\n";
       continue;

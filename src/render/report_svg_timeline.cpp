@@ -47,13 +47,16 @@ std::string_view kind_words(SpanKind kind) {
 }
 
 std::string offset(int64_t ns) {
-  return "+" + format_duration(static_cast<double>(ns));
+  // Appended, not "+" + string, on which g++ 12 warns (-Wrestrict, falsely).
+  std::string text = "+";
+  text += format_duration(static_cast<double>(ns));
+  return text;
 }
 
 // Hover text of a GPU span: what `analyze` prints for the activity.
 std::string gpu_title(const TimelineSpan& s, const ActivityRow& a) {
   std::string t = a.short_name;
-  if (a.name != a.short_name) t += "\n" + clip(a.name, 240);
+  if (a.name != a.short_name) t += fmt::format("\n{}", clip(a.name, 240));
   t += fmt::format(
       "\n{}{} · {} · starts {}", kind_words(s.kind),
       s.kind == SpanKind::kKernel ? fmt::format(" ({})", kernel_class_label(s.kernel_class)) : "",
@@ -69,7 +72,7 @@ std::string gpu_title(const TimelineSpan& s, const ActivityRow& a) {
     }
     if (a.kineto_occupancy_pct) t += fmt::format("; Kineto: {:.0f} %", *a.kineto_occupancy_pct);
   } else {
-    t += "\n" + format_size(a.bytes);
+    t += fmt::format("\n{}", format_size(a.bytes));
   }
   if (!a.launch_api.empty() || !a.op_chain.empty())
     t += "\nlaunched by " + launch_chain(a.op_chain, a.launch_api, " → ");
