@@ -112,6 +112,10 @@ struct Origin {
     trace.push(t.path);
     rank.push(t.rank);
   }
+  void append(const Origin& other) {
+    trace.append(other.trace);
+    rank.append(other.rank);
+  }
   void into(py::dict& d) const {
     d["trace"] = trace.to_python();
     d["rank"] = rank.to_python();
@@ -166,8 +170,7 @@ class ActivityColumns {
     const RegionSummary& r = t.regions[region];
     const bool is_typical = int(region) == t.typical_region;
     for (const ActivityRow& a : rows) {
-      trace_.push(t.path);
-      rank_.push(t.rank);
+      origin_.push(t);
       region_.push(r.name);
       region_index_.push(int64_t(region));
       typical_.push(is_typical);
@@ -207,8 +210,7 @@ class ActivityColumns {
 
   py::dict to_python() const {
     py::dict d;
-    d["trace"] = trace_.to_python();
-    d["rank"] = rank_.to_python();
+    origin_.into(d);
     d["region"] = region_.to_python();
     d["region_index"] = region_index_.to_python();
     d["typical"] = typical_.to_python();
@@ -239,7 +241,7 @@ class ActivityColumns {
  private:
   template <typename F>
   void for_each_column(const ActivityColumns& o, F f) {
-    f(trace_, o.trace_), f(rank_, o.rank_), f(region_, o.region_);
+    f(origin_, o.origin_), f(region_, o.region_);
     f(region_index_, o.region_index_), f(typical_, o.typical_), f(kind_, o.kind_);
     f(short_name_, o.short_name_), f(name_, o.name_), f(launch_api_, o.launch_api_);
     f(op_chain_, o.op_chain_), f(memcpy_kind_, o.memcpy_kind_), f(grid_x_, o.grid_x_);
@@ -250,9 +252,9 @@ class ActivityColumns {
     f(start_us_, o.start_us_), f(duration_us_, o.duration_us_);
   }
 
-  TextColumn trace_, region_, kind_, short_name_, name_, launch_api_, op_chain_, memcpy_kind_,
-      limiter_;
-  Column<int64_t> rank_, region_index_, grid_x_, grid_y_, grid_z_, block_x_, block_y_, block_z_,
+  Origin origin_;
+  TextColumn region_, kind_, short_name_, name_, launch_api_, op_chain_, memcpy_kind_, limiter_;
+  Column<int64_t> region_index_, grid_x_, grid_y_, grid_z_, block_x_, block_y_, block_z_,
       registers_, shared_memory_, bytes_, stream_;
   Column<double> occupancy_, kineto_occupancy_, start_us_, duration_us_;
   Column<bool> typical_;
@@ -320,7 +322,7 @@ py::dict trace_columns(const std::vector<TraceAnalysis>& traces) {
 }
 
 // Per region of the comparison: the slowest trace and the spread of GPU busy and wall time.
-py::dict across_columns(const CrossTraceSummary& across, const std::vector<TraceAnalysis>& traces) {
+py::dict across_columns(const CrossTraceSummary& across) {
   TextColumn region, slowest_gpu, slowest_wall;
   Column<int64_t> traces_with_it;
   Column<double> gpu_spread, wall_spread, gpu_median_us, wall_median_us;
@@ -335,7 +337,6 @@ py::dict across_columns(const CrossTraceSummary& across, const std::vector<Trace
     wall_spread.push(r.wall_ns.spread);
     slowest_wall.push(label(r.wall_ns.slowest));
   }
-  (void)traces;
   py::dict d;
   d["region"] = region.to_python();
   d["traces"] = traces_with_it.to_python();
@@ -407,7 +408,7 @@ py::dict analyze(const std::vector<std::string>& arguments, const std::string& r
   out["errors"] = errors;
   out["error_kinds"] = error_kinds;
   if (are_ranks_of_one_run(read))
-    out["across"] = across_columns(summarize_across_traces(read), read);
+    out["across"] = across_columns(summarize_across_traces(read));
   else
     out["across"] = py::none();
   return out;

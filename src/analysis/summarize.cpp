@@ -12,6 +12,7 @@
 #include "analysis/device_summary.h"
 #include "analysis/duration_sum.h"
 #include "analysis/findings/finding_context.h"
+#include "analysis/host_tree_facts.h"
 #include "analysis/kernel_class.h"
 #include "analysis/kernel_names.h"
 #include "analysis/occupancy.h"
@@ -81,32 +82,15 @@ class RowMaker {
     return trace_.host_events[e].kind == HostKind::kCpuOp &&
            !std::binary_search(region_ops_.begin(), region_ops_.end(), e);
   }
-  // The nearest ancestor of `e` that belongs in an op chain. Answers are kept for every event
-  // walked through: under a deep nest of annotations, a walk per activity was quadratic
-  // (issue 12).
+  // The nearest ancestor of `e` that belongs in an op chain, kept per event (host_tree_facts.h):
+  // under a deep nest of annotations, a walk per activity was quadratic (issue 12).
   HostEventId chain_op_above(HostEventId e) {
-    // A table indexed by event, not a hash map: with every region's activities (csv, diff,
-    // Python) the lookups were a tenth of the run.
-    if (op_above_.empty()) op_above_.assign(trace_.host_events.size(), kNotWalked);
-    if (op_above_[e.index()] != kNotWalked) return id_of(op_above_[e.index()]);
-    walked_.assign(1, e);
-    HostEventId found = kNoId;
-    for (HostEventId p = trace_.host_parent[e]; p != kNoId; p = trace_.host_parent[p]) {
-      if (in_chain(p)) {
-        found = p;
-        break;
-      }
-      if (op_above_[p.index()] != kNotWalked) {
-        found = id_of(op_above_[p.index()]);
-        break;
-      }
-      walked_.push_back(p);
-    }
-    for (HostEventId w : walked_) op_above_[w.index()] = found.value();
-    return found;
-  }
-  static HostEventId id_of(int32_t value) {
-    return value < 0 ? HostEventId() : HostEventId(static_cast<size_t>(value));
+    const HostEventId parent = trace_.host_parent[e];
+    if (parent == kNoId) return kNoId;
+    // The fact kept is the nearest op of a chain at or above an event.
+    return chain_op_at_or_above_.at(parent, [&](HostEventId above, HostEventId event) {
+      return in_chain(event) ? event : above;
+    });
   }
   const std::string& short_name(const GpuActivity& a) {
     auto it = short_names_.find(a.name);
@@ -134,10 +118,7 @@ class RowMaker {
   std::vector<HostEventId> region_ops_;  // sorted
   std::unordered_map<StringId, std::string> short_names_;
   std::unordered_map<StringId, KernelClass> classes_;  // kernels only
-  // chain_op_above's answers by event: an event's value, -1 for none, kNotWalked until asked.
-  static constexpr int32_t kNotWalked = -2;
-  std::vector<int32_t> op_above_;
-  std::vector<HostEventId> walked_;
+  HostTreeFacts<HostEventId> chain_op_at_or_above_{trace_, kNoId};
 };
 
 // Each class's count and time per region, one class at a time: a trace of a million regions

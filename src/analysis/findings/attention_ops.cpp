@@ -5,6 +5,7 @@
 
 #include "analysis/busy_time.h"
 #include "analysis/findings/kernel_traits.h"
+#include "analysis/host_tree_facts.h"
 
 namespace attnprof {
 
@@ -95,62 +96,34 @@ std::string parent_name(const FindingContext& c, HostEventId op) {
                          : std::string(c.trace.strings.view(c.trace.host_events[parent].name));
 }
 
-// What find_attention_ops asks of an activity's ops: the outermost op above it, and the
-// outermost and innermost SDPA ops. Kept per host event and shared by every region, since each
-// activity's walk to the root (a dozen events of a module's nest) was most of the rule's time.
-class OpsAbove {
- public:
-  struct Answer {
-    HostEventId outermost = kNoId, outermost_sdpa = kNoId, innermost_sdpa = kNoId;
-  };
-  explicit OpsAbove(const Trace& t) : t_(t), answered_(t.host_events.size(), false) {
-    answers_.resize(t.host_events.size());
-  }
-
-  // For the ops at and above `e`.
-  Answer at(HostEventId e) {
-    // Up to the first event already answered, then down again.
-    path_.clear();
-    Answer above;
-    for (HostEventId p = e; p != kNoId; p = t_.host_parent[p]) {
-      if (answered_[p.index()]) {
-        above = answers_[p.index()];
-        break;
-      }
-      path_.push_back(p);
-    }
-    for (auto it = path_.rbegin(); it != path_.rend(); ++it) {
-      const HostEvent& op = t_.host_events[*it];
-      if (op.kind == HostKind::kCpuOp) {
-        if (above.outermost == kNoId) above.outermost = *it;
-        if (is_sdpa_op(t_.strings.view(op.name))) {
-          if (above.outermost_sdpa == kNoId) above.outermost_sdpa = *it;
-          above.innermost_sdpa = *it;
-        }
-      }
-      answers_[it->index()] = above;
-      answered_[it->index()] = true;
-    }
-    return above;
-  }
-
- private:
-  const Trace& t_;
-  // By event: 12 bytes and a bit per event of the trace, for one call of find_attention_ops.
-  std::vector<Answer> answers_;
-  std::vector<bool> answered_;
-  std::vector<HostEventId> path_;
+// What find_attention_ops asks of an activity's ops: the outermost op at or above it, and the
+// outermost and innermost SDPA ops. Kept per event and shared by every region.
+struct OpsAbove {
+  HostEventId outermost = kNoId, outermost_sdpa = kNoId, innermost_sdpa = kNoId;
 };
 
+OpsAbove ops_above(HostTreeFacts<OpsAbove>& facts, const Trace& t, HostEventId e) {
+  return facts.at(e, [&](OpsAbove above, HostEventId op) {
+    const HostEvent& event = t.host_events[op];
+    if (event.kind != HostKind::kCpuOp) return above;
+    if (above.outermost == kNoId) above.outermost = op;
+    if (is_sdpa_op(t.strings.view(event.name))) {
+      if (above.outermost_sdpa == kNoId) above.outermost_sdpa = op;
+      above.innermost_sdpa = op;
+    }
+    return above;
+  });
+}
+
 std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region,
-                                          OpsAbove& ops_above) {
+                                          HostTreeFacts<OpsAbove>& facts) {
   const Trace& t = c.trace;
   // Each activity under its outermost SDPA op, or else under its outermost op.
   std::map<HostEventId, std::vector<GpuActivityId>> sdpa, outer;
   std::map<HostEventId, HostEventId> backend;  // an outermost SDPA op -> the innermost below it
   for (GpuActivityId id : c.activities(region)) {
     if (t.activity_op[id] == kNoId) continue;
-    const OpsAbove::Answer above = ops_above.at(t.activity_op[id]);
+    const OpsAbove above = ops_above(facts, t, t.activity_op[id]);
     if (above.outermost_sdpa != kNoId) {
       sdpa[above.outermost_sdpa].push_back(id);
       backend.try_emplace(above.outermost_sdpa, above.innermost_sdpa);
@@ -249,9 +222,9 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region
 }  // namespace
 
 std::vector<std::vector<AttentionOp>> find_attention_ops(const FindingContext& c) {
-  OpsAbove ops_above(c.trace);
+  HostTreeFacts<OpsAbove> facts(c.trace, OpsAbove{});
   std::vector<std::vector<AttentionOp>> out;
-  for (size_t r = 0; r < c.region_count(); ++r) out.push_back(attention_ops_of(c, r, ops_above));
+  for (size_t r = 0; r < c.region_count(); ++r) out.push_back(attention_ops_of(c, r, facts));
   return out;
 }
 

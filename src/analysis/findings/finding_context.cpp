@@ -33,23 +33,9 @@ const std::vector<AttentionOp>& FindingContext::attention_ops(size_t region) con
 
 HostEventId FindingContext::top_level_op(HostEventId e) const {
   if (e == kNoId) return kNoId;
-  if (top_level_op_.empty()) top_level_op_.assign(trace.host_events.size(), kNotAsked);
-  auto id_of = [](int32_t v) { return v < 0 ? HostEventId() : HostEventId(size_t(v)); };
-  // Up to the first event already answered, then down again.
-  path_.clear();
-  HostEventId top = kNoId;
-  for (HostEventId p = e; p != kNoId; p = trace.host_parent[p]) {
-    if (top_level_op_[p.index()] != kNotAsked) {
-      top = id_of(top_level_op_[p.index()]);
-      break;
-    }
-    path_.push_back(p);
-  }
-  for (auto it = path_.rbegin(); it != path_.rend(); ++it) {
-    if (top == kNoId && trace.host_events[*it].kind == HostKind::kCpuOp) top = *it;
-    top_level_op_[it->index()] = top.value();
-  }
-  return top;
+  return top_level_op_.at(e, [&](HostEventId above, HostEventId event) {
+    return above == kNoId && trace.host_events[event].kind == HostKind::kCpuOp ? event : above;
+  });
 }
 
 bool FindingContext::is_device_copy(GpuActivityId id) const {

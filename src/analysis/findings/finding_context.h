@@ -9,6 +9,7 @@
 
 #include "analysis/findings/attention_op.h"
 #include "analysis/findings/kernel_traits.h"
+#include "analysis/host_tree_facts.h"
 #include "analysis/regions.h"
 #include "attnprof/analysis.h"
 #include "attnprof/findings.h"
@@ -43,9 +44,9 @@ struct FindingContext {
   bool is_device_copy(GpuActivityId id) const;
   // The runtime/driver call that launched it, or "" when the trace lacks it.
   std::string_view launch_api(GpuActivityId id) const;
-  // The outermost op (cpu_op) at or above host event `e`, kNoId when there is none. Kept for
-  // every event asked and those above it: a walk to the root per activity was most of the
-  // cpu-side-cost rule's time.
+  // The outermost op (cpu_op) at or above host event `e`, kNoId when there is none. Kept per
+  // event (host_tree_facts.h): a walk to the root per activity was most of the cpu-side-cost
+  // rule's time.
   HostEventId top_level_op(HostEventId e) const;
   // The ops above it, outermost first.
   std::vector<std::string_view> op_chain(GpuActivityId id) const;
@@ -67,10 +68,7 @@ struct FindingContext {
   // Filled at the first question; the context belongs to one thread, as the analysis does.
   mutable std::vector<kernel_traits::KernelNameTraits> kernel_traits_;          // by activity
   mutable std::optional<std::vector<std::vector<AttentionOp>>> attention_ops_;  // by region
-  // top_level_op's answers by event: an event's value, -1 for none, kNotAsked until asked.
-  static constexpr int32_t kNotAsked = -2;
-  mutable std::vector<int32_t> top_level_op_;
-  mutable std::vector<HostEventId> path_;
+  mutable HostTreeFacts<HostEventId> top_level_op_{trace, kNoId};
 };
 
 using FindingRule = void (*)(const FindingContext&, std::vector<Finding>&);
