@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -15,6 +16,7 @@
 
 #include "attnprof/analysis.h"
 #include "attnprof/cross_trace.h"
+#include "attnprof/trace_summary.h"
 #include "io/trace_directory.h"
 
 namespace py = pybind11;
@@ -414,6 +416,50 @@ py::dict analyze(const std::vector<std::string>& arguments, const std::string& r
   return out;
 }
 
+// The map half of docs/DISTRIBUTED.md: a trace's summary line, or its error's line; never raises
+// for a trace that cannot be read, so that a map over thousands of traces carries every outcome.
+std::string summarize(const std::string& path, const std::string& region) {
+  AnalyzeOptions options;
+  options.region_pattern = region;
+  options.reading_workers = 1;  // a map runs one trace per worker thread
+  Result<TraceAnalysis> outcome = [&] {
+    py::gil_scoped_release unlocked;
+    return analyze_file(path, options);
+  }();
+  return outcome.ok() ? write_trace_summary(*outcome) : write_trace_summary(path, outcome.error());
+}
+
+// The reduce: summaries (each a string of one or more lines) into the tables `analyze` returns
+// for the same traces read in one process, but their activities and findings (empty).
+py::dict merge(const std::vector<std::string>& summaries) {
+  std::vector<TraceAnalysis> read;
+  py::list errors, error_kinds;
+  for (size_t i = 0; i < summaries.size(); ++i) {
+    auto parsed = read_trace_summaries(summaries[i], fmt::format("summary {}", i));
+    if (!parsed.ok()) throw std::invalid_argument(parsed.error().message);
+    for (SummarizedTrace& s : *parsed) {
+      if (s.outcome.ok()) {
+        read.push_back(std::move(s.outcome).value());
+      } else {
+        errors.append(s.outcome.error().message);
+        error_kinds.append(std::string(error_kind_name(s.outcome.error().kind)));
+      }
+    }
+  }
+  py::dict out;
+  out["traces"] = trace_columns(read);
+  out["regions"] = region_columns(read);
+  out["activities"] = ActivityColumns().to_python();
+  out["findings"] = finding_columns(read);
+  out["errors"] = errors;
+  out["error_kinds"] = error_kinds;
+  if (are_ranks_of_one_run(read))
+    out["across"] = across_columns(summarize_across_traces(read));
+  else
+    out["across"] = py::none();
+  return out;
+}
+
 }  // namespace
 
 }  // namespace attnprof::python
@@ -423,4 +469,11 @@ PYBIND11_MODULE(_attnprof, m) {
   m.def("analyze", &attnprof::python::analyze, py::arg("paths"), py::arg("region") = "",
         py::arg("explain") = true, py::arg("jobs") = 0,
         "Reads the traces (files or folders) and returns their tables as columns");
+  m.def("summarize", &attnprof::python::summarize, py::arg("path"), py::arg("region") = "",
+        "One trace's summary line (JSON), or its error's line");
+  m.def("merge", &attnprof::python::merge, py::arg("summaries"),
+        "The tables of the traces the summary lines describe, compared across ranks");
+  m.def("expand", &attnprof::python::expand, py::arg("paths"),
+        "Files, and each folder's traces in natural order, as `attnprof analyze DIR` reads them");
+  m.attr("summary_version") = attnprof::kTraceSummaryVersion;
 }

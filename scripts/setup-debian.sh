@@ -13,6 +13,9 @@ packages=(
   chromium  # the report's browser test (tests/browser/report_in_chromium.sh), headless
   # The Python module (python/, `import attnprof`) and its test: pandas brings numpy.
   pybind11-dev python3-dev python3-pandas python3-pytest
+  # attnprof.distributed and its test (a Dask LocalCluster); pip, venv and setuptools for the
+  # README's install command (pip install --no-build-isolation .).
+  python3-distributed python3-pip python3-venv python3-setuptools
 )
 
 missing=()

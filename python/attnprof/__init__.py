@@ -10,6 +10,10 @@ pandas DataFrames.
     run = attnprof.analyze(["rank0.json.gz", "rank1.json.gz"])  # or a folder; ranks of one run
     run.across       # per region: the slowest rank and the spread (None unless ranks of one run)
 
+    # Many machines (docs/DISTRIBUTED.md): a small summary per trace where it lies, then one merge.
+    lines = [attnprof.summarize(p) for p in paths]      # or attnprof.distributed.analyze(...)
+    run = attnprof.merge(lines)                          # run.across as analyze gives it
+
 The columns are those of `attnprof analyze --format csv` (activities) and of its JSON output;
 times are in microseconds (columns ending in _us). Nothing here parses JSON in Python.
 """
@@ -19,9 +23,20 @@ from typing import Iterable, List, Optional, Union
 
 import pandas as pd
 
-from . import _attnprof
+try:
+    from . import _attnprof
+except ImportError as error:  # the compiled half is missing or built for another Python
+    import os as _os
+    import sys as _sys
 
-__all__ = ["Traces", "TraceReadError", "read", "analyze"]
+    raise ImportError(
+        f"attnprof: the compiled part of the module (_attnprof) cannot be loaded from "
+        f"{_os.path.dirname(__file__)} ({error}); it is built for Debian's /usr/bin/python3 "
+        f"(this is {_sys.executable}): build it with `scripts/configure.sh --target "
+        f"attnprof_python` and put build/release/python on PYTHONPATH, or install the module "
+        f"(README.md, 'From Python')") from error
+
+__all__ = ["Traces", "TraceReadError", "read", "analyze", "summarize", "merge"]
 
 
 class TraceReadError(ValueError):
@@ -88,3 +103,33 @@ def read(path: str, region: Optional[str] = None, explain: bool = True) -> Trace
     if result.errors:
         raise TraceReadError(result.errors[0], result.error_kinds[0])
     return result
+
+
+def summarize(path: Union[str, "os.PathLike[str]"], region: Optional[str] = None) -> str:
+    """The map half of a distributed analysis: one trace read where it lies, as one line of JSON
+    (`attnprof analyze --format summary`). A trace that cannot be read gives its error's line
+    instead of raising, so that a map over many traces carries every outcome to `merge`."""
+    return _attnprof.summarize(_path_text(path), region or "")
+
+
+def merge(summaries: Iterable[str]) -> Traces:
+    """The reduce: the summary lines of `summarize` (each string may hold several lines) as the
+    tables `analyze` gives for the same traces, compared across ranks in `across`; their
+    activities and findings are empty (a summary has none). A summary that carries a map's error
+    is in `errors`; text that is not a summary raises ValueError naming its line."""
+    if isinstance(summaries, str):
+        summaries = [summaries]
+    return _frames(_attnprof.merge(list(summaries)))
+
+
+def _path_text(path) -> str:
+    import os
+
+    if isinstance(path, (bytes, bytearray)) or not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"a path is a str or os.PathLike, not {type(path).__name__}")
+    text = os.fspath(path)
+    if isinstance(text, bytes):
+        raise TypeError("a path is a str or os.PathLike of str, not bytes")
+    if "\0" in text:
+        raise ValueError("embedded null character in path")
+    return text

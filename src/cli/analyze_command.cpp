@@ -1,4 +1,5 @@
-// `attnprof analyze (TRACE | DIR)... [--region NAME] [--format text|json|md|csv] [--jobs N]`
+// `attnprof analyze (TRACE | DIR)... [--region NAME] [--format text|json|md|csv|summary]
+//  [--jobs N]`
 //
 // Several traces are read at once (issue 7), and a trace that cannot be read does not stop the
 // others: every trace read is reported, the others get their one-line error on stderr after the
@@ -12,6 +13,7 @@
 
 #include "attnprof/analysis.h"
 #include "attnprof/cross_trace.h"
+#include "attnprof/trace_summary.h"
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
@@ -75,8 +77,10 @@ int run(const AnalyzeArgs& args) {
 
   std::vector<TraceAnalysis> read;
   std::vector<UnreadTrace> unread;
+  std::vector<bool> input_failed;  // per input, in order: whether it is among `unread`
   size_t next = 0;
   for (const auto& input : inputs) {
+    input_failed.push_back(input.error || !outcomes[next].ok());
     if (input.error) {
       unread.push_back({input.path, input.error->message, input.error->kind});
       continue;
@@ -89,7 +93,21 @@ int run(const AnalyzeArgs& args) {
   }
 
   int exit_code = unread.empty() ? 0 : 2;
-  if (!read.empty()) {
+  if (args.format == "summary") {
+    // The map half of docs/DISTRIBUTED.md: one line per trace, in input order, its error's line
+    // too, so that merge reports every trace.
+    std::string out;
+    size_t next_read = 0, next_unread = 0;
+    for (bool failed : input_failed) {
+      if (failed) {
+        const UnreadTrace& u = unread[next_unread++];
+        out += write_trace_summary(u.path, Error{u.kind, u.error});
+      } else {
+        out += write_trace_summary(read[next_read++]);
+      }
+    }
+    if (write_command_output(out) != 0) exit_code = 2;
+  } else if (!read.empty()) {
     std::optional<CrossTraceSummary> across;
     if (are_ranks_of_one_run(read)) across = summarize_across_traces(read);
     if (json) {
@@ -124,8 +142,9 @@ void register_analyze(CLI::App& app, int& exit_code) {
                   "Regions are the user annotations with this name (wildcards * and ?); default: "
                   "ProfilerStep#* when present, else the whole trace");
   cmd->add_option("--format", args->format,
-                  "Output format; csv: one row per GPU activity of every region")
-      ->check(CLI::IsMember({"text", "json", "md", "csv"}));
+                  "Output format; csv: one row per GPU activity of every region; summary: one "
+                  "line of JSON per trace for `attnprof merge` (docs/DISTRIBUTED.md)")
+      ->check(CLI::IsMember({"text", "json", "md", "csv", "summary"}));
   cmd->add_flag("--explain", args->explain,
                 "Also say what the trace means: findings with their evidence and suggestions");
   cmd->add_option("-j,--jobs", args->jobs,

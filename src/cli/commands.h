@@ -11,6 +11,7 @@ void register_diff(CLI::App& app, int& exit_code);
 void register_check(CLI::App& app, int& exit_code);
 void register_report(CLI::App& app, int& exit_code);
 void register_annotate(CLI::App& app, int& exit_code);
+void register_merge(CLI::App& app, int& exit_code);
 // `bench` when LibTorch was not found at build time: says how to get it.
 void register_bench_unavailable(CLI::App& app, int& exit_code);
 

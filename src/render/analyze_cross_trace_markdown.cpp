@@ -33,7 +33,9 @@ void put_row(std::string& out, const CrossTraceSummary& across, const RegionAcro
       r.traces.size(), across.labels.size(), times(r.wall_ns), times(r.gpu_busy_ns), kernels);
 }
 
-void put_cross_trace(std::string& out, const CrossTraceSummary& across) {
+}  // namespace
+
+void append_cross_trace_markdown(std::string& out, const CrossTraceSummary& across) {
   put(out, "### Across {} traces\n\n", across.labels.size());
   put(out, "Traces named by {}; spread = (max − min) / median; times in µs.\n\n",
       labelled_by(across));
@@ -52,12 +54,10 @@ void put_cross_trace(std::string& out, const CrossTraceSummary& across) {
     put(out, "In one trace only, not compared: {}.\n\n", markdown_cell(alone));
 }
 
-}  // namespace
-
 std::string render_analyze_markdown(const AnalyzeOutput& output) {
   std::string out = render_markdown(output.traces);
   if (output.across)
-    put_cross_trace(out, *output.across);
+    append_cross_trace_markdown(out, *output.across);
   else if (output.traces.size() >= 2)
     put(out, "{}\n\n", kNotComparedWords);
   if (!output.unread.empty()) {

@@ -35,7 +35,9 @@ void put_time_table(std::string& out, const CrossTraceSummary& across, const cha
   out += "\n";
 }
 
-void put_cross_trace(std::string& out, const CrossTraceSummary& across) {
+}  // namespace
+
+void append_cross_trace_text(std::string& out, const CrossTraceSummary& across) {
   put(out, "across {} traces (named by {}; spread = (max - min) / median)\n\n",
       across.labels.size(), labelled_by(across));
   put_time_table(out, across, "wall µs", &RegionAcrossTraces::wall_ns);
@@ -58,12 +60,10 @@ void put_cross_trace(std::string& out, const CrossTraceSummary& across) {
   out += "\n";
 }
 
-}  // namespace
-
 std::string render_analyze_text(const AnalyzeOutput& output) {
   std::string out = render_text(output.traces);
   if (output.across)
-    put_cross_trace(out, *output.across);
+    append_cross_trace_text(out, *output.across);
   else if (output.traces.size() >= 2)
     put(out, "{}\n\n", kNotComparedWords);
   if (!output.unread.empty()) {

@@ -53,6 +53,11 @@ std::string render_analyze_markdown(const AnalyzeOutput& output);
 // One row per GPU activity of every region (analyze with activities_of_every_region).
 std::string render_analyze_csv(const AnalyzeOutput& output);
 
+// The section that compares the traces, as analyze's text and Markdown print it (merge prints
+// it alone).
+void append_cross_trace_text(std::string& out, const CrossTraceSummary& across);
+void append_cross_trace_markdown(std::string& out, const CrossTraceSummary& across);
+
 // The "across_traces" object of the JSON output (docs/json-schema.md).
 void write_cross_trace_json(JsonWriter& w, const CrossTraceSummary& across,
                             const std::vector<TraceAnalysis>& traces);

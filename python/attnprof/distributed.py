@@ -1,0 +1,111 @@
+"""Many traces on many machines: attnprof's map and reduce on a Dask cluster.
+
+    import attnprof.distributed
+    run = attnprof.distributed.analyze(paths, client="tcp://scheduler:8786")
+    run.across       # per region: the slowest rank and the spread, as attnprof.analyze gives it
+    run.errors       # one line per trace that could not be read
+
+Each trace is read on the worker that runs its task (`attnprof.summarize`: the file is opened
+there, so the workers must see the paths), and only its summary, a line of JSON of a few
+kilobytes, travels back; `attnprof.merge` then compares the ranks on the client. A trace that
+cannot be read gives its error row, not a failed job. A worker lost mid-run has its tasks run
+again by Dask on another worker; each trace's summary is gathered once, by its own future, so
+none is lost or counted twice. docs/DISTRIBUTED.md says more, with measurements.
+
+Needs Dask's distributed scheduler (Debian: python3-distributed).
+"""
+
+from typing import Iterable, List, Optional, Union
+
+from . import Traces, _attnprof, _path_text, merge, summarize
+
+__all__ = ["analyze", "summaries"]
+
+
+def _dask():
+    try:
+        import distributed
+    except ImportError as error:
+        raise ImportError(
+            "attnprof.distributed needs Dask's distributed scheduler: apt-get install "
+            "python3-distributed (Debian), or pip install distributed") from error
+    return distributed
+
+
+def _summarize_on_worker(path: str, region: str) -> str:
+    return summarize(path, region)
+
+
+def _activities_on_worker(path: str, region: str):
+    from . import analyze as analyze_here
+
+    return analyze_here([path], region, explain=False, jobs=1).activities
+
+
+def _client(client, workers: int):
+    distributed = _dask()
+    if client is None:
+        cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                           processes=True, dashboard_address=None)
+        return distributed.Client(cluster), True
+    if isinstance(client, str):
+        return distributed.Client(client), True
+    return client, False
+
+
+def summaries(paths: Union[str, Iterable[str]], client=None, region: Optional[str] = None,
+              workers: int = 4, retries: int = 2) -> List[str]:
+    """The map alone: each trace's summary line (or its error's line), in the order of `paths`
+    (folders are expanded as `attnprof analyze DIR` does, on the client)."""
+    names = _expanded(paths)
+    dask_client, owned = _client(client, workers)
+    try:
+        futures = dask_client.map(_summarize_on_worker, names, region=region or "",
+                                  key=[f"attnprof-summary-{i}-{p}" for i, p in enumerate(names)],
+                                  retries=retries)
+        return dask_client.gather(futures)
+    finally:
+        if owned:
+            cluster = getattr(dask_client, "cluster", None)
+            dask_client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def analyze(paths: Union[str, Iterable[str]], client=None, region: Optional[str] = None,
+            workers: int = 4, retries: int = 2, activities: bool = False) -> Traces:
+    """Reads every trace on the cluster and compares the ranks, as `attnprof.analyze` does in one
+    process. `client`: a `distributed.Client`, a scheduler address ("tcp://host:8786"), or None
+    for a LocalCluster of `workers` processes on this machine. With `activities`, each worker
+    also sends back its trace's activity rows as a DataFrame (large: one row per GPU activity)."""
+    names = _expanded(paths)
+    dask_client, owned = _client(client, workers)
+    try:
+        keys = [f"{i}-{p}" for i, p in enumerate(names)]
+        lines = dask_client.map(_summarize_on_worker, names, region=region or "",
+                                key=["attnprof-summary-" + k for k in keys], retries=retries)
+        rows = None
+        if activities:
+            rows = dask_client.map(_activities_on_worker, names, region=region or "",
+                                   key=["attnprof-activities-" + k for k in keys],
+                                   retries=retries)
+        result = merge(dask_client.gather(lines))
+        if rows is not None:
+            import pandas as pd
+
+            frames = [f for f in dask_client.gather(rows) if len(f)]
+            if frames:
+                result.activities = pd.concat(frames, ignore_index=True)
+        return result
+    finally:
+        if owned:
+            cluster = getattr(dask_client, "cluster", None)
+            dask_client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def _expanded(paths) -> List[str]:
+    if isinstance(paths, str) or not isinstance(paths, Iterable):
+        paths = [paths]
+    return _attnprof.expand([_path_text(p) for p in paths])

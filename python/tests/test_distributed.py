@@ -1,0 +1,112 @@
+"""The map and reduce of docs/DISTRIBUTED.md: summaries merged on one machine and on a Dask
+LocalCluster of worker processes equal the same traces analyzed in one process; a bad trace is an
+error row; a worker killed mid-run loses no trace and counts none twice."""
+
+import gzip
+import json
+import os
+import signal
+import time
+
+import distributed
+import pandas as pd
+import pytest
+
+import attnprof
+import attnprof.distributed
+
+DATA = os.environ["ATTNPROF_TEST_DATA"]
+WORLD = 64
+
+
+@pytest.fixture(scope="module")
+def rank_traces(tmp_path_factory):
+    """64 ranks of one run, from the two real ranks of tests/data/ranks (alternately), each with
+    its own rank in distributedInfo; and one file that is no trace, between them."""
+    folder = tmp_path_factory.mktemp("ranks")
+    sources = []
+    for name in ("ddp_rank0.json.gz", "ddp_rank1.json.gz"):
+        with gzip.open(os.path.join(DATA, "ranks", name), "rt") as f:
+            sources.append(json.load(f))
+    paths = []
+    for rank in range(WORLD):
+        doc = dict(sources[rank % 2])
+        doc["distributedInfo"] = dict(doc["distributedInfo"], rank=rank, world_size=WORLD)
+        path = folder / f"rank_{rank}.json.gz"
+        with gzip.open(path, "wt") as f:
+            json.dump(doc, f)
+        paths.append(str(path))
+    bad = folder / "rank_bad.json.gz"
+    bad.write_bytes(b"this is not a trace")
+    paths.insert(WORLD // 2, str(bad))
+    return paths
+
+
+def same_tables(merged, direct):
+    pd.testing.assert_frame_equal(merged.across, direct.across)
+    pd.testing.assert_frame_equal(merged.regions, direct.regions)
+    # A summary carries no diagnostics or markers: every other column of the traces is the same.
+    columns = [c for c in direct.traces.columns if c not in ("warnings", "markers")]
+    pd.testing.assert_frame_equal(merged.traces[columns], direct.traces[columns])
+    assert merged.errors == direct.errors
+    assert merged.error_kinds == direct.error_kinds
+
+
+def test_merge_of_summaries_equals_one_process(rank_traces):
+    direct = attnprof.analyze(rank_traces, explain=False)
+    assert direct.across is not None and len(direct.traces) == WORLD
+    merged = attnprof.merge([attnprof.summarize(p) for p in rank_traces])
+    same_tables(merged, direct)
+    # The two real ranks differ (rank 1's sequence is longer): the odd ranks are the slowest.
+    assert set(merged.across["gpu_busy_slowest"]) <= {f"rank {r}" for r in range(1, WORLD, 2)}
+
+
+def test_merge_refuses_text_that_is_no_summary():
+    with pytest.raises(ValueError, match=r"summary 0: line 1 \(byte 0\): not a trace summary"):
+        attnprof.merge(['{"format": "something else"}'])
+    line = attnprof.summarize(os.path.join(DATA, "study_naive.json.gz"))
+    newer = line.replace('"version":1', '"version":99')
+    with pytest.raises(ValueError, match="written by a later attnprof"):
+        attnprof.merge([newer])
+
+
+def test_dask_cluster_with_a_worker_killed_mid_run(rank_traces):
+    direct = attnprof.analyze(rank_traces, explain=False)
+    cluster = distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+    client = distributed.Client(cluster)
+    try:
+        pids = client.run(os.getpid)
+        assert len(pids) == 3
+        victim_address, victim_pid = sorted(pids.items())[0]
+
+        # Each map slowed down a little, so that the kill lands while tasks are in flight. (A
+        # nested function travels to the workers by value; attnprof is imported there.)
+        def slow_summary(path):
+            time.sleep(0.05)
+            return attnprof.summarize(path)
+
+        futures = client.map(slow_summary, rank_traces, key=[f"s-{p}" for p in rank_traces],
+                             retries=2)
+        done = 0
+        for _ in distributed.as_completed(futures):
+            done += 1
+            if done == 5:
+                os.kill(victim_pid, signal.SIGKILL)
+        lines = client.gather(futures)
+        assert len(lines) == len(rank_traces)
+        merged = attnprof.merge(lines)
+        same_tables(merged, direct)
+        assert len(merged.traces) == WORLD and len(merged.errors) == 1
+        assert "rank_bad.json.gz" in merged.errors[0]
+        # The killed worker is gone (its nanny may have started another in its place).
+        deadline = time.time() + 30
+        while victim_pid in client.run(os.getpid).values() and time.time() < deadline:
+            time.sleep(0.2)
+        assert victim_pid not in client.run(os.getpid).values()
+        # The module's own entry point on the same cluster gives the same tables.
+        same_tables(attnprof.distributed.analyze(rank_traces, client=client), direct)
+    finally:
+        client.close()
+        cluster.close()
+

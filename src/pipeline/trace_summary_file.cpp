@@ -1,0 +1,388 @@
+// The trace summary's one owner: a table of fields per type drives both the writer and the
+// reader, so that the two sides cannot drift (docs/DISTRIBUTED.md has the format). A number or
+// text added to the summary is one line of a table below.
+
+#include <simdjson.h>
+
+#include <array>
+#include <map>
+#include <optional>
+#include <variant>
+
+#include "analysis/region_facts.h"
+#include "attnprof/trace_summary.h"
+#include "render/json_writer.h"
+
+namespace attnprof {
+
+namespace {
+
+template <typename Owner>
+struct Field {
+  std::string_view key;
+  std::variant<int64_t Owner::*, int32_t Owner::*, uint64_t Owner::*, std::string Owner::*> member;
+};
+
+// The trace as a whole. Its regions, devices and distributedInfo are written beside these.
+const std::array<Field<TraceAnalysis>, 4> kTraceFields = {{
+    {"json_bytes", &TraceAnalysis::json_bytes},
+    {"events", &TraceAnalysis::events},
+    {"region_pattern", &TraceAnalysis::region_pattern},
+    {"typical_region", &TraceAnalysis::typical_region},
+}};
+
+// distributedInfo, as analyze's JSON spells it (-1: the trace does not say).
+const std::array<Field<TraceAnalysis>, 3> kDistributedFields = {{
+    {"backend", &TraceAnalysis::distributed_backend},
+    {"rank", &TraceAnalysis::rank},
+    {"world_size", &TraceAnalysis::world_size},
+}};
+
+const std::array<Field<DeviceSummary>, 8> kDeviceFields = {{
+    {"id", &DeviceSummary::id},
+    {"name", &DeviceSummary::name},
+    {"vendor", &DeviceSummary::vendor},
+    {"sm_count", &DeviceSummary::sm_count},
+    {"compute_major", &DeviceSummary::compute_major},
+    {"compute_minor", &DeviceSummary::compute_minor},
+    {"arch", &DeviceSummary::arch},
+    {"description", &DeviceSummary::description},
+}};
+
+// Each region's own numbers: everything the comparison across ranks and the facts read. Its
+// copies by kind ("memcpy_by_kind") are written beside these.
+const std::array<Field<RegionSummary>, 10> kRegionFields = {{
+    {"name", &RegionSummary::name},
+    {"pid", &RegionSummary::pid},
+    {"start_ns", &RegionSummary::start_ns},
+    {"wall_ns", &RegionSummary::wall_ns},
+    {"cpu_ns", &RegionSummary::cpu_ns},
+    {"gpu_busy_ns", &RegionSummary::gpu_busy_ns},
+    {"kernels", &RegionSummary::kernels},
+    {"memcpy", &RegionSummary::memcpy},
+    {"memset", &RegionSummary::memset},
+    {"gpu_syncs", &RegionSummary::gpu_syncs},
+}};
+
+template <typename Owner, size_t N>
+void write_fields(JsonWriter& w, const Owner& owner, const std::array<Field<Owner>, N>& fields) {
+  for (const auto& f : fields) {
+    w.key(f.key);
+    std::visit(
+        [&](auto member) {
+          const auto& value = owner.*member;
+          if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::string>)
+            w.string(value);
+          else
+            w.number(value);
+        },
+        f.member);
+  }
+}
+
+void write_head(JsonWriter& w, const std::string& path) {
+  w.key("format").string(kTraceSummaryFormat);
+  w.key("version").number(kTraceSummaryVersion);
+  w.key("path").string(path);
+}
+
+// --- reading ---------------------------------------------------------------------------------
+
+using simdjson::dom::element;
+using simdjson::dom::object;
+
+// Where a value sits, for messages: "regions[3].wall_ns".
+struct Reading {
+  const std::string& origin;
+  size_t line;
+  size_t line_offset;
+  std::optional<Error> error;
+
+  void fail(std::string_view where, std::string_view what) {
+    if (error) return;
+    error = make_error(ErrorKind::kMalformed,
+                       "{}: line {} (byte {}): not a trace summary: {} {} (write it again with "
+                       "`attnprof analyze --format summary`)",
+                       origin, line, line_offset, where, what);
+  }
+};
+
+std::string_view type_name(const element& e) {
+  switch (e.type()) {
+    case simdjson::dom::element_type::ARRAY:
+      return "an array";
+    case simdjson::dom::element_type::OBJECT:
+      return "an object";
+    case simdjson::dom::element_type::INT64:
+    case simdjson::dom::element_type::UINT64:
+      return "an integer";
+    case simdjson::dom::element_type::DOUBLE:
+      return "a number with a fraction";
+    case simdjson::dom::element_type::STRING:
+      return "a string";
+    case simdjson::dom::element_type::BOOL:
+      return "true or false";
+    case simdjson::dom::element_type::NULL_VALUE:
+      return "null";
+  }
+  return "a value";
+}
+
+template <typename Owner, size_t N>
+void read_fields(Reading& r, const object& o, std::string_view where, Owner& owner,
+                 const std::array<Field<Owner>, N>& fields) {
+  for (const auto& f : fields) {
+    const std::string at = where.empty() ? std::string(f.key) : fmt::format("{}.{}", where, f.key);
+    element e;
+    if (o.at_key(f.key).get(e) != simdjson::SUCCESS) {
+      r.fail(at, "is missing");
+      return;
+    }
+    std::visit(
+        [&](auto member) {
+          auto& value = owner.*member;
+          using T = std::decay_t<decltype(value)>;
+          if constexpr (std::is_same_v<T, std::string>) {
+            std::string_view s;
+            if (e.get_string().get(s) != simdjson::SUCCESS)
+              return r.fail(at, fmt::format("is {} where a string belongs", type_name(e)));
+            value = std::string(s);
+          } else if constexpr (std::is_same_v<T, uint64_t>) {
+            if (e.get_uint64().get(value) != simdjson::SUCCESS)
+              return r.fail(at, fmt::format("is {} where a count belongs", type_name(e)));
+          } else {
+            int64_t v;
+            if (e.get_int64().get(v) != simdjson::SUCCESS || v < std::numeric_limits<T>::min() ||
+                v > std::numeric_limits<T>::max())
+              return r.fail(at, fmt::format("is {} where an integer belongs", type_name(e)));
+            value = static_cast<T>(v);
+          }
+        },
+        f.member);
+    if (r.error) return;
+  }
+}
+
+std::optional<object> object_at(Reading& r, const object& o, std::string_view key,
+                                std::string_view where) {
+  element e;
+  object found;
+  if (o.at_key(key).get(e) != simdjson::SUCCESS) {
+    r.fail(where, "is missing");
+    return std::nullopt;
+  }
+  if (e.get_object().get(found) != simdjson::SUCCESS) {
+    r.fail(where, fmt::format("is {} where an object belongs", type_name(e)));
+    return std::nullopt;
+  }
+  return found;
+}
+
+std::optional<simdjson::dom::array> array_at(Reading& r, const object& o, std::string_view key) {
+  element e;
+  simdjson::dom::array found;
+  if (o.at_key(key).get(e) != simdjson::SUCCESS) {
+    r.fail(key, "is missing");
+    return std::nullopt;
+  }
+  if (e.get_array().get(found) != simdjson::SUCCESS) {
+    r.fail(key, fmt::format("is {} where an array belongs", type_name(e)));
+    return std::nullopt;
+  }
+  return found;
+}
+
+std::optional<ErrorKind> error_kind_named(std::string_view name) {
+  for (ErrorKind k :
+       {ErrorKind::kIo, ErrorKind::kNotATrace, ErrorKind::kMalformed, ErrorKind::kTruncated,
+        ErrorKind::kLimit, ErrorKind::kUsage, ErrorKind::kUnmatched})
+    if (error_kind_name(k) == name) return k;
+  return std::nullopt;
+}
+
+std::optional<SummarizedTrace> read_summary(Reading& r, const object& o) {
+  std::string_view format;
+  if (o["format"].get_string().get(format) != simdjson::SUCCESS || format != kTraceSummaryFormat) {
+    r.fail("format", fmt::format("is not \"{}\"", kTraceSummaryFormat));
+    return std::nullopt;
+  }
+  int64_t version = 0;
+  if (o["version"].get_int64().get(version) != simdjson::SUCCESS || version < 1) {
+    r.fail("version", "is not a version number");
+    return std::nullopt;
+  }
+  if (version > kTraceSummaryVersion) {
+    r.error = make_error(ErrorKind::kMalformed,
+                         "{}: line {} (byte {}): a trace summary of version {}, written by a later "
+                         "attnprof; this one reads version {} (use the attnprof that wrote it)",
+                         r.origin, r.line, r.line_offset, version, kTraceSummaryVersion);
+    return std::nullopt;
+  }
+  std::string_view path;
+  if (o["path"].get_string().get(path) != simdjson::SUCCESS) {
+    r.fail("path", "is missing or not a string");
+    return std::nullopt;
+  }
+  SummarizedTrace out{std::string(path), Error{}};
+
+  element error;
+  if (o.at_key("error").get(error) == simdjson::SUCCESS) {
+    object eo;
+    std::string_view kind, message;
+    std::optional<ErrorKind> known;
+    if (error.get_object().get(eo) != simdjson::SUCCESS ||
+        eo["kind"].get_string().get(kind) != simdjson::SUCCESS ||
+        !(known = error_kind_named(kind)) ||
+        eo["message"].get_string().get(message) != simdjson::SUCCESS) {
+      r.fail("error", "is not {\"kind\": a kind of error, \"message\": its line}");
+      return std::nullopt;
+    }
+    out.outcome = Error{*known, std::string(message)};
+    return out;
+  }
+
+  TraceAnalysis t;
+  t.path = out.path;
+  read_fields(r, o, "", t, kTraceFields);
+  element distributed;
+  if (!r.error && o.at_key("distributed").get(distributed) == simdjson::SUCCESS &&
+      !distributed.is_null()) {
+    if (auto d = object_at(r, o, "distributed", "distributed"))
+      read_fields(r, *d, "distributed", t, kDistributedFields);
+  }
+  if (auto devices = r.error ? std::nullopt : array_at(r, o, "devices")) {
+    size_t i = 0;
+    for (element e : *devices) {
+      const std::string at = fmt::format("devices[{}]", i++);
+      object d;
+      if (e.get_object().get(d) != simdjson::SUCCESS) {
+        r.fail(at, fmt::format("is {} where an object belongs", type_name(e)));
+        break;
+      }
+      read_fields(r, d, at, t.devices.emplace_back(), kDeviceFields);
+      if (r.error) break;
+    }
+  }
+  if (auto regions = r.error ? std::nullopt : array_at(r, o, "regions")) {
+    size_t i = 0;
+    for (element e : *regions) {
+      const std::string at = fmt::format("regions[{}]", i++);
+      object ro;
+      if (e.get_object().get(ro) != simdjson::SUCCESS) {
+        r.fail(at, fmt::format("is {} where an object belongs", type_name(e)));
+        break;
+      }
+      RegionSummary& region = t.regions.emplace_back();
+      read_fields(r, ro, at, region, kRegionFields);
+      if (r.error) break;
+      if (auto kinds = object_at(r, ro, "memcpy_by_kind", at + ".memcpy_by_kind")) {
+        for (auto [kind, count] : *kinds) {
+          int64_t n;
+          if (count.get_int64().get(n) != simdjson::SUCCESS || n < 0) {
+            r.fail(fmt::format("{}.memcpy_by_kind.{}", at, kind), "is not a count");
+            break;
+          }
+          region.memcpy_by_kind[std::string(kind)] = n;
+        }
+      }
+      if (r.error) break;
+    }
+  }
+  if (r.error) return std::nullopt;
+  if (t.typical_region < -1 || t.typical_region >= static_cast<int>(t.regions.size())) {
+    r.fail("typical_region", "is not the index of one of its regions (or -1)");
+    return std::nullopt;
+  }
+  t.facts = facts_of_summaries(t.regions);
+  out.outcome = std::move(t);
+  return out;
+}
+
+}  // namespace
+
+std::string write_trace_summary(const TraceAnalysis& analysis) {
+  JsonWriter w(JsonWriter::kCompact);
+  w.begin_object();
+  write_head(w, analysis.path);
+  write_fields(w, analysis, kTraceFields);
+  w.key("distributed");
+  if (analysis.distributed_backend.empty()) {
+    w.null();
+  } else {
+    w.begin_object();
+    write_fields(w, analysis, kDistributedFields);
+    w.end_object();
+  }
+  w.key("devices").begin_array();
+  for (const DeviceSummary& d : analysis.devices) {
+    w.begin_object();
+    write_fields(w, d, kDeviceFields);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("regions").begin_array();
+  for (const RegionSummary& r : analysis.regions) {
+    w.begin_object();
+    write_fields(w, r, kRegionFields);
+    w.key("memcpy_by_kind").begin_object();
+    for (const auto& [kind, n] : r.memcpy_by_kind) w.key(kind).number(n);
+    w.end_object();
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  w.text("\n");
+  return w.take();
+}
+
+std::string write_trace_summary(const std::string& path, const Error& error) {
+  JsonWriter w(JsonWriter::kCompact);
+  w.begin_object();
+  write_head(w, path);
+  w.key("error").begin_object();
+  w.key("kind").string(error_kind_name(error.kind));
+  w.key("message").string(error.message);
+  w.end_object();
+  w.end_object();
+  w.text("\n");
+  return w.take();
+}
+
+Result<std::vector<SummarizedTrace>> read_trace_summaries(std::string_view text,
+                                                          const std::string& origin) {
+  std::vector<SummarizedTrace> out;
+  simdjson::dom::parser parser;
+  size_t line = 0;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    ++line;
+    std::string_view one = text.substr(start, end - start);
+    const size_t offset = start;
+    start = end + 1;
+    if (one.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    Reading r{origin, line, offset, std::nullopt};
+    element doc;
+    if (auto err = parser.parse(one.data(), one.size()).get(doc); err != simdjson::SUCCESS)
+      return make_error(ErrorKind::kMalformed,
+                        "{}: line {} (byte {}): not JSON ({}); a trace summary is one JSON object "
+                        "per line, as `attnprof analyze --format summary` writes it",
+                        origin, line, offset, simdjson::error_message(err));
+    object o;
+    if (doc.get_object().get(o) != simdjson::SUCCESS) {
+      r.fail("the line", fmt::format("is {} where a summary object belongs", type_name(doc)));
+      return *r.error;
+    }
+    std::optional<SummarizedTrace> summary = read_summary(r, o);
+    if (!summary) return *r.error;
+    out.push_back(std::move(*summary));
+  }
+  if (out.empty())
+    return make_error(ErrorKind::kMalformed,
+                      "{}: holds no trace summary (write them with `attnprof analyze --format "
+                      "summary TRACE... > FILE`)",
+                      origin);
+  return out;
+}
+
+}  // namespace attnprof
