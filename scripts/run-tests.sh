@@ -2,9 +2,17 @@
 # The whole CPU test suite (what CI runs): set-up, build, then every test but the GPU ones, first
 # in the release build, then again under AddressSanitizer and UndefinedBehaviorSanitizer (the asan
 # preset; ASAN_OPTIONS and UBSAN_OPTIONS are in its test preset). Fails if either suite fails, or
-# if a C++ file does not match .clang-format (checked first: it takes seconds).
+# if a C++ file does not match .clang-format, or a tracked file holds a merge-conflict marker
+# (both checked first: they take seconds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A merge-conflict marker left in any tracked file (code or docs) fails the suite before the build.
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  if marked=$(git ls-files -z | xargs -0 grep -IlE '^(<<<<<<<|>>>>>>>)( |$)'); then
+    echo "run-tests.sh: merge-conflict markers in: $marked" >&2
+    exit 1
+  fi
+fi
 scripts/configure.sh
 scripts/check-format.sh
 
