@@ -2,6 +2,7 @@
 // and the study's facts on the real H200 traces: naive -> in-place removes exactly the hidden
 // `Memcpy DtoD` launched from aten::masked_fill.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "analysis/kernel_class.h"
@@ -114,7 +115,7 @@ TEST(DiffAlignment, AMatchedKernelChangesWhenItsDurationMovesBeyondNoise) {
 
 TEST(DiffAlignment, SequencesTooLongToAlignAreMatchedByName) {
   std::vector<std::string> names;
-  for (int i = 0; i < 10000; ++i) names.push_back("k" + std::to_string(i));
+  for (int i = 0; i < 10000; ++i) names.push_back(fmt::format("k{}", i));
   std::vector<std::string> reversed(names.rbegin(), names.rend());
   reversed.push_back("extra");
   auto d = diff_traces(analysis_of({kernels(names, 1000)}), analysis_of({kernels(reversed, 1000)}));

@@ -84,7 +84,10 @@ TEST(TraceDocument, ReadsAnEventLargerThanAChunk) {
 }
 
 TEST(TraceDocument, AcceptsABareArrayOfEvents) {
-  TempFile file("bare.json", "[" + cpu_op(0, "a") + ", " + cpu_op(1, "b") + "]");
+  // Appended, not "[" + string: g++ 12's false -Wrestrict (GCC bug 105329).
+  std::string events = "[";
+  events += cpu_op(0, "a") + ", " + cpu_op(1, "b") + "]";
+  TempFile file("bare.json", events);
   Trace t = read_ok(file.path());
   EXPECT_EQ(t.host_events.size(), 2u);
 }

@@ -50,6 +50,14 @@ std::optional<uint64_t> parse_size(std::string_view text) {
 
 namespace {
 
+bool limits_shown = false;
+
+// An empty group hides the flags from --help: seven --max-* flags in every command's help buried
+// the useful ones. --help-all shows them under "Limits".
+std::string limit_group() {
+  return limits_shown ? "Limits" : "";
+}
+
 void add_size(CLI::App& cmd, const std::string& name, uint64_t& value, const std::string& help) {
   cmd.add_option_function<std::string>(
          name,
@@ -62,7 +70,8 @@ void add_size(CLI::App& cmd, const std::string& name, uint64_t& value, const std
            value = *size;
          },
          help)
-      ->type_name("SIZE");
+      ->type_name("SIZE")
+      ->group(limit_group());
 }
 
 template <typename T>
@@ -77,10 +86,15 @@ void add_count(CLI::App& cmd, const std::string& name, T& value, const std::stri
            value = static_cast<T>(*count);
          },
          help)
-      ->type_name("N");
+      ->type_name("N")
+      ->group(limit_group());
 }
 
 }  // namespace
+
+void show_limit_flags(bool shown) {
+  limits_shown = shown;
+}
 
 void LimitOptions::add_to(CLI::App& cmd) {
   add_size(cmd, "--max-json-bytes", limits.max_decompressed_bytes,

@@ -19,6 +19,10 @@ std::optional<uint64_t> parse_size(std::string_view text);
 // A plain non-negative decimal integer up to `max`.
 std::optional<uint64_t> parse_count(std::string_view text, uint64_t max);
 
+// Whether --help lists the limit flags (under "Limits"); they are hidden unless --help-all asked
+// for them. Set before the commands register their flags.
+void show_limit_flags(bool shown);
+
 struct LimitOptions {
   Limits limits;
   void add_to(CLI::App& cmd);

@@ -12,6 +12,7 @@
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/did_you_mean.h"
+#include "cli/limit_options.h"
 #include "render/display_text.h"
 #include "render/version_text.h"
 #ifdef ATTNPROF_HAVE_BENCH
@@ -42,10 +43,11 @@ std::string version() {
   return text;
 }
 
-std::vector<std::string> subcommand_names(const CLI::App& app) {
+// The commands a user may type; `visible_only` leaves out the hidden ones (manpage).
+std::vector<std::string> subcommand_names(const CLI::App& app, bool visible_only = false) {
   std::vector<std::string> names;
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
-    names.push_back(sub->get_name());
+    if (!visible_only || !sub->get_group().empty()) names.push_back(sub->get_name());
   return names;
 }
 
@@ -82,6 +84,17 @@ std::string flag_suggestion(CLI::App& app, int argc, char** argv) {
 
 int main(int argc, char** argv) {
   hold_closed_standard_descriptors();
+  // --help-all: the help with the limit flags, which --help leaves out.
+  std::vector<char*> args(argv, argv + argc);
+  static char help[] = "--help";
+  for (char*& arg : args) {
+    if (std::string_view(arg) == "--") break;
+    if (std::string_view(arg) == "--help-all") {
+      attnprof::cli::show_limit_flags(true);
+      arg = help;
+    }
+  }
+  argv = args.data();
   CLI::App app{
       "attnprof: profile attention implementations and read their PyTorch profiler traces"};
   app.require_subcommand(1);
@@ -97,7 +110,9 @@ int main(int argc, char** argv) {
         throw CLI::Success();
       },
       "Print the version, the commit it was built from, and its libraries' versions");
-  app.footer("A file name that begins with - goes after --: attnprof analyze -- -odd.json");
+  app.footer(
+      "attnprof COMMAND --help says more; --help-all adds the reader's limit flags "
+      "(--max-*)");
   int exit_code = 0;
   attnprof::cli::register_analyze(app, exit_code);
   attnprof::cli::register_diff(app, exit_code);
@@ -105,10 +120,31 @@ int main(int argc, char** argv) {
   attnprof::cli::register_report(app, exit_code);
   attnprof::cli::register_annotate(app, exit_code);
   attnprof::cli::register_merge(app, exit_code);
+  attnprof::cli::register_completion(app, exit_code);
 #ifdef ATTNPROF_HAVE_BENCH
   attnprof::bench::register_bench_command(app, exit_code);
 #else
   attnprof::cli::register_bench_unavailable(app, exit_code);
+#endif
+  for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    std::string footer = "A file name that begins with - goes after --: attnprof " +
+                         sub->get_name() + " -- -odd.json";
+    bool limits = false;
+    for (const CLI::Option* option : sub->get_options())
+      for (const std::string& name : option->get_lnames())
+        limits = limits || name.starts_with("max-");
+    if (limits) footer += "\n--help-all adds the reader's limit flags (--max-*)";
+    sub->footer(footer);
+  }
+#ifndef ATTNPROF_HAVE_BENCH
+  // Any flag of the real bench (`bench --seq 1024`) would be refused as unexpected before the
+  // command could say what is missing: say it first.
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.empty() || arg[0] == '-') continue;
+    if (arg == "bench") return attnprof::cli::bench_unavailable();
+    break;
+  }
 #endif
   // A first word that is no subcommand: say which one was meant.
   for (int i = 1; i < argc; ++i) {
@@ -120,7 +156,12 @@ int main(int argc, char** argv) {
     if (auto near = attnprof::cli::closest(arg, names))
       message += "; did you mean '" + *near + "'?";
     else
-      message += "; the commands: analyze, diff, check, report, bench (attnprof --help)";
+      message += "; the commands: " + [&] {
+        std::string list;
+        for (const std::string& name : subcommand_names(app, true))
+          list += (list.empty() ? "" : ", ") + name;
+        return list;
+      }() + " (attnprof --help)";
     attnprof::cli::print_error(message);
     return 2;
   }
