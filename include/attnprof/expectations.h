@@ -24,12 +24,36 @@ namespace attnprof {
 
 enum class CompareOp { kEq, kNe, kLt, kLe, kGt, kGe, kContains, kNotContains };
 
+// A value read from the baseline (`check --baseline`): `baseline.METRIC`, optionally scaled or
+// shifted by a number: `baseline.gpu_time_ms * 1.05`, `baseline.kernels + 1`.
+struct BaselineValue {
+  std::string metric;
+  char op = 0;  // '*', '/', '+', '-', or 0 for none
+  double operand = 0;
+
+  // The value the comparison is made against, from the baseline's median.
+  double applied_to(double baseline) const {
+    switch (op) {
+      case '*':
+        return baseline * operand;
+      case '/':
+        return baseline / operand;
+      case '+':
+        return baseline + operand;
+      case '-':
+        return baseline - operand;
+    }
+    return baseline;
+  }
+};
+
 // `METRIC OP VALUE`.
 struct Comparison {
   std::string metric;
   CompareOp op = CompareOp::kEq;
-  std::string value;             // as written, without quotes
-  std::optional<double> number;  // when the value is a number
+  std::string value;                      // as written, without quotes
+  std::optional<double> number;           // when the value is a number
+  std::optional<BaselineValue> baseline;  // when the value is `baseline.METRIC ...`
 };
 
 // One expression: one comparison, or several joined by `and`.
@@ -74,11 +98,16 @@ Result<std::vector<Expectation>> parse_expectations(std::string_view content,
 Result<std::vector<Expectation>> load_expectations(
     const std::string& path, uint64_t max_bytes = Limits{}.max_side_file_bytes);
 
+// Whether any comparison reads the baseline (`baseline.METRIC`).
+bool uses_baseline(const std::vector<Expectation>& expectations);
+
 // Evaluates each expectation on `analysis`. Per-class metrics (kernels.gemm, ...) read the
 // regions whose activities were listed: analyze with AnalyzeOptions::activities_of_every_region
 // for medians over every region.
+// `baseline`: what `baseline.METRIC` values read (check --baseline); null for none.
 std::vector<ExpectationResult> check_expectations(const std::vector<Expectation>& expectations,
-                                                  const TraceAnalysis& analysis);
+                                                  const TraceAnalysis& analysis,
+                                                  const TraceAnalysis* baseline = nullptr);
 
 inline bool all_hold(const std::vector<ExpectationResult>& results) {
   for (const auto& r : results)

@@ -89,16 +89,56 @@ ActualValue actual_value(const std::string& metric, const MetricValue& v) {
   return out;
 }
 
+// A comparison against the baseline made into one against a value: the baseline's median (or
+// its first spelling), scaled as written. Fails, saying why, when there is nothing to read.
+std::optional<Comparison> against_baseline(const Comparison& c, const TraceAnalysis* baseline,
+                                           std::string& why_not) {
+  if (!baseline) {
+    why_not = "no baseline: give check --baseline TRACE_OR_STUDY";
+    return std::nullopt;
+  }
+  const MetricValue b = metric_value(*baseline, c.baseline->metric);
+  if (!b.available) {
+    why_not = "the baseline's " + c.baseline->metric + " is n/a (" + b.why_unavailable + ")";
+    return std::nullopt;
+  }
+  Comparison made = c;
+  if (b.type == MetricType::kNumber) {
+    made.number = c.baseline->applied_to(b.number.median);
+    made.value = format_number(*made.number);
+  } else {
+    made.value = b.texts.empty() ? std::string() : b.texts.front();
+  }
+  return made;
+}
+
 }  // namespace
 
-ExpectationResult evaluate_expectation(const Expectation& e, const TraceAnalysis& analysis) {
+bool uses_baseline(const std::vector<Expectation>& expectations) {
+  for (const auto& e : expectations)
+    for (const auto& c : e.all_of)
+      if (c.baseline) return true;
+  return false;
+}
+
+ExpectationResult evaluate_expectation(const Expectation& e, const TraceAnalysis& analysis,
+                                       const TraceAnalysis* baseline) {
   ExpectationResult r;
   r.text = e.text;
   r.source = e.source;
   r.holds = true;
-  for (const auto& c : e.all_of) {
-    MetricValue v = metric_value(analysis, c.metric);
-    bool holds = compare(c, v);
+  for (const auto& given : e.all_of) {
+    MetricValue v = metric_value(analysis, given.metric);
+    std::string baseline_words;
+    std::optional<Comparison> made = given;
+    if (given.baseline) {
+      std::string why_not;
+      made = against_baseline(given, baseline, why_not);
+      baseline_words =
+          made ? " against " + given.value + " = " + made->value : " (" + why_not + ")";
+    }
+    const Comparison& c = made ? *made : given;
+    bool holds = made && compare(c, v);
     r.holds = r.holds && holds;
     r.values.push_back(actual_value(c.metric, v));
     std::string actual = format_actual(v);
@@ -107,6 +147,7 @@ ExpectationResult evaluate_expectation(const Expectation& e, const TraceAnalysis
       std::string full = v.texts[1].size() > 120 ? v.texts[1].substr(0, 117) + "..." : v.texts[1];
       actual += " (full name: " + full + ")";
     }
+    actual += baseline_words;
     if (e.all_of.size() > 1) actual = c.metric + " = " + actual;
     r.actual += (r.actual.empty() ? "" : "; ") + actual;
   }
@@ -114,10 +155,11 @@ ExpectationResult evaluate_expectation(const Expectation& e, const TraceAnalysis
 }
 
 std::vector<ExpectationResult> check_expectations(const std::vector<Expectation>& expectations,
-                                                  const TraceAnalysis& analysis) {
+                                                  const TraceAnalysis& analysis,
+                                                  const TraceAnalysis* baseline) {
   std::vector<ExpectationResult> out;
   out.reserve(expectations.size());
-  for (const auto& e : expectations) out.push_back(evaluate_expectation(e, analysis));
+  for (const auto& e : expectations) out.push_back(evaluate_expectation(e, analysis, baseline));
   return out;
 }
 

@@ -8,7 +8,10 @@
 
 namespace attnprof {
 
+// `baseline` (check --baseline) is what `baseline.METRIC` values read; null when none was given,
+// and then such a comparison fails, saying so.
 ExpectationResult evaluate_expectation(const Expectation& expectation,
-                                       const TraceAnalysis& analysis);
+                                       const TraceAnalysis& analysis,
+                                       const TraceAnalysis* baseline = nullptr);
 
 }  // namespace attnprof

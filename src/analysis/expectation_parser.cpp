@@ -159,9 +159,41 @@ class Parser {
     } else {
       c.value = std::string(bare_token());
       c.number = parse_number(c.value);
+      if (c.value.starts_with("baseline.")) return parse_baseline(c, *metric, value_at);
     }
     if (metric->type == MetricType::kNumber && !c.number)
       return failed(value_at, "expected a number", fmt::format("{} is a number", c.metric));
+    return true;
+  }
+
+  // `baseline.METRIC [(* | / | + | -) NUMBER]`, the value already read as a bare word.
+  bool parse_baseline(Comparison& c, const MetricInfo& metric, size_t value_at) {
+    BaselineValue b;
+    b.metric = c.value.substr(std::string_view("baseline.").size());
+    const MetricInfo* of = find_metric(b.metric);
+    if (!of)
+      return failed(value_at + 9, fmt::format("unknown metric \"{}\"", b.metric),
+                    unknown_metric_hint(b.metric));
+    if (of->type != metric.type)
+      return failed(value_at,
+                    fmt::format("baseline.{} is {} where {} is {}", b.metric,
+                                of->type == MetricType::kText ? "text" : "a number", c.metric,
+                                metric.type == MetricType::kText ? "text" : "a number"));
+    skip_spaces();
+    if (!at_end() && std::string_view("*/+-").find(text_[pos_]) != std::string_view::npos) {
+      if (metric.type == MetricType::kText) return failed(pos_, "arithmetic needs a number metric");
+      b.op = text_[pos_++];
+      skip_spaces();
+      const size_t operand_at = pos_;
+      const std::string operand(bare_token());
+      std::optional<double> n = parse_number(operand);
+      if (!n) return failed(operand_at, "expected a number", "as in baseline.gpu_time_ms * 1.05");
+      if (b.op == '/' && *n == 0) return failed(operand_at, "division by zero");
+      b.operand = *n;
+    }
+    c.value =
+        b.op ? fmt::format("baseline.{} {} {}", b.metric, b.op, b.operand) : "baseline." + b.metric;
+    c.baseline = std::move(b);
     return true;
   }
 

@@ -1,5 +1,5 @@
 // `attnprof check (TRACE | STUDY_DIR) [--region NAME] (--expect EXPR)... [--expectations FILE]
-//                [--format text|json|csv]`
+//                [--baseline TRACE_OR_STUDY] [--format text|json|csv|junit]`
 // Exit 0 when every expectation holds, 1 when any fails, 2 on bad input or a bad expression.
 //
 // A study folder (`attnprof bench --out DIR`, e.g. examples/h200-study) is checked variant by
@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <variant>
 
@@ -33,6 +34,7 @@ struct CheckArgs {
   std::string region;
   std::vector<std::string> expressions;
   std::string expectations_file;
+  std::string baseline;  // what `baseline.METRIC` reads: a trace, or a study folder for a study
   std::string format = "text";
   LimitOptions limits;
 };
@@ -66,13 +68,36 @@ std::optional<std::vector<Expectation>> parse_flag_expressions(const CheckArgs& 
 }
 
 CheckReport check_one(TraceAnalysis analysis, const std::vector<Expectation>& expectations,
-                      std::string variant) {
+                      std::string variant, const TraceAnalysis* baseline) {
   CheckReport report;
   report.variant = std::move(variant);
   report.analysis = std::move(analysis);
   for (const auto& e : expectations)
-    report.results.push_back(evaluate_expectation(e, report.analysis));
+    report.results.push_back(evaluate_expectation(e, report.analysis, baseline));
   return report;
+}
+
+// `baseline.METRIC` with no --baseline, or --baseline that no expression reads: a usage error,
+// said before any trace is read.
+std::optional<Error> baseline_mismatch(const CheckArgs& args,
+                                       const std::vector<Expectation>& expectations) {
+  const bool used = uses_baseline(expectations);
+  if (used && args.baseline.empty())
+    return make_error(ErrorKind::kUsage,
+                      "an expression reads baseline.METRIC: give --baseline TRACE_OR_STUDY");
+  if (!used && !args.baseline.empty())
+    return make_error(ErrorKind::kUsage,
+                      "--baseline is given but no expression reads it: write baseline.METRIC, "
+                      "as in 'gpu_time_ms <= baseline.gpu_time_ms * 1.05'");
+  return std::nullopt;
+}
+
+std::string rendered(const CheckArgs& args, const std::vector<CheckReport>& reports, bool study) {
+  if (args.format == "json")
+    return study ? render_study_check_json(args.trace, reports) : render_check_json(reports[0]);
+  if (args.format == "csv") return render_check_csv(reports);
+  if (args.format == "junit") return render_check_junit(args.trace, reports);
+  return study ? render_study_check_text(reports) : render_check_text(reports[0]);
 }
 
 // A variant's name is its trace's file name without .json or .json.gz.
@@ -124,6 +149,23 @@ int run_on_study(const CheckArgs& args) {
     std::fprintf(stderr, "attnprof: nothing to check: give --expect EXPR or --expectations FILE\n");
     return 2;
   }
+  std::vector<Expectation> all;
+  for (const auto& v : expectations) all.push_back(v.expectation);
+  if (auto mismatch = baseline_mismatch(args, all)) return fail(*mismatch);
+  // The baseline study's traces, by variant name: each variant reads its own.
+  std::map<std::string, std::string> baseline_traces;
+  if (!args.baseline.empty()) {
+    const fs::path base = args.baseline;
+    if (!fs::is_directory(base))
+      return fail(make_error(ErrorKind::kUsage,
+                             "--baseline {}: a study folder is checked against a study folder "
+                             "(attnprof bench --out), variant by variant",
+                             args.baseline));
+    auto listed = list_trace_directory(
+        fs::is_directory(base / "traces") ? (base / "traces").string() : args.baseline);
+    if (!listed.ok()) return fail(listed.error());
+    for (const auto& path : *listed) baseline_traces[variant_name(path)] = path;
+  }
 
   AnalyzeOptions options;
   options.region_pattern = !args.region.empty() ? args.region : bench_layout ? "forward" : "";
@@ -139,14 +181,17 @@ int run_on_study(const CheckArgs& args) {
     auto analysis = analyze_file((*paths)[i], options);
     if (!analysis.ok()) return fail(analysis.error());
     analysis->facts.counters = study_counters(summary, (*paths)[i]);
-    reports.push_back(
-        check_one(std::move(*analysis), expectations_for(expectations, variants[i]), variants[i]));
+    std::optional<TraceAnalysis> baseline;
+    if (auto it = baseline_traces.find(variants[i]); it != baseline_traces.end()) {
+      auto read = analyze_file(it->second, options);
+      if (!read.ok()) return fail(read.error());
+      baseline = std::move(read).value();
+    }
+    reports.push_back(check_one(std::move(*analysis), expectations_for(expectations, variants[i]),
+                                variants[i], baseline ? &*baseline : nullptr));
   }
   int code = 0;
-  write_out(args.format == "json"  ? render_study_check_json(args.trace, reports)
-            : args.format == "csv" ? render_check_csv(reports)
-                                   : render_study_check_text(reports),
-            code);
+  write_out(rendered(args, reports, true), code);
   if (code != 0) return code;
   for (const auto& r : reports)
     if (!all_hold(r.results)) return 1;
@@ -171,19 +216,30 @@ int run(const CheckArgs& args) {
     return 2;
   }
 
+  if (auto mismatch = baseline_mismatch(args, expectations)) return fail(*mismatch);
+
   AnalyzeOptions options;
   options.region_pattern = args.region;
   options.limits = args.limits.to_limits();
   auto analysis = analyze_file(args.trace, options);
   if (!analysis.ok()) return fail(analysis.error());
-  const CheckReport report = check_one(std::move(*analysis), expectations, "");
-  if (!quiet()) {
-    const std::string out = args.format == "json"  ? render_check_json(report)
-                            : args.format == "csv" ? render_check_csv({report})
-                                                   : render_check_text(report);
-    if (int written = write_command_output(out); written != 0) return written;
+  std::optional<TraceAnalysis> baseline;
+  if (!args.baseline.empty()) {
+    if (std::filesystem::is_directory(args.baseline))
+      return fail(make_error(ErrorKind::kUsage,
+                             "--baseline {} is a folder: a trace is checked against a trace",
+                             args.baseline));
+    auto read = analyze_file(args.baseline, options);
+    if (!read.ok()) return fail(read.error());
+    baseline = std::move(read).value();
   }
-  return all_hold(report.results) ? 0 : 1;
+  const std::vector<CheckReport> reports = {
+      check_one(std::move(*analysis), expectations, "", baseline ? &*baseline : nullptr)};
+  if (!quiet()) {
+    if (int written = write_command_output(rendered(args, reports, false)); written != 0)
+      return written;
+  }
+  return all_hold(reports[0].results) ? 0 : 1;
 }
 
 }  // namespace
@@ -206,9 +262,14 @@ void register_check(CLI::App& app, int& exit_code) {
                   "A file of expressions, one per line; # starts a comment; - reads standard "
                   "input (at most --max-side-file-bytes); for a study folder, a line may start "
                   "with VARIANT: (examples/study.expect)");
+  cmd->add_option("--baseline", args->baseline,
+                  "A trace (or, for a study folder, a study folder) that expressions read as "
+                  "baseline.METRIC: 'gpu_time_ms <= baseline.gpu_time_ms * 1.05' gates a "
+                  "slowdown of more than 5 %");
   cmd->add_option("--format", args->format,
-                  "Output format; csv: one row per metric of each expectation")
-      ->check(CLI::IsMember({"text", "json", "csv"}));
+                  "Output format; csv: one row per metric of each expectation; junit: a JUnit XML "
+                  "report for CI (one test case per expectation)")
+      ->check(CLI::IsMember({"text", "json", "csv", "junit"}));
   args->limits.add_to(*cmd);
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }

@@ -32,4 +32,8 @@ std::string render_study_check_json(const std::string& study,
 // value (a number's median, or a text), min, max, regions.
 std::string render_check_csv(const std::vector<CheckReport>& reports);
 
+// JUnit XML for CI: a test suite per report (per variant of a study), a test case per
+// expectation, a <failure> where it does not hold. `checked` names the trace or study folder.
+std::string render_check_junit(const std::string& checked, const std::vector<CheckReport>& reports);
+
 }  // namespace attnprof
