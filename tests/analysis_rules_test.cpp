@@ -35,6 +35,25 @@ TEST(KernelNames, FoldTemplatesAndKeepTheFunctor) {
   EXPECT_EQ(short_kernel_name("_ZN2at6native13reduce_kernelILi512ELi1EEEvv"), "reduce_kernel<...>");
 }
 
+// CUTLASS's and cuDNN's entry points are one template each: the operator they run (its tile,
+// architecture and layout) is what tells two GEMMs apart, as the ranks fixtures' sgemms show.
+TEST(KernelNames, GenericEntryPointsNameTheirOperator) {
+  EXPECT_EQ(short_kernel_name("void cutlass::Kernel2<cutlass_80_simt_sgemm_128x256_8x4_nt_align1>("
+                              "cutlass_80_simt_sgemm_128x256_8x4_nt_align1::Params)"),
+            "Kernel2<...> [cutlass_80_simt_sgemm_128x256_8x4_nt_align1]");
+  EXPECT_NE(short_kernel_name("void cutlass::Kernel2<cutlass_80_simt_sgemm_64x64_8x5_nn_align1>("
+                              "cutlass_80_simt_sgemm_64x64_8x5_nn_align1::Params)"),
+            short_kernel_name("void cutlass::Kernel2<cutlass_80_simt_sgemm_64x64_8x5_nt_align1>("
+                              "cutlass_80_simt_sgemm_64x64_8x5_nt_align1::Params)"));
+  EXPECT_EQ(short_kernel_name("void cutlass__5x_cudnn::Kernel<cutlass__5x_cudnn::reduction::"
+                              "kernel::ReduceSplitK<cutlass__5x_cudnn::MatrixShape<4, 128>, "
+                              "float> >(float::Params)"),
+            "Kernel<...> [ReduceSplitK]");
+  // A type argument names no operator: the functor rule applies as before.
+  EXPECT_EQ(short_kernel_name("void gemvx::kernel<int, int, float, float>(float*)"),
+            "kernel<...>");
+}
+
 TEST(KernelNames, MemcpyKinds) {
   EXPECT_EQ(memcpy_kind("Memcpy DtoD (Device -> Device)"), "DtoD");
   EXPECT_EQ(memcpy_kind("Memcpy HtoD (Pageable -> Device)"), "HtoD");

@@ -63,6 +63,33 @@ std::string hint_in(std::string_view args, std::string_view base) {
   return {};
 }
 
+// CUTLASS's and cuDNN's kernel entry points are one template each (cutlass::Kernel2<Op>):
+// folded, every GEMM of a trace would read "Kernel2<...>". What tells them apart is the operator
+// they run, named by the first template argument: its tile, its architecture, its layout.
+bool generic_kernel(std::string_view base) {
+  return base == "Kernel" || base == "Kernel2" || base == "device_kernel" ||
+         base == "GenericKernel";
+}
+
+// "cutlass_80_simt_sgemm_128x256_8x4_nt_align1" of "cutlass_80_simt_sgemm_128x256_8x4_nt_align1";
+// "ReduceSplitK" of "cutlass::reduction::kernel::ReduceSplitK<cutlass::MatrixShape<4, 128>, ...>".
+std::string first_argument_name(std::string_view args) {
+  size_t end = 0;
+  while (end < args.size() && args[end] != '<' && args[end] != ',' && args[end] != '(') ++end;
+  std::string_view first = args.substr(0, end);
+  while (!first.empty() && first.front() == ' ') first.remove_prefix(1);
+  while (!first.empty() && first.back() == ' ') first.remove_suffix(1);
+  if (size_t colons = first.rfind("::"); colons != std::string_view::npos)
+    first = first.substr(colons + 2);
+  for (char c : first)
+    if (!is_ident(c)) return {};
+  // A type argument (Kernel<float, ...>) names no operator.
+  for (std::string_view type : {"int", "float", "double", "half", "bool", "char", "long",
+                                "unsigned", "short", "signed", "bfloat16", "__half"})
+    if (first == type) return {};
+  return std::string(first);
+}
+
 }  // namespace
 
 std::string short_kernel_name(std::string_view raw) {
@@ -120,7 +147,8 @@ std::string short_kernel_name(std::string_view raw) {
     base = base.substr(colons + 2);
   if (base.empty()) return std::string(raw.substr(0, 80));
   std::string base_ident = base.substr(0, base.find('<'));
-  std::string hint = hint_in(template_args, base_ident);
+  std::string hint = generic_kernel(base_ident) ? first_argument_name(template_args)
+                                                : hint_in(template_args, base_ident);
   return hint.empty() ? base : base + " [" + hint + "]";
 }
 
