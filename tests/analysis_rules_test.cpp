@@ -50,8 +50,7 @@ TEST(KernelNames, GenericEntryPointsNameTheirOperator) {
                               "float> >(float::Params)"),
             "Kernel<...> [ReduceSplitK]");
   // A type argument names no operator: the functor rule applies as before.
-  EXPECT_EQ(short_kernel_name("void gemvx::kernel<int, int, float, float>(float*)"),
-            "kernel<...>");
+  EXPECT_EQ(short_kernel_name("void gemvx::kernel<int, int, float, float>(float*)"), "kernel<...>");
 }
 
 TEST(KernelNames, MemcpyKinds) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/kernel_generation.h"
 #include "analysis/report_data.h"
 #include "attnprof/region_facts.h"
 
@@ -34,9 +35,25 @@ struct HeadlineReason {
   // none when the variant has no trace to weigh it.
   std::optional<double> explained_ns;
   std::optional<double> region_ns;  // its trace's median GPU busy time per region
+  // When the first finding covers less than most of the gap: a second one over other kernels
+  // (the upcast's GEMMs beside the unfused passes), its time counted without the first's.
+  std::string also_finding_id;
+  std::optional<double> also_explained_ns;
   // With no finding: the variant's longest kernel, which holds its time.
   std::string main_kernel;
   double main_kernel_ns = 0;
+  // The share of the gap to the fastest its findings cover, when they cover less than most of it
+  // (and so are not the reason); none otherwise.
+  std::optional<double> covered_share;
+  // With no finding: its main kernel beside the fastest's, by what their names tell.
+  struct KernelContrast {
+    std::string fastest_kernel;
+    double fastest_kernel_ns = 0;
+    KernelGeneration generation, fastest_generation;
+    std::optional<double> occupancy_pct, fastest_occupancy_pct;      // attnprof's estimates
+    std::optional<double> tensor_pipe_pct, fastest_tensor_pipe_pct;  // ncu, where measured
+  };
+  std::optional<KernelContrast> contrast;
 };
 
 struct Headline {
@@ -51,6 +68,9 @@ struct Headline {
   // The variants slower than the tie, slowest first.
   std::vector<HeadlineReason> slow;
 };
+
+// The share of the gap to the fastest that a reason must cover: most of it.
+inline constexpr double kHeadlineMost = 0.5;
 
 // A variant within 10 % of the fastest ties with it.
 inline constexpr double kHeadlineTie = 1.10;
@@ -75,7 +95,10 @@ std::vector<size_t> rank_findings(const std::vector<std::string>& ids,
 // Each slow variant's reason: among its findings that explain time, the one that explains the
 // most, except that unfused attention, the general cause, yields to a named one (a copy, an
 // upcast, a mask, the CPU) that explains at least a quarter of the gap to the fastest: that one
-// is what sets the variant apart from other unfused ones. None when no variant has a time.
+// is what sets the variant apart from other unfused ones. A finding is the reason only when,
+// alone or with a second over other kernels, it covers most of the gap (kHeadlineMost); else the
+// variant's main kernel is set beside the fastest's (what their names tell of the GPU generation
+// each was written for, occupancy, the counters' tensor pipes). None when no variant has a time.
 std::optional<Headline> compute_headline(const std::vector<HeadlineVariant>& variants);
 
 // The inputs of a report's headline: for a bench run, the point the timelines show, timed by

@@ -16,10 +16,62 @@ std::string per_region(const HeadlineReason& r, const char* before) {
                      format_duration(*r.explained_ns), format_duration(*r.region_ns));
 }
 
+// What a kernel's name tells of the GPU generation it was written for.
+std::string generation_words(const KernelGeneration& g) {
+  if (!g.sm) return "";
+  std::string words = fmt::format("built for sm{}", g.sm);
+  if (g.wgmma) words += " with Hopper's warpgroup MMA (wgmma)";
+  if (g.basis == "its name") return words + (g.wgmma ? "" : " (its name says so)");
+  return words + " (" + g.basis + ")";
+}
+
+// A slow variant's main kernel beside the fastest's, when no finding covers its gap.
+std::string contrast_words(const HeadlineReason& r) {
+  const HeadlineReason::KernelContrast& c = *r.contrast;
+  std::string words =
+      fmt::format("its main kernel, {} ({}), ", r.main_kernel, format_duration(r.main_kernel_ns));
+  const std::string mine = generation_words(c.generation);
+  const std::string theirs = generation_words(c.fastest_generation);
+  const bool differ = c.generation.sm != c.fastest_generation.sm ||
+                      c.generation.wgmma != c.fastest_generation.wgmma;
+  if (!mine.empty() && !theirs.empty() && differ)
+    words += fmt::format("is {}, where the fastest's, {} ({}), is {}", mine, c.fastest_kernel,
+                         format_duration(c.fastest_kernel_ns), theirs);
+  else
+    words += fmt::format("against the fastest's {} ({})", c.fastest_kernel,
+                         format_duration(c.fastest_kernel_ns));
+  if (c.tensor_pipe_pct && c.fastest_tensor_pipe_pct)
+    words += fmt::format("; its tensor pipes are busy {:.0f} % of the time against {:.0f} % (ncu)",
+                         *c.tensor_pipe_pct, *c.fastest_tensor_pipe_pct);
+  else if (c.occupancy_pct && c.fastest_occupancy_pct && !differ)
+    words += fmt::format("; estimated occupancy {:.0f} % against {:.0f} %", *c.occupancy_pct,
+                         *c.fastest_occupancy_pct);
+  return words;
+}
+
+std::string one_finding(const std::string& id, const HeadlineReason& t);
+
 // One reason in words: what the finding is, and the time of the kernels it concerns.
 std::string finding_words(const HeadlineReason& r) {
-  const std::string& id = r.finding_id;
-  const HeadlineReason& t = r;
+  if (!r.finding_id.empty() && !r.also_finding_id.empty()) {
+    HeadlineReason also = r;
+    also.explained_ns = r.also_explained_ns;
+    also.region_ns.reset();
+    return one_finding(r.finding_id, r) + "; and " + one_finding(r.also_finding_id, also);
+  }
+  if (!r.finding_id.empty()) return one_finding(r.finding_id, r);
+  std::string covered =
+      r.covered_share ? fmt::format("its findings cover only {:.0f} % of its gap to the fastest; ",
+                                    100 * *r.covered_share)
+                      : std::string("no finding explains it; ");
+  if (r.contrast) return covered + contrast_words(r);
+  if (!r.main_kernel.empty())
+    return covered + fmt::format("its longest kernel, {}, takes {}", r.main_kernel,
+                                 format_duration(r.main_kernel_ns));
+  return covered.substr(0, covered.size() - 2);
+}
+
+std::string one_finding(const std::string& id, const HeadlineReason& t) {
   if (id == "hidden-copy")
     return "a hidden copy: an out-of-place op copies its input" + per_region(t, ", copies take ");
   if (id == "kv-repeat")
@@ -39,11 +91,7 @@ std::string finding_words(const HeadlineReason& r) {
   if (id == "launch-bound") return "the GPU waits for launches" + per_region(t, ": idle ");
   if (id == "synchronization")
     return "the CPU waits for the GPU" + per_region(t, ": the GPU idles ");
-  if (!id.empty()) return id;
-  if (!r.main_kernel.empty())
-    return fmt::format("no finding explains it; its longest kernel, {}, takes {}", r.main_kernel,
-                       format_duration(r.main_kernel_ns));
-  return "no finding explains it";
+  return id;
 }
 
 }  // namespace
