@@ -153,9 +153,9 @@ TEST(RecordedModels, LlamaTrainStepHasCudnnForwardAndBackwardPerLayer) {
 }
 
 // Decoding one token against a cache that grows by one each step: cuDNN meets a new key length
-// every step and builds its plan again on the CPU (~20 ms a layer), so llama's step lasts 45 ms
-// for 0.2 ms of GPU work. Mistral's 256-token sliding window keeps the cache at one length, so its
-// plan is reused: a step in under 10 ms.
+// every step and builds its plan again on the CPU (~40 ms, in the first layer's call), so llama's
+// step lasts 45 ms for 0.2 ms of GPU work. Mistral's 256-token sliding window keeps the keys at
+// one length, so its plan is reused: a step in under 10 ms.
 TEST(RecordedModels, DecodingWithAGrowingCacheRebuildsTheCudnnPlanEveryStep) {
   const Trace llama = analyze("models/llama-decode-sdpa.json.gz");
   expect_steps(llama, kTwoSteps, 106, 0, 0);
