@@ -16,6 +16,7 @@
 #include "attnprof/limits.h"
 #include "attnprof/region_facts.h"
 #include "attnprof/result.h"
+#include "attnprof/time_breakdown.h"
 
 namespace attnprof {
 
@@ -64,6 +65,7 @@ struct RegionSummary {
   // Synchronizations on the GPU timeline that the trace records (cuda_sync, MTIA's event waits
   // and records), placed by the call that asked for them: waits, not work.
   int64_t gpu_syncs = 0;
+  TimeBreakdown breakdown;              // compute, communication, memory and idle over its span
   std::vector<ActivityRow> activities;  // in GPU start order (see AnalyzeOptions)
 };
 
@@ -113,6 +115,8 @@ struct TraceAnalysis {
   // The processes the regions come from, when more than one: each region then names its pid.
   std::vector<int32_t> region_pids;
   WorkOutsideRegions outside_regions;
+  // The time breakdown of all the trace's GPU work, in regions or not (every device together).
+  TimeBreakdown breakdown;
   // Index into regions of the typical one (closest to the medians); -1 when there are none.
   int typical_region = -1;
   // Medians over the regions, per kernel class, and the typical region's main kernel.

@@ -72,6 +72,23 @@ void write_memcpy_kinds(JsonWriter& w, const auto& by_kind) {
   w.end_object();
 }
 
+// "time_breakdown" and "communication_overlap_pct" (docs/json-schema.md), in µs.
+void write_breakdown(JsonWriter& w, const TimeBreakdown& b) {
+  w.key("time_breakdown").begin_object();
+  w.key("span_us").number(b.span_ns / 1000.0);
+  w.key("busy_us").number(b.busy_ns / 1000.0);
+  w.key("idle_us").number(b.idle_ns / 1000.0);
+  w.key("compute_us").number(b.compute_ns / 1000.0);
+  w.key("communication_us").number(b.communication_ns / 1000.0);
+  w.key("memory_us").number(b.memory_ns / 1000.0);
+  w.end_object();
+  w.key("communication_overlap_pct");
+  if (auto pct = b.communication_overlap_pct())
+    w.number(*pct);
+  else
+    w.null();
+}
+
 void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& activities) {
   w.begin_object();
   w.key("path").string(t.path);
@@ -146,6 +163,7 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
   w.end_array();
   w.end_object();
   w.end_object();
+  write_breakdown(w, t.breakdown);
   w.key("regions").begin_array();
   for (size_t i = 0; i < t.regions.size(); ++i) {
     const RegionSummary& r = t.regions[i];
@@ -162,6 +180,7 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
     w.key("gpu_busy_us").number(r.gpu_busy_ns / 1000.0);
     w.key("wall_us").number(r.wall_ns / 1000.0);
     w.key("cpu_us").number(r.cpu_ns / 1000.0);
+    write_breakdown(w, r.breakdown);
     w.key("activities").begin_array();
     for (const auto& a : activities(i)) write_activity(w, a);
     w.end_array();

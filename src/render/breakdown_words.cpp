@@ -1,0 +1,26 @@
+#include "render/breakdown_words.h"
+
+#include <fmt/format.h>
+
+#include "base/format_units.h"
+
+namespace attnprof {
+
+std::string breakdown_line(const TimeBreakdown& b) {
+  auto share = [&](int64_t ns) {
+    return b.span_ns > 0
+               ? format_percent(100.0 * static_cast<double>(ns) / static_cast<double>(b.span_ns))
+               : std::string("-");
+  };
+  std::string line = fmt::format(
+      "GPU time of the trace: span {} = busy {} (compute {}, communication {}, memory {}) + idle "
+      "{} ({})",
+      format_duration(b.span_ns), format_duration(b.busy_ns), format_duration(b.compute_ns),
+      format_duration(b.communication_ns), format_duration(b.memory_ns), format_duration(b.idle_ns),
+      share(b.idle_ns));
+  if (auto pct = b.communication_overlap_pct())
+    line += fmt::format("; communication overlaps compute {}", format_percent(*pct));
+  return line;
+}
+
+}  // namespace attnprof

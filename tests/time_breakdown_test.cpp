@@ -1,0 +1,112 @@
+// The time breakdown (analysis/time_breakdown.h): hand-made intervals whose answer is worked out
+// below, and every region of the real traces, where the parts must add up to the GPU busy time
+// that regions already report, and the span and memory time follow from the activities' rows.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "analysis/kernel_class.h"
+#include "analysis/time_breakdown.h"
+#include "test_support.h"
+
+namespace attnprof {
+namespace {
+
+using testing::analyze_fixture;
+
+TEST(TimeBreakdown, OverlapsCountedOnce) {
+  using K = WorkKind;
+  // compute [0,20) (two kernels overlapping), communication [15,30), memory [25,40) and [50,60):
+  // communication overlaps compute on [15,20), memory overlaps communication on [25,30).
+  TimeBreakdown b = time_breakdown({{50, 60, K::kMemory},
+                                    {5, 20, K::kCompute},
+                                    {15, 30, K::kCommunication},
+                                    {0, 10, K::kCompute},
+                                    {25, 40, K::kMemory}});
+  EXPECT_EQ(b.span_ns, 60);
+  EXPECT_EQ(b.compute_ns, 20);
+  EXPECT_EQ(b.communication_union_ns, 15);
+  EXPECT_EQ(b.communication_overlap_ns, 5);
+  EXPECT_EQ(b.communication_ns, 10);
+  EXPECT_EQ(b.memory_ns, 20);
+  EXPECT_EQ(b.busy_ns, 50);  // [0,40) and [50,60)
+  EXPECT_EQ(b.idle_ns, 10);
+  ASSERT_TRUE(b.communication_overlap_pct());
+  EXPECT_NEAR(*b.communication_overlap_pct(), 100.0 / 3, 1e-9);
+}
+
+TEST(TimeBreakdown, CommunicationInsideComputeIsAllOverlap) {
+  using K = WorkKind;
+  TimeBreakdown b = time_breakdown({{0, 100, K::kCompute}, {10, 40, K::kCommunication}});
+  EXPECT_EQ(b.communication_ns, 0);
+  EXPECT_EQ(b.busy_ns, 100);
+  EXPECT_DOUBLE_EQ(*b.communication_overlap_pct(), 100.0);
+}
+
+TEST(TimeBreakdown, TouchingIntervalsLeaveNoIdle) {
+  using K = WorkKind;
+  TimeBreakdown b = time_breakdown({{5, 10, K::kMemory}, {0, 5, K::kCompute}});
+  EXPECT_EQ(b.span_ns, 10);
+  EXPECT_EQ(b.idle_ns, 0);
+  EXPECT_EQ(b.compute_ns + b.memory_ns, 10);
+  EXPECT_FALSE(b.communication_overlap_pct());  // no communication: none, not 0
+}
+
+// A region without GPU work: every figure 0 and the overlap none, no division by zero.
+TEST(TimeBreakdown, NoWorkIsZeros) {
+  TimeBreakdown b = time_breakdown({});
+  EXPECT_EQ(b.span_ns, 0);
+  EXPECT_EQ(b.busy_ns, 0);
+  EXPECT_EQ(b.idle_ns, 0);
+  EXPECT_FALSE(b.communication_overlap_pct());
+  EXPECT_EQ(testing::analyze_fixture("cpu_only.json.gz").breakdown.span_ns, 0);
+}
+
+// Every region of these traces: the parts add up to the busy time regions report, the span is the
+// rows' first start to last end, and where no copy overlaps a kernel the memory time is the sum
+// of the copies' and memsets' durations.
+TEST(TimeBreakdown, RealTracesAddUp) {
+  for (const char* file : {"train_step.json.gz", "study_naive.json.gz", "cuda_graph.json.gz",
+                           "foreign/hta_rocm_mi250.json.gz", "foreign/cnn_train.json.gz"}) {
+    TraceAnalysis t = analyze_fixture(file);
+    ASSERT_FALSE(t.regions.empty()) << file;
+    for (const RegionSummary& r : t.regions) {
+      const TimeBreakdown& b = r.breakdown;
+      EXPECT_EQ(b.compute_ns + b.communication_ns + b.memory_ns, b.busy_ns) << file;
+      EXPECT_EQ(b.busy_ns, r.gpu_busy_ns) << file << " " << r.name;
+      EXPECT_EQ(b.busy_ns + b.idle_ns, b.span_ns) << file;
+      EXPECT_GE(b.idle_ns, 0) << file;
+      int64_t first = INT64_MAX, last = INT64_MIN, copies = 0;
+      for (const ActivityRow& a : r.activities) {
+        first = std::min(first, a.start_ns);
+        last = std::max(last, a.start_ns + a.duration_ns);
+        if (a.kind != ActivityKind::kKernel) copies += a.duration_ns;
+      }
+      if (r.activities.empty()) continue;
+      EXPECT_EQ(b.span_ns, last - first) << file << " " << r.name;
+      EXPECT_LE(b.memory_ns, copies) << file;
+    }
+    EXPECT_EQ(t.breakdown.compute_ns + t.breakdown.communication_ns + t.breakdown.memory_ns,
+              t.breakdown.busy_ns)
+        << file;
+  }
+}
+
+// train_step's copies (3 DtoD memcpys, 3 memsets per step) run alone on the GPU: its memory time
+// is exactly their summed duration, and a step holds no communication kernel (one GPU, no
+// collective).
+TEST(TimeBreakdown, TrainStepMemoryIsItsCopies) {
+  TraceAnalysis t = analyze_fixture("train_step.json.gz");
+  for (const RegionSummary& r : t.regions) {
+    int64_t copies = 0;
+    for (const ActivityRow& a : r.activities)
+      if (a.kind != ActivityKind::kKernel) copies += a.duration_ns;
+    EXPECT_EQ(r.breakdown.memory_ns, copies) << r.name;
+    EXPECT_EQ(r.breakdown.communication_ns, 0);
+    EXPECT_GT(r.breakdown.compute_ns, r.breakdown.memory_ns);
+  }
+}
+
+}  // namespace
+}  // namespace attnprof
