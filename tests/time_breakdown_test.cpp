@@ -108,5 +108,30 @@ TEST(TimeBreakdown, TrainStepMemoryIsItsCopies) {
   }
 }
 
+// check reads the breakdown as metrics: train_step's steps compute for 0.2997 ms and 0.2996 ms
+// (their kernels' union) and communicate not at all, so the overlap is unavailable, not 0.
+TEST(TimeBreakdown, CheckMetrics) {
+  const std::string trace = testing::fixture("train_step.json.gz");
+  auto holds = testing::run_cli(
+      "check " + trace +
+      " --expect 'compute_ms > 0.2995 and compute_ms < 0.2998 and communication_ms == 0 and "
+      "memory_ms > 0.018 and memory_ms < 0.0186 and idle_ms > 2.15 and span_ms > 2.4'");
+  EXPECT_EQ(holds.exit_code, 0) << holds.output;
+  auto overlap = testing::run_cli("check " + trace + " --expect 'communication_overlap_pct >= 0'");
+  EXPECT_EQ(overlap.exit_code, 1) << overlap.output;
+  EXPECT_NE(overlap.output.find("no region ran a communication kernel"), std::string::npos);
+}
+
+// diff shows each part of the breakdown: naive attention's copy (253 µs of memory) is gone with
+// flash attention, and its idle gaps between kernels with it.
+TEST(TimeBreakdown, DiffShowsIt) {
+  auto r = testing::run_cli("diff " + testing::fixture("study_naive.json.gz") + " " +
+                            testing::fixture("study_sdpa-flash.json.gz") + " --region forward");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("memory µs        253.2 (253.0..253.5)         0.0"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("GPU idle µs      13.4 (12.9..15.6)"), std::string::npos) << r.output;
+}
+
 }  // namespace
 }  // namespace attnprof
