@@ -108,6 +108,25 @@ TEST(TimeBreakdown, TrainStepMemoryIsItsCopies) {
   }
 }
 
+// Rank 0 of a 128-rank NCCL job (HTA's test trace, tests/data/foreign/README.md): its first
+// step's figures are HTA's temporal breakdown and overlap to the microsecond (docs/BREAKDOWN.md).
+TEST(TimeBreakdown, NcclRankAsHtaHasIt) {
+  TraceAnalysis t = analyze_fixture("foreign/hta_nccl_rank0.json.gz");
+  ASSERT_EQ(t.regions.size(), 2u);
+  const TimeBreakdown& b = t.regions[0].breakdown;
+  EXPECT_EQ(t.regions[0].name, "ProfilerStep#551");
+  EXPECT_EQ(b.span_ns, 600058000);
+  EXPECT_EQ(b.idle_ns, 321378000);
+  EXPECT_EQ(b.compute_ns, 106252000);
+  EXPECT_EQ(b.communication_ns, 172259000);  // ncclKernel_SendRecv, 5 a step
+  EXPECT_EQ(b.memory_ns, 169000);
+  ASSERT_TRUE(b.communication_overlap_pct());
+  EXPECT_NEAR(*b.communication_overlap_pct(), 11.81, 0.005);
+  // Communication that does not overlap compute is most of the step's busy time.
+  EXPECT_GT(b.communication_ns, b.busy_ns / 2);
+  EXPECT_EQ(t.facts.by_class[static_cast<size_t>(KernelClass::kCommunication)].count.median, 5);
+}
+
 // check reads the breakdown as metrics: train_step's steps compute for 0.2997 ms and 0.2996 ms
 // (their kernels' union) and communicate not at all, so the overlap is unavailable, not 0.
 TEST(TimeBreakdown, CheckMetrics) {
