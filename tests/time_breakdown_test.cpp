@@ -127,6 +127,50 @@ TEST(TimeBreakdown, NcclRankAsHtaHasIt) {
   EXPECT_EQ(t.facts.by_class[static_cast<size_t>(KernelClass::kCommunication)].count.median, 5);
 }
 
+// Each stream's idle time by cause in the same step: HTA's idle-time breakdown of its own trace,
+// stream by stream (docs/BREAKDOWN.md): the compute stream 7 waits on the host for 213.8 ms and
+// for something else (the collectives on stream 84) for 261.7 ms.
+TEST(TimeBreakdown, IdleByStreamAsHtaHasIt) {
+  TraceAnalysis t = analyze_fixture("foreign/hta_nccl_rank0.json.gz");
+  const std::vector<StreamIdle>& idle = t.regions[0].idle_by_stream;
+  ASSERT_EQ(idle.size(), 5u);
+  struct Expected {
+    int32_t stream;
+    int64_t host_wait_us, kernel_gap_us, other_us;
+  };
+  const Expected expected[] = {{7, 213825, 1985, 261740},
+                               {23, 596037, 70, 34},
+                               {25, 0, 9, 47865},
+                               {84, 148934, 6, 0},
+                               {203, 0, 0, 0}};
+  for (size_t i = 0; i < idle.size(); ++i) {
+    EXPECT_EQ(idle[i].stream, expected[i].stream);
+    EXPECT_EQ(idle[i].host_wait_ns, expected[i].host_wait_us * 1000) << idle[i].stream;
+    EXPECT_EQ(idle[i].kernel_gap_ns, expected[i].kernel_gap_us * 1000) << idle[i].stream;
+    EXPECT_EQ(idle[i].other_ns, expected[i].other_us * 1000) << idle[i].stream;
+  }
+}
+
+// A gap is the host's when the launch came after the stream went idle, a kernel gap when launched
+// in time and under 30 µs, other when longer; without a launch, by its length alone.
+TEST(TimeBreakdown, IdleCauses) {
+  std::vector<StreamIdle> idle = idle_by_stream({
+      {1, 0, 100, 0},             // first on stream 1: no gap before it
+      {1, 150, 200, 120},         // launched at 120, after 100: host wait 50
+      {1, 210, 300, 50},          // launched in time, gap 10 < 30 µs: kernel gap
+      {1, 100'300, 100'400, 60},  // launched in time, gap 100 µs: other
+      {2, 0, 10, -1},
+      {2, 40'010, 40'020, -1},  // no launch, 40 µs: other
+  });
+  ASSERT_EQ(idle.size(), 2u);
+  EXPECT_EQ(idle[0].host_wait_ns, 50);
+  EXPECT_EQ(idle[0].kernel_gap_ns, 10);
+  EXPECT_EQ(idle[0].other_ns, 100'000);
+  EXPECT_EQ(idle[0].busy_ns, 100 + 50 + 90 + 100);
+  EXPECT_EQ(idle[1].other_ns, 40'000);
+  EXPECT_EQ(idle[1].idle_ns(), 40'000);
+}
+
 // check reads the breakdown as metrics: train_step's steps compute for 0.2997 ms and 0.2996 ms
 // (their kernels' union) and communicate not at all, so the overlap is unavailable, not 0.
 TEST(TimeBreakdown, CheckMetrics) {

@@ -65,8 +65,9 @@ struct RegionSummary {
   // Synchronizations on the GPU timeline that the trace records (cuda_sync, MTIA's event waits
   // and records), placed by the call that asked for them: waits, not work.
   int64_t gpu_syncs = 0;
-  TimeBreakdown breakdown;              // compute, communication, memory and idle over its span
-  std::vector<ActivityRow> activities;  // in GPU start order (see AnalyzeOptions)
+  TimeBreakdown breakdown;                 // compute, communication, memory and idle over its span
+  std::vector<StreamIdle> idle_by_stream;  // each stream's idle time by cause, by stream number
+  std::vector<ActivityRow> activities;     // in GPU start order (see AnalyzeOptions)
 };
 
 // A device as the trace describes it; -1 and "" where it does not say.

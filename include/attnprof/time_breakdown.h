@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace attnprof {
 
@@ -28,6 +29,29 @@ struct TimeBreakdown {
     return 100.0 * static_cast<double>(communication_overlap_ns) /
            static_cast<double>(communication_union_ns);
   }
+};
+
+// A gap shorter than this between two activities of a stream, whose launch came before the first
+// ended, is the GPU's own delay between back-to-back kernels: HTA's `consecutive_kernel_delay`
+// default (30, in its whole-microsecond times).
+inline constexpr int64_t kKernelGapThresholdNs = 30'000;
+
+// A stream's idle time within a region, by cause, as HTA's idle-time breakdown has it: each gap
+// between consecutive activities of the stream goes to one cause.
+struct StreamIdle {
+  int32_t stream = 0;
+  // The next activity's launch started on the CPU after the previous one ended: the GPU waited for
+  // the host to issue work.
+  int64_t host_wait_ns = 0;
+  // Launched in time, and shorter than kKernelGapThresholdNs: the delay between back-to-back
+  // kernels.
+  int64_t kernel_gap_ns = 0;
+  // Launched in time and longer (waiting on another stream, an event, a collective's peer), or
+  // with no launch in the trace.
+  int64_t other_ns = 0;
+  int64_t busy_ns = 0;  // the union of the stream's activities in the region
+
+  int64_t idle_ns() const { return host_wait_ns + kernel_gap_ns + other_ns; }
 };
 
 }  // namespace attnprof

@@ -172,6 +172,18 @@ TimeBreakdown breakdown_of(const Trace& trace, const std::vector<GpuActivityId>&
   return time_breakdown(std::move(work));
 }
 
+std::vector<StreamIdle> idle_of(const Trace& trace, const std::vector<GpuActivityId>& ids) {
+  std::vector<StreamWork> work;
+  work.reserve(ids.size());
+  for (GpuActivityId id : ids) {
+    const GpuActivity& a = trace.gpu_activities[id];
+    const HostEventId launch = trace.activity_launch[id];
+    work.push_back(StreamWork{a.stream, a.start_ns, a.end_ns(),
+                              launch == kNoId ? -1 : trace.host_events[launch].start_ns});
+  }
+  return idle_by_stream(std::move(work));
+}
+
 TimeBreakdown breakdown_of_trace(const Trace& trace, const std::vector<uint8_t>& class_of) {
   std::vector<TimedWork> work;
   work.reserve(trace.gpu_activities.size());
@@ -281,8 +293,10 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   // Classes and breakdowns before the findings start, so that the findings can read them.
   RowMaker rows(trace, set);
   const std::vector<uint8_t> class_of = classes_of_activities(trace, rows);
-  for (size_t r = 0; r < out.regions.size(); ++r)
+  for (size_t r = 0; r < out.regions.size(); ++r) {
     out.regions[r].breakdown = breakdown_of(trace, members.activities[r], class_of);
+    out.regions[r].idle_by_stream = idle_of(trace, members.activities[r]);
+  }
   out.breakdown = breakdown_of_trace(trace, class_of);
 
   out.facts = facts_of_summaries(out.regions);

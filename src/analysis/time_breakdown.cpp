@@ -82,6 +82,37 @@ TimeBreakdown time_breakdown(std::vector<TimedWork> work) {
   return b;
 }
 
+std::vector<StreamIdle> idle_by_stream(std::vector<StreamWork> work) {
+  std::sort(work.begin(), work.end(), [](const StreamWork& x, const StreamWork& y) {
+    return x.stream != y.stream ? x.stream < y.stream : x.start_ns < y.start_ns;
+  });
+  std::vector<StreamIdle> out;
+  int64_t covered_to = 0;  // the end of the stream's work so far
+  for (size_t i = 0; i < work.size(); ++i) {
+    const StreamWork& w = work[i];
+    if (i == 0 || w.stream != work[i - 1].stream) {
+      out.push_back(StreamIdle{w.stream, 0, 0, 0, 0});
+      covered_to = w.start_ns;
+    }
+    StreamIdle& s = out.back();
+    // As HTA: the gap after the previous activity's end (the stream's work so far, should a
+    // stream's activities overlap), attributed by the launch of the one that ends it.
+    if (i > 0 && w.stream == work[i - 1].stream && w.start_ns > covered_to) {
+      const int64_t gap = w.start_ns - covered_to;
+      // Without a launch in the trace, the gap is judged by its length alone.
+      if (w.launch_ns > covered_to)
+        s.host_wait_ns += gap;
+      else if (gap < kKernelGapThresholdNs)
+        s.kernel_gap_ns += gap;
+      else
+        s.other_ns += gap;
+    }
+    s.busy_ns += std::max<int64_t>(0, w.end_ns - std::max(w.start_ns, covered_to));
+    covered_to = std::max(covered_to, w.end_ns);
+  }
+  return out;
+}
+
 BreakdownFacts breakdown_facts(const std::vector<RegionSummary>& regions) {
   BreakdownFacts f;
   auto over = [&](auto get) {

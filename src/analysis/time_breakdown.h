@@ -22,6 +22,16 @@ struct TimedWork {
 // `work` in any order; it is sorted here.
 TimeBreakdown time_breakdown(std::vector<TimedWork> work);
 
+// One activity of a stream, with the start of the call that launched it (-1: none in the trace).
+struct StreamWork {
+  int32_t stream = 0;
+  int64_t start_ns = 0, end_ns = 0;
+  int64_t launch_ns = -1;
+};
+
+// The idle time of each stream by cause (StreamIdle), by stream number. `work` in any order.
+std::vector<StreamIdle> idle_by_stream(std::vector<StreamWork> work);
+
 // Each quantity's median and range over the regions.
 BreakdownFacts breakdown_facts(const std::vector<RegionSummary>& regions);
 

@@ -181,6 +181,17 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
     w.key("wall_us").number(r.wall_ns / 1000.0);
     w.key("cpu_us").number(r.cpu_ns / 1000.0);
     write_breakdown(w, r.breakdown);
+    w.key("idle_by_stream").begin_array();
+    for (const StreamIdle& s : r.idle_by_stream) {
+      w.begin_object();
+      w.key("stream").number(s.stream);
+      w.key("busy_us").number(s.busy_ns / 1000.0);
+      w.key("host_wait_us").number(s.host_wait_ns / 1000.0);
+      w.key("kernel_gap_us").number(s.kernel_gap_ns / 1000.0);
+      w.key("other_us").number(s.other_ns / 1000.0);
+      w.end_object();
+    }
+    w.end_array();
     w.key("activities").begin_array();
     for (const auto& a : activities(i)) write_activity(w, a);
     w.end_array();
