@@ -67,7 +67,10 @@ struct RegionSummary {
   int64_t gpu_syncs = 0;
   TimeBreakdown breakdown;                 // compute, communication, memory and idle over its span
   std::vector<StreamIdle> idle_by_stream;  // each stream's idle time by cause, by stream number
-  std::vector<ActivityRow> activities;     // in GPU start order (see AnalyzeOptions)
+  // The starts of its communication kernels (trace clock, in order): the cross-rank comparison
+  // matches the n-th of each rank (include/attnprof/cross_trace.h).
+  std::vector<int64_t> communication_starts_ns;
+  std::vector<ActivityRow> activities;  // in GPU start order (see AnalyzeOptions)
 };
 
 // A device as the trace describes it; -1 and "" where it does not say.

@@ -296,6 +296,9 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   for (size_t r = 0; r < out.regions.size(); ++r) {
     out.regions[r].breakdown = breakdown_of(trace, members.activities[r], class_of);
     out.regions[r].idle_by_stream = idle_of(trace, members.activities[r]);
+    for (GpuActivityId id : members.activities[r])
+      if (class_of[id.index()] == static_cast<uint8_t>(KernelClass::kCommunication))
+        out.regions[r].communication_starts_ns.push_back(trace.gpu_activities[id].start_ns);
   }
   out.breakdown = breakdown_of_trace(trace, class_of);
 
