@@ -13,6 +13,7 @@
 
 #include "attnprof/diagnostics.h"
 #include "attnprof/findings.h"
+#include "attnprof/launch_queue.h"
 #include "attnprof/limits.h"
 #include "attnprof/region_facts.h"
 #include "attnprof/result.h"
@@ -70,6 +71,8 @@ struct RegionSummary {
   // The starts of its communication kernels (trace clock, in order): the cross-rank comparison
   // matches the n-th of each rank (include/attnprof/cross_trace.h).
   std::vector<int64_t> communication_starts_ns;
+  LaunchDelays launch_delays;           // launch call to GPU start, over its activities
+  std::vector<StreamQueue> queues;      // launches queued per stream, by stream number
   std::vector<ActivityRow> activities;  // in GPU start order (see AnalyzeOptions)
 };
 

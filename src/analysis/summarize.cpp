@@ -15,6 +15,7 @@
 #include "analysis/host_tree_facts.h"
 #include "analysis/kernel_class.h"
 #include "analysis/kernel_names.h"
+#include "analysis/launch_queue.h"
 #include "analysis/occupancy.h"
 #include "analysis/outside_regions.h"
 #include "analysis/region_facts.h"
@@ -296,6 +297,9 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   for (size_t r = 0; r < out.regions.size(); ++r) {
     out.regions[r].breakdown = breakdown_of(trace, members.activities[r], class_of);
     out.regions[r].idle_by_stream = idle_of(trace, members.activities[r]);
+    out.regions[r].launch_delays =
+        launch_delays(trace, members.activities[r], set.regions[r].start_ns);
+    out.regions[r].queues = stream_queues(trace, members.activities[r]);
     for (GpuActivityId id : members.activities[r])
       if (class_of[id.index()] == static_cast<uint8_t>(KernelClass::kCommunication))
         out.regions[r].communication_starts_ns.push_back(trace.gpu_activities[id].start_ns);

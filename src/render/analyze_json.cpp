@@ -89,6 +89,46 @@ void write_breakdown(JsonWriter& w, const TimeBreakdown& b) {
     w.null();
 }
 
+// "launch_delays" and "queues" (docs/json-schema.md), in µs.
+void write_launch_queue(JsonWriter& w, const LaunchDelays& d, const std::vector<StreamQueue>& qs) {
+  w.key("launch_delays").begin_object();
+  w.key("launched").number(d.launched);
+  w.key("median_us").number(d.median_ns / 1000.0);
+  w.key("p95_us").number(d.p95_ns / 1000.0);
+  w.key("max_us").number(d.max_ns / 1000.0);
+  w.key("op_to_launch_median_us");
+  if (d.op_to_launch_median_ns >= 0)
+    w.number(d.op_to_launch_median_ns / 1000.0);
+  else
+    w.null();
+  w.key("longest").begin_array();
+  for (const LaunchDelay& l : d.longest) {
+    w.begin_object();
+    w.key("kernel").string(l.kernel);
+    w.key("stream").number(l.stream);
+    w.key("start_us").number(l.start_ns / 1000.0);
+    w.key("launch_to_start_us").number(l.launch_to_start_ns / 1000.0);
+    w.key("op_to_launch_us");
+    if (l.op_to_launch_ns >= 0)
+      w.number(l.op_to_launch_ns / 1000.0);
+    else
+      w.null();
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  w.key("queues").begin_array();
+  for (const StreamQueue& q : qs) {
+    w.begin_object();
+    w.key("stream").number(q.stream);
+    w.key("max_length").number(q.max_length);
+    w.key("mean_length").number(q.mean_length);
+    w.key("full_queue_us").number(q.full_ns / 1000.0);
+    w.end_object();
+  }
+  w.end_array();
+}
+
 void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& activities) {
   w.begin_object();
   w.key("path").string(t.path);
@@ -192,6 +232,7 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
       w.end_object();
     }
     w.end_array();
+    write_launch_queue(w, r.launch_delays, r.queues);
     w.key("activities").begin_array();
     for (const auto& a : activities(i)) write_activity(w, a);
     w.end_array();
