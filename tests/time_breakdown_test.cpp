@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 
 #include "analysis/kernel_class.h"
 #include "analysis/time_breakdown.h"
@@ -194,6 +196,27 @@ TEST(TimeBreakdown, DiffShowsIt) {
   EXPECT_NE(r.output.find("memory µs        253.2 (253.0..253.5)         0.0"), std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("GPU idle µs      13.4 (12.9..15.6)"), std::string::npos) << r.output;
+}
+
+// The report draws each trace's typical region as compute, communication, memory and idle, with
+// the communication overlap beside it: for a folder of ranks, one bar per rank.
+TEST(TimeBreakdown, ReportDrawsIt) {
+  testing::TempFile page("report.html", "");
+  auto r =
+      testing::run_cli("report " + testing::fixture("foreign/hta_nccl_rank0.json.gz") + " " +
+                       testing::fixture("foreign/hta_nccl_rank1.json.gz") + " -o " + page.path());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(page.path(), std::ios::binary);
+  const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t section = html.find(R"(<section class="card" id="breakdown">)");
+  ASSERT_NE(section, std::string::npos);
+  EXPECT_NE(html.find("600.06 ms · 12 % of communication overlaps compute", section),
+            std::string::npos);
+  EXPECT_NE(html.find("600.67 ms · 20 % of communication overlaps compute", section),
+            std::string::npos);
+  // Rank 0's typical step: idle 321.38 ms of its 600.06 ms span.
+  EXPECT_NE(html.find("idle: 321.38 ms (53.6 % of the 600.06 ms span)", section),
+            std::string::npos);
 }
 
 }  // namespace
