@@ -13,7 +13,9 @@ The time breakdown (docs/BREAKDOWN.md) of each region and of the whole trace is 
 another method than attnprof's: a sweep over every start and end that counts, between two of
 them, how many compute kernels, communication kernels (a name with nccl, rccl or hccl) and copies
 or memsets run; each stretch goes to the first kind running of compute, communication, memory,
-or to idle. It must agree within 0.1 % of the span.
+or to idle. It must agree within 0.1 % of the span. So must each stream's idle time by cause:
+each gap between a stream's activities is the host's when the activity's launch call started after
+the stream went idle, a kernel gap when shorter than 30 µs, and other otherwise.
 
 usage: independent_reading.py ATTNPROF TRACE [REGION_GLOB]
 Exits 1 and prints the differences when attnprof disagrees.
@@ -138,9 +140,10 @@ def read_regions(doc, pattern):
             placed.add(i)
             counts[gpu_kind(e)] += 1
             intervals.append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])))
-            work.append(e)
+            work.append((e, anchor))
         out.append({"name": name, "pid": pid, **counts, "gpu_busy_ns": union(intervals),
-                    "wall_ns": end - start, "breakdown": breakdown(work)})
+                    "wall_ns": end - start, "breakdown": breakdown([e for e, _ in work]),
+                    "idle_by_stream": idle_by_stream(work)})
     outside = [e for i, (e, _) in enumerate(gpu) if i not in placed]
     carried = [e for e, anchor in gpu if anchor is None and first_launch is not None and
                e["args"]["correlation"] < first_launch]
@@ -185,6 +188,31 @@ def breakdown(events):
         out["span"] = edges[-1][0] - edges[0][0]
     out["busy"] = out["compute"] + out["communication"] + out["memory"]
     out["overlap_pct"] = 100.0 * comm_with_compute / comm_all if comm_all else None
+    return out
+
+
+def idle_by_stream(work):
+    """{stream: (host_wait, kernel_gap, other)} in ns; `work` is (activity, launch or other)."""
+    by_stream = {}
+    for e, launch in work:
+        by_stream.setdefault(e.get("args", {}).get("stream", 0), []).append((e, launch))
+    out = {}
+    for stream, items in by_stream.items():
+        items.sort(key=lambda x: ns(x[0]["ts"]))
+        causes = [0, 0, 0]
+        idle_from = None
+        for e, launch in items:
+            start, end = ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])
+            if idle_from is not None and start > idle_from:
+                called = ns(launch["ts"]) if isinstance(launch, dict) else None
+                if called is not None and called > idle_from:
+                    causes[0] += start - idle_from
+                elif start - idle_from < 30000:
+                    causes[1] += start - idle_from
+                else:
+                    causes[2] += start - idle_from
+            idle_from = end if idle_from is None else max(idle_from, end)
+        out[stream] = tuple(causes)
     return out
 
 
@@ -259,6 +287,11 @@ def main():
                 problems.append(f"{e['name']}: {key} {mine} ns != {theirs} ns")
         problems += breakdown_problems(e["name"], r["time_breakdown"],
                                        r["communication_overlap_pct"], e["breakdown"])
+        theirs = {s["stream"]: tuple(round(s[k] * 1000) for k in
+                                     ("host_wait_us", "kernel_gap_us", "other_us"))
+                  for s in r["idle_by_stream"]}
+        if theirs != e["idle_by_stream"]:
+            problems.append(f"{e['name']}: idle by stream {theirs} != {e['idle_by_stream']}")
     for p in problems:
         print(p)
     print(f"{trace} [{pattern or 'default'}]: {len(expected)} regions, "
