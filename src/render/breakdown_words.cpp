@@ -23,4 +23,15 @@ std::string breakdown_line(const TimeBreakdown& b) {
   return line;
 }
 
+std::string idle_causes_line(const std::vector<StreamIdle>& streams, const std::string& name) {
+  const StreamIdle* main = nullptr;
+  for (const StreamIdle& s : streams)
+    if (!main || s.busy_ns > main->busy_ns) main = &s;
+  if (!main || main->idle_ns() == 0) return {};
+  return fmt::format(
+      "idle of stream {} (the most work) in {}: host wait {}, kernel gap {}, other {}",
+      main->stream, name, format_duration(main->host_wait_ns), format_duration(main->kernel_gap_ns),
+      format_duration(main->other_ns));
+}
+
 }  // namespace attnprof
