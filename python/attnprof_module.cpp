@@ -6,6 +6,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <cmath>
 
 #include <cstdint>
 #include <stdexcept>
@@ -129,6 +130,8 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
   TextColumn name;
   Column<int64_t> index, pid, kernels, memcpy, memset;
   Column<double> start_us, wall_us, cpu_us, gpu_busy_us;
+  // The time breakdown (docs/BREAKDOWN.md); the overlap NaN where the region has no communication.
+  Column<double> span_us, idle_us, compute_us, communication_us, memory_us, overlap_pct;
   Column<bool> typical;
   for (const TraceAnalysis& t : traces) {
     for (size_t i = 0; i < t.regions.size(); ++i) {
@@ -142,6 +145,13 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
       wall_us.push(r.wall_ns / 1000.0);
       cpu_us.push(r.cpu_ns / 1000.0);
       gpu_busy_us.push(r.gpu_busy_ns / 1000.0);
+      const TimeBreakdown& b = r.breakdown;
+      span_us.push(b.span_ns / 1000.0);
+      idle_us.push(b.idle_ns / 1000.0);
+      compute_us.push(b.compute_ns / 1000.0);
+      communication_us.push(b.communication_ns / 1000.0);
+      memory_us.push(b.memory_ns / 1000.0);
+      overlap_pct.push(b.communication_overlap_pct().value_or(std::nan("")));
       kernels.push(r.kernels);
       memcpy.push(r.memcpy);
       memset.push(r.memset);
@@ -157,6 +167,12 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
   d["wall_us"] = wall_us.to_python();
   d["cpu_us"] = cpu_us.to_python();
   d["gpu_busy_us"] = gpu_busy_us.to_python();
+  d["span_us"] = span_us.to_python();
+  d["idle_us"] = idle_us.to_python();
+  d["compute_us"] = compute_us.to_python();
+  d["communication_us"] = communication_us.to_python();
+  d["memory_us"] = memory_us.to_python();
+  d["communication_overlap_pct"] = overlap_pct.to_python();
   d["kernels"] = kernels.to_python();
   d["memcpy"] = memcpy.to_python();
   d["memset"] = memset.to_python();

@@ -147,6 +147,30 @@ TEST(Findings, LaunchBoundSmallModel) {
   EXPECT_EQ(find(explain("study_naive.json.gz"), FindingKind::kLaunchBound), nullptr);
 }
 
+// A rank of a 128-rank NCCL job (HTA's trace): SendRecv kernels that overlap no compute take
+// 172.3 ms of its 278.7 ms busy GPU time in the first step. That is communication-bound, and not
+// launch-bound, although the GPU idles 54 % of the span: a CUDA graph would not help. Rank 1 of
+// the same job is communication-bound in its second step only (169.2 of 308.0 ms; 49 % in the
+// first), and launch-bound in neither: its compute stream waits longer on the collectives (other,
+// 281 ms in the first step) than on the host (157 ms).
+TEST(Findings, CommunicationBoundIsNotLaunchBound) {
+  TraceAnalysis rank0 = explain("foreign/hta_nccl_rank0.json.gz", "ProfilerStep#*");
+  const Finding* f = find(rank0, FindingKind::kCommunicationBound);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->regions_affected, 2);
+  EXPECT_TRUE(any_contains({f->summary}, "61.8 % of the GPU's busy time (172.26 ms of 278.68 ms)"))
+      << f->summary;
+  EXPECT_EQ(find(rank0, FindingKind::kLaunchBound), nullptr);
+  TraceAnalysis rank1 = explain("foreign/hta_nccl_rank1.json.gz", "ProfilerStep#*");
+  const Finding* second_only = find(rank1, FindingKind::kCommunicationBound);
+  ASSERT_NE(second_only, nullptr);
+  EXPECT_EQ(second_only->regions_affected, 1);
+  EXPECT_TRUE(any_contains(second_only->evidence, "ProfilerStep#552 #2"));
+  EXPECT_EQ(find(rank1, FindingKind::kLaunchBound), nullptr);
+  EXPECT_EQ(find(explain("train_step.json.gz", "ProfilerStep#*"), FindingKind::kCommunicationBound),
+            nullptr);
+}
+
 TEST(Findings, SynchronizationInsideTheStepButNotTheForward) {
   // record_fixtures.py synchronizes at the end of each step, outside `forward`.
   TraceAnalysis f_trace = explain("study_naive.json.gz", "");

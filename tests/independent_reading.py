@@ -9,6 +9,14 @@ profiler's window opened, or its call was cut away), unless its op ("External id
 work without a correlation id at all (MTIA's DMA transfers) is placed by its own time. The whole
 trace, as a region, holds all the work, and its wall time is the span of its timed events.
 
+The time breakdown (docs/BREAKDOWN.md) of each region and of the whole trace is worked out here by
+another method than attnprof's: a sweep over every start and end that counts, between two of
+them, how many compute kernels, communication kernels (a name with nccl, rccl or hccl) and copies
+or memsets run; each stretch goes to the first kind running of compute, communication, memory,
+or to idle. It must agree within 0.1 % of the span. So must each stream's idle time by cause:
+each gap between a stream's activities is the host's when the activity's launch call started after
+the stream went idle, a kernel gap when shorter than 30 µs, and other otherwise.
+
 usage: independent_reading.py ATTNPROF TRACE [REGION_GLOB]
 Exits 1 and prints the differences when attnprof disagrees.
 """
@@ -117,7 +125,7 @@ def read_regions(doc, pattern):
     out = []
     for name, pid, start, end in regions:
         counts = {"kernels": 0, "memcpy": 0, "memset": 0}
-        intervals = []
+        intervals, work = [], []
         for i, (e, anchor) in enumerate(gpu):
             if whole:
                 inside = True
@@ -132,18 +140,97 @@ def read_regions(doc, pattern):
             placed.add(i)
             counts[gpu_kind(e)] += 1
             intervals.append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])))
+            work.append((e, anchor))
         out.append({"name": name, "pid": pid, **counts, "gpu_busy_ns": union(intervals),
-                    "wall_ns": end - start})
+                    "wall_ns": end - start, "breakdown": breakdown([e for e, _ in work]),
+                    "idle_by_stream": idle_by_stream(work)})
     outside = [e for i, (e, _) in enumerate(gpu) if i not in placed]
     carried = [e for e, anchor in gpu if anchor is None and first_launch is not None and
                e["args"]["correlation"] < first_launch]
     if whole:
         carried = []
-    return out, {"trace_activities": len(gpu), "activities": len(outside),
+    return out, breakdown([e for e, _ in gpu]), {"trace_activities": len(gpu), "activities": len(outside),
                  "gpu_busy_ns": union([(ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])) for e in outside]),
                  "carried_in": len(carried),
                  "carried_in_busy_ns": union([(ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]))
                                               for e in carried])}
+
+
+def work_kind(event):
+    if gpu_kind(event) != "kernels":
+        return "memory"
+    name = event.get("name", "").lower()
+    return "communication" if any(k in name for k in ("nccl", "rccl", "hccl")) else "compute"
+
+
+def breakdown(events):
+    """span, busy, idle, compute, communication, memory (ns) and the communication overlap %."""
+    kinds = ("compute", "communication", "memory")
+    edges = []
+    for e in events:
+        s, t = ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])
+        edges += [(s, work_kind(e), 1), (t, work_kind(e), -1)]
+    edges.sort(key=lambda x: x[0])
+    running = dict.fromkeys(kinds, 0)
+    out = dict.fromkeys(("span", "busy", "idle", "compute", "communication", "memory"), 0)
+    comm_all = comm_with_compute = 0
+    for (here, kind, step), (there, _, _) in zip(edges, edges[1:] + [edges[-1]] if edges else []):
+        running[kind] += step
+        length = there - here
+        if length <= 0:
+            continue
+        first = next((k for k in kinds if running[k] > 0), "idle")
+        out[first] += length
+        if running["communication"] > 0:
+            comm_all += length
+            comm_with_compute += length if running["compute"] > 0 else 0
+    if edges:
+        out["span"] = edges[-1][0] - edges[0][0]
+    out["busy"] = out["compute"] + out["communication"] + out["memory"]
+    out["overlap_pct"] = 100.0 * comm_with_compute / comm_all if comm_all else None
+    return out
+
+
+def idle_by_stream(work):
+    """{stream: (host_wait, kernel_gap, other)} in ns; `work` is (activity, launch or other)."""
+    by_stream = {}
+    for e, launch in work:
+        by_stream.setdefault(e.get("args", {}).get("stream", 0), []).append((e, launch))
+    out = {}
+    for stream, items in by_stream.items():
+        items.sort(key=lambda x: ns(x[0]["ts"]))
+        causes = [0, 0, 0]
+        idle_from = None
+        for e, launch in items:
+            start, end = ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])
+            if idle_from is not None and start > idle_from:
+                called = ns(launch["ts"]) if isinstance(launch, dict) else None
+                if called is not None and called > idle_from:
+                    causes[0] += start - idle_from
+                elif start - idle_from < 30000:
+                    causes[1] += start - idle_from
+                else:
+                    causes[2] += start - idle_from
+            idle_from = end if idle_from is None else max(idle_from, end)
+        out[stream] = tuple(causes)
+    return out
+
+
+def breakdown_problems(where, theirs, overlap, mine):
+    """attnprof's time_breakdown (µs) and communication_overlap_pct against ours."""
+    problems = []
+    tolerance = max(1, mine["span"] // 1000)  # 0.1 % of the span, in ns
+    for key in ("span", "busy", "idle", "compute", "communication", "memory"):
+        got = round(theirs[key + "_us"] * 1000)
+        if abs(got - mine[key]) > tolerance:
+            problems.append(f"{where}: {key} {got} ns != {mine[key]} ns")
+    parts = sum(theirs[k + "_us"] for k in ("compute", "communication", "memory"))
+    if abs(parts - theirs["busy_us"]) > 1e-6 * max(1.0, theirs["busy_us"]):
+        problems.append(f"{where}: compute + communication + memory {parts} != busy")
+    if (overlap is None) != (mine["overlap_pct"] is None) or (
+            overlap is not None and abs(overlap - mine["overlap_pct"]) > 0.1):
+        problems.append(f"{where}: communication overlap {overlap} != {mine['overlap_pct']}")
+    return problems
 
 
 def union(intervals):
@@ -163,7 +250,7 @@ def union(intervals):
 def main():
     attnprof, trace = sys.argv[1], sys.argv[2]
     pattern = sys.argv[3] if len(sys.argv) > 3 else None
-    expected, outside = read_regions(load(trace), pattern)
+    expected, whole_breakdown, outside = read_regions(load(trace), pattern)
     cmd = [attnprof, "analyze", "--format", "json", trace] + (["--region", pattern] if pattern else [])
     run = subprocess.run(cmd, capture_output=True, text=True)
     if expected == []:
@@ -186,6 +273,8 @@ def main():
     for key, value in outside.items():
         if mine[key] != value:
             problems.append(f"outside regions: {key} {mine[key]} != {value}")
+    problems += breakdown_problems("the trace", got["traces"][0]["time_breakdown"],
+                                   got["traces"][0]["communication_overlap_pct"], whole_breakdown)
     if len(regions) != len(expected):
         problems.append(f"{len(regions)} regions, expected {len(expected)}")
     for r, e in zip(regions, expected):
@@ -196,6 +285,13 @@ def main():
             mine, theirs = round(r[key + "_us"] * 1000), e[key + "_ns"]
             if mine != theirs:
                 problems.append(f"{e['name']}: {key} {mine} ns != {theirs} ns")
+        problems += breakdown_problems(e["name"], r["time_breakdown"],
+                                       r["communication_overlap_pct"], e["breakdown"])
+        theirs = {s["stream"]: tuple(round(s[k] * 1000) for k in
+                                     ("host_wait_us", "kernel_gap_us", "other_us"))
+                  for s in r["idle_by_stream"]}
+        if theirs != e["idle_by_stream"]:
+            problems.append(f"{e['name']}: idle by stream {theirs} != {e['idle_by_stream']}")
     for p in problems:
         print(p)
     print(f"{trace} [{pattern or 'default'}]: {len(expected)} regions, "

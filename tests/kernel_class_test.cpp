@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/kernel_class.h"
+#include "analysis/kernel_names.h"
 #include "analysis/region_metrics.h"
 #include "test_support.h"
 
@@ -119,6 +120,23 @@ TEST(KernelClass, RegionFactsCountEachClassInEveryRegion) {
   EXPECT_EQ(count(KernelClass::kCopy), 1);
   EXPECT_EQ(count(KernelClass::kMemset), 1);
   EXPECT_EQ(count(KernelClass::kFusedAttention), 0);
+}
+
+// Collective kernels as NCCL 2.18+ (ncclDevKernel_*), older NCCL and RCCL (ncclKernel_*) and HCCL
+// name them: communication, before the reduction and copy rules their names would otherwise meet.
+TEST(KernelClass, CollectivesAreCommunication) {
+  for (const char* name :
+       {"ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)",
+        "ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+        "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",
+        "void ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
+        "rcclKernel_copy_AllToAll", "hccl_all_reduce_f32"}) {
+    EXPECT_EQ(classify_kernel(short_kernel_name(name), name), KernelClass::kCommunication) << name;
+  }
+  // A name that only resembles one stays what it is.
+  EXPECT_EQ(classify_kernel("reduce_kernel [MeanOps]", "void at::native::reduce_kernel<512, 1>"),
+            KernelClass::kReduction);
+  EXPECT_EQ(kernel_class_id(KernelClass::kCommunication), "communication");
 }
 
 }  // namespace

@@ -13,9 +13,11 @@
 
 #include "attnprof/diagnostics.h"
 #include "attnprof/findings.h"
+#include "attnprof/launch_queue.h"
 #include "attnprof/limits.h"
 #include "attnprof/region_facts.h"
 #include "attnprof/result.h"
+#include "attnprof/time_breakdown.h"
 
 namespace attnprof {
 
@@ -64,6 +66,13 @@ struct RegionSummary {
   // Synchronizations on the GPU timeline that the trace records (cuda_sync, MTIA's event waits
   // and records), placed by the call that asked for them: waits, not work.
   int64_t gpu_syncs = 0;
+  TimeBreakdown breakdown;                 // compute, communication, memory and idle over its span
+  std::vector<StreamIdle> idle_by_stream;  // each stream's idle time by cause, by stream number
+  // The starts of its communication kernels (trace clock, in order): the cross-rank comparison
+  // matches the n-th of each rank (include/attnprof/cross_trace.h).
+  std::vector<int64_t> communication_starts_ns;
+  LaunchDelays launch_delays;           // launch call to GPU start, over its activities
+  std::vector<StreamQueue> queues;      // launches queued per stream, by stream number
   std::vector<ActivityRow> activities;  // in GPU start order (see AnalyzeOptions)
 };
 
@@ -113,6 +122,8 @@ struct TraceAnalysis {
   // The processes the regions come from, when more than one: each region then names its pid.
   std::vector<int32_t> region_pids;
   WorkOutsideRegions outside_regions;
+  // The time breakdown of all the trace's GPU work, in regions or not (every device together).
+  TimeBreakdown breakdown;
   // Index into regions of the typical one (closest to the medians); -1 when there are none.
   int typical_region = -1;
   // Medians over the regions, per kernel class, and the typical region's main kernel.

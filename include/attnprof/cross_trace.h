@@ -38,6 +38,14 @@ struct RegionAcrossTraces {
   std::string name;
   std::vector<int> traces;  // indices of the traces that have the region, in input order
   QuantityAcrossTraces wall_ns, gpu_busy_ns, kernels;
+  // The time breakdown (attnprof/time_breakdown.h) per trace; `slowest` is the trace with the most.
+  QuantityAcrossTraces idle_ns, compute_ns, communication_ns, memory_ns;
+  // How late each trace starts its collectives: the n-th communication kernel of the region in
+  // each trace is matched with the n-th in the others (HTA's and TraceLens's skew), and its lag is
+  // its start less the earliest of them. Per trace, the median of its lags (by_trace aligned with
+  // `traces`; `slowest`: the trace that is latest). Empty when fewer than two traces ran one.
+  QuantityAcrossTraces collective_lag_ns;
+  int collectives_compared = 0;  // the fewest communication kernels any of the traces ran
 
   bool kernel_counts_differ() const { return kernels.min != kernels.max; }
 };
@@ -57,6 +65,10 @@ struct CrossTraceSummary {
   // (a straggler rank is slowest in most). Regions where the traces tie count for none.
   std::vector<int> slowest_by_wall;
   int compared_regions = 0;  // regions that two or more traces have
+  // Per trace: in how many regions with collectives it was the latest to start them (its median
+  // lag the largest, above 0), and its largest median lag in any of them.
+  std::vector<int> latest_collectives;
+  std::vector<double> max_collective_lag_ns;
 };
 
 // True when `traces` are two or more ranks of one distributed run: each has distributedInfo with

@@ -10,18 +10,19 @@
 namespace attnprof {
 
 enum class FindingKind {
-  kHiddenCopy,        // a copy under an out-of-place op
-  kPrecisionUpcast,   // half-precision work computed in FP32
-  kMaskRebuilt,       // the attention op builds its mask on every call
-  kNotFused,          // attention as many kernels where one would do
-  kLowOccupancy,      // few resident warps, with what limits them
-  kCpuSideCost,       // CPU time before the first launch (plan building)
-  kLaunchBound,       // the GPU waits for the CPU
-  kSynchronization,   // the CPU waits for the GPU inside a region
-  kPersistentKernel,  // grid sized to the SM count
-  kLaunchKernelEx,    // launched through cuLaunchKernelEx
-  kSplitKv,           // the keys split across blocks of work, then combined (decode)
-  kKvRepeat,          // K and V repeated per query head by hand (grouped-query attention)
+  kHiddenCopy,          // a copy under an out-of-place op
+  kPrecisionUpcast,     // half-precision work computed in FP32
+  kMaskRebuilt,         // the attention op builds its mask on every call
+  kNotFused,            // attention as many kernels where one would do
+  kLowOccupancy,        // few resident warps, with what limits them
+  kCpuSideCost,         // CPU time before the first launch (plan building)
+  kLaunchBound,         // the GPU waits for the CPU
+  kSynchronization,     // the CPU waits for the GPU inside a region
+  kPersistentKernel,    // grid sized to the SM count
+  kLaunchKernelEx,      // launched through cuLaunchKernelEx
+  kSplitKv,             // the keys split across blocks of work, then combined (decode)
+  kKvRepeat,            // K and V repeated per query head by hand (grouped-query attention)
+  kCommunicationBound,  // communication not overlapping compute is most of the GPU's busy time
 };
 
 // Stable identifiers, used in JSON and in tests: "hidden-copy", "precision-upcast", ...

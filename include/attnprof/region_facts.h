@@ -38,15 +38,25 @@ enum class KernelClass : uint8_t {
   kReduction,
   kCopy,
   kMemset,
+  kCommunication,  // collectives and point-to-point transfers between GPUs (NCCL, RCCL, HCCL)
   kOther,
 };
-inline constexpr size_t kKernelClassCount = 9;
+inline constexpr size_t kKernelClassCount = 10;
 
 // Every class, in the order reports list them.
 inline constexpr std::array<KernelClass, kKernelClassCount> kAllKernelClasses = {
     KernelClass::kFusedAttention, KernelClass::kGemm,        KernelClass::kSoftmax,
     KernelClass::kMask,           KernelClass::kElementwise, KernelClass::kReduction,
-    KernelClass::kCopy,           KernelClass::kMemset,      KernelClass::kOther};
+    KernelClass::kCopy,           KernelClass::kMemset,      KernelClass::kCommunication,
+    KernelClass::kOther};
+
+// The time breakdown (attnprof/time_breakdown.h) over a trace's regions: a median and its range
+// per quantity.
+struct BreakdownFacts {
+  Spread span_ns, idle_ns, compute_ns, communication_ns, memory_ns;
+  // Over the regions that communicate only (count 0 when none does).
+  Spread communication_overlap_pct;
+};
 
 struct KernelClassFacts {
   Spread count;    // activities of the class per region
@@ -78,6 +88,7 @@ struct RegionFacts {
   Spread cpu_ns;       // time in the region's top-level CPU ops, all threads of its process
   // Indexed by KernelClass, over every region.
   std::array<KernelClassFacts, kKernelClassCount> by_class;
+  BreakdownFacts breakdown;
   std::optional<MainKernel> main_kernel;  // none when the typical region ran no kernel
   // What Nsight Compute measured of one typical call (bench --counters, docs/counters.md): the
   // call's kernels summed. A trace alone has none; the bench and `check` on a study folder (from

@@ -81,6 +81,8 @@ struct TraceSide {
 struct TraceDiff {
   TraceSide a, b;
   QuantityDiff kernels, memcpy, memset, gpu_busy_ns, wall_ns, cpu_ns;
+  // The time breakdown (attnprof/time_breakdown.h) per region.
+  QuantityDiff idle_ns, compute_ns, communication_ns, memory_ns;
   std::map<std::string, QuantityDiff> memcpy_by_kind;  // kinds present in either trace
   std::vector<ClassDiff>
       classes;  // classes with activities in either trace, in kAllKernelClasses order

@@ -33,6 +33,10 @@ def test_read_gives_the_cli_numbers():
     assert list(t.regions["memcpy"]) == [r["memcpy"] for r in doc["regions"]]
     assert t.regions["gpu_busy_us"].tolist() == pytest.approx(
         [r["gpu_busy_us"] for r in doc["regions"]])
+    for key in ("span_us", "idle_us", "compute_us", "communication_us", "memory_us"):
+        assert t.regions[key].tolist() == pytest.approx(
+            [r["time_breakdown"][key] for r in doc["regions"]]), key
+    assert t.regions["communication_overlap_pct"].isna().all()  # no collective in the trace
     # Every region's activities, as the JSON lists them.
     assert len(t.activities) == sum(len(r["activities"]) for r in doc["regions"])
     first = doc["regions"][0]["activities"]
@@ -117,3 +121,15 @@ def test_json_that_is_not_a_trace_raises_not_a_trace(tmp_path):
             attnprof.read(str(path))
         assert raised.value.kind == "not_a_trace"
         assert where in str(raised.value)
+
+
+def test_regions_have_the_time_breakdown():
+    """An NCCL rank (HTA's trace): communication and its overlap per region, as the JSON has them."""
+    t = attnprof.read(fixture("foreign/hta_nccl_rank0.json.gz"))
+    doc = cli_json(fixture("foreign/hta_nccl_rank0.json.gz"))["traces"][0]
+    assert t.regions["communication_us"].tolist() == pytest.approx(
+        [r["time_breakdown"]["communication_us"] for r in doc["regions"]])
+    assert t.regions["communication_overlap_pct"].tolist() == pytest.approx(
+        [r["communication_overlap_pct"] for r in doc["regions"]])
+    parts = t.regions["compute_us"] + t.regions["communication_us"] + t.regions["memory_us"]
+    assert parts.tolist() == pytest.approx(t.regions["gpu_busy_us"].tolist())

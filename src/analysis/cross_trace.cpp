@@ -53,18 +53,54 @@ std::set<std::string> repeated_names(const std::vector<TraceAnalysis>& traces) {
 struct Measure {
   int trace;
   double wall_ns, gpu_busy_ns, kernels;
+  TimeBreakdown breakdown;  // in ns; of the median region: each part's median
+  const std::vector<int64_t>* collective_starts = nullptr;  // none for the median region
 };
+
+// Each trace's median lag of its n-th collective behind the earliest trace's n-th, over the
+// collectives every trace ran (one pass over each trace's starts).
+void collective_lags(const std::vector<Measure>& measures, RegionAcrossTraces& row) {
+  size_t n = SIZE_MAX;
+  std::vector<int> traces;
+  for (const Measure& m : measures) {
+    if (!m.collective_starts) return;
+    n = std::min(n, m.collective_starts->size());
+    traces.push_back(m.trace);
+  }
+  if (measures.size() < 2 || n == 0 || n == SIZE_MAX) return;
+  std::vector<int64_t> earliest(n, INT64_MAX);
+  for (const Measure& m : measures)
+    for (size_t k = 0; k < n; ++k) earliest[k] = std::min(earliest[k], (*m.collective_starts)[k]);
+  std::vector<double> medians;
+  for (const Measure& m : measures) {
+    std::vector<double> lags(n);
+    for (size_t k = 0; k < n; ++k)
+      lags[k] = static_cast<double>((*m.collective_starts)[k] - earliest[k]);
+    medians.push_back(spread_of(std::move(lags)).median);
+  }
+  row.collective_lag_ns = quantity_across(std::move(medians), traces);
+  row.collectives_compared = static_cast<int>(n);
+}
 
 RegionAcrossTraces region_across(std::string name, const std::vector<Measure>& measures) {
   RegionAcrossTraces row;
   row.name = std::move(name);
-  std::vector<double> wall, gpu, kernels;
+  std::vector<double> wall, gpu, kernels, idle, compute, communication, memory;
   for (const auto& m : measures) {
     row.traces.push_back(m.trace);
     wall.push_back(m.wall_ns);
     gpu.push_back(m.gpu_busy_ns);
     kernels.push_back(m.kernels);
+    idle.push_back(static_cast<double>(m.breakdown.idle_ns));
+    compute.push_back(static_cast<double>(m.breakdown.compute_ns));
+    communication.push_back(static_cast<double>(m.breakdown.communication_ns));
+    memory.push_back(static_cast<double>(m.breakdown.memory_ns));
   }
+  row.idle_ns = quantity_across(std::move(idle), row.traces);
+  row.compute_ns = quantity_across(std::move(compute), row.traces);
+  row.communication_ns = quantity_across(std::move(communication), row.traces);
+  row.memory_ns = quantity_across(std::move(memory), row.traces);
+  collective_lags(measures, row);
   row.wall_ns = quantity_across(std::move(wall), row.traces);
   row.gpu_busy_ns = quantity_across(std::move(gpu), row.traces);
   row.kernels = quantity_across(std::move(kernels), row.traces);
@@ -132,22 +168,37 @@ CrossTraceSummary summarize_across_traces(const std::vector<TraceAnalysis>& trac
             row_of.emplace(keys[k], rows.emplace(insert_before[k], keys[k], std::vector<Measure>{}))
                 .first;
       const RegionSummary& r = t.regions[k];
-      found->second->second.push_back({trace, static_cast<double>(r.wall_ns),
-                                       static_cast<double>(r.gpu_busy_ns),
-                                       static_cast<double>(r.kernels)});
+      found->second->second.push_back(
+          {trace, static_cast<double>(r.wall_ns), static_cast<double>(r.gpu_busy_ns),
+           static_cast<double>(r.kernels), r.breakdown, &r.communication_starts_ns});
     }
-    if (!t.regions.empty())
-      medians.push_back(
-          {trace, t.facts.wall_ns.median, t.facts.gpu_busy_ns.median, t.facts.kernels.median});
+    if (!t.regions.empty()) {
+      const BreakdownFacts& b = t.facts.breakdown;
+      TimeBreakdown median;
+      median.idle_ns = static_cast<int64_t>(b.idle_ns.median);
+      median.compute_ns = static_cast<int64_t>(b.compute_ns.median);
+      median.communication_ns = static_cast<int64_t>(b.communication_ns.median);
+      median.memory_ns = static_cast<int64_t>(b.memory_ns.median);
+      medians.push_back({trace, t.facts.wall_ns.median, t.facts.gpu_busy_ns.median,
+                         t.facts.kernels.median, median, nullptr});
+    }
   }
 
   out.slowest_by_wall.assign(traces.size(), 0);
+  out.latest_collectives.assign(traces.size(), 0);
+  out.max_collective_lag_ns.assign(traces.size(), 0);
   for (auto& [name, measures] : rows) {
     out.regions.push_back(region_across(name, measures));
     const RegionAcrossTraces& row = out.regions.back();
     if (row.traces.size() < 2) continue;
     ++out.compared_regions;
     if (row.wall_ns.slowest >= 0) ++out.slowest_by_wall[static_cast<size_t>(row.wall_ns.slowest)];
+    const QuantityAcrossTraces& lag = row.collective_lag_ns;
+    if (lag.slowest >= 0) ++out.latest_collectives[static_cast<size_t>(lag.slowest)];
+    for (size_t i = 0; i < lag.by_trace.size(); ++i) {
+      double& most = out.max_collective_lag_ns[static_cast<size_t>(row.traces[i])];
+      most = std::max(most, lag.by_trace[i]);
+    }
   }
   out.median_region = region_across("median region", medians);
   return out;

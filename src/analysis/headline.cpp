@@ -149,8 +149,8 @@ HeadlineReason reason_for(const HeadlineVariant& v, const HeadlineVariant& faste
 
 bool finding_explains_time(const std::string& id) {
   static const std::set<std::string> kExplainsTime = {
-      "hidden-copy", "kv-repeat",     "precision-upcast", "mask-rebuilt",
-      "not-fused",   "cpu-side-cost", "launch-bound",     "synchronization"};
+      "hidden-copy",   "kv-repeat",    "precision-upcast", "mask-rebuilt",       "not-fused",
+      "cpu-side-cost", "launch-bound", "synchronization",  "communication-bound"};
   return kExplainsTime.count(id) > 0;
 }
 
@@ -161,6 +161,7 @@ std::optional<double> headline_explained_ns(const std::string& id, const RegionF
   if (id == "mask-rebuilt") return class_time(f, {K::kMask});
   if (id == "not-fused")
     return class_time(f, {K::kSoftmax, K::kMask, K::kElementwise, K::kReduction, K::kCopy});
+  if (id == "communication-bound") return f.breakdown.communication_ns.median;
   if (id == "cpu-side-cost" || id == "launch-bound" || id == "synchronization")
     return std::max(0.0, f.wall_ns.median - f.gpu_busy_ns.median);
   return std::nullopt;

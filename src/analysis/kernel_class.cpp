@@ -13,8 +13,8 @@ namespace {
 
 // In the order of the enum.
 constexpr std::array<std::string_view, kKernelClassCount> kLabels = {
-    "fused attention", "gemm", "softmax", "mask", "elementwise",
-    "reduction",       "copy", "memset",  "other"};
+    "fused attention", "gemm", "softmax", "mask",          "elementwise",
+    "reduction",       "copy", "memset",  "communication", "other"};
 
 bool has_any(const std::string& text, std::initializer_list<std::string_view> keywords) {
   return std::any_of(keywords.begin(), keywords.end(),
@@ -22,6 +22,15 @@ bool has_any(const std::string& text, std::initializer_list<std::string_view> ke
 }
 
 }  // namespace
+
+bool is_communication_kernel(std::string_view lower_name) {
+  // RCCL keeps NCCL's kernel names (ncclDevKernel_*, ncclKernel_*); its own spelling and HCCL's
+  // (Gaudi, Ascend) are matched as well. HTA's rule is the same substring, "nccl"
+  // (docs/BREAKDOWN.md).
+  for (std::string_view k : {"nccl", "rccl", "hccl"})
+    if (lower_name.find(k) != std::string_view::npos) return true;
+  return false;
+}
 
 std::string_view kernel_class_label(KernelClass c) {
   return kLabels[static_cast<size_t>(c)];
@@ -34,6 +43,7 @@ std::string_view kernel_class_id(KernelClass c) {
 KernelClass classify_kernel(std::string_view short_name, std::string_view name) {
   std::string full = to_lower(name.empty() ? short_name : name);
   std::string brief = to_lower(short_name.empty() ? name : short_name);
+  if (is_communication_kernel(full)) return KernelClass::kCommunication;
   if (has_any(full, {"flash_fwd", "flash_bwd", "flash_attn", "fmha", "efficient_attention",
                      "cudnn_generated_fort_native_sdpa"}) ||
       kernel_traits::is_flex_attention(full))

@@ -4,6 +4,10 @@
 //
 // The rules, first match wins; keywords are matched case-insensitively as substrings:
 //   1. a memcpy activity is "copy", a memset activity is "memset";
+//   1b. "communication": the full name has nccl, rccl or hccl (ncclDevKernel_SendRecv,
+//      ncclKernel_AllReduce_RING_LL_Sum_float, RCCL's kernels, which keep NCCL's names, HCCL's):
+//      checked before the other rules, since a collective's name may mention a reduction or a
+//      copy. gloo's collectives run on the CPU and make no GPU kernel at all;
 //   2. "fused attention": the full name has flash_fwd, flash_bwd, flash_attn, fmha,
 //      efficient_attention or cudnn_generated_fort_native_sdpa, or is FlexAttention's Triton
 //      template (triton_tem_fused_flex_attention_0; not the split-KV reductions beside it,
@@ -38,6 +42,8 @@ std::string_view kernel_class_label(KernelClass c);
 std::string_view kernel_class_id(KernelClass c);
 
 KernelClass classify_activity(const ActivityRow& row);
+// Rule 1b on a lower-case name.
+bool is_communication_kernel(std::string_view lower_name);
 // The rules on names alone (`short_name` as attnprof folds it, `name` as the trace gives it).
 KernelClass classify_kernel(std::string_view short_name, std::string_view name);
 

@@ -83,6 +83,31 @@ std::vector<MetricDef> build_catalog() {
              [](const RegionFacts& m) { return divided(m.wall_ns, kNsPerMs); }),
       region("cpu_ms", "time in the region's top-level CPU ops, ms",
              [](const RegionFacts& m) { return divided(m.cpu_ns, kNsPerMs); }),
+      // The time breakdown (attnprof/time_breakdown.h, docs/BREAKDOWN.md).
+      region("span_ms", "first GPU activity's start to the last one's end, per region, ms",
+             [](const RegionFacts& m) { return divided(m.breakdown.span_ns, kNsPerMs); }),
+      region("idle_ms", "GPU idle time within the span (span - busy) per region, ms",
+             [](const RegionFacts& m) { return divided(m.breakdown.idle_ns, kNsPerMs); }),
+      region("compute_ms", "GPU time in kernels other than communication per region, ms",
+             [](const RegionFacts& m) { return divided(m.breakdown.compute_ns, kNsPerMs); }),
+      region("communication_ms",
+             "GPU time in communication kernels (NCCL, ...) not overlapping compute per region, ms",
+             [](const RegionFacts& m) { return divided(m.breakdown.communication_ns, kNsPerMs); }),
+      region("memory_ms",
+             "GPU time in copies and memsets overlapping neither compute nor communication per "
+             "region, ms",
+             [](const RegionFacts& m) { return divided(m.breakdown.memory_ns, kNsPerMs); }),
+      MetricDef{{"communication_overlap_pct", T::kNumber,
+                 "share of communication time that overlaps compute, %, over the regions that "
+                 "communicate"},
+                false,
+                [](const RegionFacts& m) {
+                  if (m.breakdown.communication_overlap_pct.count > 0)
+                    return number(m.breakdown.communication_overlap_pct);
+                  MetricValue v;
+                  v.why_unavailable = "no region ran a communication kernel";
+                  return v;
+                }},
       kernel("main_kernel", T::kText,
              "short name of the typical region's longest kernel (~ and == also try its full name)",
              [](const MainKernel& k) {

@@ -15,21 +15,20 @@
 #include "analysis/host_tree_facts.h"
 #include "analysis/kernel_class.h"
 #include "analysis/kernel_names.h"
+#include "analysis/launch_queue.h"
 #include "analysis/occupancy.h"
 #include "analysis/outside_regions.h"
 #include "analysis/region_facts.h"
 #include "analysis/regions.h"
 #include "analysis/spread.h"
+#include "analysis/time_breakdown.h"
 #include "analysis/trace_annotations.h"
 
 namespace attnprof {
 
 namespace {
 
-class RowMaker;
-std::array<KernelClassFacts, kKernelClassCount> class_facts(const Trace& trace,
-                                                            const RegionMembers& members,
-                                                            RowMaker& rows);
+constexpr uint8_t kNotWork = 0xff;
 
 class RowMaker {
  public:
@@ -121,21 +120,24 @@ class RowMaker {
   HostTreeFacts<HostEventId> chain_op_at_or_above_{trace_, kNoId};
 };
 
+// The class of every GPU activity of the trace (kNotWork for synchronizations and ranges), by
+// index: the class facts and the time breakdowns read it.
+std::vector<uint8_t> classes_of_activities(const Trace& trace, RowMaker& rows) {
+  std::vector<uint8_t> class_of(trace.gpu_activities.size(), kNotWork);
+  for (size_t i = 0; i < class_of.size(); ++i)
+    if (is_gpu_work(trace.gpu_activities[GpuActivityId(i)].kind))
+      class_of[i] = static_cast<uint8_t>(rows.activity_class(GpuActivityId(i)));
+  return class_of;
+}
+
 // Each class's count and time per region, one class at a time: a trace of a million regions
 // holds two values per region at once, not two per region and class.
 std::array<KernelClassFacts, kKernelClassCount> class_facts(const Trace& trace,
                                                             const RegionMembers& members,
-                                                            RowMaker& rows) {
-  constexpr uint8_t kNotMember = 0xff;
-  std::vector<uint8_t> class_of(trace.gpu_activities.size(), kNotMember);
+                                                            const std::vector<uint8_t>& class_of) {
   std::array<bool, kKernelClassCount> present{};
-  for (const auto& region : members.activities) {
-    for (GpuActivityId id : region) {
-      const auto c = static_cast<uint8_t>(rows.activity_class(id));
-      class_of[id.index()] = c;
-      present[c] = true;
-    }
-  }
+  for (const auto& region : members.activities)
+    for (GpuActivityId id : region) present[class_of[id.index()]] = true;
   const size_t regions = members.activities.size();
   std::array<KernelClassFacts, kKernelClassCount> out;
   for (size_t c = 0; c < kKernelClassCount; ++c) {
@@ -152,6 +154,44 @@ std::array<KernelClassFacts, kKernelClassCount> class_facts(const Trace& trace,
     out[c] = KernelClassFacts{spread_of(std::move(counts)), spread_of(std::move(times))};
   }
   return out;
+}
+
+TimedWork timed_work(const GpuActivity& a, uint8_t kernel_class) {
+  const auto c = static_cast<KernelClass>(kernel_class);
+  const WorkKind kind = a.kind != GpuKind::kKernel         ? WorkKind::kMemory
+                        : c == KernelClass::kCommunication ? WorkKind::kCommunication
+                                                           : WorkKind::kCompute;
+  return TimedWork{a.start_ns, a.end_ns(), kind};
+}
+
+TimeBreakdown breakdown_of(const Trace& trace, const std::vector<GpuActivityId>& ids,
+                           const std::vector<uint8_t>& class_of) {
+  std::vector<TimedWork> work;
+  work.reserve(ids.size());
+  for (GpuActivityId id : ids)
+    work.push_back(timed_work(trace.gpu_activities[id], class_of[id.index()]));
+  return time_breakdown(std::move(work));
+}
+
+std::vector<StreamIdle> idle_of(const Trace& trace, const std::vector<GpuActivityId>& ids) {
+  std::vector<StreamWork> work;
+  work.reserve(ids.size());
+  for (GpuActivityId id : ids) {
+    const GpuActivity& a = trace.gpu_activities[id];
+    const HostEventId launch = trace.activity_launch[id];
+    work.push_back(StreamWork{a.stream, a.start_ns, a.end_ns(),
+                              launch == kNoId ? -1 : trace.host_events[launch].start_ns});
+  }
+  return idle_by_stream(std::move(work));
+}
+
+TimeBreakdown breakdown_of_trace(const Trace& trace, const std::vector<uint8_t>& class_of) {
+  std::vector<TimedWork> work;
+  work.reserve(trace.gpu_activities.size());
+  for (size_t i = 0; i < class_of.size(); ++i)
+    if (class_of[i] != kNotWork)
+      work.push_back(timed_work(trace.gpu_activities[GpuActivityId(i)], class_of[i]));
+  return time_breakdown(std::move(work));
 }
 
 // Regions that mix processes, or that are ops, are said so in the warnings: a median over the
@@ -251,7 +291,23 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     out.regions.push_back(std::move(s));
   }
 
+  // Classes and breakdowns before the findings start, so that the findings can read them.
+  RowMaker rows(trace, set);
+  const std::vector<uint8_t> class_of = classes_of_activities(trace, rows);
+  for (size_t r = 0; r < out.regions.size(); ++r) {
+    out.regions[r].breakdown = breakdown_of(trace, members.activities[r], class_of);
+    out.regions[r].idle_by_stream = idle_of(trace, members.activities[r]);
+    out.regions[r].launch_delays =
+        launch_delays(trace, members.activities[r], set.regions[r].start_ns);
+    out.regions[r].queues = stream_queues(trace, members.activities[r]);
+    for (GpuActivityId id : members.activities[r])
+      if (class_of[id.index()] == static_cast<uint8_t>(KernelClass::kCommunication))
+        out.regions[r].communication_starts_ns.push_back(trace.gpu_activities[id].start_ns);
+  }
+  out.breakdown = breakdown_of_trace(trace, class_of);
+
   out.facts = facts_of_summaries(out.regions);
+  out.facts.breakdown = breakdown_facts(out.regions);
   out.typical_region = typical_region(out.regions, out.facts);
 
   // The findings read the trace and the summaries above, and nothing below writes to `out` until
@@ -275,7 +331,6 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   std::stable_sort(markers.begin(), markers.end(),
                    [](const TraceMarker& a, const TraceMarker& b) { return a.ts_ns < b.ts_ns; });
 
-  RowMaker rows(trace, set);
   auto activities_of = [&](size_t r) {
     std::vector<ActivityRow> list;
     list.reserve(members.activities[r].size());
@@ -295,7 +350,7 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
       activities[r] = activities_of(r);
     }
   }
-  auto by_class = class_facts(trace, members, rows);
+  auto by_class = class_facts(trace, members, class_of);
 
   if (findings.valid()) out.findings = findings.get();
   out.markers = std::move(markers);

@@ -254,6 +254,10 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
   d.gpu_busy_ns = diff_time(ma.gpu_busy_ns, mb.gpu_busy_ns);
   d.wall_ns = diff_time(ma.wall_ns, mb.wall_ns);
   d.cpu_ns = diff_time(ma.cpu_ns, mb.cpu_ns);
+  d.idle_ns = diff_time(ma.breakdown.idle_ns, mb.breakdown.idle_ns);
+  d.compute_ns = diff_time(ma.breakdown.compute_ns, mb.breakdown.compute_ns);
+  d.communication_ns = diff_time(ma.breakdown.communication_ns, mb.breakdown.communication_ns);
+  d.memory_ns = diff_time(ma.breakdown.memory_ns, mb.breakdown.memory_ns);
   std::map<std::string, int> kinds;
   for (const auto* m : {&ma, &mb})
     for (const auto& [kind, spread] : m->memcpy_by_kind)

@@ -40,6 +40,19 @@ void write_region(JsonWriter& w, const RegionAcrossTraces& r) {
   w.key("kernels");
   write_quantity(w, r.kernels, 1, false);
   w.key("kernel_counts_differ").boolean(r.kernel_counts_differ());
+  // The time breakdown across traces (docs/BREAKDOWN.md).
+  for (auto [key, q] :
+       {std::pair{"idle_us", &r.idle_ns}, std::pair{"compute_us", &r.compute_ns},
+        std::pair{"communication_us", &r.communication_ns}, std::pair{"memory_us", &r.memory_ns}}) {
+    w.key(key);
+    write_quantity(w, *q, 1000, true);
+  }
+  w.key("collective_lag_us");
+  if (r.collectives_compared > 0)
+    write_quantity(w, r.collective_lag_ns, 1000, true);
+  else
+    w.null();
+  w.key("collectives_compared").number(r.collectives_compared);
   w.end_object();
 }
 
@@ -61,6 +74,8 @@ void write_cross_trace_json(JsonWriter& w, const CrossTraceSummary& across,
     else
       w.null();
     w.key("slowest_by_wall").number(across.slowest_by_wall[i]);
+    w.key("latest_collectives").number(across.latest_collectives[i]);
+    w.key("max_collective_lag_us").number(across.max_collective_lag_ns[i] / 1000.0);
     w.end_object();
   }
   w.end_array();

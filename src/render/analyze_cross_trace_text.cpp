@@ -18,8 +18,9 @@ void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
   fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
 }
 
+// `collectives`: only the regions whose collectives were compared (the lag table).
 void put_time_table(std::string& out, const CrossTraceSummary& across, const char* title,
-                    QuantityAcrossTraces RegionAcrossTraces::*quantity) {
+                    QuantityAcrossTraces RegionAcrossTraces::*quantity, bool collectives = false) {
   const size_t n = across.labels.size();
   put(out, "  {:<24} {:>7} {:>12} {:>12} {:>12} {:>7}  {}\n", title, "traces", "min", "median",
       "max", "spread", "slowest");
@@ -30,8 +31,8 @@ void put_time_table(std::string& out, const CrossTraceSummary& across, const cha
         format_us(q.max), format_spread_percent(r, q), slowest_label(across, r, q));
   };
   for (const auto& r : across.regions)
-    if (r.traces.size() >= 2) row(r);
-  if (!across.median_region.traces.empty()) row(across.median_region);
+    if (r.traces.size() >= 2 && (!collectives || r.collectives_compared > 0)) row(r);
+  if (!across.median_region.traces.empty() && !collectives) row(across.median_region);
   out += "\n";
 }
 
@@ -42,6 +43,13 @@ void append_cross_trace_text(std::string& out, const CrossTraceSummary& across) 
       across.labels.size(), labelled_by(across));
   put_time_table(out, across, "wall µs", &RegionAcrossTraces::wall_ns);
   put_time_table(out, across, "GPU busy µs", &RegionAcrossTraces::gpu_busy_ns);
+  put_time_table(out, across, "GPU idle µs", &RegionAcrossTraces::idle_ns);
+  bool communicates = false;
+  for (const auto& r : across.regions) communicates |= r.communication_ns.max > 0;
+  if (communicates) {
+    put_time_table(out, across, "communication µs", &RegionAcrossTraces::communication_ns);
+    put_time_table(out, across, "collective lag µs", &RegionAcrossTraces::collective_lag_ns, true);
+  }
   std::vector<const RegionAcrossTraces*> differing;
   for (const auto& r : across.regions)
     if (r.kernel_counts_differ()) differing.push_back(&r);
@@ -55,6 +63,8 @@ void append_cross_trace_text(std::string& out, const CrossTraceSummary& across) 
   }
   if (std::string slowest = slowest_by_wall_phrase(across); !slowest.empty())
     put(out, "  slowest by wall time: {}\n", slowest);
+  if (std::string late = latest_collectives_phrase(across); !late.empty())
+    put(out, "  starts its collectives last (a straggler the others wait for): {}\n", late);
   if (std::string alone = uncompared_regions_phrase(across); !alone.empty())
     put(out, "  in one trace only, not compared: {}\n", alone);
   out += "\n";

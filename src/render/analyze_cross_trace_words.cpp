@@ -89,4 +89,20 @@ std::string slowest_by_wall_phrase(const CrossTraceSummary& across) {
   return out;
 }
 
+std::string latest_collectives_phrase(const CrossTraceSummary& across) {
+  int with_collectives = 0;
+  for (const auto& r : across.regions) with_collectives += r.collectives_compared > 0;
+  if (with_collectives == 0) return {};
+  size_t latest = 0;
+  for (size_t i = 1; i < across.latest_collectives.size(); ++i)
+    if (across.latest_collectives[i] > across.latest_collectives[latest]) latest = i;
+  if (across.latest_collectives[latest] == 0) return "none, every trace starts them together";
+  return fmt::format(
+      "{} in {} of {} region{} with collectives, its median lag up to {} behind "
+      "the earliest trace",
+      escape_control(across.labels[latest].text), across.latest_collectives[latest],
+      with_collectives, with_collectives == 1 ? "" : "s",
+      format_duration(across.max_collective_lag_ns[latest]));
+}
+
 }  // namespace attnprof

@@ -31,4 +31,8 @@ std::string uncompared_regions_phrase(const CrossTraceSummary& across);
 // Regions where the traces tie are in the count of regions but no trace's.
 std::string slowest_by_wall_phrase(const CrossTraceSummary& across);
 
+// "rank 1 in 2 of 2 regions with collectives, up to 1.23 ms behind the earliest rank"; empty
+// when no region's collectives are compared.
+std::string latest_collectives_phrase(const CrossTraceSummary& across);
+
 }  // namespace attnprof

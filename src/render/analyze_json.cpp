@@ -72,6 +72,63 @@ void write_memcpy_kinds(JsonWriter& w, const auto& by_kind) {
   w.end_object();
 }
 
+// "time_breakdown" and "communication_overlap_pct" (docs/json-schema.md), in µs.
+void write_breakdown(JsonWriter& w, const TimeBreakdown& b) {
+  w.key("time_breakdown").begin_object();
+  w.key("span_us").number(b.span_ns / 1000.0);
+  w.key("busy_us").number(b.busy_ns / 1000.0);
+  w.key("idle_us").number(b.idle_ns / 1000.0);
+  w.key("compute_us").number(b.compute_ns / 1000.0);
+  w.key("communication_us").number(b.communication_ns / 1000.0);
+  w.key("memory_us").number(b.memory_ns / 1000.0);
+  w.end_object();
+  w.key("communication_overlap_pct");
+  if (auto pct = b.communication_overlap_pct())
+    w.number(*pct);
+  else
+    w.null();
+}
+
+// "launch_delays" and "queues" (docs/json-schema.md), in µs.
+void write_launch_queue(JsonWriter& w, const LaunchDelays& d, const std::vector<StreamQueue>& qs) {
+  w.key("launch_delays").begin_object();
+  w.key("launched").number(d.launched);
+  w.key("median_us").number(d.median_ns / 1000.0);
+  w.key("p95_us").number(d.p95_ns / 1000.0);
+  w.key("max_us").number(d.max_ns / 1000.0);
+  w.key("op_to_launch_median_us");
+  if (d.op_to_launch_median_ns >= 0)
+    w.number(d.op_to_launch_median_ns / 1000.0);
+  else
+    w.null();
+  w.key("longest").begin_array();
+  for (const LaunchDelay& l : d.longest) {
+    w.begin_object();
+    w.key("kernel").string(l.kernel);
+    w.key("stream").number(l.stream);
+    w.key("start_us").number(l.start_ns / 1000.0);
+    w.key("launch_to_start_us").number(l.launch_to_start_ns / 1000.0);
+    w.key("op_to_launch_us");
+    if (l.op_to_launch_ns >= 0)
+      w.number(l.op_to_launch_ns / 1000.0);
+    else
+      w.null();
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  w.key("queues").begin_array();
+  for (const StreamQueue& q : qs) {
+    w.begin_object();
+    w.key("stream").number(q.stream);
+    w.key("max_length").number(q.max_length);
+    w.key("mean_length").number(q.mean_length);
+    w.key("full_queue_us").number(q.full_ns / 1000.0);
+    w.end_object();
+  }
+  w.end_array();
+}
+
 void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& activities) {
   w.begin_object();
   w.key("path").string(t.path);
@@ -146,6 +203,7 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
   w.end_array();
   w.end_object();
   w.end_object();
+  write_breakdown(w, t.breakdown);
   w.key("regions").begin_array();
   for (size_t i = 0; i < t.regions.size(); ++i) {
     const RegionSummary& r = t.regions[i];
@@ -162,6 +220,19 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
     w.key("gpu_busy_us").number(r.gpu_busy_ns / 1000.0);
     w.key("wall_us").number(r.wall_ns / 1000.0);
     w.key("cpu_us").number(r.cpu_ns / 1000.0);
+    write_breakdown(w, r.breakdown);
+    w.key("idle_by_stream").begin_array();
+    for (const StreamIdle& s : r.idle_by_stream) {
+      w.begin_object();
+      w.key("stream").number(s.stream);
+      w.key("busy_us").number(s.busy_ns / 1000.0);
+      w.key("host_wait_us").number(s.host_wait_ns / 1000.0);
+      w.key("kernel_gap_us").number(s.kernel_gap_ns / 1000.0);
+      w.key("other_us").number(s.other_ns / 1000.0);
+      w.end_object();
+    }
+    w.end_array();
+    write_launch_queue(w, r.launch_delays, r.queues);
     w.key("activities").begin_array();
     for (const auto& a : activities(i)) write_activity(w, a);
     w.end_array();

@@ -4,6 +4,7 @@
 
 #include "attnprof/render.h"
 #include "base/format_units.h"
+#include "render/breakdown_words.h"
 #include "render/markdown_kernel_names.h"
 #include "render/shared_words.h"
 
@@ -35,6 +36,18 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
     put(out, "| {} | {} | {} | {} | {} | {} |\n\n", format_count(m.kernels.median), memcpy,
         format_count(m.memset.median), format_us(m.gpu_busy_ns.median), format_us(m.wall_ns.median),
         format_us(m.cpu_ns.median));
+    // The time breakdown's medians over the regions, and the whole trace's (docs/BREAKDOWN.md).
+    const BreakdownFacts& b = m.breakdown;
+    put(out,
+        "| span (µs) | idle (µs) | compute (µs) | communication (µs) | memory (µs) | "
+        "communication overlapping compute |\n");
+    put(out, "|---:|---:|---:|---:|---:|---:|\n");
+    put(out, "| {} | {} | {} | {} | {} | {} |\n\n", format_us(b.span_ns.median),
+        format_us(b.idle_ns.median), format_us(b.compute_ns.median),
+        format_us(b.communication_ns.median), format_us(b.memory_ns.median),
+        b.communication_overlap_pct.count > 0 ? format_percent(b.communication_overlap_pct.median)
+                                              : std::string("-"));
+    if (t.breakdown.span_ns > 0) put(out, "{}\n\n", breakdown_line(t.breakdown));
     if (t.diagnostics.total() > 0) {
       // The same warnings as the terminal report: a table must not hide what it rests on.
       put(out, "> **Warnings ({}):**", t.diagnostics.total());

@@ -8,6 +8,7 @@
 
 #include "attnprof/render.h"
 #include "base/format_units.h"
+#include "render/breakdown_words.h"
 #include "render/display_text.h"
 #include "render/shared_words.h"
 
@@ -100,6 +101,14 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
                      "  synchronizations on the GPU timeline (cuda_sync) per region: {}\n", syncs);
     for (const std::string& line : outside_regions_lines(t.outside_regions))
       fmt::format_to(std::back_inserter(out), "  {}\n", line);
+    if (t.breakdown.span_ns > 0)
+      fmt::format_to(std::back_inserter(out), "  {}\n", breakdown_line(t.breakdown));
+    if (t.typical_region >= 0) {
+      const RegionSummary& typical = t.regions[static_cast<size_t>(t.typical_region)];
+      const std::string idle = idle_causes_line(
+          typical.idle_by_stream, fmt::format("the typical region (#{})", t.typical_region + 1));
+      if (!idle.empty()) fmt::format_to(std::back_inserter(out), "  {}\n", idle);
+    }
   }
   if (t.typical_region >= 0) {
     const auto& r = t.regions[t.typical_region];

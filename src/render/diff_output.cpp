@@ -231,6 +231,10 @@ std::string render_diff_text(const TraceDiff& d) {
   text_time_row(out, "GPU busy µs", d.gpu_busy_ns);
   text_time_row(out, "wall µs", d.wall_ns);
   text_time_row(out, "CPU µs", d.cpu_ns);
+  text_time_row(out, "GPU idle µs", d.idle_ns);
+  text_time_row(out, "compute µs", d.compute_ns);
+  text_time_row(out, "communication µs", d.communication_ns);
+  text_time_row(out, "memory µs", d.memory_ns);
 
   put(out, "\n");
   text_row(out, "GPU time, µs", "A [activities]", "B [activities]", "B - A", "");
@@ -282,6 +286,14 @@ std::string render_diff_json(const TraceDiff& d) {
   json_quantity(w, d.wall_ns, 1000);
   w.key("cpu_us");
   json_quantity(w, d.cpu_ns, 1000);
+  w.key("idle_us");
+  json_quantity(w, d.idle_ns, 1000);
+  w.key("compute_us");
+  json_quantity(w, d.compute_ns, 1000);
+  w.key("communication_us");
+  json_quantity(w, d.communication_ns, 1000);
+  w.key("memory_us");
+  json_quantity(w, d.memory_ns, 1000);
   w.end_object();
   w.key("kernel_classes").begin_array();
   for (const auto& c : d.classes) {
@@ -350,6 +362,10 @@ std::string render_diff_markdown(const TraceDiff& d) {
   time_row("GPU busy (µs)", d.gpu_busy_ns);
   time_row("wall (µs)", d.wall_ns);
   time_row("CPU (µs)", d.cpu_ns);
+  time_row("GPU idle (µs)", d.idle_ns);
+  time_row("compute (µs)", d.compute_ns);
+  time_row("communication (µs)", d.communication_ns);
+  time_row("memory (µs)", d.memory_ns);
 
   put(out, "\n| GPU time per class (µs) | A [activities] | B [activities] | B − A | |\n");
   put(out, "|---|---:|---:|---:|---|\n");

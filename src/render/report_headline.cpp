@@ -89,6 +89,8 @@ std::string one_finding(const std::string& id, const HeadlineReason& t) {
   if (id == "cpu-side-cost")
     return "CPU time before the first launch" + per_region(t, ": the GPU idles ");
   if (id == "launch-bound") return "the GPU waits for launches" + per_region(t, ": idle ");
+  if (id == "communication-bound")
+    return "collectives that overlap no compute" + per_region(t, ": they take ");
   if (id == "synchronization")
     return "the CPU waits for the GPU" + per_region(t, ": the GPU idles ");
   return id;

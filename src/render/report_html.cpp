@@ -282,6 +282,23 @@ void write_class_bars(std::string& out, const ReportData& data) {
   put(out, "</section>");
 }
 
+// Each variant's typical region, its span cut into compute, communication, memory and idle.
+void write_breakdown_bars(std::string& out, const ReportData& data) {
+  std::vector<svg::BreakdownBar> bars;
+  for (const ReportVariant& v : data.variants) {
+    svg::BreakdownBar bar{v.name, {}};
+    if (v.analysis && v.analysis->typical_region >= 0)
+      bar.breakdown =
+          v.analysis->regions[static_cast<size_t>(v.analysis->typical_region)].breakdown;
+    bars.push_back(std::move(bar));
+  }
+  put(out, R"(<section class="card" id="breakdown"><h2>Where the GPU time goes</h2>)");
+  put(out,
+      R"(<p class="lead">Each variant's typical region, from its first GPU activity's start to its last one's end: compute kernels, communication (NCCL) not overlapping them, copies and memsets overlapping neither, and idle. Hover a segment for its time (docs/BREAKDOWN.md).</p>)");
+  out += R"(<div class="svg-scroll">)" + svg::breakdown_bars(bars) + "</div>";
+  put(out, "</section>");
+}
+
 struct SweepAxis {
   const char* label;
   int64_t RunProblem::*field;
@@ -517,6 +534,7 @@ std::string render_report_html(const ReportData& data) {
   write_backward(out, data);
   write_beside(out, data);
   write_class_bars(out, data);
+  write_breakdown_bars(out, data);
   if (sweep) write_sweep(out, data);
   write_counters_section(out, data);
   write_timelines(out, data);

@@ -124,6 +124,8 @@ std::string_view class_color(KernelClass c) {
       return "#dc2626";
     case KernelClass::kMemset:
       return "#a8a29e";
+    case KernelClass::kCommunication:
+      return "#ea580c";
     case KernelClass::kOther:
       return "#64748b";
   }

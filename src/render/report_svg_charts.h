@@ -11,6 +11,7 @@
 
 #include "analysis/kernel_class.h"
 #include "analysis/region_timeline.h"
+#include "attnprof/time_breakdown.h"
 
 namespace attnprof::svg {
 
@@ -32,6 +33,15 @@ struct ClassBar {
 // One row per bar: GPU time stacked by kernel class on the left (with the total), the same as
 // shares of 100 % on the right, a legend of the classes present above.
 std::string class_bars(const std::vector<ClassBar>& bars);
+
+struct BreakdownBar {
+  std::string label;
+  TimeBreakdown breakdown;  // span 0: drawn as "no GPU work"
+};
+
+// One row per bar: its GPU span as shares of compute, communication, memory and idle
+// (docs/BREAKDOWN.md), the span and the communication overlap on the right.
+std::string breakdown_bars(const std::vector<BreakdownBar>& bars);
 
 struct Series {
   std::string name;

@@ -68,6 +68,11 @@ def main():
     unranked = load(os.path.join(data, "rank_unavailable/rank_not_found.json.gz"))
     unranked["traceEvents"] = unranked["traceEvents"][:40]
     write("hta_rank_unavailable_cut.json.gz", unranked)
+    # Ranks 0 and 1 of a 128-rank NCCL job (2 ProfilerSteps each; 5 ncclKernel_SendRecv a step
+    # beside the compute kernels): whole, for the time breakdown's communication.
+    for rank in (0, 1):
+        copy(os.path.join(data, f"trace_filter/sampled_rank-{rank}.json.gz"),
+             f"hta_nccl_rank{rank}.json.gz")
 
 
 if __name__ == "__main__":
