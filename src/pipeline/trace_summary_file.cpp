@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "analysis/region_facts.h"
+#include "analysis/time_breakdown.h"
 #include "attnprof/trace_summary.h"
 #include "render/json_writer.h"
 
@@ -20,7 +21,9 @@ namespace {
 template <typename Owner>
 struct Field {
   std::string_view key;
-  std::variant<int64_t Owner::*, int32_t Owner::*, uint64_t Owner::*, std::string Owner::*> member;
+  std::variant<int64_t Owner::*, int32_t Owner::*, uint64_t Owner::*, std::string Owner::*,
+               std::vector<int64_t> Owner::*>
+      member;
 };
 
 // The trace as a whole. Its regions, devices and distributedInfo are written beside these.
@@ -49,9 +52,21 @@ const std::array<Field<DeviceSummary>, 8> kDeviceFields = {{
     {"description", &DeviceSummary::description},
 }};
 
+// A time breakdown (attnprof/time_breakdown.h), of a region or of the whole trace.
+const std::array<Field<TimeBreakdown>, 8> kBreakdownFields = {{
+    {"span_ns", &TimeBreakdown::span_ns},
+    {"busy_ns", &TimeBreakdown::busy_ns},
+    {"idle_ns", &TimeBreakdown::idle_ns},
+    {"compute_ns", &TimeBreakdown::compute_ns},
+    {"communication_ns", &TimeBreakdown::communication_ns},
+    {"memory_ns", &TimeBreakdown::memory_ns},
+    {"communication_union_ns", &TimeBreakdown::communication_union_ns},
+    {"communication_overlap_ns", &TimeBreakdown::communication_overlap_ns},
+}};
+
 // Each region's own numbers: everything the comparison across ranks and the facts read. Its
-// copies by kind ("memcpy_by_kind") are written beside these.
-const std::array<Field<RegionSummary>, 10> kRegionFields = {{
+// copies by kind ("memcpy_by_kind") and its breakdown ("breakdown") are written beside these.
+const std::array<Field<RegionSummary>, 11> kRegionFields = {{
     {"name", &RegionSummary::name},
     {"pid", &RegionSummary::pid},
     {"start_ns", &RegionSummary::start_ns},
@@ -62,6 +77,8 @@ const std::array<Field<RegionSummary>, 10> kRegionFields = {{
     {"memcpy", &RegionSummary::memcpy},
     {"memset", &RegionSummary::memset},
     {"gpu_syncs", &RegionSummary::gpu_syncs},
+    // The cross-rank comparison matches the n-th collective of each rank.
+    {"communication_starts_ns", &RegionSummary::communication_starts_ns},
 }};
 
 template <typename Owner, size_t N>
@@ -71,10 +88,16 @@ void write_fields(JsonWriter& w, const Owner& owner, const std::array<Field<Owne
     std::visit(
         [&](auto member) {
           const auto& value = owner.*member;
-          if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::string>)
+          using T = std::decay_t<decltype(value)>;
+          if constexpr (std::is_same_v<T, std::string>) {
             w.string(value);
-          else
+          } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+            w.begin_array();
+            for (int64_t v : value) w.number(v);
+            w.end_array();
+          } else {
             w.number(value);
+          }
         },
         f.member);
   }
@@ -147,6 +170,19 @@ void read_fields(Reading& r, const object& o, std::string_view where, Owner& own
             if (e.get_string().get(s) != simdjson::SUCCESS)
               return r.fail(at, fmt::format("is {} where a string belongs", type_name(e)));
             value = std::string(s);
+          } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+            simdjson::dom::array list;
+            if (e.get_array().get(list) != simdjson::SUCCESS)
+              return r.fail(at,
+                            fmt::format("is {} where an array of integers belongs", type_name(e)));
+            value.clear();
+            for (element item : list) {
+              int64_t v;
+              if (item.get_int64().get(v) != simdjson::SUCCESS)
+                return r.fail(at,
+                              fmt::format("holds {} where an integer belongs", type_name(item)));
+              value.push_back(v);
+            }
           } else if constexpr (std::is_same_v<T, uint64_t>) {
             if (e.get_uint64().get(value) != simdjson::SUCCESS)
               return r.fail(at, fmt::format("is {} where a count belongs", type_name(e)));
@@ -250,6 +286,9 @@ std::optional<SummarizedTrace> read_summary(Reading& r, const object& o) {
     if (auto d = object_at(r, o, "distributed", "distributed"))
       read_fields(r, *d, "distributed", t, kDistributedFields);
   }
+  if (!r.error)
+    if (auto b = object_at(r, o, "breakdown", "breakdown"))
+      read_fields(r, *b, "breakdown", t.breakdown, kBreakdownFields);
   if (auto devices = r.error ? std::nullopt : array_at(r, o, "devices")) {
     size_t i = 0;
     for (element e : *devices) {
@@ -275,6 +314,9 @@ std::optional<SummarizedTrace> read_summary(Reading& r, const object& o) {
       RegionSummary& region = t.regions.emplace_back();
       read_fields(r, ro, at, region, kRegionFields);
       if (r.error) break;
+      if (auto b = object_at(r, ro, "breakdown", at + ".breakdown"))
+        read_fields(r, *b, at + ".breakdown", region.breakdown, kBreakdownFields);
+      if (r.error) break;
       if (auto kinds = object_at(r, ro, "memcpy_by_kind", at + ".memcpy_by_kind")) {
         for (auto [kind, count] : *kinds) {
           int64_t n;
@@ -294,6 +336,7 @@ std::optional<SummarizedTrace> read_summary(Reading& r, const object& o) {
     return std::nullopt;
   }
   t.facts = facts_of_summaries(t.regions);
+  t.facts.breakdown = breakdown_facts(t.regions);
   out.outcome = std::move(t);
   return out;
 }
@@ -313,6 +356,9 @@ std::string write_trace_summary(const TraceAnalysis& analysis) {
     write_fields(w, analysis, kDistributedFields);
     w.end_object();
   }
+  w.key("breakdown").begin_object();
+  write_fields(w, analysis.breakdown, kBreakdownFields);
+  w.end_object();
   w.key("devices").begin_array();
   for (const DeviceSummary& d : analysis.devices) {
     w.begin_object();
@@ -324,6 +370,9 @@ std::string write_trace_summary(const TraceAnalysis& analysis) {
   for (const RegionSummary& r : analysis.regions) {
     w.begin_object();
     write_fields(w, r, kRegionFields);
+    w.key("breakdown").begin_object();
+    write_fields(w, r.breakdown, kBreakdownFields);
+    w.end_object();
     w.key("memcpy_by_kind").begin_object();
     for (const auto& [kind, n] : r.memcpy_by_kind) w.key(kind).number(n);
     w.end_object();
