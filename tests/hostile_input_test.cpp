@@ -1,0 +1,297 @@
+// The second red-team pass over hostile input (docs/SECURITY.md): every writer safe, every output
+// escaped for its format. Each test is named after the case it guards; the last one runs a trace
+// full of hostile names through analyze, diff, check, report and annotate in every format.
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "render/csv_writer.h"
+#include "render/display_text.h"
+#include "render/escape_html.h"
+#include "test_support.h"
+#include "trace_set.h"
+
+namespace attnprof {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::fixture;
+using testing::run_cli;
+using testing::run_command;
+using testing::TraceSet;
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string quoted(const std::string& path) {
+  return "'" + path + "'";
+}
+
+// A small real trace (one cuDNN attention kernel, three `forward` regions).
+constexpr const char* kTrace = "cpp_sdpa_cudnn.json.gz";
+
+// --- Writers -----------------------------------------------------------------------------------
+
+TEST(HostileWriters, AnnotateOutFollowsASymlinkAndKeepsIt) {
+  TraceSet set;
+  const std::string trace = set.copy(kTrace, "t.json.gz");
+  const std::string target = set.write("target.json", "old");
+  fs::create_symlink("target.json", set.path("link.json"));
+  auto r = run_cli("annotate " + trace + " -o " + set.path("link.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::is_symlink(set.path("link.json")));
+  EXPECT_NE(read_all(target).find("traceEvents"), std::string::npos);
+}
+
+TEST(HostileWriters, AnnotateOutKeepsThePrivateMode) {
+  TraceSet set;
+  const std::string trace = set.copy(kTrace, "t.json.gz");
+  const std::string out = set.write("out.json", "old");
+  ASSERT_EQ(::chmod(out.c_str(), 0600), 0);
+  ASSERT_EQ(run_cli("annotate " + trace + " -o " + out).exit_code, 0);
+  struct stat info {};
+  ASSERT_EQ(::stat(out.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0600u);
+}
+
+TEST(HostileWriters, AnnotateOutWritesIntoAFifoNeverReplacesIt) {
+  TraceSet set;
+  const std::string trace = set.copy(kTrace, "t.json.gz");
+  const std::string fifo = set.path("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto r = run_command("cat " + fifo + " > " + set.path("read") + " & " + ATTNPROF_CLI +
+                       " annotate " + trace + " -o " + fifo + "; wait");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  struct stat info {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISFIFO(info.st_mode));
+  EXPECT_NE(read_all(set.path("read")).find("traceEvents"), std::string::npos);
+}
+
+// The old writer wrote OUT.tmp-PID; `exec` keeps the shell's PID, so the planted link is the
+// name it would have followed.
+TEST(HostileWriters, AnnotateOutFollowsNoPlantedTemporary) {
+  TraceSet set;
+  const std::string trace = set.copy(kTrace, "t.json.gz");
+  const std::string victim = set.write("victim", "precious");
+  const std::string out = set.path("out.json");
+  auto r = run_command("sh -c 'ln -s " + victim + " " + out + ".tmp-$$ && exec " + ATTNPROF_CLI +
+                       " annotate " + trace + " -o " + out + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(read_all(victim), "precious");
+  EXPECT_NE(read_all(out).find("traceEvents"), std::string::npos);
+}
+
+TEST(HostileWriters, AnnotateOutDashIsStandardOutput) {
+  TraceSet set;
+  const std::string trace = set.copy(kTrace, "t.json.gz");
+  auto r = run_command("cd " + set.dir() + " && " + ATTNPROF_CLI + " annotate " + trace +
+                       " -o - 2>/dev/null | head -c 200000");
+  EXPECT_NE(r.output.find("traceEvents"), std::string::npos);
+  EXPECT_EQ(r.output.find("events added"), std::string::npos);  // said on standard error
+  EXPECT_FALSE(fs::exists(set.path("-")));
+}
+
+TEST(HostileWriters, EmptyOutputNameIsAUsageError) {
+  for (const char* command : {"annotate", "report"}) {
+    auto r = run_cli(std::string(command) + " " + fixture(kTrace) + " -o ''");
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.output;
+    EXPECT_NE(r.output.find("cannot write '': give a file name"), std::string::npos) << r.output;
+  }
+}
+
+TEST(HostileWriters, ReportToDevStdoutThroughAPipe) {
+  auto r = run_command(std::string(ATTNPROF_CLI) + " report " + fixture(kTrace) +
+                       " -o /dev/stdout | cat");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.rfind("<!DOCTYPE html>", 0), 0u) << r.output.substr(0, 200);
+}
+
+TEST(HostileWriters, ReportRefusesEveryFileOfTheRunItReads) {
+  TraceSet set;
+  fs::create_directories(set.path("run/traces"));
+  fs::create_directories(set.path("run/backward"));
+  fs::create_directories(set.path("run/sweep"));
+  const std::string trace = set.copy(kTrace, "run/traces/naive.json.gz");
+  const std::string before = read_all(trace);
+  set.write("run/summary.json", "{}");
+  set.write("run/backward/summary.json", "{}");
+  set.write("run/sweep/sweep.csv", "variant\n");
+  for (const std::string& out : {trace, set.path("run/backward/summary.json"),
+                                 set.path("run/sweep/sweep.csv"), set.path("run/summary.json")}) {
+    for (const std::string& input : {set.path("run"), set.path("run/summary.json")}) {
+      auto r = run_cli("report " + input + " -o " + out);
+      EXPECT_EQ(r.exit_code, 2) << out << ": " << r.output;
+      EXPECT_NE(r.output.find("refusing to write"), std::string::npos) << r.output;
+    }
+  }
+  EXPECT_EQ(read_all(trace), before);
+  EXPECT_EQ(read_all(set.path("run/sweep/sweep.csv")), "variant\n");
+}
+
+TEST(HostileWriters, AnnotateRefusesItsOwnTraceByAnotherName) {
+  TraceSet set;
+  const std::string trace = set.copy(kTrace, "t.json.gz");
+  fs::create_hard_link(trace, set.path("same.json.gz"));
+  auto r = run_cli("annotate " + trace + " -o " + set.path("same.json.gz"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(read_all(trace), read_all(fixture(kTrace)));
+}
+
+TEST(HostileWriters, AnnotateRegionMatchingNothingExitsTwo) {
+  TraceSet set;
+  auto r = run_cli("annotate " + fixture(kTrace) + " --region zzz -o " + set.path("o.json"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("no region matches \"zzz\""), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(set.path("o.json")));
+}
+
+// --- Escapers ----------------------------------------------------------------------------------
+
+TEST(HostileEscaping, HrefsAreRelativePathsOrWebLinksOnly) {
+  EXPECT_EQ(safe_href("javascript:alert(1).json.gz"), "./javascript:alert(1).json.gz");
+  EXPECT_EQ(safe_href("JavaScript:x"), "./JavaScript:x");
+  EXPECT_EQ(safe_href("traces/naive.json.gz"), "traces/naive.json.gz");
+  EXPECT_EQ(safe_href("../run/a b.json"), "../run/a%20b.json");
+  EXPECT_EQ(safe_href("a\"onclick=x.json"), "a%22onclick=x.json");
+  EXPECT_EQ(safe_href("java\tscript:x"), "./java%09script:x");
+  EXPECT_EQ(safe_href("50%#1?.json"), "50%25%231%3F.json");
+  EXPECT_EQ(safe_href("https://ui.perfetto.dev"), "https://ui.perfetto.dev");
+  EXPECT_EQ(safe_href("//evil.example/x"), "");
+  EXPECT_EQ(safe_href("/etc/passwd"), "");
+  EXPECT_EQ(safe_href(""), "");
+}
+
+TEST(HostileEscaping, SvgAndHtmlTextHoldNoControlBytes) {
+  const std::string escaped = html_escape(std::string("a\0b\x1b[31m\a\b<i>\"'&\n\tz", 19));
+  EXPECT_EQ(escaped, "a\\x00b\\x1b[31m\\x07\\x08&lt;i&gt;&quot;&#39;&amp;\n\tz");
+  EXPECT_FALSE(has_raw_control(escaped, /*newlines_allowed=*/false) &&
+               escaped.find_first_of(std::string("\0\x1b\a\b", 4)) != std::string::npos);
+}
+
+TEST(HostileEscaping, CsvFormulaCellsArePrefixedAndControlsEscaped) {
+  CsvWriter csv({"a", "b", "c", "d", "e", "f"});
+  csv.text("=HYPERLINK(\"http://e\")").text("+1").text("-cmd").text("@SUM(A1)");
+  csv.text("\x1b[31mred\r\nrow").text("-");
+  csv.end_row();
+  EXPECT_EQ(csv.take(),
+            "a,b,c,d,e,f\n"
+            "\"'=HYPERLINK(\"\"http://e\"\")\",\"'+1\",\"'-cmd\",\"'@SUM(A1)\","
+            "\\x1b[31mred\\x0d\\x0arow,-\n");
+}
+
+TEST(HostileEscaping, CsvRankIsZeroWithoutDistributedInfo) {
+  auto r = run_cli("analyze --format csv " + fixture(kTrace));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string first_row = r.output.substr(r.output.find('\n') + 1, 200);
+  EXPECT_EQ(first_row.find(fixture(kTrace) + ",0,"), 0u) << first_row;
+}
+
+TEST(HostileEscaping, MarkdownCellsForgeNoLinkOrImage) {
+  EXPECT_EQ(markdown_cell("[x](javascript:alert(1))"), "\\[x\\]\\(javascript:alert\\(1\\)\\)");
+  EXPECT_EQ(markdown_cell("![img](http://e/i.png)"), "\\!\\[img\\]\\(http://e/i.png\\)");
+  // The \x0a of escape_control is text; its backslash is escaped as every backslash is.
+  EXPECT_EQ(markdown_cell("a`b|c\nd<e>"), "a\\`b\\|c\\\\x0ad&lt;e&gt;");
+}
+
+// --- Every hostile name through every command and format ---------------------------------------
+
+// Names that attack one output each: a spreadsheet formula, terminal escapes, Markdown link and
+// image syntax, HTML markup, a table cell and row break, a backspace and bell.
+constexpr const char* kHostileKernel =
+    R"(=HYPERLINK(\"http://e\")\u001b[31m[x](javascript:alert(1))![img](http://e/i.png))"
+    R"(<script>alert(3)</script>|`code`\u0008\u0007\r\n_kernel)";
+constexpr const char* kHostileRegion = R"(@SUM(A1)\u001b]0;title\u0007[r](javascript:x)fwd)";
+
+// What no output may hold: raw control bytes other than line ends (and tabs in HTML), a link
+// that runs script, a spreadsheet formula cell, Markdown link or image syntax from a name.
+enum class Syntax { kPlain, kMarkdown, kHtml, kCsv };
+
+void expect_safe(const std::string& what, const std::string& output, Syntax syntax) {
+  SCOPED_TRACE(what);
+  EXPECT_FALSE(has_raw_control(output, /*newlines_allowed=*/true)) << output.substr(0, 2000);
+  EXPECT_EQ(output.find("href=\"javascript:"), std::string::npos);
+  if (syntax == Syntax::kHtml || syntax == Syntax::kMarkdown) {
+    EXPECT_EQ(output.find("<script>alert"), std::string::npos);
+  }
+  if (syntax == Syntax::kMarkdown) {
+    // Outside code spans (where Markdown makes no link), no link or image syntax.
+    const std::string prose = std::regex_replace(output, std::regex("`[^`\n]*`"), "");
+    EXPECT_EQ(prose.find("[x](javascript"), std::string::npos) << prose;
+    EXPECT_EQ(prose.find("![img]("), std::string::npos) << prose;
+    EXPECT_EQ(prose.find("[r](javascript"), std::string::npos) << prose;
+  }
+  if (syntax == Syntax::kCsv) {
+    std::istringstream lines(output);
+    std::string line;
+    while (std::getline(lines, line)) {
+      EXPECT_FALSE(std::regex_search(line, std::regex(R"re((^|,)"?[=+@])re"))) << line;
+      EXPECT_FALSE(std::regex_search(line, std::regex(R"re((^|,)"?-[^0-9.,])re"))) << line;
+    }
+  }
+}
+
+Syntax syntax_of(const std::string& format) {
+  return format == "md"     ? Syntax::kMarkdown
+         : format == "html" ? Syntax::kHtml
+         : format == "csv"  ? Syntax::kCsv
+                            : Syntax::kPlain;
+}
+
+TEST(HostileEscaping, EveryHostileNameThroughEveryCommandAndFormat) {
+  TraceSet set;
+  std::string json = run_command("zcat " + fixture(kTrace)).output;
+  const std::string kernel =
+      "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x64_4x1x1_cga1x1x1_"
+      "kernel0_0";
+  for (size_t at; (at = json.find(kernel)) != std::string::npos;)
+    json.replace(at, kernel.size(), kHostileKernel);
+  for (size_t at; (at = json.find("\"forward\"")) != std::string::npos;)
+    json.replace(at, 9, std::string("\"") + kHostileRegion + "\"");
+  const std::string trace = set.write("javascript:alert(1).json", json);
+  const std::string t = quoted(trace);
+  const std::string region = " --region '*fwd'";
+  const std::string expect = set.write("e.txt", "kernels >= 1\nmain_kernel ~ \"kernel\"\n");
+
+  for (const char* format : {"text", "json", "md", "csv"}) {
+    const std::string f = format;
+    auto analyze = run_cli("analyze --explain --format " + f + region + " " + t);
+    ASSERT_EQ(analyze.exit_code, 0) << analyze.output;
+    expect_safe("analyze " + f, analyze.output, syntax_of(f));
+    auto diff = run_cli("diff --format " + f + region + " " + t + " " + t);
+    ASSERT_EQ(diff.exit_code, 0) << diff.output;
+    expect_safe("diff " + f, diff.output, syntax_of(f));
+    if (f == "md") continue;  // check has text, json and csv
+    auto check = run_cli("check --format " + f + region + " --expectations " + expect + " " + t);
+    EXPECT_LE(check.exit_code, 1) << check.output;
+    expect_safe("check " + f, check.output, syntax_of(f));
+  }
+  for (const char* format : {"html", "md", "text", "headline"}) {
+    const std::string f = format;
+    auto report = run_cli("report --format " + f + region + " " + t + " -o -");
+    ASSERT_EQ(report.exit_code, 0) << report.output;
+    expect_safe("report " + f, report.output, syntax_of(f));
+  }
+  const std::string annotated = set.path("annotated.json");
+  auto annotate = run_cli("annotate" + region + " " + t + " -o " + annotated);
+  ASSERT_EQ(annotate.exit_code, 0) << annotate.output;
+  expect_safe("annotate", annotate.output, Syntax::kPlain);
+  // The copy itself is JSON: its strings stay escaped as the trace had them.
+  EXPECT_FALSE(has_raw_control(read_all(annotated), true));
+}
+
+}  // namespace
+}  // namespace attnprof
