@@ -201,8 +201,8 @@ TEST(HostileEscaping, CsvRankIsZeroWithoutDistributedInfo) {
 }
 
 TEST(HostileEscaping, MarkdownCellsForgeNoLinkOrImage) {
-  EXPECT_EQ(markdown_cell("[x](javascript:alert(1))"), "\\[x\\]\\(javascript:alert\\(1\\)\\)");
-  EXPECT_EQ(markdown_cell("![img](http://e/i.png)"), "\\!\\[img\\]\\(http://e/i.png\\)");
+  EXPECT_EQ(markdown_cell("[x](javascript:alert(1))"), "\\[x\\](javascript:alert(1))");
+  EXPECT_EQ(markdown_cell("![img](http://e/i.png)"), "!\\[img\\](http://e/i.png)");
   // The \x0a of escape_control is text; its backslash is escaped as every backslash is.
   EXPECT_EQ(markdown_cell("a`b|c\nd<e>"), "a\\`b\\|c\\\\x0ad&lt;e&gt;");
 }
