@@ -11,6 +11,9 @@
 //   deep-chain     N annotations nested in one another, N ops under the innermost, each launching
 //                  a kernel: each op walked the chain up to find whether an op is above it, and
 //                  each kernel's op chain walked it again
+//   long-pattern   one annotation named 3N 'a's and a 'b', read with --region '*' + N/6 'a's + 'b'
+//                  (50,000 characters at N = 300k): glob_match backtracked over the name for each
+//                  place, name x pattern (115 s for a 1 MB name); now linear (analysis/regions.cpp)
 //
 // usage: scale_traps [--max N] [--case NAME]...
 
@@ -33,9 +36,13 @@ namespace {
 
 struct Case {
   const char* name;
-  const char* region;  // --region, or "" for the default
+  std::function<std::string(int)> region;  // --region at N, or "" for the default
   std::function<std::string(int)> trace;
 };
+
+std::string fixed(const char* region) {
+  return region;
+}
 
 std::string launch(int pid, int tid, int64_t ts_ns, int correlation) {
   return fmt::format(
@@ -81,6 +88,21 @@ std::string nested_region(int n) {
   return finish(std::move(events));
 }
 
+std::string long_name(int n) {
+  std::string name(size_t(3) * n, 'a');
+  name += 'b';
+  std::string events = annotation(name.c_str(), 0, 10'000);
+  events += launch(1, 1, 1'000, 1);
+  events += kernel(2'000, 1);
+  return finish(std::move(events));
+}
+
+std::string long_pattern(int n) {
+  std::string pattern = "*";  // appended: g++ 12 warns falsely on "*" + string (-Wrestrict)
+  pattern.append(size_t(n) / 6, 'a');
+  return pattern + "b";
+}
+
 std::string deep_chain(int n) {
   std::string events;
   const int64_t span = int64_t{n} * 4'000 + 4'000;
@@ -97,7 +119,7 @@ std::string deep_chain(int n) {
 }
 
 // Seconds for analyze_file on `text`, best of two; negative when it failed.
-double time_analyze(const std::string& text, const char* region) {
+double time_analyze(const std::string& text, const std::string& region) {
   char path[] = "/tmp/attnprof_scale_XXXXXX";
   const int fd = ::mkstemp(path);
   if (fd < 0 || ::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
@@ -139,9 +161,12 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  const std::vector<Case> cases = {{"shared-id", "", shared_id},
-                                   {"nested-region", "forward", nested_region},
-                                   {"deep-chain", "", deep_chain}};
+  auto none = [](int) { return fixed(""); };
+  const std::vector<Case> cases = {
+      {"shared-id", none, shared_id},
+      {"nested-region", [](int) { return fixed("forward"); }, nested_region},
+      {"deep-chain", none, deep_chain},
+      {"long-pattern", long_pattern, long_name}};
   std::printf("%-14s %8s %10s %7s\n", "case", "N", "seconds", "slope");
   for (const Case& c : cases) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;
@@ -149,7 +174,7 @@ int main(int argc, char** argv) {
     int previous_n = 0;
     for (int n : {10'000, 30'000, 100'000, 300'000}) {
       if (n > max_n) break;
-      const double seconds = time_analyze(c.trace(n), c.region);
+      const double seconds = time_analyze(c.trace(n), c.region(n));
       if (seconds < 0) return 1;
       std::string slope = "";
       if (previous_n > 0 && previous_seconds > 0)

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -14,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/regions.h"
+#include "analysis/text_match.h"
 #include "render/csv_writer.h"
 #include "render/display_text.h"
 #include "render/escape_html.h"
@@ -205,6 +208,41 @@ TEST(HostileEscaping, MarkdownCellsForgeNoLinkOrImage) {
   EXPECT_EQ(markdown_cell("![img](http://e/i.png)"), "!\\[img\\](http://e/i.png)");
   // The \x0a of escape_control is text; its backslash is escaped as every backslash is.
   EXPECT_EQ(markdown_cell("a`b|c\nd<e>"), "a\\`b\\|c\\\\x0ad&lt;e&gt;");
+}
+
+// --- Bounded cost --------------------------------------------------------------------------------
+
+TEST(HostileScale, WildcardAndContainsAreLinearInTheName) {
+  // `--region '*a...ab'` (50,000 characters) on a 1 MB name: 115 s with the backtracking loop,
+  // a few milliseconds now. The bound is loose (ASan, a shared VM); the old cost was minutes.
+  const std::string name(1'000'000, 'a');
+  std::string pattern = "*";
+  pattern.append(50'000, 'a');
+  pattern += 'b';
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(glob_match(pattern, name));
+  EXPECT_TRUE(glob_match(pattern.substr(0, pattern.size() - 1) + "*", name));
+  EXPECT_FALSE(contains_ignoring_case(name, std::string(50'000, 'A') + "b"));
+  EXPECT_TRUE(contains_ignoring_case(name, std::string(50'000, 'A')));
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+}
+
+TEST(HostileScale, WildcardPiecesMatchAsBefore) {
+  EXPECT_TRUE(glob_match("a*b*c", "abc"));
+  EXPECT_TRUE(glob_match("a*b*c", "axxbyyc"));
+  EXPECT_FALSE(glob_match("a*b*c", "axxcyyb"));
+  EXPECT_TRUE(glob_match("*?ward*", "backward#3"));
+  EXPECT_FALSE(glob_match("*?ward*", "ward"));
+  EXPECT_TRUE(glob_match("a*", "a"));
+  EXPECT_FALSE(glob_match("ab*ba", "aba"));  // head and tail may not share the middle 'b'
+  EXPECT_TRUE(glob_match("ab*ba", "abba"));
+  EXPECT_TRUE(glob_match("**", ""));
+  EXPECT_TRUE(glob_match("*a?a*", "xxabab"));
+  EXPECT_FALSE(glob_match("*aa?", "aa"));
+  EXPECT_TRUE(glob_match("*aa?", "aaaa"));
+  EXPECT_EQ(find_text("abababc", "ababc"), 2u);
+  EXPECT_EQ(find_text("aaa", "", 3), 3u);
+  EXPECT_EQ(find_text("aaa", "a", 3), std::string::npos);
 }
 
 // --- Every hostile name through every command and format ---------------------------------------
