@@ -162,6 +162,51 @@ TEST(HostileWriters, AnnotateRegionMatchingNothingExitsTwo) {
   EXPECT_FALSE(fs::exists(set.path("o.json")));
 }
 
+// --- No silent wrongness ------------------------------------------------------------------------
+
+TEST(HostileInput, ImpossibleDevicePropertiesGiveNoOccupancyAndOneDiagnostic) {
+  TraceSet set;
+  std::string json = run_command("zcat " + fixture(kTrace)).output;
+  const std::string recorded = "\"maxThreadsPerMultiprocessor\": 2048";
+  ASSERT_NE(json.find(recorded), std::string::npos);
+  json.replace(json.find(recorded), recorded.size(), "\"maxThreadsPerMultiprocessor\": 16");
+  const std::string trace = set.write("impossible.json", json);
+  auto analyze = run_cli("analyze " + trace);
+  ASSERT_EQ(analyze.exit_code, 0) << analyze.output;
+  EXPECT_EQ(analyze.output.find("nan"), std::string::npos) << analyze.output;  // was -nan%
+  EXPECT_NE(analyze.output.find("impossible deviceProperties"), std::string::npos);
+  for (const char* format : {"json", "csv", "md"}) {
+    auto other = run_cli(std::string("analyze --format ") + format + " " + trace);
+    EXPECT_EQ(other.output.find("nan"), std::string::npos) << format << ": " << other.output;
+    EXPECT_EQ(other.output.find("inf"), std::string::npos) << format << ": " << other.output;
+  }
+  auto check = run_cli("check " + trace + " --expect 'occupancy_pct > 1'");
+  EXPECT_EQ(check.exit_code, 1) << check.output;
+  EXPECT_EQ(check.output.find("nan"), std::string::npos) << check.output;  // was "actual -nan"
+}
+
+TEST(HostileInput, StandardInputIsReadAtMostOnce) {
+  const std::string feed = "zcat " + fixture(kTrace) + " | " + ATTNPROF_CLI;
+  for (const std::string& command :
+       {std::string(" diff - -"), std::string(" check - --expectations -"),
+        std::string(" analyze - -"), std::string(" diff - /dev/stdin")}) {
+    auto r = run_command(feed + command);
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.output;
+    EXPECT_NE(r.output.find("standard input (-) is given 2 times"), std::string::npos) << r.output;
+  }
+  auto once = run_command(feed + " diff - " + fixture(kTrace));
+  EXPECT_EQ(once.exit_code, 0) << once.output;
+}
+
+TEST(HostileInput, DiffOfRunsRefusesAFormatItCannotWrite) {
+  const std::string run = std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study";
+  for (const char* format : {"json", "md", "csv"}) {
+    auto r = run_cli(std::string("diff --format ") + format + " " + run + " " + run);
+    EXPECT_EQ(r.exit_code, 2) << format << ": " << r.output.substr(0, 300);
+    EXPECT_NE(r.output.find("writes text only"), std::string::npos) << r.output.substr(0, 300);
+  }
+}
+
 // --- Escapers ----------------------------------------------------------------------------------
 
 TEST(HostileEscaping, HrefsAreRelativePathsOrWebLinksOnly) {

@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "cli/limit_options.h"
 #include "cli/region_option.h"
+#include "io/input_guard.h"
 #include "io/trace_directory.h"
 #include "pipeline/expectations_file.h"
 #include "reader/run_summary.h"
@@ -154,6 +155,8 @@ int run_on_study(const CheckArgs& args) {
 }
 
 int run(const CheckArgs& args) {
+  if (Status once = refuse_standard_input_twice({args.trace, args.expectations_file}); !once.ok())
+    return fail(once.error());
   if (std::filesystem::is_directory(args.trace)) return run_on_study(args);
   std::vector<Expectation> expectations;
   if (!args.expectations_file.empty()) {

@@ -70,4 +70,16 @@ Status refuse_output_over_inputs(const std::string& out, const std::vector<std::
   return Status::success();
 }
 
+Status refuse_standard_input_twice(const std::vector<std::string>& inputs) {
+  int readers = 0;
+  for (const std::string& input : inputs)
+    if (input == "-" || input == "/dev/stdin" || input == "/proc/self/fd/0") ++readers;
+  if (readers > 1)
+    return make_error(ErrorKind::kUsage,
+                      "standard input (-) is given {} times; it can be read once: save it to a "
+                      "file and give its name",
+                      readers);
+  return Status::success();
+}
+
 }  // namespace attnprof

@@ -17,4 +17,9 @@ namespace attnprof {
 // "/dev/stdout"), a new file and a device or FIFO (written into, never replaced) pass.
 Status refuse_output_over_inputs(const std::string& out, const std::vector<std::string>& inputs);
 
+// Fails with a usage error when standard input ("-" or /dev/stdin) is more than one of `inputs`
+// (`diff - -`, `check - --expectations -`): it can be read once, and the second reader would get
+// nothing or the rest of the first's bytes.
+Status refuse_standard_input_twice(const std::vector<std::string>& inputs);
+
 }  // namespace attnprof
