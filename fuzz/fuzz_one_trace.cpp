@@ -159,7 +159,9 @@ size_t html_safe(std::string_view name) {
   return text.size() + href.size();
 }
 
-// Markdown cells of a name: no link, image or code span can start in them.
+// Markdown cells of a name: no link, image, code span, HTML or cell break can start in them (a
+// bare `[`, `]`, backtick, `|`, `<`, `>` or newline; render/display_text.h says why parentheses
+// and `!` may stay).
 size_t markdown_safe(std::string_view name) {
   const std::string cell = markdown_cell(name);
   for (size_t i = 0; i < cell.size(); ++i) {
@@ -167,7 +169,7 @@ size_t markdown_safe(std::string_view name) {
       ++i;
       continue;
     }
-    if (std::string_view("[]()!`|\n").find(cell[i]) != std::string_view::npos)
+    if (std::string_view("[]`|<>\n").find(cell[i]) != std::string_view::npos)
       unsafe("an unescaped Markdown character", name);
   }
   return cell.size();
