@@ -207,6 +207,43 @@ TEST(HostileInput, DiffOfRunsRefusesAFormatItCannotWrite) {
   }
 }
 
+// The shipped study's summary.json and traces, in a folder a test may break.
+std::string copy_of_the_study(TraceSet& set) {
+  const fs::path study = fs::path(ATTNPROF_SOURCE_DIR) / "examples/h200-study";
+  fs::create_directories(set.path("study"));
+  fs::copy(study / "summary.json", set.path("study/summary.json"));
+  fs::copy(study / "traces", set.path("study/traces"), fs::copy_options::recursive);
+  return set.path("study");
+}
+
+TEST(HostileInput, StudyVariantWhoseTraceIsADanglingLinkFailsTheCheck) {
+  TraceSet set;
+  const std::string study = copy_of_the_study(set);
+  ASSERT_EQ(run_cli("check " + study + " --expect 'kernels >= 1'").exit_code, 0);
+  fs::remove(study + "/traces/naive.json.gz");
+  fs::create_symlink("nowhere.json.gz", study + "/traces/naive.json.gz");
+  fs::remove(study + "/traces/sdpa-math.json.gz");
+  ASSERT_EQ(::mkfifo((study + "/traces/sdpa-math.json.gz").c_str(), 0600), 0);
+  auto r = run_cli("check " + study + " --expect 'kernels >= 1'");
+  EXPECT_EQ(r.exit_code, 1) << r.output;  // 0 before: "5 of 5 hold over 5 variants"
+  EXPECT_NE(r.output.find("the trace naive.json.gz that summary.json lists is missing"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("the trace sdpa-math.json.gz that summary.json lists"), std::string::npos)
+      << r.output;
+}
+
+TEST(HostileInput, StudySummaryThatCannotBeReadIsSaidByCheck) {
+  TraceSet set;
+  const std::string study = copy_of_the_study(set);
+  const std::string whole = read_all(study + "/summary.json");
+  set.write("study/summary.json", whole.substr(0, whole.size() / 2));
+  auto r = run_cli("check " + study + " --expect 'dram_bytes > 0'");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("summary.json: not valid JSON"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("no hardware counters"), std::string::npos) << r.output;
+}
+
 // --- Escapers ----------------------------------------------------------------------------------
 
 TEST(HostileEscaping, HrefsAreRelativePathsOrWebLinksOnly) {
