@@ -244,6 +244,33 @@ TEST(HostileInput, StudySummaryThatCannotBeReadIsSaidByCheck) {
   EXPECT_EQ(r.output.find("no hardware counters"), std::string::npos) << r.output;
 }
 
+TEST(HostileInput, SummaryJsonOfTheWrongTypesIsRefusedWithTheKey) {
+  TraceSet set;
+  const std::string study = copy_of_the_study(set);
+  const std::string whole = read_all(study + "/summary.json");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"\"variants\": [", "`variants` is a number where an array is expected"},
+      {"\"median_ms\": ", "`median_ms` is a string where a number is expected"}};
+  for (const auto& [key, message] : cases) {
+    std::string broken = whole;
+    const size_t at = broken.find(key);
+    ASSERT_NE(at, std::string::npos) << key;
+    if (key.back() == '[')
+      broken.insert(at + key.size() - 1, "5, \"was\": ");
+    else
+      broken.insert(at + key.size(), "\"fast\", \"was\": ");
+    set.write("study/summary.json", broken);
+    for (const std::string& command : {"report " + study + " -o " + set.path("r.html"),
+                                       "check " + study + " --expect 'kernels >= 1'"}) {
+      auto r = run_cli(command);
+      EXPECT_EQ(r.exit_code, 2) << command << ": " << r.output;
+      EXPECT_NE(r.output.find("not a bench summary as docs/json-schema.md says: " + message),
+                std::string::npos)
+          << r.output;
+    }
+  }
+}
+
 // --- Escapers ----------------------------------------------------------------------------------
 
 TEST(HostileEscaping, HrefsAreRelativePathsOrWebLinksOnly) {

@@ -16,6 +16,39 @@ namespace {
 using simdjson::dom::element;
 using simdjson::dom::object;
 
+// A key of the wrong JSON type (`"variants": 5`, `"median_ms": "fast"`) was skipped as if absent:
+// the helpers below note the first such key (and count the rest) while one summary.json is read,
+// and read_run_summary fails with it. One reader at a time per thread.
+struct SchemaProblems {
+  std::string first;
+  int count = 0;
+};
+thread_local SchemaProblems* t_problems = nullptr;
+
+std::string_view json_type_word(const element& e) {
+  switch (e.type()) {
+    case simdjson::dom::element_type::ARRAY:
+      return "an array";
+    case simdjson::dom::element_type::OBJECT:
+      return "an object";
+    case simdjson::dom::element_type::STRING:
+      return "a string";
+    case simdjson::dom::element_type::BOOL:
+      return "a boolean";
+    case simdjson::dom::element_type::NULL_VALUE:
+      return "null";
+    default:
+      return "a number";
+  }
+}
+
+void wrong_type(std::string_view key, const element& e, std::string_view expected) {
+  if (!t_problems) return;
+  if (t_problems->count++ == 0)
+    t_problems->first =
+        fmt::format("`{}` is {} where {} is expected", key, json_type_word(e), expected);
+}
+
 // summary.json is small (kilobytes): the DOM is the simple way to read it.
 std::optional<element> field(const object& o, std::string_view key) {
   element e;
@@ -26,13 +59,22 @@ std::optional<element> field(const object& o, std::string_view key) {
 std::string text(const object& o, std::string_view key) {
   std::string_view s;
   auto e = field(o, key);
-  return e && e->get_string().get(s) == simdjson::SUCCESS ? std::string(s) : std::string();
+  if (!e) return std::string();
+  if (e->get_string().get(s) != simdjson::SUCCESS) {
+    wrong_type(key, *e, "a string");
+    return std::string();
+  }
+  return std::string(s);
 }
 
 std::optional<double> real(const object& o, std::string_view key) {
   double v;
   auto e = field(o, key);
-  if (!e || e->get_double().get(v) != simdjson::SUCCESS) return std::nullopt;
+  if (!e) return std::nullopt;
+  if (e->get_double().get(v) != simdjson::SUCCESS) {
+    wrong_type(key, *e, "a number");
+    return std::nullopt;
+  }
   return v;
 }
 
@@ -43,20 +85,29 @@ std::optional<int64_t> integer(const object& o, std::string_view key) {
   if (e->get_int64().get(v) == simdjson::SUCCESS) return v;
   double d;
   if (e->get_double().get(d) == simdjson::SUCCESS) return static_cast<int64_t>(d);
+  wrong_type(key, *e, "a number");
   return std::nullopt;
 }
 
 std::optional<object> child(const object& o, std::string_view key) {
   object c;
   auto e = field(o, key);
-  if (!e || e->get_object().get(c) != simdjson::SUCCESS) return std::nullopt;
+  if (!e) return std::nullopt;
+  if (e->get_object().get(c) != simdjson::SUCCESS) {
+    wrong_type(key, *e, "an object");
+    return std::nullopt;
+  }
   return c;
 }
 
 std::optional<simdjson::dom::array> list(const object& o, std::string_view key) {
   simdjson::dom::array a;
   auto e = field(o, key);
-  if (!e || e->get_array().get(a) != simdjson::SUCCESS) return std::nullopt;
+  if (!e) return std::nullopt;
+  if (e->get_array().get(a) != simdjson::SUCCESS) {
+    wrong_type(key, *e, "an array");
+    return std::nullopt;
+  }
   return a;
 }
 
@@ -310,6 +361,9 @@ bool leaves_its_folder(const std::string& file) {
   }
 }
 
+// The fields of a summary.json whose top level is `top` (read_run_summary checks the rest).
+Result<RunSummary> read_fields(const std::string& path, const object& top);
+
 }  // namespace
 
 std::string variant_label(const RunVariant& v) {
@@ -333,6 +387,19 @@ Result<RunSummary> read_run_summary(const std::string& path, uint64_t max_bytes)
     return make_error(ErrorKind::kMalformed,
                       "{}: number out of range at {}: a bench summary's numbers lie within +-1e18",
                       path, bad);
+  SchemaProblems problems;
+  t_problems = &problems;
+  Result<RunSummary> read = read_fields(path, top);
+  t_problems = nullptr;
+  if (!read.ok() || problems.count == 0) return read;
+  return make_error(
+      ErrorKind::kMalformed, "{}: not a bench summary as docs/json-schema.md says: {}{}", path,
+      problems.first, problems.count > 1 ? fmt::format(" (and {} more)", problems.count - 1) : "");
+}
+
+namespace {
+
+Result<RunSummary> read_fields(const std::string& path, const object& top) {
   RunSummary s;
   s.path = path;
   s.schema_version = integer(top, "schemaVersion").value_or(0);
@@ -419,6 +486,8 @@ Result<RunSummary> read_run_summary(const std::string& path, uint64_t max_bytes)
             path, v.variant, v.trace_file);
   return s;
 }
+
+}  // namespace
 
 std::vector<SweepRow> sweep_rows(const RunSummary& summary) {
   std::vector<SweepRow> rows;
