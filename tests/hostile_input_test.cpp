@@ -271,6 +271,24 @@ TEST(HostileInput, SummaryJsonOfTheWrongTypesIsRefusedWithTheKey) {
   }
 }
 
+TEST(HostileInput, ZeroOrTinyRatesInSummaryJsonAreRefused) {
+  TraceSet set;
+  const std::string study = copy_of_the_study(set);
+  const std::string whole = read_all(study + "/summary.json");
+  const std::string key = "\"bandwidth_bytes_per_s\": ";
+  const size_t at = whole.find(key);
+  ASSERT_NE(at, std::string::npos);
+  const size_t end = whole.find_first_of(",}", at);
+  for (const char* tiny : {"0", "1e-300", "-5"}) {
+    set.write("study/summary.json", whole.substr(0, at + key.size()) + tiny + whole.substr(end));
+    auto r = run_cli("report " + study + " -o -");
+    EXPECT_EQ(r.exit_code, 2) << tiny;  // was "inf %" and a point far off the roofline
+    EXPECT_NE(r.output.find("`bandwidth_bytes_per_s` is "), std::string::npos)
+        << r.output.substr(0, 300);
+    EXPECT_EQ(r.output.find("inf %"), std::string::npos);
+  }
+}
+
 // --- Escapers ----------------------------------------------------------------------------------
 
 TEST(HostileEscaping, HrefsAreRelativePathsOrWebLinksOnly) {

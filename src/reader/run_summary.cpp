@@ -25,6 +25,10 @@ struct SchemaProblems {
 };
 thread_local SchemaProblems* t_problems = nullptr;
 
+// The least rates a GPU's memory and arithmetic can have: a megabyte and a mega-FLOP a second.
+constexpr double kLeastBytesPerSecond = 1e6;
+constexpr double kLeastFlopPerSecond = 1e6;
+
 std::string_view json_type_word(const element& e) {
   switch (e.type()) {
     case simdjson::dom::element_type::ARRAY:
@@ -73,6 +77,18 @@ std::optional<double> real(const object& o, std::string_view key) {
   if (!e) return std::nullopt;
   if (e->get_double().get(v) != simdjson::SUCCESS) {
     wrong_type(key, *e, "a number");
+    return std::nullopt;
+  }
+  return v;
+}
+
+// A rate the roofline divides by (bytes or FLOP per second, TFLOP/s): zero or a tiny one made
+// "inf %" and points far off the chart. Nothing measured is below `least`.
+std::optional<double> rate(const object& o, std::string_view key, double least) {
+  std::optional<double> v = real(o, key);
+  if (v && !(*v >= least)) {
+    if (t_problems && t_problems->count++ == 0)
+      t_problems->first = fmt::format("`{}` is {}, below the least real rate {}", key, *v, least);
     return std::nullopt;
   }
   return v;
@@ -218,14 +234,16 @@ RunCounters read_run_counters(const object& o) {
   c.unavailable = text(o, "unavailable");
   c.seconds = real(o, "seconds").value_or(0);
   if (auto copy = child(o, "copy")) {
-    c.bandwidth_bytes_per_s = real(*copy, "bandwidth_bytes_per_s");
-    c.datasheet_bandwidth_bytes_per_s = real(*copy, "datasheet_bandwidth_bytes_per_s");
+    c.bandwidth_bytes_per_s = rate(*copy, "bandwidth_bytes_per_s", kLeastBytesPerSecond);
+    c.datasheet_bandwidth_bytes_per_s =
+        rate(*copy, "datasheet_bandwidth_bytes_per_s", kLeastBytesPerSecond);
   }
   if (auto roofs = list(o, "roofs")) {
     for (element e : *roofs) {
       object ro;
       if (e.get_object().get(ro) != simdjson::SUCCESS) continue;
-      if (auto flop = real(ro, "flop_per_s")) c.roofs.push_back({text(ro, "name"), *flop});
+      if (auto flop = rate(ro, "flop_per_s", kLeastFlopPerSecond))
+        c.roofs.push_back({text(ro, "name"), *flop});
     }
   }
   return c;
@@ -454,7 +472,7 @@ Result<RunSummary> read_fields(const std::string& path, const object& top) {
     if (auto problem = child(po, "problem")) point.problem = read_problem(*problem);
     point.flops_per_call = real(po, "flops_per_call").value_or(0);
     if (auto peak = child(po, "peak")) {
-      point.peak_tflops = real(*peak, "tflops");
+      point.peak_tflops = rate(*peak, "tflops", kLeastFlopPerSecond / 1e12);
       point.peak_precision = text(*peak, "precision");
     }
     if (auto bytes = child(po, "bytes_per_call")) {
@@ -463,7 +481,7 @@ Result<RunSummary> read_fields(const std::string& path, const object& top) {
     }
     point.intensity_flop_per_byte = real(po, "intensity_flop_per_byte");
     if (auto hbm = child(po, "hbm")) {
-      point.hbm_bytes_per_s = real(*hbm, "bytes_per_s");
+      point.hbm_bytes_per_s = rate(*hbm, "bytes_per_s", kLeastBytesPerSecond);
       point.hbm_source = text(*hbm, "source");
     }
     point.ridge_flop_per_byte = real(po, "ridge_flop_per_byte");
