@@ -7,6 +7,8 @@
 #include <optional>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "analysis/text_match.h"
 
 namespace attnprof {
@@ -179,6 +181,33 @@ RegionSet find_regions(const Trace& trace, std::string_view pattern) {
     set.regions.push_back(std::move(whole));
   }
   return set;
+}
+
+size_t most_regions_at_once(const RegionSet& set) {
+  // Starts and ends as +1 and -1 steps, an end before a start at the same time (half-open).
+  std::vector<std::pair<int64_t, int>> steps;
+  steps.reserve(2 * set.regions.size());
+  for (const Region& r : set.regions) {
+    steps.emplace_back(r.start_ns, 1);
+    steps.emplace_back(r.end_ns, -1);
+  }
+  std::sort(steps.begin(), steps.end());
+  int64_t open = 0, most = 0;
+  for (const auto& [t, step] : steps) most = std::max(most, open += step);
+  return static_cast<size_t>(most);
+}
+
+Status check_region_overlap(const Trace& trace, std::string_view pattern, uint64_t limit,
+                            std::string_view path) {
+  const size_t most = most_regions_at_once(find_regions(trace, pattern));
+  if (most <= limit) return Status::success();
+  // Quoted by fmt, not by "\"" + string: g++ 12 warns falsely on the latter (-Wrestrict).
+  const std::string matching = pattern.empty() ? "" : fmt::format(" matching \"{}\"", pattern);
+  return make_error(ErrorKind::kLimit,
+                    "{}: {} regions{} are open at one time, more than --max-region-overlap {}: "
+                    "each activity would belong to every one of them; choose --region names that "
+                    "do not overlap, or raise the limit",
+                    path, most, matching, limit);
 }
 
 Error no_region_matches(const Trace& trace, std::string_view path, std::string_view pattern) {
