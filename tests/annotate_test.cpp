@@ -122,8 +122,7 @@ TEST(Annotate, RefusesAnAnnotatedTraceItselfAndUnwritableOutputs) {
 
   auto itself = run_cli("annotate " + once + " -o " + once);
   EXPECT_EQ(itself.exit_code, 2);
-  EXPECT_NE(itself.output.find("refusing to write " + once + " over an input of the command"),
-            std::string::npos)
+  EXPECT_NE(itself.output.find(once + " over an input of the command"), std::string::npos)
       << itself.output;
 
   auto nowhere = run_cli("annotate " + fixture("study_naive.json.gz") + " -o " +
