@@ -177,17 +177,14 @@ size_t markdown_safe(std::string_view name) {
 
 // The one writer (io/output_file.h) with the text it is given, read back whole.
 size_t written_whole(const std::string& contents) {
-  static const std::string folder = [] {
-    char name[] = "/tmp/attnprof-fuzz-out-XXXXXX";
-    const char* made = ::mkdtemp(name);
-    return std::string(made ? made : "/tmp");
-  }();
-  const std::string path = folder + "/out-" + std::to_string(::getpid()) + ".txt";
+  // One file per process, removed again at once: nothing is left behind in /tmp.
+  const std::string path = "/tmp/attnprof-fuzz-out-" + std::to_string(::getpid()) + ".txt";
   if (Status written = write_output_file(path, contents); !written.ok())
     unsafe("the output file could not be written", written.error().message);
   std::ifstream in(path, std::ios::binary);
   std::stringstream back;
   back << in.rdbuf();
+  ::unlink(path.c_str());
   if (back.str() != contents) unsafe("the output file differs from its contents", path);
   return contents.size();
 }
