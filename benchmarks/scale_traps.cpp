@@ -11,6 +11,16 @@
 //   deep-chain     N annotations nested in one another, N ops under the innermost, each launching
 //                  a kernel: each op walked the chain up to find whether an op is above it, and
 //                  each kernel's op chain walked it again
+//   long-pattern   one annotation named 3N 'a's and a 'b', read with --region '*' + N/6 'a's + 'b'
+//                  (50,000 characters at N = 300k): glob_match backtracked over the name for each
+//                  place, name x pattern (115 s for a 1 MB name); now linear (analysis/regions.cpp)
+//   cpu-threads    N CPU ops, each on a thread of its own: each thread's table mapped its own
+//                  block, and past vm.max_map_count (~70k threads) the CLI aborted; the blocks
+//                  now share mappings (model/huge_pages.cpp)
+//   overlapping-steps  N/100 ProfilerStep regions that all span the whole trace, around N kernels:
+//                  every kernel belongs to every region, so the members are (N/100) x N and the
+//                  cost is quadratic by its output (docs/SECURITY.md, "Known gaps": it needs a
+//                  limit)
 //
 // usage: scale_traps [--max N] [--case NAME]...
 
@@ -33,9 +43,13 @@ namespace {
 
 struct Case {
   const char* name;
-  const char* region;  // --region, or "" for the default
+  std::function<std::string(int)> region;  // --region at N, or "" for the default
   std::function<std::string(int)> trace;
 };
+
+std::string fixed(const char* region) {
+  return region;
+}
 
 std::string launch(int pid, int tid, int64_t ts_ns, int correlation) {
   return fmt::format(
@@ -81,6 +95,43 @@ std::string nested_region(int n) {
   return finish(std::move(events));
 }
 
+std::string long_name(int n) {
+  std::string name(size_t(3) * n, 'a');
+  name += 'b';
+  std::string events = annotation(name.c_str(), 0, 10'000);
+  events += launch(1, 1, 1'000, 1);
+  events += kernel(2'000, 1);
+  return finish(std::move(events));
+}
+
+std::string cpu_threads(int n) {
+  std::string events;
+  for (int i = 0; i < n; ++i)
+    events += fmt::format(
+        R"({{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":{},"ts":{},"dur":1}},)",
+        i + 1, i);
+  return finish(std::move(events));
+}
+
+std::string overlapping_steps(int n) {
+  std::string events;
+  const int64_t span = int64_t{n} * 10'000 + 10'000;
+  for (int i = 0; i < n / 100; ++i)
+    events += annotation(fmt::format("ProfilerStep#{}", i).c_str(), i, span - 2 * i);
+  for (int i = 0; i < n; ++i) {
+    const int64_t t = int64_t{i} * 10'000 + 1'000;
+    events += launch(1, 1, t, i + 1);
+    events += kernel(t + 1'000, i + 1);
+  }
+  return finish(std::move(events));
+}
+
+std::string long_pattern(int n) {
+  std::string pattern = "*";  // appended: g++ 12 warns falsely on "*" + string (-Wrestrict)
+  pattern.append(size_t(n) / 6, 'a');
+  return pattern + "b";
+}
+
 std::string deep_chain(int n) {
   std::string events;
   const int64_t span = int64_t{n} * 4'000 + 4'000;
@@ -97,7 +148,7 @@ std::string deep_chain(int n) {
 }
 
 // Seconds for analyze_file on `text`, best of two; negative when it failed.
-double time_analyze(const std::string& text, const char* region) {
+double time_analyze(const std::string& text, const std::string& region) {
   char path[] = "/tmp/attnprof_scale_XXXXXX";
   const int fd = ::mkstemp(path);
   if (fd < 0 || ::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
@@ -139,23 +190,28 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  const std::vector<Case> cases = {{"shared-id", "", shared_id},
-                                   {"nested-region", "forward", nested_region},
-                                   {"deep-chain", "", deep_chain}};
-  std::printf("%-14s %8s %10s %7s\n", "case", "N", "seconds", "slope");
+  auto none = [](int) { return fixed(""); };
+  const std::vector<Case> cases = {
+      {"shared-id", none, shared_id},
+      {"nested-region", [](int) { return fixed("forward"); }, nested_region},
+      {"deep-chain", none, deep_chain},
+      {"long-pattern", long_pattern, long_name},
+      {"cpu-threads", none, cpu_threads},
+      {"overlapping-steps", none, overlapping_steps}};
+  std::printf("%-18s %8s %10s %7s\n", "case", "N", "seconds", "slope");
   for (const Case& c : cases) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;
     double previous_seconds = 0;
     int previous_n = 0;
     for (int n : {10'000, 30'000, 100'000, 300'000}) {
       if (n > max_n) break;
-      const double seconds = time_analyze(c.trace(n), c.region);
+      const double seconds = time_analyze(c.trace(n), c.region(n));
       if (seconds < 0) return 1;
       std::string slope = "";
       if (previous_n > 0 && previous_seconds > 0)
         slope = fmt::format(
             "{:.2f}", std::log(seconds / previous_seconds) / std::log(double(n) / previous_n));
-      std::printf("%-14s %8d %10.3f %7s\n", c.name, n, seconds, slope.c_str());
+      std::printf("%-18s %8d %10.3f %7s\n", c.name, n, seconds, slope.c_str());
       std::fflush(stdout);
       previous_seconds = seconds;
       previous_n = n;

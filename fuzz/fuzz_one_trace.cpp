@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -20,11 +22,14 @@
 #include "attnprof/cross_trace.h"
 #include "attnprof/render.h"
 #include "attnprof/trace_diff.h"
+#include "io/output_file.h"
 #include "reader/read_trace.h"
+#include "reader/run_summary.h"
 #include "render/analyze_output.h"
 #include "render/check_output.h"
 #include "render/diff_output.h"
 #include "render/display_text.h"
+#include "render/escape_html.h"
 
 namespace attnprof::fuzz {
 
@@ -98,12 +103,99 @@ size_t terminal_safe(const std::string& text, const char* what) {
   return text.size();
 }
 
+[[noreturn]] void unsafe(const char* what, std::string_view detail) {
+  std::fprintf(stderr, "fuzz_one_trace: %s: %s\n", what, escape_control(detail).c_str());
+  std::abort();
+}
+
+// CSV safe to open in a spreadsheet (render/csv_writer.h): no raw control byte but the line ends,
+// and no field a spreadsheet would run as a formula (a number such as -1.5 is none).
+size_t spreadsheet_safe(const std::string& csv, const char* what) {
+  if (has_raw_control(csv, /*newlines_allowed=*/true)) unsafe(what, "a raw control byte in CSV");
+  bool at_field_start = true, quoted = false;
+  for (size_t i = 0; i < csv.size(); ++i) {
+    const char c = csv[i];
+    if (quoted) {
+      if (c == '"' && (i + 1 >= csv.size() || csv[i + 1] != '"')) quoted = false;
+      if (c == '"' && i + 1 < csv.size() && csv[i + 1] == '"') ++i;
+      continue;
+    }
+    if (at_field_start) {
+      size_t start = i;
+      if (c == '"') {
+        quoted = true;
+        start = i + 1;
+      }
+      const size_t end = csv.find_first_of(quoted ? "\"" : ",\n", start);
+      const std::string field = csv.substr(start, end == std::string::npos ? end : end - start);
+      if (!field.empty() && std::string_view("=+@\t\r").find(field.front()) != std::string::npos)
+        unsafe(what, field);
+      if (!field.empty() && field.front() == '-' && field != "-") {
+        char* parsed = nullptr;
+        std::strtod(field.c_str(), &parsed);
+        if (parsed != field.c_str() + field.size()) unsafe(what, field);
+      }
+      at_field_start = false;
+      if (quoted) continue;
+    }
+    if (c == ',' || c == '\n') at_field_start = true;
+  }
+  return csv.size();
+}
+
+// The HTML report's escapers on a name from the trace: no raw control byte, no markup, and a
+// link that is a relative path or http(s), never a script.
+size_t html_safe(std::string_view name) {
+  const std::string text = html_escape(name);
+  if (has_raw_control(text, true) || text.find_first_of("<>\"'") != std::string::npos)
+    unsafe("raw markup or control in HTML text", name);
+  const std::string href = safe_href(name);
+  if (has_raw_control(href, false) || href.find_first_of(" \"'<>") != std::string::npos)
+    unsafe("a raw byte in an href", name);
+  const size_t colon = href.find(':');
+  if (colon != std::string::npos && colon < href.find('/') && !href.starts_with("http://") &&
+      !href.starts_with("https://") && !href.starts_with("HTTP"))
+    unsafe("an href with a scheme", name);
+  return text.size() + href.size();
+}
+
+// Markdown cells of a name: no link, image, code span, HTML or cell break can start in them (a
+// bare `[`, `]`, backtick, `|`, `<`, `>` or newline; render/display_text.h says why parentheses
+// and `!` may stay).
+size_t markdown_safe(std::string_view name) {
+  const std::string cell = markdown_cell(name);
+  for (size_t i = 0; i < cell.size(); ++i) {
+    if (cell[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (std::string_view("[]`|<>\n").find(cell[i]) != std::string_view::npos)
+      unsafe("an unescaped Markdown character", name);
+  }
+  return cell.size();
+}
+
+// The one writer (io/output_file.h) with the text it is given, read back whole.
+size_t written_whole(const std::string& contents) {
+  // One file per process, removed again at once: nothing is left behind in /tmp.
+  const std::string path = "/tmp/attnprof-fuzz-out-" + std::to_string(::getpid()) + ".txt";
+  if (Status written = write_output_file(path, contents); !written.ok())
+    unsafe("the output file could not be written", written.error().message);
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream back;
+  back << in.rdbuf();
+  ::unlink(path.c_str());
+  if (back.str() != contents) unsafe("the output file differs from its contents", path);
+  return contents.size();
+}
+
 size_t render_check(const TraceAnalysis& analysis) {
   CheckReport report;
   report.analysis = analysis;
   for (const Expectation& e : every_metric_expectations())
     report.results.push_back(evaluate_expectation(e, report.analysis));
-  return terminal_safe(render_check_text(report), "check text") + render_check_json(report).size();
+  return terminal_safe(render_check_text(report), "check text") + render_check_json(report).size() +
+         spreadsheet_safe(render_check_csv({report}), "check CSV");
 }
 
 PipelineOutput run_pipeline(const Trace& trace) {
@@ -134,6 +226,14 @@ PipelineOutput run_pipeline(const Trace& trace) {
   const AnalyzeOutput output{both, &across, unread};
   out.rendered_bytes += terminal_safe(render_analyze_text(output), "cross-trace text");
   out.rendered_bytes += terminal_safe(render_analyze_markdown(output), "cross-trace Markdown");
+  out.rendered_bytes += written_whole(render_analyze_csv(output));
+  out.rendered_bytes += spreadsheet_safe(render_analyze_csv(output), "analyze CSV");
+  for (const TraceAnalysis& analysis : both)
+    for (const RegionSummary& region : analysis.regions) {
+      out.rendered_bytes += html_safe(region.name) + markdown_safe(region.name);
+      for (const ActivityRow& a : region.activities)
+        out.rendered_bytes += html_safe(a.name) + markdown_safe(a.name);
+    }
   if (pattern_analysis.regions.empty()) {
     const Error none = no_region_matches(trace, "fuzz", kRegionPattern);
     out.rendered_bytes += terminal_safe(escape_control(none.message), "no-region error");
@@ -149,6 +249,7 @@ PipelineOutput run_pipeline(const Trace& trace) {
     out.rendered_bytes += terminal_safe(render_diff_text(*diff), "diff text");
     out.rendered_bytes += render_diff_json(*diff).size();
     out.rendered_bytes += terminal_safe(render_diff_markdown(*diff), "diff Markdown");
+    out.rendered_bytes += spreadsheet_safe(render_diff_csv(*diff), "diff CSV");
   }
 
   out.rendered_bytes += render_check(default_analysis);
@@ -171,6 +272,12 @@ PipelineRun fuzz_one_trace(std::span<const uint8_t> bytes, const Limits& limits)
   if (!file) return {"", file.take_error()};
   const std::string path = file->path();
   // Read as analyze_file reads: on the reading threads, one per core.
+  // The same bytes as a bench run's summary.json: it reads, or fails with one line.
+  if (Result<RunSummary> summary = read_run_summary(path, limits.max_decompressed_bytes);
+      !summary) {
+    if (std::optional<std::string> problem = error_shape_problem(summary.error(), path))
+      unsafe("summary.json error", *problem);
+  }
   Result<Trace> trace = read_trace(path, limits);
   if (!trace) return {path, trace.take_error()};
   return {path, run_pipeline(*trace)};

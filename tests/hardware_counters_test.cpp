@@ -143,6 +143,24 @@ TEST(NcuCsv, BadInputNamesFileAndLine) {
                "line 3");
 }
 
+// Hostile input, second pass: a scaled unit took 1e300 Tbyte to inf, and a negative count read.
+TEST(NcuCsv, CountersOutOfRangeAreRefused) {
+  const std::string units = std::string(kHeader) + "\"\",\"\",\"ns\",\"Tbyte\"\n";
+  auto huge = parse_ncu_csv(units + "\"0\",\"k\",\"1\",\"1e300\"\n", "bad.csv");
+  ASSERT_FALSE(huge.ok());
+  EXPECT_EQ(huge.error().message,
+            "bad.csv: line 3: column dram__bytes_read.sum: \"1e300\" is out of range (0 to 1e18 "
+            "once scaled); check the export");
+  auto negative = parse_ncu_csv(std::string(kHeader) + "\"0\",\"k\",\"-5\",\"1\"\n", "bad.csv");
+  ASSERT_FALSE(negative.ok());
+  EXPECT_NE(negative.error().message.find("line 2: column gpu__time_duration.sum: \"-5\" is out"),
+            std::string::npos)
+      << negative.error().message;
+  auto fine = parse_ncu_csv(units + "\"0\",\"k\",\"1\",\"2.5\"\n", "fine.csv");
+  ASSERT_TRUE(fine.ok()) << fine.error().message;
+  EXPECT_DOUBLE_EQ(*(*fine)[0].dram_read_bytes, 2.5e12);
+}
+
 TEST(NcuCsv, MissingFileIsAnError) {
   auto kernels = read_ncu_csv(fixture("ncu/absent.csv"), kMaxBytes);
   ASSERT_FALSE(kernels.ok());

@@ -18,6 +18,8 @@ The columns are those of `attnprof analyze --format csv` (activities) and of its
 times are in microseconds (columns ending in _us). Nothing here parses JSON in Python.
 """
 
+import errno
+import os
 from dataclasses import dataclass, field
 from typing import Iterable, List, Optional, Union
 
@@ -85,31 +87,55 @@ def _frames(columns: dict) -> Traces:
     )
 
 
-def analyze(paths: Union[str, Iterable[str]], region: Optional[str] = None,
+PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
+
+def _path(path) -> str:
+    """A path as Python's open() takes it: str, bytes or os.PathLike. Anything else (None, a
+    number) is a TypeError and an embedded NUL a ValueError, as open() says; str(None) had read
+    a file named "None", and "t.json\\0.gz" had read t.json."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"expected a path (str, bytes or os.PathLike), not {type(path).__name__}")
+    text = os.fsdecode(os.fspath(path))
+    if "\0" in text:
+        raise ValueError("embedded null character in path")
+    return text
+
+
+def analyze(paths: Union[PathLike, Iterable[PathLike]], region: Optional[str] = None,
             explain: bool = True, jobs: int = 0) -> Traces:
     """Reads traces (files, or folders of them) at once, `jobs` at a time (0: one per two cores).
 
     A trace that cannot be read does not stop the others: its error is in `errors`.
     `region` is a glob over user annotations (default: ProfilerStep#* when present, else the
-    whole trace)."""
-    if isinstance(paths, str):
+    whole trace). One path (str, bytes, os.PathLike) or an iterable of them."""
+    if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
-    return _frames(_attnprof.analyze([str(p) for p in paths], region or "", explain, jobs))
+    elif not isinstance(paths, Iterable):
+        raise TypeError(f"expected a path or paths, not {type(paths).__name__}")
+    return _frames(_attnprof.analyze([_path(p) for p in paths], region or "", explain, jobs))
 
 
-def read(path: str, region: Optional[str] = None, explain: bool = True) -> Traces:
-    """Reads one trace; raises TraceReadError with attnprof's message when it cannot."""
+def read(path: PathLike, region: Optional[str] = None, explain: bool = True) -> Traces:
+    """Reads one trace file; raises TraceReadError with attnprof's message when it cannot.
+
+    A folder is refused with IsADirectoryError, as open() refuses it: analyze(folder) reads the
+    traces of a folder."""
+    path = _path(path)
+    if os.path.isdir(path):
+        raise IsADirectoryError(errno.EISDIR, "read() reads one trace file; "
+                                "attnprof.analyze(folder) reads the traces of a folder", path)
     result = analyze([path], region, explain, 1)
     if result.errors:
         raise TraceReadError(result.errors[0], result.error_kinds[0])
     return result
 
 
-def summarize(path: Union[str, "os.PathLike[str]"], region: Optional[str] = None) -> str:
+def summarize(path: PathLike, region: Optional[str] = None) -> str:
     """The map half of a distributed analysis: one trace read where it lies, as one line of JSON
     (`attnprof analyze --format summary`). A trace that cannot be read gives its error's line
     instead of raising, so that a map over many traces carries every outcome to `merge`."""
-    return _attnprof.summarize(_path_text(path), region or "")
+    return _attnprof.summarize(_path(path), region or "")
 
 
 def merge(summaries: Iterable[str]) -> Traces:
@@ -121,15 +147,3 @@ def merge(summaries: Iterable[str]) -> Traces:
         summaries = [summaries]
     return _frames(_attnprof.merge(list(summaries)))
 
-
-def _path_text(path) -> str:
-    import os
-
-    if isinstance(path, (bytes, bytearray)) or not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"a path is a str or os.PathLike, not {type(path).__name__}")
-    text = os.fspath(path)
-    if isinstance(text, bytes):
-        raise TypeError("a path is a str or os.PathLike of str, not bytes")
-    if "\0" in text:
-        raise ValueError("embedded null character in path")
-    return text

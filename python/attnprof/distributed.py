@@ -17,7 +17,7 @@ Needs Dask's distributed scheduler (Debian: python3-distributed).
 
 from typing import Iterable, List, Optional, Union
 
-from . import Traces, _attnprof, _path_text, merge, summarize
+from . import Traces, _attnprof, _path, merge, summarize
 
 __all__ = ["analyze", "summaries"]
 
@@ -106,6 +106,6 @@ def analyze(paths: Union[str, Iterable[str]], client=None, region: Optional[str]
 
 
 def _expanded(paths) -> List[str]:
-    if isinstance(paths, str) or not isinstance(paths, Iterable):
+    if isinstance(paths, (str, bytes)) or not isinstance(paths, Iterable):
         paths = [paths]
-    return _attnprof.expand([_path_text(p) for p in paths])
+    return _attnprof.expand([_path(p) for p in paths])

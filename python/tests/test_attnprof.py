@@ -133,3 +133,35 @@ def test_regions_have_the_time_breakdown():
         [r["communication_overlap_pct"] for r in doc["regions"]])
     parts = t.regions["compute_us"] + t.regions["communication_us"] + t.regions["memory_us"]
     assert parts.tolist() == pytest.approx(t.regions["gpu_busy_us"].tolist())
+
+
+# Hostile input, second pass (docs/SECURITY.md): paths are taken as open() takes them.
+def test_read_refuses_an_embedded_nul_as_open_does():
+    with pytest.raises(ValueError, match="embedded null"):
+        attnprof.read(fixture("cpp_sdpa_cudnn.json.gz") + "\0.gz")  # read the .gz before it
+    with pytest.raises(ValueError, match="embedded null"):
+        attnprof.analyze([fixture("cpp_sdpa_cudnn.json.gz") + "\0"])
+
+
+def test_read_refuses_what_is_not_a_path():
+    for bad in (None, 5, 1.5):
+        with pytest.raises(TypeError, match="expected a path"):
+            attnprof.read(bad)  # None read a file named "None"
+    with pytest.raises(TypeError):
+        attnprof.analyze(None)
+
+
+def test_bytes_and_pathlike_paths_are_one_path():
+    import pathlib
+    path = fixture("cpp_sdpa_cudnn.json.gz")
+    as_str = attnprof.read(path)
+    for same in (os.fsencode(path), pathlib.Path(path)):
+        other = attnprof.read(same)  # bytes were read as a list of integers
+        assert list(other.activities["name"]) == list(as_str.activities["name"])
+    assert len(attnprof.analyze(os.fsencode(path)).traces) == 1
+
+
+def test_read_of_a_folder_is_refused_and_analyze_reads_it():
+    with pytest.raises(IsADirectoryError, match="analyze"):
+        attnprof.read(fixture("ranks"))
+    assert len(attnprof.analyze(fixture("ranks")).traces) > 1

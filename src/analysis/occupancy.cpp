@@ -22,7 +22,10 @@ std::optional<OccupancyEstimate> estimate_occupancy(const GpuActivity& k,
   int64_t grid = int64_t{k.grid[0]} * k.grid[1] * k.grid[2];
   for (int i = 0; i < 3; ++i)
     if (k.block[i] <= 0 || k.grid[i] <= 0) return std::nullopt;
-  if (d.warp_size <= 0 || d.max_threads_per_sm <= 0 || d.regs_per_sm <= 0) return std::nullopt;
+  // Fewer threads per SM than a warp would divide by zero warps (reader/trace_builder.cpp drops
+  // such figures with a diagnostic; a DeviceProperties made elsewhere gets the same answer).
+  if (d.warp_size <= 0 || d.max_threads_per_sm < d.warp_size || d.regs_per_sm <= 0)
+    return std::nullopt;
   // Rounded up without threads + warp_size - 1, which overflows for the largest blocks the reader
   // accepts (fuzz regression block-product-near-int64.json).
   int64_t warps_per_block = (threads - 1) / d.warp_size + 1;

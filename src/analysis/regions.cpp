@@ -7,26 +7,61 @@
 #include <optional>
 #include <thread>
 
+#include <fmt/format.h>
+
+#include "analysis/text_match.h"
+
 namespace attnprof {
 
+namespace {
+
+// Whether `piece` (no `*`; `?` any one byte) matches `text` at `at`.
+bool piece_matches_at(std::string_view piece, std::string_view text, size_t at) {
+  if (at + piece.size() > text.size()) return false;
+  for (size_t i = 0; i < piece.size(); ++i)
+    if (piece[i] != '?' && piece[i] != text[at + i]) return false;
+  return true;
+}
+
+// The leftmost place at or after `from` where `piece` matches. Without `?`, linear
+// (find_text); a piece with `?` is tried at each place (the user's own pattern, not the trace's).
+size_t find_piece(std::string_view piece, std::string_view text, size_t from) {
+  if (piece.find('?') == std::string_view::npos) return find_text(text, piece, from);
+  for (size_t at = from; at + piece.size() <= text.size(); ++at)
+    if (piece_matches_at(piece, text, at)) return at;
+  return std::string_view::npos;
+}
+
+}  // namespace
+
 bool glob_match(std::string_view pattern, std::string_view text) {
-  size_t p = 0, t = 0, star = std::string_view::npos, resume = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
-      ++p;
-      ++t;
-    } else if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      resume = t;
-    } else if (star != std::string_view::npos) {
-      p = star + 1;
-      t = ++resume;
-    } else {
-      return false;
-    }
+  // The pieces between stars: the first must start the name, the last end it, and each one
+  // between is taken at its leftmost place after the one before (leftmost leaves the most room
+  // for the rest, so it is the right choice). Linear in the name for pieces without `?`; the
+  // backtracking two-pointer loop this replaces took 115 s for `*a...b` (50,000 characters)
+  // on a 1 MB name.
+  const size_t first_star = pattern.find('*');
+  if (first_star == std::string_view::npos)
+    return pattern.size() == text.size() && piece_matches_at(pattern, text, 0);
+  const size_t last_star = pattern.rfind('*');
+  const std::string_view head = pattern.substr(0, first_star);
+  const std::string_view tail = pattern.substr(last_star + 1);
+  if (head.size() + tail.size() > text.size()) return false;
+  if (!piece_matches_at(head, text, 0)) return false;
+  const size_t end = text.size() - tail.size();
+  if (!piece_matches_at(tail, text, end)) return false;
+  const std::string_view middle_text = text.substr(0, end);
+  size_t at = head.size();
+  for (size_t p = first_star + 1; p < last_star;) {
+    const size_t star = pattern.find('*', p);
+    const std::string_view piece = pattern.substr(p, star - p);
+    p = star + 1;
+    if (piece.empty()) continue;
+    const size_t found = find_piece(piece, middle_text, at);
+    if (found == std::string_view::npos) return false;
+    at = found + piece.size();
   }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
+  return true;
 }
 
 namespace {
@@ -146,6 +181,33 @@ RegionSet find_regions(const Trace& trace, std::string_view pattern) {
     set.regions.push_back(std::move(whole));
   }
   return set;
+}
+
+size_t most_regions_at_once(const RegionSet& set) {
+  // Starts and ends as +1 and -1 steps, an end before a start at the same time (half-open).
+  std::vector<std::pair<int64_t, int>> steps;
+  steps.reserve(2 * set.regions.size());
+  for (const Region& r : set.regions) {
+    steps.emplace_back(r.start_ns, 1);
+    steps.emplace_back(r.end_ns, -1);
+  }
+  std::sort(steps.begin(), steps.end());
+  int64_t open = 0, most = 0;
+  for (const auto& [t, step] : steps) most = std::max(most, open += step);
+  return static_cast<size_t>(most);
+}
+
+Status check_region_overlap(const Trace& trace, std::string_view pattern, uint64_t limit,
+                            std::string_view path) {
+  const size_t most = most_regions_at_once(find_regions(trace, pattern));
+  if (most <= limit) return Status::success();
+  // Quoted by fmt, not by "\"" + string: g++ 12 warns falsely on the latter (-Wrestrict).
+  const std::string matching = pattern.empty() ? "" : fmt::format(" matching \"{}\"", pattern);
+  return make_error(ErrorKind::kLimit,
+                    "{}: {} regions{} are open at one time, more than --max-region-overlap {}: "
+                    "each activity would belong to every one of them; choose --region names that "
+                    "do not overlap, or raise the limit",
+                    path, most, matching, limit);
 }
 
 Error no_region_matches(const Trace& trace, std::string_view path, std::string_view pattern) {

@@ -19,6 +19,7 @@
 #include "cli/limit_options.h"
 #include "cli/terminal_progress.h"
 #include "cli/trace_inputs.h"
+#include "io/input_guard.h"
 #include "render/analyze_output.h"
 #include "render/json_writer.h"
 
@@ -36,6 +37,7 @@ struct AnalyzeArgs {
 };
 
 int run(const AnalyzeArgs& args) {
+  if (Status once = refuse_standard_input_twice(args.traces); !once.ok()) return fail(once.error());
   const std::vector<TraceInput> inputs = expand_trace_inputs(args.traces);
   std::vector<std::string> paths;
   for (const auto& input : inputs)

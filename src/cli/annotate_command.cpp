@@ -31,13 +31,15 @@ int run(const AnnotateArgs& args) {
     return 2;
   }
   const TraceAnalysis& a = outcome->analysis;
-  std::printf("%s: %zu events added (%zu finding%s, %s, %zu hidden cop%s linked to %s op)\n",
-              args.out.c_str(), outcome->events_added, a.findings.size(),
-              a.findings.size() == 1 ? "" : "s",
-              a.typical_region >= 0 ? "the typical region" : "no region",
-              outcome->hidden_copy_links, outcome->hidden_copy_links == 1 ? "y" : "ies",
-              outcome->hidden_copy_links == 1 ? "its" : "their");
-  std::printf("Open it in https://ui.perfetto.dev (Open trace file).\n");
+  // With the copy on standard output, what was written is said on standard error.
+  std::FILE* said = args.out == "-" || args.out == "/dev/stdout" ? stderr : stdout;
+  std::fprintf(said, "%s: %zu events added (%zu finding%s, %s, %zu hidden cop%s linked to %s op)\n",
+               args.out.c_str(), outcome->events_added, a.findings.size(),
+               a.findings.size() == 1 ? "" : "s",
+               a.typical_region >= 0 ? "the typical region" : "no region",
+               outcome->hidden_copy_links, outcome->hidden_copy_links == 1 ? "y" : "ies",
+               outcome->hidden_copy_links == 1 ? "its" : "their");
+  std::fprintf(said, "Open it in https://ui.perfetto.dev (Open trace file).\n");
   return std::fflush(stdout) == 0 ? 0 : 2;
 }
 
@@ -50,8 +52,10 @@ void register_annotate(CLI::App& app, int& exit_code) {
       "Write a copy of a trace with attnprof's findings as instant events, the typical region "
       "marked, and each hidden copy linked to the op that made it; open it in Perfetto UI");
   cmd->add_option("trace", args->trace, "Trace file (.json or .json.gz)")->required();
-  cmd->add_option("-o,--out", args->out,
-                  "The annotated copy (.json, or .json.gz for gzip); written whole or not at all")
+  cmd->add_option(
+         "-o,--out", args->out,
+         "The annotated copy (.json, or .json.gz for gzip; - for standard output); written whole "
+         "or not at all, never over the trace")
       ->required();
   add_region_option(*cmd, args->region);
   args->limits.add_to(*cmd);

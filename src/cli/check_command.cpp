@@ -6,11 +6,15 @@
 // variant against a study's expectations file (`VARIANT: EXPRESSION` lines), so that the
 // study's claims are checked on its shipped traces without a GPU (issue 16).
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <variant>
+
+#include <fmt/format.h>
 
 #include "analysis/expectation_evaluation.h"
 #include "analysis/expectation_parser.h"
@@ -19,6 +23,7 @@
 #include "cli/commands.h"
 #include "cli/limit_options.h"
 #include "cli/region_option.h"
+#include "io/input_guard.h"
 #include "io/trace_directory.h"
 #include "pipeline/expectations_file.h"
 #include "reader/run_summary.h"
@@ -171,11 +176,31 @@ int run_on_study(const CheckArgs& args) {
   options.region_pattern = !args.region.empty() ? args.region : bench_layout ? "forward" : "";
   options.activities_of_every_region = true;
   options.limits = args.limits.to_limits();
+  // A study without summary.json has no counters; one whose summary.json cannot be read says
+  // why (a truncated, schema-1 or too deep file made every counter metric fail as "no hardware
+  // counters").
   std::optional<RunSummary> summary;
-  if (auto read =
-          read_run_summary((study / "summary.json").string(), options.limits.max_side_file_bytes);
-      read.ok())
+  const fs::path summary_path = study / "summary.json";
+  std::error_code absent;
+  if (fs::exists(fs::symlink_status(summary_path, absent))) {
+    auto read = read_run_summary(summary_path.string(), options.limits.max_side_file_bytes);
+    if (!read.ok()) return fail(read.error());
     summary = std::move(*read);
+  }
+  // Every variant summary.json lists must have a trace that reads: a dangling link or a FIFO
+  // in traces/ is not listed as a trace, and the check would have held over fewer variants.
+  std::vector<std::string> unreadable;
+  if (summary) {
+    std::set<std::string> listed;
+    for (const std::string& path : *paths) listed.insert(fs::path(path).filename().string());
+    for (const RunPoint& point : summary->points)
+      for (const RunVariant& v : point.variants) {
+        const std::string file = fs::path(v.trace_file).filename().string();
+        if (!v.trace_file.empty() && !listed.count(file) &&
+            std::find(unreadable.begin(), unreadable.end(), v.trace_file) == unreadable.end())
+          unreadable.push_back(v.trace_file);
+      }
+  }
   std::vector<CheckReport> reports;
   for (size_t i = 0; i < paths->size(); ++i) {
     auto analysis = analyze_file((*paths)[i], options);
@@ -193,12 +218,20 @@ int run_on_study(const CheckArgs& args) {
   int code = 0;
   write_out(rendered(args, reports, true), code);
   if (code != 0) return code;
+  for (const std::string& trace : unreadable)
+    print_error(
+        fmt::format("{}: the trace {} that summary.json lists is missing or not a "
+                    "regular file; its variant was not checked, so the check fails",
+                    args.trace, trace));
+  if (!unreadable.empty()) return 1;
   for (const auto& r : reports)
     if (!all_hold(r.results)) return 1;
   return 0;
 }
 
 int run(const CheckArgs& args) {
+  if (Status once = refuse_standard_input_twice({args.trace, args.expectations_file}); !once.ok())
+    return fail(once.error());
   if (std::filesystem::is_directory(args.trace)) return run_on_study(args);
   std::vector<Expectation> expectations;
   if (!args.expectations_file.empty()) {

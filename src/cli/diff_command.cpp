@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/limit_options.h"
 #include "cli/region_option.h"
+#include "io/input_guard.h"
 #include "reader/run_summary.h"
 #include "render/counter_diff_output.h"
 #include "render/diff_output.h"
@@ -41,7 +42,18 @@ int run_on_runs(const DiffArgs& args) {
 }
 
 int run(const DiffArgs& args) {
-  if (is_run_folder(args.trace_a) && is_run_folder(args.trace_b)) return run_on_runs(args);
+  if (Status once = refuse_standard_input_twice({args.trace_a, args.trace_b}); !once.ok())
+    return fail(once.error());
+  if (is_run_folder(args.trace_a) && is_run_folder(args.trace_b)) {
+    // The counters' diff of two runs has a text form only: another format is refused rather
+    // than answered with text.
+    if (args.format != "text")
+      return fail(make_error(ErrorKind::kUsage,
+                             "diff of two run folders writes text only; --format {} is for two "
+                             "traces (give their trace files)",
+                             args.format));
+    return run_on_runs(args);
+  }
   AnalyzeOptions options;
   options.region_pattern = args.region;
   options.activities_of_every_region = true;  // each activity's spread over every region

@@ -7,7 +7,7 @@
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
-#include "io/output_file.h"
+#include "io/input_guard.h"
 #include "pipeline/report_file.h"
 
 namespace attnprof::cli {
@@ -31,13 +31,9 @@ int run(const ReportArgs& args) {
                               : args.format == "headline" ? ReportFormat::kHeadline
                                                           : ReportFormat::kHtml;
   // The report must not replace what it reads (issue 12: `report t.json -o t.json` replaced the
-  // trace with HTML).
-  for (const std::string& input : args.inputs)
-    if (same_existing_file(args.out, input) ||
-        same_existing_file(args.out, input + "/summary.json"))
-      return fail(make_error(ErrorKind::kUsage,
-                             "refusing to write the report over its input {}: give another -o",
-                             input));
+  // trace with HTML), nor any file of a run folder it reads.
+  if (Status refused = refuse_output_over_inputs(args.out, args.inputs); !refused.ok())
+    return fail(refused.error());
   Status written = write_report(args.inputs, options, format, args.out);
   if (!written.ok()) return fail(written.error());
   return 0;

@@ -126,10 +126,25 @@ std::string temporary_name(const std::string& target) {
 }  // namespace
 
 Result<OutputFile> OutputFile::open(const std::string& path, TemporaryFile temporary) {
-  if (path == "-") return OutputFile(Kind::kStandardOutput, STDOUT_FILENO, path);
+  // /dev/stdout is a link to /proc/self/fd/1, itself a link to "pipe:[N]" when piped, which no
+  // folder holds: it is standard output by name.
+  if (path == "-" || path == "/dev/stdout")
+    return OutputFile(Kind::kStandardOutput, STDOUT_FILENO, path);
   if (path.empty())
     return make_error(ErrorKind::kUsage,
                       "cannot write '': give a file name, or - for standard output");
+  // What the path names in the end, as the kernel follows it (/proc/self/fd/N, /dev/stderr
+  // included): a device, FIFO or pipe is written into.
+  struct stat in_the_end {};
+  if (::stat(path.c_str(), &in_the_end) == 0 && !S_ISREG(in_the_end.st_mode) &&
+      !S_ISDIR(in_the_end.st_mode) && !S_ISSOCK(in_the_end.st_mode)) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+      return make_error(ErrorKind::kIo, "cannot write {}: {}", path, describe_errno(errno));
+    OutputFile file(Kind::kIntoSpecialFile, fd, path);
+    file.target_ = path;
+    return file;
+  }
   Result<std::string> target = follow_links(path);
   if (!target) return target.take_error();
 

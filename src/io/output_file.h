@@ -10,7 +10,7 @@
 // - A symbolic link is followed: its target is replaced, the link stays.
 // - A device, FIFO or terminal is written into, never replaced (as root, `-o /dev/null` would
 //   otherwise make /dev/null a regular file). A socket or a folder is refused.
-// - "-" is standard output.
+// - "-" and "/dev/stdout" are standard output; an empty name is a usage error.
 // Every failure is one line that names the file and the system's reason.
 
 #include <sys/types.h>

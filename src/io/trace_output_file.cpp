@@ -1,14 +1,8 @@
 #include "io/trace_output_file.h"
 
 #include <isa-l/igzip_lib.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace attnprof {
 
@@ -19,20 +13,13 @@ struct TraceOutputFile::Deflater {
 };
 
 Result<std::unique_ptr<TraceOutputFile>> TraceOutputFile::create(const std::string& path) {
-  std::string temporary = fmt::format("{}.tmp-{}", path, ::getpid());
-  std::FILE* file = std::fopen(temporary.c_str(), "wb");
-  if (!file)
-    return make_error(ErrorKind::kIo,
-                      "{}: cannot write here ({}); check the folder exists and is writable", path,
-                      std::strerror(errno));
+  Result<OutputFile> file = OutputFile::open(path);
+  if (!file) return file.take_error();
   const bool gzip = path.size() > 3 && path.ends_with(".gz");
-  return std::unique_ptr<TraceOutputFile>(
-      new TraceOutputFile(path, std::move(temporary), file, gzip));
+  return std::unique_ptr<TraceOutputFile>(new TraceOutputFile(std::move(*file), gzip));
 }
 
-TraceOutputFile::TraceOutputFile(std::string path, std::string temporary, std::FILE* file,
-                                 bool gzip)
-    : path_(std::move(path)), temporary_(std::move(temporary)), file_(file), gzip_(gzip) {
+TraceOutputFile::TraceOutputFile(OutputFile file, bool gzip) : file_(std::move(file)), gzip_(gzip) {
   if (!gzip_) return;
   deflater_ = std::make_unique<Deflater>();
   isal_zstream& z = deflater_->stream;
@@ -43,19 +30,7 @@ TraceOutputFile::TraceOutputFile(std::string path, std::string temporary, std::F
   z.level_buf_size = static_cast<uint32_t>(deflater_->level_buffer.size());
 }
 
-TraceOutputFile::~TraceOutputFile() {
-  if (file_) std::fclose(file_);
-  if (!committed_) std::remove(temporary_.c_str());
-}
-
-Status TraceOutputFile::failed(const char* what) {
-  return make_error(ErrorKind::kIo, "{}: cannot {} ({})", path_, what, std::strerror(errno));
-}
-
-Status TraceOutputFile::write_raw(const void* data, size_t size) {
-  if (size > 0 && std::fwrite(data, 1, size, file_) != size) return failed("write");
-  return {};
-}
+TraceOutputFile::~TraceOutputFile() = default;
 
 Status TraceOutputFile::deflate(std::string_view bytes, bool last) {
   // ISA-L takes at most 4 GiB per call: feed larger pieces in parts.
@@ -72,25 +47,21 @@ Status TraceOutputFile::deflate(std::string_view bytes, bool last) {
       z.next_out = out.data();
       z.avail_out = static_cast<uint32_t>(out.size());
       if (isal_deflate(&z) != COMP_OK)
-        return make_error(ErrorKind::kIo, "{}: gzip deflate failed", path_);
-      ATTNPROF_RETURN_IF_ERROR(write_raw(out.data(), out.size() - z.avail_out));
+        return make_error(ErrorKind::kIo, "cannot write {}: gzip deflate failed", file_.path());
+      ATTNPROF_RETURN_IF_ERROR(file_.write(
+          std::string_view(reinterpret_cast<const char*>(out.data()), out.size() - z.avail_out)));
     } while (z.avail_in > 0 || (z.end_of_stream && z.internal_state.state != ZSTATE_END));
   } while (!bytes.empty());
   return {};
 }
 
 Status TraceOutputFile::write(std::string_view bytes) {
-  return gzip_ ? deflate(bytes, false) : write_raw(bytes.data(), bytes.size());
+  return gzip_ ? deflate(bytes, false) : file_.write(bytes);
 }
 
 Status TraceOutputFile::commit() {
   if (gzip_) ATTNPROF_RETURN_IF_ERROR(deflate({}, true));
-  const int closed = std::fclose(file_);
-  file_ = nullptr;
-  if (closed != 0) return failed("write");
-  if (std::rename(temporary_.c_str(), path_.c_str()) != 0) return failed("rename into place");
-  committed_ = true;
-  return {};
+  return file_.commit();
 }
 
 }  // namespace attnprof

@@ -1,26 +1,26 @@
 #pragma once
-// (The gzip-writing sibling of io/output_file.h, for `annotate`: a trace copy can be large and
-// compressed; io/output_file.h writes whole contents held in memory.)
-// A file written whole or not at all: bytes go to PATH.tmp-PID, which is renamed over PATH only
-// when everything was written (STYLE.md: outputs are written atomically), so that a reader never
-// sees half a trace and a failed run leaves the old file as it was. A PATH ending in .gz is
+// The gzip-writing sibling of io/output_file.h, for `annotate`: a trace copy can be large and
+// compressed, so it is written as it is made. It writes through io/output_file.h, so it is as
+// safe: whole or not at all (a temporary file that cannot be planted, renamed into place on
+// commit, removed on a signal), the old file's mode kept, a device, FIFO or symbolic link written
+// through and never replaced, "-" and "/dev/stdout" standard output. A PATH ending in .gz is
 // written as gzip (ISA-L's deflate, level 1: fast, and Perfetto UI and attnprof read it).
 
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "attnprof/result.h"
+#include "io/output_file.h"
 
 namespace attnprof {
 
 class TraceOutputFile {
  public:
-  // Fails with one line naming the file when its temporary file cannot be created.
+  // Fails with one line naming the file when it cannot be opened (io/output_file.h's reasons).
   static Result<std::unique_ptr<TraceOutputFile>> create(const std::string& path);
-  ~TraceOutputFile();  // without commit(): the temporary file is removed
+  ~TraceOutputFile();  // without commit(): the old file stays
   TraceOutputFile(const TraceOutputFile&) = delete;
   TraceOutputFile& operator=(const TraceOutputFile&) = delete;
 
@@ -29,17 +29,13 @@ class TraceOutputFile {
   Status commit();
 
  private:
-  TraceOutputFile(std::string path, std::string temporary, std::FILE* file, bool gzip);
+  TraceOutputFile(OutputFile file, bool gzip);
   Status deflate(std::string_view bytes, bool last);
-  Status write_raw(const void* data, size_t size);
-  Status failed(const char* what);
 
   struct Deflater;  // ISA-L's state, kept out of this header
 
-  std::string path_, temporary_;
-  std::FILE* file_;
+  OutputFile file_;
   bool gzip_;
-  bool committed_ = false;
   std::unique_ptr<Deflater> deflater_;
 };
 

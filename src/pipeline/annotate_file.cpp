@@ -3,8 +3,10 @@
 #include <filesystem>
 #include <optional>
 
+#include "analysis/regions.h"
 #include "analysis/trace_annotations.h"
 #include "io/byte_stream.h"
+#include "io/input_guard.h"
 #include "io/trace_output_file.h"
 #include "reader/json_scan.h"
 #include "reader/read_trace.h"
@@ -139,18 +141,22 @@ Status copy_with_events(const std::string& path, const std::string& out_path,
 
 Result<AnnotateOutcome> annotate_file(const std::string& path, const std::string& out_path,
                                       const AnalyzeOptions& options) {
-  std::error_code ignored;
-  if (std::filesystem::exists(out_path, ignored) &&
-      std::filesystem::equivalent(path, out_path, ignored))
+  if (out_path.empty())
     return make_error(ErrorKind::kUsage,
-                      "{}: -o names the trace itself; write the annotated copy elsewhere",
-                      out_path);
+                      "cannot write '': give a file name, or - for standard output");
+  ATTNPROF_RETURN_IF_ERROR(refuse_output_over_inputs(out_path, {path}));
   auto trace = read_trace(path, options.limits, options.progress, options.reading_workers);
   if (!trace.ok()) return trace.take_error();
   if (already_annotated(*trace))
     return make_error(ErrorKind::kUsage,
                       "{}: annotated by attnprof already; annotate the original trace", path);
+  ATTNPROF_RETURN_IF_ERROR(check_region_overlap(*trace, options.region_pattern,
+                                                options.limits.max_region_overlap, path));
   TraceAnnotations annotations = annotate_trace(*trace, options);
+  // One rule for every command (pipeline/analyze_file.cpp): a pattern that matches nothing is
+  // bad input.
+  if (!options.region_pattern.empty() && annotations.analysis.regions.empty())
+    return no_region_matches(*trace, path, options.region_pattern);
   const std::string events = render_annotation_events(annotations);
   ATTNPROF_RETURN_IF_ERROR(copy_with_events(path, out_path, events, options.limits));
   AnnotateOutcome outcome;

@@ -28,19 +28,27 @@ std::string render(const ReportData& data, ReportFormat format) {
 
 Status write_report(const std::vector<std::string>& inputs, const ReportOptions& options,
                     ReportFormat format, const std::string& out_path) {
+  // Opened first: a bad -o ('' included) is said before the inputs are read.
+  Result<OutputFile> out = OutputFile::open(out_path);
+  if (!out) return out.take_error();
   Result<ReportData> data = load_report(inputs, options);
   if (!data.ok()) return data.take_error();
   // Each variant's trace, linked relative to the page, so that the page and its run folder can
-  // move together.
+  // move together. Standard output's page links from the current folder.
   namespace fs = std::filesystem;
-  const fs::path page_dir = fs::absolute(fs::path(out_path)).parent_path();
+  std::error_code error;
+  const bool to_stdout = out_path == "-" || out_path == "/dev/stdout";
+  const fs::path page_dir =
+      to_stdout ? fs::current_path(error) : fs::absolute(fs::path(out_path), error).parent_path();
   for (ReportVariant& v : data->variants) {
-    if (v.trace_path.empty()) continue;
-    std::error_code error;
-    const fs::path link = fs::proximate(fs::absolute(v.trace_path), page_dir, error);
+    if (v.trace_path.empty() || page_dir.empty()) continue;
+    const fs::path trace = fs::absolute(v.trace_path, error);
+    if (error) continue;
+    const fs::path link = fs::proximate(trace, page_dir, error);
     if (!error) v.trace_href = link.generic_string();
   }
-  return write_output_file(out_path, render(*data, format));
+  ATTNPROF_RETURN_IF_ERROR(out->write(render(*data, format)));
+  return out->commit();
 }
 
 }  // namespace attnprof

@@ -54,6 +54,12 @@ Status analyze_variant(ReportVariant& variant, const std::string& path,
     variant.missing = trace.error().message;
     return trace.take_error();
   }
+  if (Status overlap =
+          check_region_overlap(*trace, region_pattern, options.limits.max_region_overlap, path);
+      !overlap.ok()) {
+    variant.missing = overlap.error().message;
+    return overlap;
+  }
   describe_variant(variant, *trace, options, region_pattern);
   // The rule of every command (issue 12): the caller fails, or warns for one variant of a run.
   if (!region_pattern.empty() && variant.analysis && variant.analysis->regions.empty())

@@ -116,6 +116,8 @@ std::optional<double> unit_scale(std::string_view unit) {
   return it->second;
 }
 
+constexpr double kLargestCounter = 1e18;
+
 // "50,354,944" -> 50354944; "n/a" and "" -> unknown.
 Result<std::optional<double>> parse_number(std::string_view cell) {
   if (cell.empty() || cell == "n/a") return std::optional<double>{};
@@ -255,6 +257,13 @@ class CsvParser {
                         source_, line, metric, cells[*i]);
     }
     if (*number) **number *= columns_.scale[*i];
+    // Counters count bytes, cycles, instructions or time: none is negative, and none comes near
+    // 1e18 of its base unit (an exabyte, 30 years in nanoseconds). "1e300 Tbyte" became inf.
+    if (*number && !(**number >= 0 && **number <= kLargestCounter))
+      return make_error(ErrorKind::kMalformed,
+                        "{}: line {}: column {}: \"{}\" is out of range (0 to 1e18 once scaled); "
+                        "check the export",
+                        source_, line, metric, cells[*i]);
     return number;
   }
 

@@ -16,6 +16,43 @@ namespace {
 using simdjson::dom::element;
 using simdjson::dom::object;
 
+// A key of the wrong JSON type (`"variants": 5`, `"median_ms": "fast"`) was skipped as if absent:
+// the helpers below note the first such key (and count the rest) while one summary.json is read,
+// and read_run_summary fails with it. One reader at a time per thread.
+struct SchemaProblems {
+  std::string first;
+  int count = 0;
+};
+thread_local SchemaProblems* t_problems = nullptr;
+
+// The least rates a GPU's memory and arithmetic can have: a megabyte and a mega-FLOP a second.
+constexpr double kLeastBytesPerSecond = 1e6;
+constexpr double kLeastFlopPerSecond = 1e6;
+
+std::string_view json_type_word(const element& e) {
+  switch (e.type()) {
+    case simdjson::dom::element_type::ARRAY:
+      return "an array";
+    case simdjson::dom::element_type::OBJECT:
+      return "an object";
+    case simdjson::dom::element_type::STRING:
+      return "a string";
+    case simdjson::dom::element_type::BOOL:
+      return "a boolean";
+    case simdjson::dom::element_type::NULL_VALUE:
+      return "null";
+    default:
+      return "a number";
+  }
+}
+
+void wrong_type(std::string_view key, const element& e, std::string_view expected) {
+  if (!t_problems) return;
+  if (t_problems->count++ == 0)
+    t_problems->first =
+        fmt::format("`{}` is {} where {} is expected", key, json_type_word(e), expected);
+}
+
 // summary.json is small (kilobytes): the DOM is the simple way to read it.
 std::optional<element> field(const object& o, std::string_view key) {
   element e;
@@ -26,13 +63,34 @@ std::optional<element> field(const object& o, std::string_view key) {
 std::string text(const object& o, std::string_view key) {
   std::string_view s;
   auto e = field(o, key);
-  return e && e->get_string().get(s) == simdjson::SUCCESS ? std::string(s) : std::string();
+  if (!e) return std::string();
+  if (e->get_string().get(s) != simdjson::SUCCESS) {
+    wrong_type(key, *e, "a string");
+    return std::string();
+  }
+  return std::string(s);
 }
 
 std::optional<double> real(const object& o, std::string_view key) {
   double v;
   auto e = field(o, key);
-  if (!e || e->get_double().get(v) != simdjson::SUCCESS) return std::nullopt;
+  if (!e) return std::nullopt;
+  if (e->get_double().get(v) != simdjson::SUCCESS) {
+    wrong_type(key, *e, "a number");
+    return std::nullopt;
+  }
+  return v;
+}
+
+// A rate the roofline divides by (bytes or FLOP per second, TFLOP/s): zero or a tiny one made
+// "inf %" and points far off the chart. Nothing measured is below `least`.
+std::optional<double> rate(const object& o, std::string_view key, double least) {
+  std::optional<double> v = real(o, key);
+  if (v && !(*v >= least)) {
+    if (t_problems && t_problems->count++ == 0)
+      t_problems->first = fmt::format("`{}` is {}, below the least real rate {}", key, *v, least);
+    return std::nullopt;
+  }
   return v;
 }
 
@@ -43,20 +101,29 @@ std::optional<int64_t> integer(const object& o, std::string_view key) {
   if (e->get_int64().get(v) == simdjson::SUCCESS) return v;
   double d;
   if (e->get_double().get(d) == simdjson::SUCCESS) return static_cast<int64_t>(d);
+  wrong_type(key, *e, "a number");
   return std::nullopt;
 }
 
 std::optional<object> child(const object& o, std::string_view key) {
   object c;
   auto e = field(o, key);
-  if (!e || e->get_object().get(c) != simdjson::SUCCESS) return std::nullopt;
+  if (!e) return std::nullopt;
+  if (e->get_object().get(c) != simdjson::SUCCESS) {
+    wrong_type(key, *e, "an object");
+    return std::nullopt;
+  }
   return c;
 }
 
 std::optional<simdjson::dom::array> list(const object& o, std::string_view key) {
   simdjson::dom::array a;
   auto e = field(o, key);
-  if (!e || e->get_array().get(a) != simdjson::SUCCESS) return std::nullopt;
+  if (!e) return std::nullopt;
+  if (e->get_array().get(a) != simdjson::SUCCESS) {
+    wrong_type(key, *e, "an array");
+    return std::nullopt;
+  }
   return a;
 }
 
@@ -167,14 +234,16 @@ RunCounters read_run_counters(const object& o) {
   c.unavailable = text(o, "unavailable");
   c.seconds = real(o, "seconds").value_or(0);
   if (auto copy = child(o, "copy")) {
-    c.bandwidth_bytes_per_s = real(*copy, "bandwidth_bytes_per_s");
-    c.datasheet_bandwidth_bytes_per_s = real(*copy, "datasheet_bandwidth_bytes_per_s");
+    c.bandwidth_bytes_per_s = rate(*copy, "bandwidth_bytes_per_s", kLeastBytesPerSecond);
+    c.datasheet_bandwidth_bytes_per_s =
+        rate(*copy, "datasheet_bandwidth_bytes_per_s", kLeastBytesPerSecond);
   }
   if (auto roofs = list(o, "roofs")) {
     for (element e : *roofs) {
       object ro;
       if (e.get_object().get(ro) != simdjson::SUCCESS) continue;
-      if (auto flop = real(ro, "flop_per_s")) c.roofs.push_back({text(ro, "name"), *flop});
+      if (auto flop = rate(ro, "flop_per_s", kLeastFlopPerSecond))
+        c.roofs.push_back({text(ro, "name"), *flop});
     }
   }
   return c;
@@ -310,6 +379,9 @@ bool leaves_its_folder(const std::string& file) {
   }
 }
 
+// The fields of a summary.json whose top level is `top` (read_run_summary checks the rest).
+Result<RunSummary> read_fields(const std::string& path, const object& top);
+
 }  // namespace
 
 std::string variant_label(const RunVariant& v) {
@@ -333,6 +405,19 @@ Result<RunSummary> read_run_summary(const std::string& path, uint64_t max_bytes)
     return make_error(ErrorKind::kMalformed,
                       "{}: number out of range at {}: a bench summary's numbers lie within +-1e18",
                       path, bad);
+  SchemaProblems problems;
+  t_problems = &problems;
+  Result<RunSummary> read = read_fields(path, top);
+  t_problems = nullptr;
+  if (!read.ok() || problems.count == 0) return read;
+  return make_error(
+      ErrorKind::kMalformed, "{}: not a bench summary as docs/json-schema.md says: {}{}", path,
+      problems.first, problems.count > 1 ? fmt::format(" (and {} more)", problems.count - 1) : "");
+}
+
+namespace {
+
+Result<RunSummary> read_fields(const std::string& path, const object& top) {
   RunSummary s;
   s.path = path;
   s.schema_version = integer(top, "schemaVersion").value_or(0);
@@ -387,7 +472,7 @@ Result<RunSummary> read_run_summary(const std::string& path, uint64_t max_bytes)
     if (auto problem = child(po, "problem")) point.problem = read_problem(*problem);
     point.flops_per_call = real(po, "flops_per_call").value_or(0);
     if (auto peak = child(po, "peak")) {
-      point.peak_tflops = real(*peak, "tflops");
+      point.peak_tflops = rate(*peak, "tflops", kLeastFlopPerSecond / 1e12);
       point.peak_precision = text(*peak, "precision");
     }
     if (auto bytes = child(po, "bytes_per_call")) {
@@ -396,7 +481,7 @@ Result<RunSummary> read_run_summary(const std::string& path, uint64_t max_bytes)
     }
     point.intensity_flop_per_byte = real(po, "intensity_flop_per_byte");
     if (auto hbm = child(po, "hbm")) {
-      point.hbm_bytes_per_s = real(*hbm, "bytes_per_s");
+      point.hbm_bytes_per_s = rate(*hbm, "bytes_per_s", kLeastBytesPerSecond);
       point.hbm_source = text(*hbm, "source");
     }
     point.ridge_flop_per_byte = real(po, "ridge_flop_per_byte");
@@ -419,6 +504,8 @@ Result<RunSummary> read_run_summary(const std::string& path, uint64_t max_bytes)
             path, v.variant, v.trace_file);
   return s;
 }
+
+}  // namespace
 
 std::vector<SweepRow> sweep_rows(const RunSummary& summary) {
   std::vector<SweepRow> rows;

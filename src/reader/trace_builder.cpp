@@ -145,6 +145,23 @@ Status TraceBuilder::read_device_properties(std::string_view raw, uint64_t offse
       else if (key == kineto::kTotalGlobalMem)
         d.total_memory = n;
     }
+    // Impossible figures (fewer threads per SM than a warp, a warp of no threads) would make
+    // every occupancy NaN or infinite: they are dropped, with one diagnostic, and no occupancy is
+    // estimated on this device.
+    const bool impossible = (d.warp_size != kUnknownCount && d.warp_size <= 0) ||
+                            (d.max_threads_per_sm != kUnknownCount && d.warp_size > 0 &&
+                             d.max_threads_per_sm < d.warp_size) ||
+                            (d.sm_count != kUnknownCount && d.sm_count <= 0) ||
+                            (d.regs_per_sm != kUnknownCount && d.regs_per_sm <= 0);
+    if (impossible) {
+      top_level_diagnostics_.add(DiagnosticKind::kMistypedField, offset, [&d] {
+        return fmt::format(
+            "device {}: impossible deviceProperties (warpSize {}, maxThreadsPerMultiprocessor {}, "
+            "numSms {}, regsPerMultiprocessor {}); no occupancy is estimated",
+            d.id, d.warp_size, d.max_threads_per_sm, d.sm_count, d.regs_per_sm);
+      });
+      d.warp_size = d.max_threads_per_sm = d.sm_count = d.regs_per_sm = kUnknownCount;
+    }
     if (!d.arch_name.empty() || d.name.find("AMD") != std::string::npos)
       d.vendor = DeviceVendor::kAmd;
     else if (d.vendor == DeviceVendor::kUnknown && kineto::is_nvidia_device_name(d.name))

@@ -1,6 +1,8 @@
 // `attnprof analyze --format csv`: one row per GPU activity of every region of every trace read
 // (issue 16), the columns of render/activity_csv.h after the trace and region columns.
 
+#include <algorithm>
+
 #include "render/activity_csv.h"
 #include "render/analyze_output.h"
 #include "render/csv_writer.h"
@@ -17,7 +19,8 @@ std::string render_analyze_csv(const AnalyzeOutput& output) {
     for (size_t i = 0; i < t.regions.size(); ++i) {
       const RegionSummary& region = t.regions[i];
       for (const ActivityRow& a : region.activities) {
-        csv.text(t.path).number(int64_t{t.rank}).text(region.name).number(int64_t(i));
+        // The rank is 0 without distributedInfo (docs/json-schema.md).
+        csv.text(t.path).number(int64_t{std::max(t.rank, 0)}).text(region.name).number(int64_t(i));
         csv.number(int64_t{region.pid}).text(int(i) == t.typical_region ? "true" : "false");
         activity_csv_fields(csv, a);
         csv.end_row();

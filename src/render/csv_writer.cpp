@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "render/display_text.h"
+
 namespace attnprof {
 
 CsvWriter::CsvWriter(const std::vector<std::string_view>& header) : columns_(header.size()) {
@@ -18,12 +20,21 @@ void CsvWriter::separate() {
 
 CsvWriter& CsvWriter::text(std::string_view field) {
   separate();
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
-    out_ += field;
+  // A spreadsheet runs a cell that starts with one of these as a formula (=HYPERLINK(...),
+  // +cmd|...): the OWASP rule is a leading quote, which shows as text. A lone "-" (standard
+  // input's path) is no formula.
+  const bool formula = field.size() > (field == "-" ? 1u : 0u) &&
+                       std::string_view("=+-@\t\r").find(field.front()) != std::string_view::npos;
+  // Control bytes (ESC, CR, newline) as \xNN: a CSV piped to a terminal cannot drive it, and no
+  // row is forged.
+  std::string safe = formula ? "'" : "";
+  safe += escape_control(field);
+  if (!formula && safe.find_first_of(",\"") == std::string::npos) {
+    out_ += safe;
     return *this;
   }
   out_ += '"';
-  for (char c : field) {
+  for (char c : safe) {
     if (c == '"') out_ += '"';
     out_ += c;
   }

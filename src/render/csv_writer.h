@@ -1,8 +1,11 @@
 #pragma once
 // CSV (RFC 4180, with \n line ends) for tables a spreadsheet or pandas.read_csv loads as they are:
-// a header row, then one row per record; a field with a comma, quote or line break is quoted, its
-// quotes doubled. Numbers are written in full (the shortest text that reads back to the same
-// double), never with units, so that a column is numeric.
+// a header row, then one row per record; a field with a comma or quote is quoted, its quotes
+// doubled. Text is safe to open (docs/SECURITY.md): a field that a spreadsheet would run as a
+// formula (a leading =, +, -, @, tab or CR) gets a leading ' and quotes, and control bytes are
+// written as \xNN (render/display_text.h), so no field spans lines or drives a terminal. Numbers
+// are written in full (the shortest text that reads back to the same double), never with units, so
+// that a column is numeric.
 
 #include <optional>
 #include <string>

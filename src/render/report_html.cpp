@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "base/format_units.h"
+#include "render/escape_html.h"
 #include "render/report.h"
 #include "render/report_counters.h"
 #include "render/report_headline.h"
@@ -100,11 +101,11 @@ footer li,p.lead,p.meta,h3{overflow-wrap:anywhere}
 // The variant's trace: a link to the file beside the page, to open in Perfetto UI
 // (ui.perfetto.dev, "Open trace file"; `attnprof annotate` adds the findings to a copy).
 std::string trace_link(const ReportVariant& v) {
-  if (v.trace_href.empty())
-    return fmt::format(R"(<span class="mono">{}</span>)", escape(v.trace_path));
+  const std::string href = safe_href(v.trace_href);
+  if (href.empty()) return fmt::format(R"(<span class="mono">{}</span>)", escape(v.trace_path));
   return fmt::format(
       R"html(<a class="mono trace-link" href="{}" title="open it in Perfetto UI (ui.perfetto.dev, Open trace file)">{}</a>)html",
-      escape(v.trace_href), escape(v.trace_path));
+      escape(href), escape(v.trace_path));
 }
 
 // The run's tables are `study-table` (the focus point's) and `study-table-N`; the backward

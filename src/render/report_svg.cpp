@@ -1,5 +1,7 @@
 #include "render/report_svg.h"
 
+#include "render/escape_html.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -9,30 +11,7 @@
 namespace attnprof::svg {
 
 std::string escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return html_escape(text);
 }
 
 std::string num(double v) {

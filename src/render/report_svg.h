@@ -24,7 +24,7 @@ void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
   fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
 }
 
-// Text for HTML and SVG content and attribute values: & < > " ' escaped.
+// Text for HTML and SVG content and attribute values: render/escape_html.h's html_escape.
 std::string escape(std::string_view text);
 
 // A coordinate: at most two decimals, no trailing zeros ("12.5", "3").

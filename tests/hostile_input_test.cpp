@@ -1,0 +1,504 @@
+// The second red-team pass over hostile input (docs/SECURITY.md): every writer safe, every output
+// escaped for its format. Each test is named after the case it guards; the last one runs a trace
+// full of hostile names through analyze, diff, check, report and annotate in every format.
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "analysis/regions.h"
+#include "analysis/text_match.h"
+#include "render/csv_writer.h"
+#include "render/display_text.h"
+#include "render/escape_html.h"
+#include "test_support.h"
+#include "trace_set.h"
+
+namespace attnprof {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::fixture;
+using testing::run_cli;
+using testing::run_command;
+using testing::TraceSet;
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string quoted(const std::string& path) {
+  return "'" + path + "'";
+}
+
+// A small real trace (one cuDNN attention kernel, three `forward` regions).
+constexpr const char* kTrace = "cpp_sdpa_cudnn.json.gz";
+
+// --- Writers -----------------------------------------------------------------------------------
+
+TEST(HostileWriters, AnnotateOutFollowsASymlinkAndKeepsIt) {
+  TraceSet set;
+  const std::string trace = set.copy(kTrace, "t.json.gz");
+  const std::string target = set.write("target.json", "old");
+  fs::create_symlink("target.json", set.path("link.json"));
+  auto r = run_cli("annotate " + trace + " -o " + set.path("link.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::is_symlink(set.path("link.json")));
+  EXPECT_NE(read_all(target).find("traceEvents"), std::string::npos);
+}
+
+TEST(HostileWriters, AnnotateOutKeepsThePrivateMode) {
+  TraceSet set;
+  const std::string trace = set.copy(kTrace, "t.json.gz");
+  const std::string out = set.write("out.json", "old");
+  ASSERT_EQ(::chmod(out.c_str(), 0600), 0);
+  ASSERT_EQ(run_cli("annotate " + trace + " -o " + out).exit_code, 0);
+  struct stat info {};
+  ASSERT_EQ(::stat(out.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0600u);
+}
+
+TEST(HostileWriters, AnnotateOutWritesIntoAFifoNeverReplacesIt) {
+  TraceSet set;
+  const std::string trace = set.copy(kTrace, "t.json.gz");
+  const std::string fifo = set.path("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto r = run_command("cat " + fifo + " > " + set.path("read") + " & " + ATTNPROF_CLI +
+                       " annotate " + trace + " -o " + fifo + "; wait");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  struct stat info {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISFIFO(info.st_mode));
+  EXPECT_NE(read_all(set.path("read")).find("traceEvents"), std::string::npos);
+}
+
+// The old writer wrote OUT.tmp-PID; `exec` keeps the shell's PID, so the planted link is the
+// name it would have followed.
+TEST(HostileWriters, AnnotateOutFollowsNoPlantedTemporary) {
+  TraceSet set;
+  const std::string trace = set.copy(kTrace, "t.json.gz");
+  const std::string victim = set.write("victim", "precious");
+  const std::string out = set.path("out.json");
+  auto r = run_command("sh -c 'ln -s " + victim + " " + out + ".tmp-$$ && exec " + ATTNPROF_CLI +
+                       " annotate " + trace + " -o " + out + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(read_all(victim), "precious");
+  EXPECT_NE(read_all(out).find("traceEvents"), std::string::npos);
+}
+
+TEST(HostileWriters, AnnotateOutDashIsStandardOutput) {
+  TraceSet set;
+  const std::string trace = set.copy(kTrace, "t.json.gz");
+  auto r = run_command("cd " + set.dir() + " && " + ATTNPROF_CLI + " annotate " + trace +
+                       " -o - 2>/dev/null | head -c 200000");
+  EXPECT_NE(r.output.find("traceEvents"), std::string::npos);
+  EXPECT_EQ(r.output.find("events added"), std::string::npos);  // said on standard error
+  EXPECT_FALSE(fs::exists(set.path("-")));
+}
+
+TEST(HostileWriters, EmptyOutputNameIsAUsageError) {
+  for (const char* command : {"annotate", "report"}) {
+    auto r = run_cli(std::string(command) + " " + fixture(kTrace) + " -o ''");
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.output;
+    EXPECT_NE(r.output.find("cannot write '': give a file name"), std::string::npos) << r.output;
+  }
+}
+
+TEST(HostileWriters, ReportToDevStdoutThroughAPipe) {
+  auto r = run_command(std::string(ATTNPROF_CLI) + " report " + fixture(kTrace) +
+                       " -o /dev/stdout | cat");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.rfind("<!DOCTYPE html>", 0), 0u) << r.output.substr(0, 200);
+}
+
+TEST(HostileWriters, ReportRefusesEveryFileOfTheRunItReads) {
+  TraceSet set;
+  fs::create_directories(set.path("run/traces"));
+  fs::create_directories(set.path("run/backward"));
+  fs::create_directories(set.path("run/sweep"));
+  const std::string trace = set.copy(kTrace, "run/traces/naive.json.gz");
+  const std::string before = read_all(trace);
+  set.write("run/summary.json", "{}");
+  set.write("run/backward/summary.json", "{}");
+  set.write("run/sweep/sweep.csv", "variant\n");
+  for (const std::string& out : {trace, set.path("run/backward/summary.json"),
+                                 set.path("run/sweep/sweep.csv"), set.path("run/summary.json")}) {
+    for (const std::string& input : {set.path("run"), set.path("run/summary.json")}) {
+      auto r = run_cli("report " + input + " -o " + out);
+      EXPECT_EQ(r.exit_code, 2) << out << ": " << r.output;
+      EXPECT_NE(r.output.find("refusing to write"), std::string::npos) << r.output;
+    }
+  }
+  EXPECT_EQ(read_all(trace), before);
+  EXPECT_EQ(read_all(set.path("run/sweep/sweep.csv")), "variant\n");
+}
+
+TEST(HostileWriters, AnnotateRefusesItsOwnTraceByAnotherName) {
+  TraceSet set;
+  const std::string trace = set.copy(kTrace, "t.json.gz");
+  fs::create_hard_link(trace, set.path("same.json.gz"));
+  auto r = run_cli("annotate " + trace + " -o " + set.path("same.json.gz"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(read_all(trace), read_all(fixture(kTrace)));
+}
+
+TEST(HostileWriters, AnnotateRegionMatchingNothingExitsTwo) {
+  TraceSet set;
+  auto r = run_cli("annotate " + fixture(kTrace) + " --region zzz -o " + set.path("o.json"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("no region matches \"zzz\""), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(set.path("o.json")));
+}
+
+// --- No silent wrongness ------------------------------------------------------------------------
+
+TEST(HostileInput, ImpossibleDevicePropertiesGiveNoOccupancyAndOneDiagnostic) {
+  TraceSet set;
+  std::string json = run_command("zcat " + fixture(kTrace)).output;
+  const std::string recorded = "\"maxThreadsPerMultiprocessor\": 2048";
+  ASSERT_NE(json.find(recorded), std::string::npos);
+  json.replace(json.find(recorded), recorded.size(), "\"maxThreadsPerMultiprocessor\": 16");
+  const std::string trace = set.write("impossible.json", json);
+  auto analyze = run_cli("analyze " + trace);
+  ASSERT_EQ(analyze.exit_code, 0) << analyze.output;
+  EXPECT_EQ(analyze.output.find("nan"), std::string::npos) << analyze.output;  // was -nan%
+  EXPECT_NE(analyze.output.find("impossible deviceProperties"), std::string::npos);
+  for (const char* format : {"json", "csv", "md"}) {
+    auto other = run_cli(std::string("analyze --format ") + format + " " + trace);
+    EXPECT_EQ(other.output.find("nan"), std::string::npos) << format << ": " << other.output;
+    EXPECT_EQ(other.output.find("inf"), std::string::npos) << format << ": " << other.output;
+  }
+  auto check = run_cli("check " + trace + " --expect 'occupancy_pct > 1'");
+  EXPECT_EQ(check.exit_code, 1) << check.output;
+  EXPECT_EQ(check.output.find("nan"), std::string::npos) << check.output;  // was "actual -nan"
+}
+
+TEST(HostileInput, StandardInputIsReadAtMostOnce) {
+  const std::string feed = "zcat " + fixture(kTrace) + " | " + ATTNPROF_CLI;
+  for (const std::string& command :
+       {std::string(" diff - -"), std::string(" check - --expectations -"),
+        std::string(" analyze - -"), std::string(" diff - /dev/stdin")}) {
+    auto r = run_command(feed + command);
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.output;
+    EXPECT_NE(r.output.find("standard input (-) is given 2 times"), std::string::npos) << r.output;
+  }
+  auto once = run_command(feed + " diff - " + fixture(kTrace));
+  EXPECT_EQ(once.exit_code, 0) << once.output;
+}
+
+TEST(HostileInput, DiffOfRunsRefusesAFormatItCannotWrite) {
+  const std::string run = std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study";
+  for (const char* format : {"json", "md", "csv"}) {
+    auto r = run_cli(std::string("diff --format ") + format + " " + run + " " + run);
+    EXPECT_EQ(r.exit_code, 2) << format << ": " << r.output.substr(0, 300);
+    EXPECT_NE(r.output.find("writes text only"), std::string::npos) << r.output.substr(0, 300);
+  }
+}
+
+// The shipped study's summary.json and traces, in a folder a test may break.
+std::string copy_of_the_study(TraceSet& set) {
+  const fs::path study = fs::path(ATTNPROF_SOURCE_DIR) / "examples/h200-study";
+  fs::create_directories(set.path("study"));
+  fs::copy(study / "summary.json", set.path("study/summary.json"));
+  fs::copy(study / "traces", set.path("study/traces"), fs::copy_options::recursive);
+  return set.path("study");
+}
+
+TEST(HostileInput, StudyVariantWhoseTraceIsADanglingLinkFailsTheCheck) {
+  TraceSet set;
+  const std::string study = copy_of_the_study(set);
+  ASSERT_EQ(run_cli("check " + study + " --expect 'kernels >= 1'").exit_code, 0);
+  fs::remove(study + "/traces/naive.json.gz");
+  fs::create_symlink("nowhere.json.gz", study + "/traces/naive.json.gz");
+  fs::remove(study + "/traces/sdpa-math.json.gz");
+  ASSERT_EQ(::mkfifo((study + "/traces/sdpa-math.json.gz").c_str(), 0600), 0);
+  auto r = run_cli("check " + study + " --expect 'kernels >= 1'");
+  EXPECT_EQ(r.exit_code, 1) << r.output;  // 0 before: "5 of 5 hold over 5 variants"
+  EXPECT_NE(r.output.find("the trace naive.json.gz that summary.json lists is missing"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("the trace sdpa-math.json.gz that summary.json lists"), std::string::npos)
+      << r.output;
+}
+
+TEST(HostileInput, StudySummaryThatCannotBeReadIsSaidByCheck) {
+  TraceSet set;
+  const std::string study = copy_of_the_study(set);
+  const std::string whole = read_all(study + "/summary.json");
+  set.write("study/summary.json", whole.substr(0, whole.size() / 2));
+  auto r = run_cli("check " + study + " --expect 'dram_bytes > 0'");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("summary.json: not valid JSON"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("no hardware counters"), std::string::npos) << r.output;
+}
+
+TEST(HostileInput, SummaryJsonOfTheWrongTypesIsRefusedWithTheKey) {
+  TraceSet set;
+  const std::string study = copy_of_the_study(set);
+  const std::string whole = read_all(study + "/summary.json");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"\"variants\": [", "`variants` is a number where an array is expected"},
+      {"\"median_ms\": ", "`median_ms` is a string where a number is expected"}};
+  for (const auto& [key, message] : cases) {
+    std::string broken = whole;
+    const size_t at = broken.find(key);
+    ASSERT_NE(at, std::string::npos) << key;
+    if (key.back() == '[')
+      broken.insert(at + key.size() - 1, "5, \"was\": ");
+    else
+      broken.insert(at + key.size(), "\"fast\", \"was\": ");
+    set.write("study/summary.json", broken);
+    for (const std::string& command : {"report " + study + " -o " + set.path("r.html"),
+                                       "check " + study + " --expect 'kernels >= 1'"}) {
+      auto r = run_cli(command);
+      EXPECT_EQ(r.exit_code, 2) << command << ": " << r.output;
+      EXPECT_NE(r.output.find("not a bench summary as docs/json-schema.md says: " + message),
+                std::string::npos)
+          << r.output;
+    }
+  }
+}
+
+TEST(HostileInput, ZeroOrTinyRatesInSummaryJsonAreRefused) {
+  TraceSet set;
+  const std::string study = copy_of_the_study(set);
+  const std::string whole = read_all(study + "/summary.json");
+  const std::string key = "\"bandwidth_bytes_per_s\": ";
+  const size_t at = whole.find(key);
+  ASSERT_NE(at, std::string::npos);
+  const size_t end = whole.find_first_of(",}", at);
+  for (const char* tiny : {"0", "1e-300", "-5"}) {
+    set.write("study/summary.json", whole.substr(0, at + key.size()) + tiny + whole.substr(end));
+    auto r = run_cli("report " + study + " -o -");
+    EXPECT_EQ(r.exit_code, 2) << tiny;  // was "inf %" and a point far off the roofline
+    EXPECT_NE(r.output.find("`bandwidth_bytes_per_s` is "), std::string::npos)
+        << r.output.substr(0, 300);
+    EXPECT_EQ(r.output.find("inf %"), std::string::npos);
+  }
+}
+
+// --- Escapers ----------------------------------------------------------------------------------
+
+TEST(HostileEscaping, HrefsAreRelativePathsOrWebLinksOnly) {
+  EXPECT_EQ(safe_href("javascript:alert(1).json.gz"), "./javascript:alert(1).json.gz");
+  EXPECT_EQ(safe_href("JavaScript:x"), "./JavaScript:x");
+  EXPECT_EQ(safe_href("traces/naive.json.gz"), "traces/naive.json.gz");
+  EXPECT_EQ(safe_href("../run/a b.json"), "../run/a%20b.json");
+  EXPECT_EQ(safe_href("a\"onclick=x.json"), "a%22onclick=x.json");
+  EXPECT_EQ(safe_href("java\tscript:x"), "./java%09script:x");
+  EXPECT_EQ(safe_href("50%#1?.json"), "50%25%231%3F.json");
+  EXPECT_EQ(safe_href("https://ui.perfetto.dev"), "https://ui.perfetto.dev");
+  EXPECT_EQ(safe_href("//evil.example/x"), "");
+  EXPECT_EQ(safe_href("/etc/passwd"), "");
+  EXPECT_EQ(safe_href(""), "");
+}
+
+TEST(HostileEscaping, SvgAndHtmlTextHoldNoControlBytes) {
+  const std::string escaped = html_escape(std::string("a\0b\x1b[31m\a\b<i>\"'&\n\tz", 19));
+  EXPECT_EQ(escaped, "a\\x00b\\x1b[31m\\x07\\x08&lt;i&gt;&quot;&#39;&amp;\n\tz");
+  EXPECT_FALSE(has_raw_control(escaped, /*newlines_allowed=*/false) &&
+               escaped.find_first_of(std::string("\0\x1b\a\b", 4)) != std::string::npos);
+}
+
+TEST(HostileEscaping, CsvFormulaCellsArePrefixedAndControlsEscaped) {
+  CsvWriter csv({"a", "b", "c", "d", "e", "f"});
+  csv.text("=HYPERLINK(\"http://e\")").text("+1").text("-cmd").text("@SUM(A1)");
+  csv.text("\x1b[31mred\r\nrow").text("-");
+  csv.end_row();
+  EXPECT_EQ(csv.take(),
+            "a,b,c,d,e,f\n"
+            "\"'=HYPERLINK(\"\"http://e\"\")\",\"'+1\",\"'-cmd\",\"'@SUM(A1)\","
+            "\\x1b[31mred\\x0d\\x0arow,-\n");
+}
+
+TEST(HostileEscaping, CsvRankIsZeroWithoutDistributedInfo) {
+  auto r = run_cli("analyze --format csv " + fixture(kTrace));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string first_row = r.output.substr(r.output.find('\n') + 1, 200);
+  EXPECT_EQ(first_row.find(fixture(kTrace) + ",0,"), 0u) << first_row;
+}
+
+TEST(HostileEscaping, MarkdownCellsForgeNoLinkOrImage) {
+  EXPECT_EQ(markdown_cell("[x](javascript:alert(1))"), "\\[x\\](javascript:alert(1))");
+  EXPECT_EQ(markdown_cell("![img](http://e/i.png)"), "!\\[img\\](http://e/i.png)");
+  // The \x0a of escape_control is text; its backslash is escaped as every backslash is.
+  EXPECT_EQ(markdown_cell("a`b|c\nd<e>"), "a\\`b\\|c\\\\x0ad&lt;e&gt;");
+}
+
+// --- Bounded cost --------------------------------------------------------------------------------
+
+TEST(HostileScale, WildcardAndContainsAreLinearInTheName) {
+  // `--region '*a...ab'` (50,000 characters) on a 1 MB name: 115 s with the backtracking loop,
+  // a few milliseconds now. The bound is loose (ASan, a shared VM); the old cost was minutes.
+  const std::string name(1'000'000, 'a');
+  std::string pattern = "*";
+  pattern.append(50'000, 'a');
+  pattern += 'b';
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(glob_match(pattern, name));
+  EXPECT_TRUE(glob_match(pattern.substr(0, pattern.size() - 1) + "*", name));
+  EXPECT_FALSE(contains_ignoring_case(name, std::string(50'000, 'A') + "b"));
+  EXPECT_TRUE(contains_ignoring_case(name, std::string(50'000, 'A')));
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+}
+
+// Each CPU thread's table had a mapping of its own: past vm.max_map_count (65,530 here) mmap
+// failed and the CLI aborted (std::bad_alloc, SIGABRT); 72,000 threads show it (66,000 did
+// not). The blocks now share chunked mappings (model/huge_pages.cpp).
+TEST(HostileScale, TensOfThousandsOfCpuThreadsRead) {
+  TraceSet set;
+  std::string json = "{\"traceEvents\":[";
+  for (int i = 0; i < 72'000; ++i)
+    json += "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":" +
+            std::to_string(i + 1) + ",\"ts\":" + std::to_string(i) + ",\"dur\":1},";
+  json.back() = ']';
+  json += "}";
+  auto r = run_cli("analyze --format json " + set.write("threads.json", json));
+  ASSERT_EQ(r.exit_code, 0) << r.output.substr(0, 500);
+  EXPECT_NE(r.output.find("\"traces\""), std::string::npos);
+}
+
+// N whole-trace ProfilerSteps put every activity in every step: 16,000 of them in 10 MB took
+// 9.5 s and 1.2 GB. More than --max-region-overlap (default 1000) open at once is refused.
+TEST(HostileScale, OverlappingRegionsPastTheLimitAreRefused) {
+  TraceSet set;
+  std::string json = "{\"traceEvents\":[";
+  for (int i = 0; i < 1001; ++i)
+    json += "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#" +
+            std::to_string(i) + "\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(i) +
+            ",\"dur\":" + std::to_string(10'000 - i) + "},";
+  json.back() = ']';
+  json += "}";
+  const std::string trace = set.write("steps.json", json);
+  for (const std::string& command :
+       {"analyze " + trace, "annotate " + trace + " -o " + set.path("a.json"),
+        "report " + trace + " -o " + set.path("r.html"),
+        "check " + trace + " --expect 'kernels >= 0'"}) {
+    auto r = run_cli(command);
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.output;
+    EXPECT_NE(r.output.find("1001 regions are open at one time, more than --max-region-overlap "
+                            "1000"),
+              std::string::npos)
+        << r.output;
+  }
+  EXPECT_EQ(run_cli("analyze --max-region-overlap 1001 " + trace).exit_code, 0);
+}
+
+TEST(HostileScale, WildcardPiecesMatchAsBefore) {
+  EXPECT_TRUE(glob_match("a*b*c", "abc"));
+  EXPECT_TRUE(glob_match("a*b*c", "axxbyyc"));
+  EXPECT_FALSE(glob_match("a*b*c", "axxcyyb"));
+  EXPECT_TRUE(glob_match("*?ward*", "backward#3"));
+  EXPECT_FALSE(glob_match("*?ward*", "ward"));
+  EXPECT_TRUE(glob_match("a*", "a"));
+  EXPECT_FALSE(glob_match("ab*ba", "aba"));  // head and tail may not share the middle 'b'
+  EXPECT_TRUE(glob_match("ab*ba", "abba"));
+  EXPECT_TRUE(glob_match("**", ""));
+  EXPECT_TRUE(glob_match("*a?a*", "xxabab"));
+  EXPECT_FALSE(glob_match("*aa?", "aa"));
+  EXPECT_TRUE(glob_match("*aa?", "aaaa"));
+  EXPECT_EQ(find_text("abababc", "ababc"), 2u);
+  EXPECT_EQ(find_text("aaa", "", 3), 3u);
+  EXPECT_EQ(find_text("aaa", "a", 3), std::string::npos);
+}
+
+// --- Every hostile name through every command and format ---------------------------------------
+
+// Names that attack one output each: a spreadsheet formula, terminal escapes, Markdown link and
+// image syntax, HTML markup, a table cell and row break, a backspace and bell.
+constexpr const char* kHostileKernel =
+    R"(=HYPERLINK(\"http://e\")\u001b[31m[x](javascript:alert(1))![img](http://e/i.png))"
+    R"(<script>alert(3)</script>|`code`\u0008\u0007\r\n_kernel)";
+constexpr const char* kHostileRegion = R"(@SUM(A1)\u001b]0;title\u0007[r](javascript:x)fwd)";
+
+// What no output may hold: raw control bytes other than line ends (and tabs in HTML), a link
+// that runs script, a spreadsheet formula cell, Markdown link or image syntax from a name.
+enum class Syntax { kPlain, kMarkdown, kHtml, kCsv };
+
+void expect_safe(const std::string& what, const std::string& output, Syntax syntax) {
+  SCOPED_TRACE(what);
+  EXPECT_FALSE(has_raw_control(output, /*newlines_allowed=*/true)) << output.substr(0, 2000);
+  EXPECT_EQ(output.find("href=\"javascript:"), std::string::npos);
+  if (syntax == Syntax::kHtml || syntax == Syntax::kMarkdown) {
+    EXPECT_EQ(output.find("<script>alert"), std::string::npos);
+  }
+  if (syntax == Syntax::kMarkdown) {
+    // Outside code spans (where Markdown makes no link), no link or image syntax.
+    const std::string prose = std::regex_replace(output, std::regex("`[^`\n]*`"), "");
+    EXPECT_EQ(prose.find("[x](javascript"), std::string::npos) << prose;
+    EXPECT_EQ(prose.find("![img]("), std::string::npos) << prose;
+    EXPECT_EQ(prose.find("[r](javascript"), std::string::npos) << prose;
+  }
+  if (syntax == Syntax::kCsv) {
+    std::istringstream lines(output);
+    std::string line;
+    while (std::getline(lines, line)) {
+      EXPECT_FALSE(std::regex_search(line, std::regex(R"re((^|,)"?[=+@])re"))) << line;
+      EXPECT_FALSE(std::regex_search(line, std::regex(R"re((^|,)"?-[^0-9.,])re"))) << line;
+    }
+  }
+}
+
+Syntax syntax_of(const std::string& format) {
+  return format == "md"     ? Syntax::kMarkdown
+         : format == "html" ? Syntax::kHtml
+         : format == "csv"  ? Syntax::kCsv
+                            : Syntax::kPlain;
+}
+
+TEST(HostileEscaping, EveryHostileNameThroughEveryCommandAndFormat) {
+  TraceSet set;
+  std::string json = run_command("zcat " + fixture(kTrace)).output;
+  const std::string kernel =
+      "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x64_4x1x1_cga1x1x1_"
+      "kernel0_0";
+  for (size_t at; (at = json.find(kernel)) != std::string::npos;)
+    json.replace(at, kernel.size(), kHostileKernel);
+  for (size_t at; (at = json.find("\"forward\"")) != std::string::npos;)
+    json.replace(at, 9, std::string("\"") + kHostileRegion + "\"");
+  const std::string trace = set.write("javascript:alert(1).json", json);
+  const std::string t = quoted(trace);
+  const std::string region = " --region '*fwd'";
+  const std::string expect = set.write("e.txt", "kernels >= 1\nmain_kernel ~ \"kernel\"\n");
+
+  for (const char* format : {"text", "json", "md", "csv"}) {
+    const std::string f = format;
+    auto analyze = run_cli("analyze --explain --format " + f + region + " " + t);
+    ASSERT_EQ(analyze.exit_code, 0) << analyze.output;
+    expect_safe("analyze " + f, analyze.output, syntax_of(f));
+    auto diff = run_cli("diff --format " + f + region + " " + t + " " + t);
+    ASSERT_EQ(diff.exit_code, 0) << diff.output;
+    expect_safe("diff " + f, diff.output, syntax_of(f));
+    if (f == "md") continue;  // check has text, json and csv
+    auto check = run_cli("check --format " + f + region + " --expectations " + expect + " " + t);
+    EXPECT_LE(check.exit_code, 1) << check.output;
+    expect_safe("check " + f, check.output, syntax_of(f));
+  }
+  for (const char* format : {"html", "md", "text", "headline"}) {
+    const std::string f = format;
+    auto report = run_cli("report --format " + f + region + " " + t + " -o -");
+    ASSERT_EQ(report.exit_code, 0) << report.output;
+    expect_safe("report " + f, report.output, syntax_of(f));
+  }
+  const std::string annotated = set.path("annotated.json");
+  auto annotate = run_cli("annotate" + region + " " + t + " -o " + annotated);
+  ASSERT_EQ(annotate.exit_code, 0) << annotate.output;
+  expect_safe("annotate", annotate.output, Syntax::kPlain);
+  // The copy itself is JSON: its strings stay escaped as the trace had them.
+  EXPECT_FALSE(has_raw_control(read_all(annotated), true));
+}
+
+}  // namespace
+}  // namespace attnprof
