@@ -3,20 +3,19 @@
 process group (as record_fixtures.py's train step makes), explicit collectives of 8 MiB, without
 and with compute overlapping them on another stream.
 
-On one rank NCCL launches no ring or tree kernel for a collective: it copies (cudaMemcpyAsync) or
-does nothing in place, and only a scaled sum (ReduceOp.AVG of floats) runs its one-rank reduce
-kernel. Point-to-point work is NCCL's own kernel even to oneself, so all_to_all_single (sends and
-receives to each rank, here only to itself) is recorded too: the list form and the form with
-explicit split sizes. What each trace holds is written in
-tests/data/README.md.
+On one rank NCCL takes its one-rank path for a collective and launches no ring or tree kernel
+(no ncclDevKernel_*): an in-place sum does nothing; all-gather, reduce-scatter and all_to_all_single
+are device copies (cudaMemcpyAsync); only a scaled sum (ReduceOp.AVG of floats) runs a kernel,
+NCCL's oneRankReduce. tests/data/README.md says what each trace holds.
 
 Run on the GPU machine: python3 record_comm.py OUTDIR [--budget SECONDS]
 Traces (OUTDIR/NAME.json.gz; OUTDIR/status.json says what became of each; schedule(wait=1,
 warmup=1, active=2), record_shapes):
   comm-serial   each step: all_reduce (SUM, in place), all_reduce (AVG), all_gather_into_tensor,
                 reduce_scatter_tensor, all_to_all_single, then a matmul chain on the same stream
-  comm-overlap  the same collectives issued with async_op=True while the matmul chain runs on a
-                second stream; the step waits for both
+  comm-overlap  the same collectives issued with async_op=True, then the matmul chain on a
+                second stream; the step waits for both. The collectives, microseconds long, end
+                before the matmuls start: to see them overlap, queue the matmuls first
   alltoall-serial, alltoall-overlap  the same with all_to_all (lists) and all_to_all_single with
                 split sizes in place of the collectives
 scripts/gpu/record-models.sh runs this.
