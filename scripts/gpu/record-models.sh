@@ -88,7 +88,7 @@ timeout 200 python3 "$here/record_graphs.py" "$work/graphs" --budget 170 >>"$log
 pack
 
 step comm
-timeout 100 python3 "$here/record_comm.py" "$work/comm" --budget 80 >>"$log" 2>&1 || failed=1
+timeout 70 python3 "$here/record_comm.py" "$work/comm" --budget 45 >>"$log" 2>&1 || failed=1
 pack
 
 step summary

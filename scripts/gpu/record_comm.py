@@ -3,22 +3,22 @@
 process group (as record_fixtures.py's train step makes), explicit collectives of 8 MiB, without
 and with compute overlapping them on another stream.
 
-On one rank NCCL launches no ring or tree kernel for a collective: it copies (cudaMemcpyAsync) or
-does nothing in place, and only a scaled sum (ReduceOp.AVG of floats) runs its one-rank reduce
-kernel. Point-to-point work is NCCL's own kernel even to oneself, so all_to_all_single (sends and
-receives to each rank, here only to itself) is recorded too: the list form and the form with
-explicit split sizes. What each trace holds is written in
-tests/data/README.md.
+On one rank NCCL takes its one-rank path for a collective and launches no ring or tree kernel
+(no ncclDevKernel_*): an in-place sum does nothing; all-gather, reduce-scatter and all_to_all_single
+are device copies (cudaMemcpyAsync); only a scaled sum (ReduceOp.AVG of floats) runs a kernel,
+NCCL's oneRankReduce. (Not tried: torch builds all_to_all of lists, and all_to_all_single with
+split sizes, from NCCL sends and receives, which NCCL runs as point-to-point work rather than
+through its one-rank path, so they may launch its ncclDevKernel_SendRecv even on one rank.)
+tests/data/README.md says what each trace holds.
 
 Run on the GPU machine: python3 record_comm.py OUTDIR [--budget SECONDS]
 Traces (OUTDIR/NAME.json.gz; OUTDIR/status.json says what became of each; schedule(wait=1,
 warmup=1, active=2), record_shapes):
   comm-serial   each step: all_reduce (SUM, in place), all_reduce (AVG), all_gather_into_tensor,
                 reduce_scatter_tensor, all_to_all_single, then a matmul chain on the same stream
-  comm-overlap  the same collectives issued with async_op=True while the matmul chain runs on a
-                second stream; the step waits for both
-  alltoall-serial, alltoall-overlap  the same with all_to_all (lists) and all_to_all_single with
-                split sizes in place of the collectives
+  comm-overlap  the same collectives issued with async_op=True, then the matmul chain on a
+                second stream; the step waits for both. The collectives, microseconds long, end
+                before the matmuls start: to see them overlap, queue the matmuls first
 scripts/gpu/record-models.sh runs this.
 """
 import argparse
@@ -40,21 +40,6 @@ def buffers():
     a = torch.randn(4096, 4096, device="cuda", dtype=torch.bfloat16, generator=g)
     return {"data": data, "avg": data.clone(), "gathered": torch.empty_like(data),
             "scattered": torch.empty_like(data), "all_to_all": torch.empty_like(data), "a": a}
-
-
-def all_to_all(t, async_op):
-    """Both all-to-alls that torch builds from NCCL sends and receives (one to each rank, here
-    only to itself): the list form, and the single-tensor form with explicit split sizes."""
-    world = dist.get_world_size()
-    split = [ELEMENTS // world] * world
-    with record_function("communication"):
-        works = [
-            dist.all_to_all(list(t["all_to_all"].chunk(world)), list(t["data"].chunk(world)),
-                            async_op=async_op),
-            dist.all_to_all_single(t["all_to_all"], t["data"], output_split_sizes=split,
-                                   input_split_sizes=split, async_op=async_op),
-        ]
-    return [w for w in works if w is not None]
 
 
 def collectives(t, async_op):
@@ -80,17 +65,17 @@ def compute(t):
     return x
 
 
-def record(out_dir, overlap, communicate=collectives, kind="comm"):
+def record(out_dir, overlap):
     t = buffers()
     side = torch.cuda.Stream()
 
     def step():
         if not overlap:
-            communicate(t, async_op=False)
+            collectives(t, async_op=False)
             compute(t)
             return
         side.wait_stream(torch.cuda.current_stream())
-        works = communicate(t, async_op=True)
+        works = collectives(t, async_op=True)
         with torch.cuda.stream(side):
             compute(t)
         for w in works:
@@ -100,7 +85,7 @@ def record(out_dir, overlap, communicate=collectives, kind="comm"):
     for _ in range(2):
         step()
     torch.cuda.synchronize()
-    name = f"{kind}-{'overlap' if overlap else 'serial'}"
+    name = "comm-overlap" if overlap else "comm-serial"
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=True,
                  schedule=schedule(wait=1, warmup=1, active=2, repeat=1),
                  on_trace_ready=lambda p: save_trace(p, out_dir, name)) as prof:
@@ -113,7 +98,7 @@ def record(out_dir, overlap, communicate=collectives, kind="comm"):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out_dir")
-    parser.add_argument("--budget", type=float, default=80, help="seconds for all recordings")
+    parser.add_argument("--budget", type=float, default=45, help="seconds for all recordings")
     args = parser.parse_args()
     os.makedirs(args.out_dir, exist_ok=True)
     print("torch", torch.__version__, "nccl", torch.cuda.nccl.version(),
@@ -125,8 +110,6 @@ def main():
     if dist.is_initialized():
         runs.run("comm-serial", 20, record, args.out_dir, False)
         runs.run("comm-overlap", 20, record, args.out_dir, True)
-        runs.run("alltoall-serial", 20, record, args.out_dir, False, all_to_all, "alltoall")
-        runs.run("alltoall-overlap", 20, record, args.out_dir, True, all_to_all, "alltoall")
         runs.run("destroy", 10, dist.destroy_process_group)
     runs.write(os.path.join(args.out_dir, "status.json"))
 
