@@ -16,6 +16,7 @@
 #include "attnprof/limits.h"
 #include "attnprof/region_facts.h"
 #include "attnprof/result.h"
+#include "attnprof/top_tables.h"
 
 namespace attnprof {
 
@@ -65,6 +66,8 @@ struct RegionSummary {
   // and records), placed by the call that asked for them: waits, not work.
   int64_t gpu_syncs = 0;
   std::vector<ActivityRow> activities;  // in GPU start order (see AnalyzeOptions)
+  // Totals per kernel, op and nn.Module (attnprof/top_tables.h), complete.
+  RegionTables tables;
 };
 
 // A device as the trace describes it; -1 and "" where it does not say.

@@ -20,6 +20,7 @@
 #include "analysis/region_facts.h"
 #include "analysis/regions.h"
 #include "analysis/spread.h"
+#include "analysis/top_tables.h"
 #include "analysis/trace_annotations.h"
 
 namespace attnprof {
@@ -249,6 +250,11 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
       add_duration(s.cpu_ns, std::min(e.end_ns(), region.end_ns) - e.start_ns);
     }
     out.regions.push_back(std::move(s));
+  }
+
+  {
+    const TopTablesMaker top_tables(trace, set, members);
+    for (size_t r = 0; r < out.regions.size(); ++r) out.regions[r].tables = top_tables.tables(r);
   }
 
   out.facts = facts_of_summaries(out.regions);

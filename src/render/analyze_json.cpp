@@ -7,6 +7,7 @@
 #include "render/facts_json.h"
 #include "render/json_activity.h"
 #include "render/json_writer.h"
+#include "render/top_tables_json.h"
 
 namespace attnprof {
 
@@ -162,6 +163,7 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
     w.key("gpu_busy_us").number(r.gpu_busy_ns / 1000.0);
     w.key("wall_us").number(r.wall_ns / 1000.0);
     w.key("cpu_us").number(r.cpu_ns / 1000.0);
+    write_top_tables_json(w, r.tables, r.gpu_busy_ns);
     w.key("activities").begin_array();
     for (const auto& a : activities(i)) write_activity(w, a);
     w.end_array();
