@@ -29,6 +29,7 @@ struct AnalyzeArgs {
   std::string region;
   std::string format = "text";
   bool explain = false;
+  TextView view;
   size_t jobs = 0;
   LimitOptions limits;
 };
@@ -99,7 +100,7 @@ int run(const AnalyzeArgs& args) {
       const AnalyzeOutput output{read, across ? &*across : nullptr, unread};
       std::string out = args.format == "md"    ? render_analyze_markdown(output)
                         : args.format == "csv" ? render_analyze_csv(output)
-                                               : render_analyze_text(output);
+                                               : render_analyze_text(output, args.view);
       if (write_command_output(out) != 0) exit_code = 2;
     }
   }
@@ -126,6 +127,14 @@ void register_analyze(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", args->format,
                   "Output format; csv: one row per GPU activity of every region")
       ->check(CLI::IsMember({"text", "json", "md", "csv"}));
+  cmd->add_option("--top", args->view.top,
+                  "Rows of each top table (kernels, ops, nn.Modules) in the text (default 10)")
+      ->check(CLI::Range(size_t{1}, size_t{1000000}));
+  cmd->add_flag("--activities", args->view.activities,
+                "Text: also list every GPU activity of the typical region, in order, with the op "
+                "chain that launched it");
+  cmd->add_flag("--wide", args->view.wide,
+                "Text: names cut to fit 120 columns are also written in full below their row");
   cmd->add_flag("--explain", args->explain,
                 "Also say what the trace means: findings with their evidence and suggestions");
   cmd->add_option("-j,--jobs", args->jobs,

@@ -60,8 +60,8 @@ void put_cross_trace(std::string& out, const CrossTraceSummary& across) {
 
 }  // namespace
 
-std::string render_analyze_text(const AnalyzeOutput& output) {
-  std::string out = render_text(output.traces);
+std::string render_analyze_text(const AnalyzeOutput& output, const TextView& view) {
+  std::string out = render_text(output.traces, view);
   if (output.across)
     put_cross_trace(out, *output.across);
   else if (output.traces.size() >= 2)

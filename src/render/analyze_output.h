@@ -7,6 +7,7 @@
 
 #include "attnprof/analysis.h"
 #include "attnprof/cross_trace.h"
+#include "attnprof/render.h"
 #include "render/json_writer.h"
 
 namespace attnprof {
@@ -47,7 +48,7 @@ class AnalyzeJsonStream {
   bool started_ = false;
 };
 
-std::string render_analyze_text(const AnalyzeOutput& output);
+std::string render_analyze_text(const AnalyzeOutput& output, const TextView& view = {});
 std::string render_analyze_json(const AnalyzeOutput& output);
 std::string render_analyze_markdown(const AnalyzeOutput& output);
 // One row per GPU activity of every region (analyze with activities_of_every_region).

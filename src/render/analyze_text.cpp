@@ -8,6 +8,7 @@
 
 #include "attnprof/render.h"
 #include "base/format_units.h"
+#include "render/analyze_top_tables.h"
 #include "render/display_text.h"
 #include "render/shared_words.h"
 
@@ -43,7 +44,7 @@ std::string occupancy_cell(const ActivityRow& a) {
   return out;
 }
 
-void render_trace(std::string& out, const TraceAnalysis& t) {
+void render_trace(std::string& out, const TraceAnalysis& t, const TextView& view) {
   fmt::format_to(std::back_inserter(out), "{}\n", escape_control(t.path));
   std::string devices;
   for (const auto& d : t.devices)
@@ -101,7 +102,8 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
     for (const std::string& line : outside_regions_lines(t.outside_regions))
       fmt::format_to(std::back_inserter(out), "  {}\n", line);
   }
-  if (t.typical_region >= 0) {
+  render_top_tables_text(out, t, view);
+  if (view.activities && t.typical_region >= 0) {
     const auto& r = t.regions[t.typical_region];
     fmt::format_to(std::back_inserter(out),
                    "\n  GPU activities of the typical region (#{} {}{}), in order:\n",
@@ -176,9 +178,9 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
 
 }  // namespace
 
-std::string render_text(const std::vector<TraceAnalysis>& traces) {
+std::string render_text(const std::vector<TraceAnalysis>& traces, const TextView& view) {
   std::string out;
-  for (const auto& t : traces) render_trace(out, t);
+  for (const auto& t : traces) render_trace(out, t, view);
   return out;
 }
 
