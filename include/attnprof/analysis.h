@@ -138,6 +138,9 @@ struct AnalyzeOptions {
   // Activities are listed for the typical region only unless this is set (the facts, per-class
   // totals included, are over every region either way).
   bool activities_of_every_region = false;
+  // Top tables (RegionSummary::tables) for every region; else for the typical region only, as
+  // analyze's text shows them (a trace of many regions then holds one region's tables).
+  bool tables_of_every_region = true;
   // Compute findings (what the trace means) as well.
   bool explain = false;
   Limits limits;

@@ -252,13 +252,14 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     out.regions.push_back(std::move(s));
   }
 
-  {
-    const TopTablesMaker top_tables(trace, set, members);
-    for (size_t r = 0; r < out.regions.size(); ++r) out.regions[r].tables = top_tables.tables(r);
-  }
-
   out.facts = facts_of_summaries(out.regions);
   out.typical_region = typical_region(out.regions, out.facts);
+  {
+    TopTablesMaker top_tables(trace, set, members);
+    for (size_t r = 0; r < out.regions.size(); ++r)
+      if (options.tables_of_every_region || static_cast<int>(r) == out.typical_region)
+        out.regions[r].tables = top_tables.tables(r);
+  }
 
   // The findings read the trace and the summaries above, and nothing below writes to `out` until
   // they are done: with a second core they run beside the rows (every region's, for Python, csv

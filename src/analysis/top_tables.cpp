@@ -121,7 +121,7 @@ TopTablesMaker::TopTablesMaker(const Trace& trace, const RegionSet& set,
   });
 }
 
-RegionTables TopTablesMaker::tables(size_t r) const {
+RegionTables TopTablesMaker::tables(size_t r) {
   RegionTables out;
   kernels_of(r, out);
   ops_of(r, out);
@@ -129,21 +129,27 @@ RegionTables TopTablesMaker::tables(size_t r) const {
   return out;
 }
 
-void TopTablesMaker::kernels_of(size_t r, RegionTables& out) const {
+void TopTablesMaker::kernels_of(size_t r, RegionTables& out) {
   std::unordered_map<StringId, size_t> row_of;
   std::array<KernelClassTotal, kKernelClassCount> classes{};
   for (GpuActivityId id : members_.activities[r]) {
     const GpuActivity& a = trace_.gpu_activities[id];
     auto [it, fresh] = row_of.try_emplace(a.name, out.kernels.size());
     if (fresh) {
-      KernelTotal row;
+      auto [known, first] = kernel_names_.try_emplace(a.name);
       std::string_view full = trace_.strings.view(a.name);
-      row.name = std::string(full);
-      row.short_name = a.kind == GpuKind::kKernel ? short_kernel_name(full)
+      if (first) {
+        KernelName& k = known->second;
+        k.short_name = a.kind == GpuKind::kKernel ? short_kernel_name(full)
                                                   : std::string(full.substr(0, full.find(" (")));
-      row.kernel_class = a.kind == GpuKind::kMemcpy   ? KernelClass::kCopy
+        k.kernel_class = a.kind == GpuKind::kMemcpy   ? KernelClass::kCopy
                          : a.kind == GpuKind::kMemset ? KernelClass::kMemset
-                                                      : classify_kernel(row.short_name, full);
+                                                      : classify_kernel(k.short_name, full);
+      }
+      KernelTotal row;
+      row.name = std::string(full);
+      row.short_name = known->second.short_name;
+      row.kernel_class = known->second.kernel_class;
       row.min_ns = a.dur_ns;
       row.max_ns = a.dur_ns;
       out.kernels.push_back(std::move(row));

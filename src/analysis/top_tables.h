@@ -3,7 +3,9 @@
 // The facts of the trace's tree that every region reads (each op's nearest op above, each
 // event's nearest module above) are worked out once, in one pass over the host events.
 
+#include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/regions.h"
@@ -22,11 +24,11 @@ class TopTablesMaker {
  public:
   TopTablesMaker(const Trace& trace, const RegionSet& set, const RegionMembers& members);
   // `r` indexes set.regions; `busy_ns` is its GPU busy time (for nothing yet but the order).
-  RegionTables tables(size_t r) const;
+  RegionTables tables(size_t r);
 
  private:
   bool is_op(size_t e) const { return op_parent_[e] != kIsNotOp; }
-  void kernels_of(size_t r, RegionTables& out) const;
+  void kernels_of(size_t r, RegionTables& out);
   void ops_of(size_t r, RegionTables& out) const;
   void modules_of(size_t r, RegionTables& out) const;
 
@@ -42,6 +44,12 @@ class TopTablesMaker {
   // The ops under each top-level op, grouped by it (offsets into ops_under_).
   std::vector<int32_t> ops_under_start_;  // per host event, into ops_under_; size events + 1
   std::vector<int32_t> ops_under_;
+  // Per GPU activity name: its short name and class, made once for every region.
+  struct KernelName {
+    std::string short_name;
+    KernelClass kernel_class;
+  };
+  std::unordered_map<StringId, KernelName> kernel_names_;
   // nn.Module events, sorted by (pid, start).
   std::vector<int32_t> modules_;
   // Per name id: is it an nn.Module event's name.

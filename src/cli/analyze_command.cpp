@@ -44,6 +44,8 @@ int run(const AnalyzeArgs& args) {
   options.region_pattern = args.region;
   // CSV lists every region's activities too, held in memory (it has no streamed form yet).
   options.activities_of_every_region = args.format == "csv";
+  // The text shows the typical region's tables only; the other formats list every region's.
+  options.tables_of_every_region = args.format != "text";
   options.explain = args.explain;
   options.limits = args.limits.to_limits();
   // JSON lists every region's activities: it is written to stdout as each trace is analyzed,
