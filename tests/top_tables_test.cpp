@@ -165,5 +165,29 @@ TEST(TopTables, TrainStepModulesAndDefaultText) {
   EXPECT_NE(listed.output.find("top 3 of 32"), std::string::npos);
 }
 
+TEST(TopTables, CsvAndMarkdown) {
+  testing::TempFile file("nested.json", kNested);
+  auto ops = testing::run_cli("analyze --format csv --table ops " + file.path());
+  EXPECT_EQ(ops.exit_code, 0);
+  EXPECT_NE(ops.output.find("name,calls,cpu_us,self_cpu_us,gpu_us,self_gpu_us\n"),
+            std::string::npos)
+      << ops.output;
+  EXPECT_NE(ops.output.find(",ProfilerStep#1,0,1,true,aten::copy_,2,140,100,7,7\n"),
+            std::string::npos)
+      << ops.output;
+  auto modules = testing::run_cli("analyze --format csv --table modules " + file.path());
+  EXPECT_NE(modules.output.find(",true,Seq_0,Seq,0,1,500,15,2\n"), std::string::npos)
+      << modules.output;
+  auto kernels = testing::run_cli("analyze --format csv --table kernels " + file.path());
+  EXPECT_NE(kernels.output.find(",true,k2,k2,other,2,12,6,5,7,"), std::string::npos)
+      << kernels.output;
+  auto md = testing::run_cli("analyze --format md " + file.path());
+  EXPECT_NE(md.output.find("| 1 | `aten::copy_` | 2 | 140.0 | 100.0 | 7.0 | 7.0 |"),
+            std::string::npos)
+      << md.output;
+  auto bad = testing::run_cli("analyze --format csv --table nothing " + file.path());
+  EXPECT_NE(bad.exit_code, 0);
+}
+
 }  // namespace
 }  // namespace attnprof

@@ -30,6 +30,7 @@ struct AnalyzeArgs {
   std::string format = "text";
   bool explain = false;
   TextView view;
+  std::string table = "activities";
   size_t jobs = 0;
   LimitOptions limits;
 };
@@ -43,9 +44,9 @@ int run(const AnalyzeArgs& args) {
   AnalyzeOptions options;
   options.region_pattern = args.region;
   // CSV lists every region's activities too, held in memory (it has no streamed form yet).
-  options.activities_of_every_region = args.format == "csv";
-  // The text shows the typical region's tables only; the other formats list every region's.
-  options.tables_of_every_region = args.format != "text";
+  options.activities_of_every_region = args.format == "csv" && args.table == "activities";
+  // The text and Markdown show the typical region's tables only; JSON and CSV every region's.
+  options.tables_of_every_region = args.format == "json" || args.format == "csv";
   options.explain = args.explain;
   options.limits = args.limits.to_limits();
   // JSON lists every region's activities: it is written to stdout as each trace is analyzed,
@@ -100,7 +101,9 @@ int run(const AnalyzeArgs& args) {
       if (!json_out.flush() || std::fflush(stdout) != 0) exit_code = standard_output_failed(errno);
     } else {
       const AnalyzeOutput output{read, across ? &*across : nullptr, unread};
-      std::string out = args.format == "md"    ? render_analyze_markdown(output)
+      std::string out = args.format == "md" ? render_analyze_markdown(output)
+                        : args.format == "csv" && args.table != "activities"
+                            ? render_top_table_csv(output, args.table)
                         : args.format == "csv" ? render_analyze_csv(output)
                                                : render_analyze_text(output, args.view);
       if (write_command_output(out) != 0) exit_code = 2;
@@ -129,6 +132,10 @@ void register_analyze(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", args->format,
                   "Output format; csv: one row per GPU activity of every region")
       ->check(CLI::IsMember({"text", "json", "md", "csv"}));
+  cmd->add_option("--table", args->table,
+                  "With --format csv: activities (one row per GPU activity, the default), kernels, "
+                  "ops or modules (one row per kernel, op or nn.Module instance of every region)")
+      ->check(CLI::IsMember({"activities", "kernels", "ops", "modules"}));
   cmd->add_option("--top", args->view.top,
                   "Rows of each top table (kernels, ops, nn.Modules) in the text (default 10)")
       ->check(CLI::Range(size_t{1}, size_t{1000000}));

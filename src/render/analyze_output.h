@@ -3,6 +3,7 @@
 // compares them (issue 7), and the traces that could not be read.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "attnprof/analysis.h"
@@ -53,6 +54,9 @@ std::string render_analyze_json(const AnalyzeOutput& output);
 std::string render_analyze_markdown(const AnalyzeOutput& output);
 // One row per GPU activity of every region (analyze with activities_of_every_region).
 std::string render_analyze_csv(const AnalyzeOutput& output);
+// One row per kernel, op or nn.Module instance of every region (`table`: "kernels", "ops",
+// "modules"; analyze --format csv --table).
+std::string render_top_table_csv(const AnalyzeOutput& output, std::string_view table);
 
 // The "across_traces" object of the JSON output (docs/json-schema.md).
 void write_cross_trace_json(JsonWriter& w, const CrossTraceSummary& across,
