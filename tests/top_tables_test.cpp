@@ -2,6 +2,8 @@
 // modules, ops under ops, a region without GPU work), the real train step for the end to end.
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -187,6 +189,21 @@ TEST(TopTables, CsvAndMarkdown) {
       << md.output;
   auto bad = testing::run_cli("analyze --format csv --table nothing " + file.path());
   EXPECT_NE(bad.exit_code, 0);
+}
+
+// The report shows each variant's top kernels and ops, folded, below its timeline.
+TEST(TopTables, ReportShowsThemFolded) {
+  testing::TempFile html("report.html", "");
+  auto r = testing::run_cli("report " + std::string(ATTNPROF_SOURCE_DIR) +
+                            "/examples/h200-study -o " + html.path());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(html.path());
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(page.find("<details><summary>Top kernels of this region by GPU time (7)</summary>"),
+            std::string::npos);
+  EXPECT_NE(page.find("<details><summary>Top ops of this region by CPU time"), std::string::npos);
+  EXPECT_NE(page.find(">flash_fwd_kernel&lt;...&gt;</td><td>fused attention</td><td>1</td>"),
+            std::string::npos);
 }
 
 }  // namespace
