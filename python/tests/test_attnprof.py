@@ -117,3 +117,25 @@ def test_json_that_is_not_a_trace_raises_not_a_trace(tmp_path):
             attnprof.read(str(path))
         assert raised.value.kind == "not_a_trace"
         assert where in str(raised.value)
+
+
+def test_top_tables_match_the_json_output():
+    t = attnprof.read(fixture("train_step.json.gz"))
+    doc = cli_json(fixture("train_step.json.gz"))["traces"][0]
+    for index, region in enumerate(doc["regions"]):
+        ops = t.ops[t.ops["region_index"] == index].reset_index(drop=True)
+        assert list(ops["name"]) == [o["name"] for o in region["ops"]]
+        assert list(ops["calls"]) == [o["calls"] for o in region["ops"]]
+        assert list(ops["self_cpu_us"]) == pytest.approx([o["self_cpu_us"] for o in region["ops"]])
+        assert list(ops["gpu_us"]) == pytest.approx([o["gpu_us"] for o in region["ops"]])
+        kernels = t.kernels[t.kernels["region_index"] == index]
+        assert list(kernels["name"]) == [k["name"] for k in region["top_kernels"]]
+        assert list(kernels["count"]) == [k["count"] for k in region["top_kernels"]]
+        assert list(kernels["total_us"]) == pytest.approx(
+            [k["total_us"] for k in region["top_kernels"]])
+        modules = t.modules[t.modules["region_index"] == index]
+        assert list(modules["name"]) == [m["name"] for m in region["modules"]]
+        assert list(modules["gpu_us"]) == pytest.approx([m["gpu_us"] for m in region["modules"]])
+    attention = t.modules[(t.modules["name"] == "Attention_0") & t.modules["typical"]]
+    assert list(attention["class"]) == ["Attention"]
+    assert list(attention["gpu_activities"]) == [14]
