@@ -130,6 +130,8 @@ struct TraceAnalysis {
 // The activities of one region (an index into TraceAnalysis::regions), listed as the typical
 // region's are. Valid only during the call it is passed to: it reads the trace's model.
 using RegionActivities = std::function<std::vector<ActivityRow>(size_t region)>;
+// The top tables of one region, made on request (as RegionActivities, and valid as long).
+using RegionTablesOf = std::function<RegionTables(size_t region)>;
 
 struct AnalyzeOptions {
   // Regions are user annotations whose name matches this glob (`*` and `?`). Empty: ProfilerStep#*
@@ -162,7 +164,11 @@ struct AnalyzeOptions {
   // Called once the analysis is made, while the trace's model is still in memory: an output can
   // then list every region's activities one region at a time instead of holding all of them, as
   // activities_of_every_region does (analyze --format json, issue 13).
-  std::function<void(const TraceAnalysis& analysis, const RegionActivities& activities)> analyzed;
+  // `tables` makes any region's top tables, for an output that writes them one region at a time
+  // without tables_of_every_region.
+  std::function<void(const TraceAnalysis& analysis, const RegionActivities& activities,
+                     const RegionTablesOf& tables)>
+      analyzed;
 };
 
 // Reads the trace at `path` (.json or .json.gz, detected by content) and summarizes its regions.
@@ -190,7 +196,7 @@ struct ManyTracesOptions {
   // in the order of the paths: a trace read early waits, holding its model, for those before it.
   // A trace that fails is skipped.
   std::function<void(size_t trace, const TraceAnalysis& analysis,
-                     const RegionActivities& activities)>
+                     const RegionActivities& activities, const RegionTablesOf& tables)>
       analyzed_in_order;
 };
 

@@ -45,8 +45,9 @@ int run(const AnalyzeArgs& args) {
   options.region_pattern = args.region;
   // CSV lists every region's activities too, held in memory (it has no streamed form yet).
   options.activities_of_every_region = args.format == "csv" && args.table == "activities";
-  // The text and Markdown show the typical region's tables only; JSON and CSV every region's.
-  options.tables_of_every_region = args.format == "json" || args.format == "csv";
+  // The text and Markdown show the typical region's tables only; CSV every region's; JSON makes
+  // each region's as it writes it (AnalyzeOptions::analyzed), never holding them all.
+  options.tables_of_every_region = args.format == "csv";
   options.explain = args.explain;
   options.limits = args.limits.to_limits();
   // JSON lists every region's activities: it is written to stdout as each trace is analyzed,
@@ -70,9 +71,10 @@ int run(const AnalyzeArgs& args) {
     const bool json_on_terminal = json && isatty(fileno(stdout));
     if (json)
       many.analyzed_in_order = [&](size_t, const TraceAnalysis& analysis,
-                                   const RegionActivities& activities) {
+                                   const RegionActivities& activities,
+                                   const RegionTablesOf& tables) {
         if (json_on_terminal) progress.stop();
-        json_stream.trace(analysis, activities);
+        json_stream.trace(analysis, activities, tables);
       };
     outcomes = analyze_files(paths, options, many);
   }

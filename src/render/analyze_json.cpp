@@ -73,7 +73,8 @@ void write_memcpy_kinds(JsonWriter& w, const auto& by_kind) {
   w.end_object();
 }
 
-void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& activities) {
+void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& activities,
+                 const RegionTablesOf& tables) {
   w.begin_object();
   w.key("path").string(t.path);
   w.key("json_bytes").number(t.json_bytes);
@@ -163,7 +164,7 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
     w.key("gpu_busy_us").number(r.gpu_busy_ns / 1000.0);
     w.key("wall_us").number(r.wall_ns / 1000.0);
     w.key("cpu_us").number(r.cpu_ns / 1000.0);
-    write_top_tables_json(w, r.tables, r.gpu_busy_ns);
+    write_top_tables_json(w, tables(i), r.gpu_busy_ns);
     w.key("activities").begin_array();
     for (const auto& a : activities(i)) write_activity(w, a);
     w.end_array();
@@ -206,7 +207,8 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
 
 AnalyzeJsonStream::AnalyzeJsonStream(JsonWriter& w) : w_(w) {}
 
-void AnalyzeJsonStream::trace(const TraceAnalysis& analysis, const RegionActivities& activities) {
+void AnalyzeJsonStream::trace(const TraceAnalysis& analysis, const RegionActivities& activities,
+                              const RegionTablesOf& tables) {
   if (!started_) {
     w_.begin_object();
     w_.key("schemaVersion").number(kAnalysisSchemaVersion);
@@ -214,7 +216,7 @@ void AnalyzeJsonStream::trace(const TraceAnalysis& analysis, const RegionActivit
     w_.key("traces").begin_array();
     started_ = true;
   }
-  write_trace(w_, analysis, activities);
+  write_trace(w_, analysis, activities, tables);
 }
 
 void AnalyzeJsonStream::finish(const CrossTraceSummary* across,
@@ -243,7 +245,9 @@ std::string render_analyze_json(const AnalyzeOutput& output) {
   JsonWriter w;
   AnalyzeJsonStream stream(w);
   for (const TraceAnalysis& t : output.traces)
-    stream.trace(t, [&t](size_t region) { return t.regions[region].activities; });
+    stream.trace(
+        t, [&t](size_t region) { return t.regions[region].activities; },
+        [&t](size_t region) { return t.regions[region].tables; });
   stream.finish(output.across, output.traces, output.unread);
   return w.take();
 }

@@ -37,7 +37,8 @@ class AnalyzeJsonStream {
  public:
   explicit AnalyzeJsonStream(JsonWriter& w);
   // One trace read, in input order; the first call writes the document's head.
-  void trace(const TraceAnalysis& analysis, const RegionActivities& activities);
+  void trace(const TraceAnalysis& analysis, const RegionActivities& activities,
+             const RegionTablesOf& tables);
   // The rest of the document: across_traces (when `across` is set), errors. Writes nothing when
   // no trace was written: with no trace read, analyze prints only the errors.
   void finish(const CrossTraceSummary* across, const std::vector<TraceAnalysis>& traces,
