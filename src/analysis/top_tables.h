@@ -23,7 +23,7 @@ std::string_view module_class_name(std::string_view instance);
 class TopTablesMaker {
  public:
   TopTablesMaker(const Trace& trace, const RegionSet& set, const RegionMembers& members);
-  // `r` indexes set.regions; `busy_ns` is its GPU busy time (for nothing yet but the order).
+  // The tables of region `r` (an index into set.regions), complete and sorted.
   RegionTables tables(size_t r);
 
  private:
