@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <iterator>
+#include <map>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -55,16 +57,31 @@ void kernels_table(std::string& out, const RegionSummary& r, const TextView& vie
       shown_words(shown, rows.size()));
   put(out, "  {:>3} {:<{}} {:<12} {:>6} {:>10} {:>10} {:>10} {:>10} {:>6}\n", "#", "kernel",
       kKernelName, "class", "count", "total µs", "mean µs", "min µs", "max µs", "busy %");
+  // Rows are kernels by full name: two that fold to one short name are told apart by a mark.
+  std::map<std::string_view, int> with_short_name, seen;
+  for (const KernelTotal& k : rows) ++with_short_name[k.short_name];
+  bool marked = false;
   for (size_t i = 0; i < shown; ++i) {
     const KernelTotal& k = rows[i];
+    std::string name = k.short_name;
+    if (with_short_name[k.short_name] > 1) {
+      const std::string mark = fmt::format(" #{}", ++seen[k.short_name]);
+      name = cell(k.short_name, kKernelName - mark.size()) + mark;
+      marked = true;
+    }
     put(out, "  {:>3} {:<{}} {:<12} {:>6} {:>10} {:>10} {:>10} {:>10} {:>6}\n", i + 1,
-        cell(k.short_name, kKernelName), kKernelName, kernel_class_id(k.kernel_class), k.count,
+        cell(name, kKernelName), kKernelName, kernel_class_id(k.kernel_class), k.count,
         format_us(static_cast<double>(k.total_ns)),
         format_us(static_cast<double>(k.total_ns) / static_cast<double>(k.count)),
         format_us(static_cast<double>(k.min_ns)), format_us(static_cast<double>(k.max_ns)),
         percent_of(k.total_ns, r.gpu_busy_ns));
-    full_name_below(out, view, k.short_name, kKernelName);
+    if (with_short_name[k.short_name] > 1 && view.wide)
+      put(out, "        {}\n", escape_control(k.name));
+    else
+      full_name_below(out, view, k.short_name, kKernelName);
   }
+  if (marked)
+    out += "  #1, #2, ...: different kernels of one short name (their full names: --wide)\n";
   if (rows.empty()) out += "      (no GPU work in this region)\n";
   // The classes on as many lines of 120 columns as they need.
   std::string line = "  by class:";
