@@ -10,11 +10,14 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/kernel_class.h"
+#include "analysis/top_tables.h"
 #include "attnprof/analysis.h"
 #include "attnprof/cross_trace.h"
 #include "attnprof/trace_summary.h"
@@ -307,6 +310,119 @@ py::dict finding_columns(const std::vector<TraceAnalysis>& traces) {
   return d;
 }
 
+// The top tables (attnprof/top_tables.h) of every region, with the columns of
+// `attnprof analyze --format csv --table kernels|ops|modules`.
+struct RegionOrigin {
+  Origin origin;
+  TextColumn region;
+  Column<int64_t> region_index;
+  Column<bool> typical;
+  void push(const TraceAnalysis& t, size_t r) {
+    origin.push(t);
+    region.push(t.regions[r].name);
+    region_index.push(int64_t(r));
+    typical.push(int(r) == t.typical_region);
+  }
+  void into(py::dict& d) const {
+    origin.into(d);
+    d["region"] = region.to_python();
+    d["region_index"] = region_index.to_python();
+    d["typical"] = typical.to_python();
+  }
+};
+
+py::dict kernel_columns(const std::vector<TraceAnalysis>& traces) {
+  RegionOrigin where;
+  TextColumn short_name, name, kernel_class;
+  Column<int64_t> count;
+  Column<double> total_us, mean_us, min_us, max_us, busy_share_pct;
+  for (const TraceAnalysis& t : traces)
+    for (size_t r = 0; r < t.regions.size(); ++r)
+      for (const KernelTotal& k : t.regions[r].tables.kernels) {
+        where.push(t, r);
+        short_name.push(k.short_name);
+        name.push(k.name);
+        kernel_class.push(std::string(kernel_class_id(k.kernel_class)));
+        count.push(k.count);
+        total_us.push(k.total_ns / 1000.0);
+        mean_us.push(k.total_ns / 1000.0 / static_cast<double>(k.count));
+        min_us.push(k.min_ns / 1000.0);
+        max_us.push(k.max_ns / 1000.0);
+        const int64_t busy = t.regions[r].gpu_busy_ns;
+        busy_share_pct.push(busy > 0 ? 100.0 * static_cast<double>(k.total_ns) /
+                                           static_cast<double>(busy)
+                                     : std::numeric_limits<double>::quiet_NaN());
+      }
+  py::dict d;
+  where.into(d);
+  d["short_name"] = short_name.to_python();
+  d["name"] = name.to_python();
+  d["class"] = kernel_class.to_python();
+  d["count"] = count.to_python();
+  d["total_us"] = total_us.to_python();
+  d["mean_us"] = mean_us.to_python();
+  d["min_us"] = min_us.to_python();
+  d["max_us"] = max_us.to_python();
+  d["busy_share_pct"] = busy_share_pct.to_python();
+  return d;
+}
+
+py::dict op_columns(const std::vector<TraceAnalysis>& traces) {
+  RegionOrigin where;
+  TextColumn name;
+  Column<int64_t> calls;
+  Column<double> cpu_us, self_cpu_us, gpu_us, self_gpu_us;
+  for (const TraceAnalysis& t : traces)
+    for (size_t r = 0; r < t.regions.size(); ++r)
+      for (const OpTotal& o : t.regions[r].tables.ops) {
+        where.push(t, r);
+        name.push(o.name);
+        calls.push(o.calls);
+        cpu_us.push(o.cpu_ns / 1000.0);
+        self_cpu_us.push(o.self_cpu_ns / 1000.0);
+        gpu_us.push(o.gpu_ns / 1000.0);
+        self_gpu_us.push(o.self_gpu_ns / 1000.0);
+      }
+  py::dict d;
+  where.into(d);
+  d["name"] = name.to_python();
+  d["calls"] = calls.to_python();
+  d["cpu_us"] = cpu_us.to_python();
+  d["self_cpu_us"] = self_cpu_us.to_python();
+  d["gpu_us"] = gpu_us.to_python();
+  d["self_gpu_us"] = self_gpu_us.to_python();
+  return d;
+}
+
+py::dict module_columns(const std::vector<TraceAnalysis>& traces) {
+  RegionOrigin where;
+  TextColumn name, module_class;
+  Column<int64_t> depth, calls, gpu_activities;
+  Column<double> cpu_us, gpu_us;
+  for (const TraceAnalysis& t : traces)
+    for (size_t r = 0; r < t.regions.size(); ++r)
+      for (const ModuleTotal& m : t.regions[r].tables.module_instances) {
+        where.push(t, r);
+        name.push(m.name);
+        module_class.push(std::string(module_class_name(m.name)));
+        depth.push(m.depth);
+        calls.push(m.calls);
+        cpu_us.push(m.cpu_ns / 1000.0);
+        gpu_us.push(m.gpu_ns / 1000.0);
+        gpu_activities.push(m.activities);
+      }
+  py::dict d;
+  where.into(d);
+  d["name"] = name.to_python();
+  d["class"] = module_class.to_python();
+  d["depth"] = depth.to_python();
+  d["calls"] = calls.to_python();
+  d["cpu_us"] = cpu_us.to_python();
+  d["gpu_us"] = gpu_us.to_python();
+  d["gpu_activities"] = gpu_activities.to_python();
+  return d;
+}
+
 py::dict trace_columns(const std::vector<TraceAnalysis>& traces) {
   Origin origin;
   TextColumn pattern, backend, device;
@@ -423,6 +539,9 @@ py::dict analyze(const std::vector<std::string>& arguments, const std::string& r
   out["regions"] = region_columns(read);
   out["activities"] = all_activities.to_python();
   out["findings"] = finding_columns(read);
+  out["kernels"] = kernel_columns(read);
+  out["ops"] = op_columns(read);
+  out["modules"] = module_columns(read);
   out["errors"] = errors;
   out["error_kinds"] = error_kinds;
   if (are_ranks_of_one_run(read))

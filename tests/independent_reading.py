@@ -125,7 +125,7 @@ def read_regions(doc, pattern):
     out = []
     for name, pid, start, end in regions:
         counts = {"kernels": 0, "memcpy": 0, "memset": 0}
-        intervals, work = [], []
+        intervals, members = [], []
         for i, (e, anchor) in enumerate(gpu):
             if whole:
                 inside = True
@@ -139,11 +139,13 @@ def read_regions(doc, pattern):
                 continue
             placed.add(i)
             counts[gpu_kind(e)] += 1
+            members.append((e, anchor))
             intervals.append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])))
-            work.append((e, anchor))
+        # members: the region's GPU work with its launch, for independent_top_tables.py.
         out.append({"name": name, "pid": pid, **counts, "gpu_busy_ns": union(intervals),
-                    "wall_ns": end - start, "breakdown": breakdown([e for e, _ in work]),
-                    "idle_by_stream": idle_by_stream(work)})
+                    "wall_ns": end - start, "breakdown": breakdown([e for e, _ in members]),
+                    "idle_by_stream": idle_by_stream(members), "start_ns": start, "end_ns": end,
+                    "whole": whole, "members": members})
     outside = [e for i, (e, _) in enumerate(gpu) if i not in placed]
     carried = [e for e, anchor in gpu if anchor is None and first_launch is not None and
                e["args"]["correlation"] < first_launch]

@@ -63,7 +63,7 @@ TEST(JsonStream, AnalyzedInOrderGoesByInputOrderAndSkipsFailures) {
   ManyTracesOptions many;
   many.jobs = 3;
   many.analyzed_in_order = [&](size_t trace, const TraceAnalysis& analysis,
-                               const RegionActivities& list) {
+                               const RegionActivities& list, const RegionTablesOf&) {
     std::lock_guard lock(mutex);
     order.push_back(trace);
     size_t n = 0;

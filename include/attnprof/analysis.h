@@ -18,6 +18,7 @@
 #include "attnprof/region_facts.h"
 #include "attnprof/result.h"
 #include "attnprof/time_breakdown.h"
+#include "attnprof/top_tables.h"
 
 namespace attnprof {
 
@@ -74,6 +75,8 @@ struct RegionSummary {
   LaunchDelays launch_delays;           // launch call to GPU start, over its activities
   std::vector<StreamQueue> queues;      // launches queued per stream, by stream number
   std::vector<ActivityRow> activities;  // in GPU start order (see AnalyzeOptions)
+  // Totals per kernel, op and nn.Module (attnprof/top_tables.h), complete.
+  RegionTables tables;
 };
 
 // A device as the trace describes it; -1 and "" where it does not say.
@@ -138,6 +141,8 @@ struct TraceAnalysis {
 // The activities of one region (an index into TraceAnalysis::regions), listed as the typical
 // region's are. Valid only during the call it is passed to: it reads the trace's model.
 using RegionActivities = std::function<std::vector<ActivityRow>(size_t region)>;
+// The top tables of one region, made on request (as RegionActivities, and valid as long).
+using RegionTablesOf = std::function<RegionTables(size_t region)>;
 
 struct AnalyzeOptions {
   // Regions are user annotations whose name matches this glob (`*` and `?`). Empty: ProfilerStep#*
@@ -146,6 +151,9 @@ struct AnalyzeOptions {
   // Activities are listed for the typical region only unless this is set (the facts, per-class
   // totals included, are over every region either way).
   bool activities_of_every_region = false;
+  // Top tables (RegionSummary::tables) for every region; else for the typical region only, as
+  // analyze's text shows them (a trace of many regions then holds one region's tables).
+  bool tables_of_every_region = true;
   // Compute findings (what the trace means) as well.
   bool explain = false;
   Limits limits;
@@ -167,7 +175,11 @@ struct AnalyzeOptions {
   // Called once the analysis is made, while the trace's model is still in memory: an output can
   // then list every region's activities one region at a time instead of holding all of them, as
   // activities_of_every_region does (analyze --format json, issue 13).
-  std::function<void(const TraceAnalysis& analysis, const RegionActivities& activities)> analyzed;
+  // `tables` makes any region's top tables, for an output that writes them one region at a time
+  // without tables_of_every_region.
+  std::function<void(const TraceAnalysis& analysis, const RegionActivities& activities,
+                     const RegionTablesOf& tables)>
+      analyzed;
 };
 
 // Reads the trace at `path` (.json or .json.gz, detected by content) and summarizes its regions.
@@ -195,7 +207,7 @@ struct ManyTracesOptions {
   // in the order of the paths: a trace read early waits, holding its model, for those before it.
   // A trace that fails is skipped.
   std::function<void(size_t trace, const TraceAnalysis& analysis,
-                     const RegionActivities& activities)>
+                     const RegionActivities& activities, const RegionTablesOf& tables)>
       analyzed_in_order;
 };
 

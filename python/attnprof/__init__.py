@@ -6,6 +6,9 @@ pandas DataFrames.
     t.regions        # one row per region: wall, CPU and GPU-busy time, kernel and copy counts
     t.activities     # one row per GPU activity of every region, with the op chain that launched it
     t.findings       # what the trace means: hidden copies, FP32 upcasts, unfused attention, ...
+    t.kernels        # per region: one row per kernel (by full name), its count and times
+    t.ops            # per region: one row per op name, as key_averages: calls, CPU, self, GPU
+    t.modules        # per region: one row per nn.Module instance (traces recorded with_stack)
 
     run = attnprof.analyze(["rank0.json.gz", "rank1.json.gz"])  # or a folder; ranks of one run
     run.across       # per region: the slowest rank and the spread (None unless ranks of one run)
@@ -14,7 +17,8 @@ pandas DataFrames.
     lines = [attnprof.summarize(p) for p in paths]      # or attnprof.distributed.analyze(...)
     run = attnprof.merge(lines)                          # run.across as analyze gives it
 
-The columns are those of `attnprof analyze --format csv` (activities) and of its JSON output;
+The columns are those of `attnprof analyze --format csv` (activities; kernels, ops and modules
+with --table) and of its JSON output;
 times are in microseconds (columns ending in _us). Nothing here parses JSON in Python.
 """
 
@@ -60,6 +64,9 @@ class Traces:
     regions: pd.DataFrame
     activities: pd.DataFrame
     findings: pd.DataFrame
+    kernels: pd.DataFrame
+    ops: pd.DataFrame
+    modules: pd.DataFrame
     across: Optional[pd.DataFrame] = None
     errors: List[str] = field(default_factory=list)
     error_kinds: List[str] = field(default_factory=list)  # per error: "io", "truncated", ...
@@ -81,6 +88,9 @@ def _frames(columns: dict) -> Traces:
         regions=_frame(columns["regions"]),
         activities=_frame(columns["activities"]),
         findings=_frame(columns["findings"]),
+        kernels=_frame(columns["kernels"]),
+        ops=_frame(columns["ops"]),
+        modules=_frame(columns["modules"]),
         across=None if across is None else _frame(across),
         errors=list(columns["errors"]),
         error_kinds=list(columns["error_kinds"]),

@@ -165,3 +165,25 @@ def test_read_of_a_folder_is_refused_and_analyze_reads_it():
     with pytest.raises(IsADirectoryError, match="analyze"):
         attnprof.read(fixture("ranks"))
     assert len(attnprof.analyze(fixture("ranks")).traces) > 1
+
+
+def test_top_tables_match_the_json_output():
+    t = attnprof.read(fixture("train_step.json.gz"))
+    doc = cli_json(fixture("train_step.json.gz"))["traces"][0]
+    for index, region in enumerate(doc["regions"]):
+        ops = t.ops[t.ops["region_index"] == index].reset_index(drop=True)
+        assert list(ops["name"]) == [o["name"] for o in region["ops"]]
+        assert list(ops["calls"]) == [o["calls"] for o in region["ops"]]
+        assert list(ops["self_cpu_us"]) == pytest.approx([o["self_cpu_us"] for o in region["ops"]])
+        assert list(ops["gpu_us"]) == pytest.approx([o["gpu_us"] for o in region["ops"]])
+        kernels = t.kernels[t.kernels["region_index"] == index]
+        assert list(kernels["name"]) == [k["name"] for k in region["top_kernels"]]
+        assert list(kernels["count"]) == [k["count"] for k in region["top_kernels"]]
+        assert list(kernels["total_us"]) == pytest.approx(
+            [k["total_us"] for k in region["top_kernels"]])
+        modules = t.modules[t.modules["region_index"] == index]
+        assert list(modules["name"]) == [m["name"] for m in region["modules"]]
+        assert list(modules["gpu_us"]) == pytest.approx([m["gpu_us"] for m in region["modules"]])
+    attention = t.modules[(t.modules["name"] == "Attention_0") & t.modules["typical"]]
+    assert list(attention["class"]) == ["Attention"]
+    assert list(attention["gpu_activities"]) == [14]

@@ -154,7 +154,10 @@ RegionSet find_regions(const Trace& trace, std::string_view pattern) {
   RegionSet set;
   if (!pattern.empty()) {
     set.pattern = std::string(pattern);
-    set.regions = events_matching(trace, pattern, HostKind::kUserAnnotation);
+    // nn.Module calls are python_function events (with_stack=True), not annotations.
+    const bool modules = pattern.starts_with("nn.Module:");
+    set.regions = events_matching(trace, pattern,
+                                  modules ? HostKind::kPythonFunction : HostKind::kUserAnnotation);
     if (set.regions.empty() && trace.legacy_operators) {
       set.regions = events_matching(trace, pattern, HostKind::kCpuOp);
       set.from_ops = !set.regions.empty();

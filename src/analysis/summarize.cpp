@@ -22,6 +22,7 @@
 #include "analysis/regions.h"
 #include "analysis/spread.h"
 #include "analysis/time_breakdown.h"
+#include "analysis/top_tables.h"
 #include "analysis/trace_annotations.h"
 
 namespace attnprof {
@@ -309,6 +310,10 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   out.facts = facts_of_summaries(out.regions);
   out.facts.breakdown = breakdown_facts(out.regions);
   out.typical_region = typical_region(out.regions, out.facts);
+  TopTablesMaker top_tables(trace, set, members);
+  for (size_t r = 0; r < out.regions.size(); ++r)
+    if (options.tables_of_every_region || static_cast<int>(r) == out.typical_region)
+      out.regions[r].tables = top_tables.tables(r);
 
   // The findings read the trace and the summaries above, and nothing below writes to `out` until
   // they are done: with a second core they run beside the rows (every region's, for Python, csv
@@ -364,7 +369,8 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
         longest = &row;
     if (longest) out.facts.main_kernel = main_kernel_of(*longest);
   }
-  if (options.analyzed) options.analyzed(out, activities_of);
+  if (options.analyzed)
+    options.analyzed(out, activities_of, [&](size_t r) { return top_tables.tables(r); });
   return out;
 }
 

@@ -32,6 +32,8 @@ struct AnalyzeArgs {
   std::string region;
   std::string format = "text";
   bool explain = false;
+  TextView view;
+  std::string table = "activities";
   size_t jobs = 0;
   LimitOptions limits;
 };
@@ -46,7 +48,10 @@ int run(const AnalyzeArgs& args) {
   AnalyzeOptions options;
   options.region_pattern = args.region;
   // CSV lists every region's activities too, held in memory (it has no streamed form yet).
-  options.activities_of_every_region = args.format == "csv";
+  options.activities_of_every_region = args.format == "csv" && args.table == "activities";
+  // The text and Markdown show the typical region's tables only; CSV every region's; JSON makes
+  // each region's as it writes it (AnalyzeOptions::analyzed), never holding them all.
+  options.tables_of_every_region = args.format == "csv";
   options.explain = args.explain;
   options.limits = args.limits.to_limits();
   // JSON lists every region's activities: it is written to stdout as each trace is analyzed,
@@ -70,9 +75,10 @@ int run(const AnalyzeArgs& args) {
     const bool json_on_terminal = json && isatty(fileno(stdout));
     if (json)
       many.analyzed_in_order = [&](size_t, const TraceAnalysis& analysis,
-                                   const RegionActivities& activities) {
+                                   const RegionActivities& activities,
+                                   const RegionTablesOf& tables) {
         if (json_on_terminal) progress.stop();
-        json_stream.trace(analysis, activities);
+        json_stream.trace(analysis, activities, tables);
       };
     outcomes = analyze_files(paths, options, many);
   }
@@ -117,9 +123,11 @@ int run(const AnalyzeArgs& args) {
       if (!json_out.flush() || std::fflush(stdout) != 0) exit_code = standard_output_failed(errno);
     } else {
       const AnalyzeOutput output{read, across ? &*across : nullptr, unread};
-      std::string out = args.format == "md"    ? render_analyze_markdown(output)
+      std::string out = args.format == "md" ? render_analyze_markdown(output)
+                        : args.format == "csv" && args.table != "activities"
+                            ? render_top_table_csv(output, args.table)
                         : args.format == "csv" ? render_analyze_csv(output)
-                                               : render_analyze_text(output);
+                                               : render_analyze_text(output, args.view);
       if (write_command_output(out) != 0) exit_code = 2;
     }
   }
@@ -147,6 +155,18 @@ void register_analyze(CLI::App& app, int& exit_code) {
                   "Output format; csv: one row per GPU activity of every region; summary: one "
                   "line of JSON per trace for `attnprof merge` (docs/DISTRIBUTED.md)")
       ->check(CLI::IsMember({"text", "json", "md", "csv", "summary"}));
+  cmd->add_option("--table", args->table,
+                  "With --format csv: activities (one row per GPU activity, the default), kernels, "
+                  "ops or modules (one row per kernel, op or nn.Module instance of every region)")
+      ->check(CLI::IsMember({"activities", "kernels", "ops", "modules"}));
+  cmd->add_option("--top", args->view.top,
+                  "Rows of each top table (kernels, ops, nn.Modules) in the text (default 10)")
+      ->check(CLI::Range(size_t{1}, size_t{1000000}));
+  cmd->add_flag("--activities", args->view.activities,
+                "Text: also list every GPU activity of the typical region, in order, with the op "
+                "chain that launched it");
+  cmd->add_flag("--wide", args->view.wide,
+                "Text: names cut to fit 120 columns are also written in full below their row");
   cmd->add_flag("--explain", args->explain,
                 "Also say what the trace means: findings with their evidence and suggestions");
   cmd->add_option("-j,--jobs", args->jobs,

@@ -64,9 +64,10 @@ std::vector<Result<TraceAnalysis>> analyze_files(const std::vector<std::string>&
           many.take_activities(i, analysis, region, std::move(activities));
         };
       if (many.analyzed_in_order)
-        mine.analyzed = [&, i](const TraceAnalysis& analysis, const RegionActivities& activities) {
+        mine.analyzed = [&, i](const TraceAnalysis& analysis, const RegionActivities& activities,
+                               const RegionTablesOf& tables) {
           wait_for_turn(i);
-          many.analyzed_in_order(i, analysis, activities);
+          many.analyzed_in_order(i, analysis, activities, tables);
         };
       // The Trace (the large part) lives only inside analyze_file; what stays is its summary.
       outcomes[i].emplace(analyze_file(paths[i], mine));

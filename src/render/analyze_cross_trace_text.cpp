@@ -70,8 +70,8 @@ void append_cross_trace_text(std::string& out, const CrossTraceSummary& across) 
   out += "\n";
 }
 
-std::string render_analyze_text(const AnalyzeOutput& output) {
-  std::string out = render_text(output.traces);
+std::string render_analyze_text(const AnalyzeOutput& output, const TextView& view) {
+  std::string out = render_text(output.traces, view);
   if (output.across)
     append_cross_trace_text(out, *output.across);
   else if (output.traces.size() >= 2)

@@ -7,6 +7,7 @@
 #include "render/facts_json.h"
 #include "render/json_activity.h"
 #include "render/json_writer.h"
+#include "render/top_tables_json.h"
 
 namespace attnprof {
 
@@ -129,7 +130,8 @@ void write_launch_queue(JsonWriter& w, const LaunchDelays& d, const std::vector<
   w.end_array();
 }
 
-void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& activities) {
+void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& activities,
+                 const RegionTablesOf& tables) {
   w.begin_object();
   w.key("path").string(t.path);
   w.key("json_bytes").number(t.json_bytes);
@@ -233,6 +235,7 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
     }
     w.end_array();
     write_launch_queue(w, r.launch_delays, r.queues);
+    write_top_tables_json(w, tables(i), r.gpu_busy_ns);
     w.key("activities").begin_array();
     for (const auto& a : activities(i)) write_activity(w, a);
     w.end_array();
@@ -275,7 +278,8 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
 
 AnalyzeJsonStream::AnalyzeJsonStream(JsonWriter& w) : w_(w) {}
 
-void AnalyzeJsonStream::trace(const TraceAnalysis& analysis, const RegionActivities& activities) {
+void AnalyzeJsonStream::trace(const TraceAnalysis& analysis, const RegionActivities& activities,
+                              const RegionTablesOf& tables) {
   if (!started_) {
     w_.begin_object();
     w_.key("schemaVersion").number(kAnalysisSchemaVersion);
@@ -283,7 +287,7 @@ void AnalyzeJsonStream::trace(const TraceAnalysis& analysis, const RegionActivit
     w_.key("traces").begin_array();
     started_ = true;
   }
-  write_trace(w_, analysis, activities);
+  write_trace(w_, analysis, activities, tables);
 }
 
 void AnalyzeJsonStream::finish(const CrossTraceSummary* across,
@@ -312,7 +316,9 @@ std::string render_analyze_json(const AnalyzeOutput& output) {
   JsonWriter w;
   AnalyzeJsonStream stream(w);
   for (const TraceAnalysis& t : output.traces)
-    stream.trace(t, [&t](size_t region) { return t.regions[region].activities; });
+    stream.trace(
+        t, [&t](size_t region) { return t.regions[region].activities; },
+        [&t](size_t region) { return t.regions[region].tables; });
   stream.finish(output.across, output.traces, output.unread);
   return w.take();
 }

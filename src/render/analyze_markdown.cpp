@@ -1,10 +1,12 @@
-// Markdown for pull requests: per trace, the region medians and the typical region's activities.
+// Markdown for pull requests: per trace, the region medians, the typical region's top tables
+// and its activities.
 
 #include <fmt/format.h>
 
 #include "attnprof/render.h"
 #include "base/format_units.h"
 #include "render/breakdown_words.h"
+#include "render/analyze_top_tables.h"
 #include "render/markdown_kernel_names.h"
 #include "render/shared_words.h"
 
@@ -62,6 +64,7 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
     }
     if (t.typical_region < 0) continue;
     const auto& r = t.regions[t.typical_region];
+    render_top_tables_markdown(out, r);
     put(out, "GPU activities of the typical region ({}{}):\n\n", markdown_code(r.name),
         t.region_pids.empty() ? std::string() : fmt::format(", pid {}", r.pid));
     put(out, "| # | activity | launched by | op chain | grid | block | occupancy | dur (µs) |\n");

@@ -3,10 +3,12 @@
 // compares them (issue 7), and the traces that could not be read.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "attnprof/analysis.h"
 #include "attnprof/cross_trace.h"
+#include "attnprof/render.h"
 #include "render/json_writer.h"
 
 namespace attnprof {
@@ -35,7 +37,8 @@ class AnalyzeJsonStream {
  public:
   explicit AnalyzeJsonStream(JsonWriter& w);
   // One trace read, in input order; the first call writes the document's head.
-  void trace(const TraceAnalysis& analysis, const RegionActivities& activities);
+  void trace(const TraceAnalysis& analysis, const RegionActivities& activities,
+             const RegionTablesOf& tables);
   // The rest of the document: across_traces (when `across` is set), errors. Writes nothing when
   // no trace was written: with no trace read, analyze prints only the errors.
   void finish(const CrossTraceSummary* across, const std::vector<TraceAnalysis>& traces,
@@ -47,11 +50,14 @@ class AnalyzeJsonStream {
   bool started_ = false;
 };
 
-std::string render_analyze_text(const AnalyzeOutput& output);
+std::string render_analyze_text(const AnalyzeOutput& output, const TextView& view = {});
 std::string render_analyze_json(const AnalyzeOutput& output);
 std::string render_analyze_markdown(const AnalyzeOutput& output);
 // One row per GPU activity of every region (analyze with activities_of_every_region).
 std::string render_analyze_csv(const AnalyzeOutput& output);
+// One row per kernel, op or nn.Module instance of every region (`table`: "kernels", "ops",
+// "modules"; analyze --format csv --table).
+std::string render_top_table_csv(const AnalyzeOutput& output, std::string_view table);
 
 // The section that compares the traces, as analyze's text and Markdown print it (merge prints
 // it alone).

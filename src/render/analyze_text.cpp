@@ -9,6 +9,7 @@
 #include "attnprof/render.h"
 #include "base/format_units.h"
 #include "render/breakdown_words.h"
+#include "render/analyze_top_tables.h"
 #include "render/display_text.h"
 #include "render/shared_words.h"
 
@@ -44,7 +45,7 @@ std::string occupancy_cell(const ActivityRow& a) {
   return out;
 }
 
-void render_trace(std::string& out, const TraceAnalysis& t) {
+void render_trace(std::string& out, const TraceAnalysis& t, const TextView& view) {
   fmt::format_to(std::back_inserter(out), "{}\n", escape_control(t.path));
   std::string devices;
   for (const auto& d : t.devices)
@@ -110,7 +111,8 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
       if (!idle.empty()) fmt::format_to(std::back_inserter(out), "  {}\n", idle);
     }
   }
-  if (t.typical_region >= 0) {
+  render_top_tables_text(out, t, view);
+  if (view.activities && t.typical_region >= 0) {
     const auto& r = t.regions[t.typical_region];
     fmt::format_to(std::back_inserter(out),
                    "\n  GPU activities of the typical region (#{} {}{}), in order:\n",
@@ -185,9 +187,9 @@ void render_trace(std::string& out, const TraceAnalysis& t) {
 
 }  // namespace
 
-std::string render_text(const std::vector<TraceAnalysis>& traces) {
+std::string render_text(const std::vector<TraceAnalysis>& traces, const TextView& view) {
   std::string out;
-  for (const auto& t : traces) render_trace(out, t);
+  for (const auto& t : traces) render_trace(out, t, view);
   return out;
 }
 

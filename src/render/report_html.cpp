@@ -19,6 +19,7 @@
 #include "render/report_svg.h"
 #include "render/report_svg_charts.h"
 #include "render/report_table.h"
+#include "render/report_top_tables.h"
 #include "render/shared_words.h"
 
 namespace attnprof {
@@ -478,6 +479,7 @@ void write_timelines(std::string& out, const ReportData& data) {
           R"(<p class="capped">This region is too large to draw whole: lanes with more spans show their longest ones (the count is beside the lane), and CPU ops nested deeper than 12 levels are left out.</p>)");
     }
     write_activities(out, *v.timeline);
+    write_top_tables_html(out, a.regions[a.typical_region]);
     put(out, "</article>");
   }
 }

@@ -1,0 +1,294 @@
+#include "analysis/top_tables.h"
+
+#include <algorithm>
+#include <tuple>
+#include <unordered_map>
+
+#include "analysis/duration_sum.h"
+#include "analysis/kernel_class.h"
+#include "analysis/kernel_names.h"
+
+namespace attnprof {
+
+std::string_view module_class_name(std::string_view instance) {
+  const size_t underscore = instance.rfind('_');
+  if (underscore == std::string_view::npos || underscore == 0 || underscore + 1 == instance.size())
+    return instance;
+  if (instance.find_first_not_of("0123456789", underscore + 1) != std::string_view::npos)
+    return instance;
+  return instance.substr(0, underscore);
+}
+
+namespace {
+
+// Up the parents from `e` (exclusive) to the first event that `wanted` accepts; -1 for none.
+// Used only where a parent comes after its child in the table (events of equal start and
+// duration), which the one pass in table order cannot answer from the parent.
+template <typename Wanted>
+int32_t walk_up(const Trace& trace, size_t e, Wanted&& wanted) {
+  for (HostEventId p = trace.host_parent[e]; p != kNoId; p = trace.host_parent[p])
+    if (wanted(p.index())) return p.value();
+  return -1;
+}
+
+template <typename Row>
+void sort_rows(std::vector<Row>& rows, int64_t Row::*time) {
+  std::sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+    return std::tie(b.*time, a.name) < std::tie(a.*time, b.name);
+  });
+}
+
+// A name seen once per activity: the op names and modules an activity counts in are few (its
+// nesting), so a short list beats a set.
+bool first_time(std::vector<StringId>& seen, StringId name) {
+  if (std::find(seen.begin(), seen.end(), name) != seen.end()) return false;
+  seen.push_back(name);
+  return true;
+}
+
+}  // namespace
+
+TopTablesMaker::TopTablesMaker(const Trace& trace, const RegionSet& set,
+                               const RegionMembers& members)
+    : trace_(trace), set_(set), members_(members) {
+  const auto& host = trace.host_events;
+  const size_t n = host.size();
+  module_name_.assign(trace.strings.size(), false);
+  std::vector<bool> name_checked(trace.strings.size(), false);
+  std::vector<bool> region_op(set.from_ops ? n : 0, false);
+  for (const Region& r : set.regions)
+    if (r.op != kNoId) region_op[r.op.index()] = true;
+
+  auto counts_as_op = [&](size_t e) {
+    return host[e].kind == HostKind::kCpuOp && (region_op.empty() || !region_op[e]);
+  };
+  auto is_module = [&](size_t e) {
+    const HostEvent& h = host[e];
+    if (h.kind != HostKind::kPythonFunction) return false;
+    if (!name_checked[h.name]) {
+      name_checked[h.name] = true;
+      module_name_[h.name] = trace.strings.view(h.name).starts_with(kModulePrefix);
+    }
+    return static_cast<bool>(module_name_[h.name]);
+  };
+
+  // One pass in table order: a parent precedes its children there (sorted by thread, then start,
+  // the longer first), so each event's facts follow from its parent's.
+  op_parent_.assign(n, kIsNotOp);
+  module_parent_.assign(n, -1);
+  std::vector<int32_t> nearest_op(n, -1);  // at or above, for the children's sake
+  std::vector<int32_t> top_op(n, -1);      // per op: its top-level op
+  for (size_t e = 0; e < n; ++e) {
+    const HostEventId parent = trace.host_parent[e];
+    int32_t op_above = -1, module_above = -1;
+    if (parent != kNoId && parent.index() < e) {
+      op_above = nearest_op[parent.index()];
+      module_above = is_module(parent.index()) ? parent.value() : module_parent_[parent.index()];
+    } else if (parent != kNoId) {
+      op_above = walk_up(trace, e, counts_as_op);
+      module_above = walk_up(trace, e, is_module);
+    }
+    module_parent_[e] = module_above;
+    const bool op = counts_as_op(e);
+    nearest_op[e] = op ? static_cast<int32_t>(e) : op_above;
+    if (!op) continue;
+    op_parent_[e] = op_above;
+    if (op_above < 0)
+      top_op[e] = static_cast<int32_t>(e);
+    else if (static_cast<size_t>(op_above) < e)
+      top_op[e] = top_op[op_above];
+    else
+      for (int32_t p = op_above; p >= 0; p = op_parent_[p] >= 0 ? op_parent_[p] : -1)
+        top_op[e] = p;  // rare: walked up to the outermost op
+  }
+  nearest_op = {};
+
+  // The ops grouped by their top-level op, in table order within each group.
+  ops_under_start_.assign(n + 1, 0);
+  for (size_t e = 0; e < n; ++e)
+    if (top_op[e] >= 0) ++ops_under_start_[top_op[e] + 1];
+  for (size_t e = 0; e < n; ++e) ops_under_start_[e + 1] += ops_under_start_[e];
+  ops_under_.resize(ops_under_start_[n]);
+  std::vector<int32_t> fill(ops_under_start_.begin(), ops_under_start_.end() - 1);
+  for (size_t e = 0; e < n; ++e)
+    if (top_op[e] >= 0) ops_under_[fill[top_op[e]]++] = static_cast<int32_t>(e);
+
+  for (size_t e = 0; e < n; ++e)
+    if (is_module(e)) modules_.push_back(static_cast<int32_t>(e));
+  std::sort(modules_.begin(), modules_.end(), [&](int32_t a, int32_t b) {
+    return std::tuple(host[a].pid, host[a].start_ns, a) <
+           std::tuple(host[b].pid, host[b].start_ns, b);
+  });
+}
+
+RegionTables TopTablesMaker::tables(size_t r) {
+  RegionTables out;
+  kernels_of(r, out);
+  ops_of(r, out);
+  modules_of(r, out);
+  return out;
+}
+
+void TopTablesMaker::kernels_of(size_t r, RegionTables& out) {
+  std::unordered_map<StringId, size_t> row_of;
+  std::array<KernelClassTotal, kKernelClassCount> classes{};
+  for (GpuActivityId id : members_.activities[r]) {
+    const GpuActivity& a = trace_.gpu_activities[id];
+    auto [it, fresh] = row_of.try_emplace(a.name, out.kernels.size());
+    if (fresh) {
+      auto [known, first] = kernel_names_.try_emplace(a.name);
+      std::string_view full = trace_.strings.view(a.name);
+      if (first) {
+        KernelName& k = known->second;
+        k.short_name = a.kind == GpuKind::kKernel ? short_kernel_name(full)
+                                                  : std::string(full.substr(0, full.find(" (")));
+        k.kernel_class = a.kind == GpuKind::kMemcpy   ? KernelClass::kCopy
+                         : a.kind == GpuKind::kMemset ? KernelClass::kMemset
+                                                      : classify_kernel(k.short_name, full);
+      }
+      KernelTotal row;
+      row.name = std::string(full);
+      row.short_name = known->second.short_name;
+      row.kernel_class = known->second.kernel_class;
+      row.min_ns = a.dur_ns;
+      row.max_ns = a.dur_ns;
+      out.kernels.push_back(std::move(row));
+    }
+    KernelTotal& row = out.kernels[it->second];
+    ++row.count;
+    add_duration(row.total_ns, a.dur_ns);
+    row.min_ns = std::min(row.min_ns, a.dur_ns);
+    row.max_ns = std::max(row.max_ns, a.dur_ns);
+  }
+  for (const KernelTotal& k : out.kernels) {
+    KernelClassTotal& c = classes[static_cast<size_t>(k.kernel_class)];
+    c.kernel_class = k.kernel_class;
+    c.count += k.count;
+    add_duration(c.total_ns, k.total_ns);
+  }
+  sort_rows(out.kernels, &KernelTotal::total_ns);
+  for (KernelClass c : kAllKernelClasses)
+    if (classes[static_cast<size_t>(c)].count > 0)
+      out.kernel_classes.push_back(classes[static_cast<size_t>(c)]);
+  std::stable_sort(
+      out.kernel_classes.begin(), out.kernel_classes.end(),
+      [](const KernelClassTotal& a, const KernelClassTotal& b) { return a.total_ns > b.total_ns; });
+}
+
+void TopTablesMaker::ops_of(size_t r, RegionTables& out) const {
+  const auto& host = trace_.host_events;
+  std::unordered_map<StringId, size_t> row_of;
+  auto row = [&](StringId name) -> OpTotal& {
+    auto [it, fresh] = row_of.try_emplace(name, out.ops.size());
+    if (fresh) out.ops.push_back(OpTotal{std::string(trace_.strings.view(name))});
+    return out.ops[it->second];
+  };
+  for (HostEventId top : members_.top_level_ops[r]) {
+    for (int32_t i = ops_under_start_[top.index()]; i < ops_under_start_[top.index() + 1]; ++i) {
+      const HostEvent& e = host[static_cast<size_t>(ops_under_[i])];
+      OpTotal& self = row(e.name);
+      ++self.calls;
+      add_duration(self.cpu_ns, e.dur_ns);
+      add_duration(self.self_cpu_ns, e.dur_ns);
+      const int32_t parent = op_parent_[ops_under_[i]];
+      if (parent >= 0) add_duration(row(host[parent].name).self_cpu_ns, -e.dur_ns);
+    }
+  }
+  std::vector<StringId> seen;
+  for (GpuActivityId id : members_.activities[r]) {
+    HostEventId op = trace_.activity_op[id];
+    if (op == kNoId) continue;
+    int32_t at = is_op(op.index()) ? op.value() : op_parent_[op.index()];
+    if (at == kIsNotOp) at = -1;
+    const int64_t dur = trace_.gpu_activities[id].dur_ns;
+    if (at >= 0) add_duration(row(host[at].name).self_gpu_ns, dur);
+    seen.clear();
+    for (; at >= 0; at = op_parent_[at])
+      if (first_time(seen, host[at].name)) add_duration(row(host[at].name).gpu_ns, dur);
+  }
+  sort_rows(out.ops, &OpTotal::cpu_ns);
+}
+
+void TopTablesMaker::modules_of(size_t r, RegionTables& out) const {
+  const auto& host = trace_.host_events;
+  const Region& region = set_.regions[r];
+  std::unordered_map<std::string_view, size_t> instance_of, class_of;
+  auto instance_row = [&](int32_t m) -> ModuleTotal& {
+    std::string_view name = trace_.strings.view(host[m].name).substr(kModulePrefix.size());
+    auto [it, fresh] = instance_of.try_emplace(name, out.module_instances.size());
+    if (fresh) out.module_instances.push_back(ModuleTotal{std::string(name), -1});
+    return out.module_instances[it->second];
+  };
+  auto class_row = [&](int32_t m) -> ModuleTotal& {
+    std::string_view name =
+        module_class_name(trace_.strings.view(host[m].name).substr(kModulePrefix.size()));
+    auto [it, fresh] = class_of.try_emplace(name, out.module_classes.size());
+    if (fresh) out.module_classes.push_back(ModuleTotal{std::string(name), -1});
+    return out.module_classes[it->second];
+  };
+  auto class_id = [&](int32_t m) {
+    return module_class_name(trace_.strings.view(host[m].name).substr(kModulePrefix.size()));
+  };
+  // A module is the region's when its call starts inside the region's span, in its process.
+  auto in_region = [&](int32_t m) {
+    const HostEvent& e = host[m];
+    return (region.any_process || e.pid == region.pid) && e.start_ns >= region.start_ns &&
+           e.start_ns < region.end_ns;
+  };
+
+  // The region's module calls: those of its process (or of all) that start inside its span.
+  auto by_start = [&](int32_t pid, int64_t t) {
+    return std::lower_bound(modules_.begin(), modules_.end(), std::tuple(pid, t),
+                            [&](int32_t m, const auto& key) {
+                              return std::tuple(host[m].pid, host[m].start_ns) < key;
+                            });
+  };
+  auto first = region.any_process ? modules_.begin() : by_start(region.pid, region.start_ns);
+  for (auto it = first; it != modules_.end() && in_region(*it); ++it) {
+    const int32_t m = *it;
+    int32_t depth = 0;
+    bool same_class_above = false;
+    for (int32_t p = module_parent_[m]; p >= 0; p = module_parent_[p]) {
+      ++depth;
+      same_class_above |= class_id(p) == class_id(m);
+    }
+    ModuleTotal& instance = instance_row(m);
+    ++instance.calls;
+    add_duration(instance.cpu_ns, host[m].dur_ns);
+    if (instance.depth < 0 || depth < instance.depth) instance.depth = depth;
+    ModuleTotal& cls = class_row(m);
+    ++cls.calls;
+    if (!same_class_above) add_duration(cls.cpu_ns, host[m].dur_ns);
+    if (cls.depth < 0 || depth < cls.depth) cls.depth = depth;
+  }
+  if (out.module_instances.empty()) return;
+
+  std::vector<StringId> seen_instances;
+  std::vector<std::string_view> seen_classes;
+  for (GpuActivityId id : members_.activities[r]) {
+    const HostEventId launch = trace_.activity_launch[id];
+    if (launch == kNoId) continue;
+    const int64_t dur = trace_.gpu_activities[id].dur_ns;
+    seen_instances.clear();
+    seen_classes.clear();
+    for (int32_t m = module_parent_[launch.index()]; m >= 0; m = module_parent_[m]) {
+      if (!in_region(m)) continue;
+      if (first_time(seen_instances, host[m].name)) {
+        ModuleTotal& instance = instance_row(m);
+        add_duration(instance.gpu_ns, dur);
+        ++instance.activities;
+      }
+      const std::string_view cls = class_id(m);
+      if (std::find(seen_classes.begin(), seen_classes.end(), cls) == seen_classes.end()) {
+        seen_classes.push_back(cls);
+        ModuleTotal& row = class_row(m);
+        add_duration(row.gpu_ns, dur);
+        ++row.activities;
+      }
+    }
+  }
+  sort_rows(out.module_instances, &ModuleTotal::gpu_ns);
+  sort_rows(out.module_classes, &ModuleTotal::gpu_ns);
+}
+
+}  // namespace attnprof

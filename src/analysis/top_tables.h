@@ -1,0 +1,59 @@
+#pragma once
+// The top tables of each region (include/attnprof/top_tables.h): kernels, ops and nn.Modules.
+// The facts of the trace's tree that every region reads (each op's nearest op above, each
+// event's nearest module above) are worked out once, in one pass over the host events.
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/regions.h"
+#include "attnprof/top_tables.h"
+#include "model/trace.h"
+
+namespace attnprof {
+
+// python_function events of nn.Modules (with_stack=True) are named "nn.Module: Linear_3".
+inline constexpr std::string_view kModulePrefix = "nn.Module: ";
+
+// "Linear_3" -> "Linear"; a name without a numbered suffix is its own class.
+std::string_view module_class_name(std::string_view instance);
+
+class TopTablesMaker {
+ public:
+  TopTablesMaker(const Trace& trace, const RegionSet& set, const RegionMembers& members);
+  // The tables of region `r` (an index into set.regions), complete and sorted.
+  RegionTables tables(size_t r);
+
+ private:
+  bool is_op(size_t e) const { return op_parent_[e] != kIsNotOp; }
+  void kernels_of(size_t r, RegionTables& out);
+  void ops_of(size_t r, RegionTables& out) const;
+  void modules_of(size_t r, RegionTables& out) const;
+
+  static constexpr int32_t kIsNotOp = -2;
+  const Trace& trace_;
+  const RegionSet& set_;
+  const RegionMembers& members_;
+  // Per host event: the nearest op strictly above it (-1 for none), or kIsNotOp for an event that
+  // is no op (not a cpu_op, or a region that is an op).
+  std::vector<int32_t> op_parent_;
+  // Per host event: the nearest nn.Module event strictly above it, -1 for none.
+  std::vector<int32_t> module_parent_;
+  // The ops under each top-level op, grouped by it (offsets into ops_under_).
+  std::vector<int32_t> ops_under_start_;  // per host event, into ops_under_; size events + 1
+  std::vector<int32_t> ops_under_;
+  // Per GPU activity name: its short name and class, made once for every region.
+  struct KernelName {
+    std::string short_name;
+    KernelClass kernel_class;
+  };
+  std::unordered_map<StringId, KernelName> kernel_names_;
+  // nn.Module events, sorted by (pid, start).
+  std::vector<int32_t> modules_;
+  // Per name id: is it an nn.Module event's name.
+  std::vector<bool> module_name_;
+};
+
+}  // namespace attnprof
