@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "attnprof/attribution.h"
 #include "attnprof/diagnostics.h"
 #include "attnprof/findings.h"
 #include "attnprof/limits.h"
@@ -30,6 +31,8 @@ struct ActivityRow {
       launch_api;  // cudaLaunchKernel, cuLaunchKernelEx, cudaMemcpyAsync, cudaGraphLaunch, ...
   std::vector<std::string>
       op_chain;             // outermost op first, e.g. aten::masked_fill, aten::clone, aten::copy_
+  // How op_chain was found: its own launch, or, in a CUDA graph replay, the capture's launch.
+  Attribution attribution = Attribution::kLaunch;
   std::string memcpy_kind;  // DtoD, HtoD, DtoH, ... for memcpy; empty otherwise
   // Each -1 where the trace does not give it (a grid or block then has -1 in all three).
   std::array<int32_t, 3> grid{-1, -1, -1};

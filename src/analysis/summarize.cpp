@@ -57,6 +57,7 @@ class RowMaker {
     for (; op != kNoId; op = chain_op_above(op))
       row.op_chain.emplace_back(trace_.strings.view(trace_.host_events[op].name));
     std::reverse(row.op_chain.begin(), row.op_chain.end());
+    row.attribution = trace_.activity_attribution[id];
     row.grid = a.grid;
     row.block = a.block;
     row.registers_per_thread = a.registers_per_thread;
