@@ -30,7 +30,7 @@ struct ActivityRow {
   std::string
       launch_api;  // cudaLaunchKernel, cuLaunchKernelEx, cudaMemcpyAsync, cudaGraphLaunch, ...
   std::vector<std::string>
-      op_chain;             // outermost op first, e.g. aten::masked_fill, aten::clone, aten::copy_
+      op_chain;  // outermost op first, e.g. aten::masked_fill, aten::clone, aten::copy_
   // How op_chain was found: its own launch, or, in a CUDA graph replay, the capture's launch.
   Attribution attribution = Attribution::kLaunch;
   std::string memcpy_kind;  // DtoD, HtoD, DtoH, ... for memcpy; empty otherwise

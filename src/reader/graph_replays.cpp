@@ -80,8 +80,7 @@ void attribute_graph_replays(Trace& trace) {
     ran[launch.index()] = true;
     signed char& api = graph_api[host[launch].name];
     if (api < 0) api = kineto::is_graph_launch_api(trace.strings.view(host[launch].name)) ? 1 : 0;
-    if (api && is_gpu_work(gpu[g].kind))
-      replays[launch].push_back(static_cast<GpuActivityId>(g));
+    if (api && is_gpu_work(gpu[g].kind)) replays[launch].push_back(static_cast<GpuActivityId>(g));
   }
   if (replays.empty()) return;
   const std::vector<Capture> captures = find_captures(trace, ran);
