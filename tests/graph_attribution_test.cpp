@@ -102,6 +102,9 @@ TEST(GraphAttribution, WithoutTheCaptureReplaysAreUnknownAndStillCounted) {
     EXPECT_EQ(unknown, 126u) << r.name;
     EXPECT_EQ(launch, 3u) << r.name;
     EXPECT_EQ(r.kernels + r.memcpy + r.memset, int64_t(unknown + launch)) << r.name;
+    EXPECT_EQ(r.by_attribution[static_cast<size_t>(Attribution::kUnknown)], 126) << r.name;
+    EXPECT_EQ(r.by_attribution[static_cast<size_t>(Attribution::kLaunch)], 3) << r.name;
+    EXPECT_EQ(r.by_attribution[static_cast<size_t>(Attribution::kCaptureOrder)], 0) << r.name;
   }
 }
 

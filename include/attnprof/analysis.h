@@ -67,6 +67,8 @@ struct RegionSummary {
   // Synchronizations on the GPU timeline that the trace records (cuda_sync, MTIA's event waits
   // and records), placed by the call that asked for them: waits, not work.
   int64_t gpu_syncs = 0;
+  // Its kernels, copies and memsets by how their op was found (indexed by Attribution).
+  std::array<int64_t, kAttributionCount> by_attribution{};
   std::vector<ActivityRow> activities;  // in GPU start order (see AnalyzeOptions)
 };
 

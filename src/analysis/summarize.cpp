@@ -234,6 +234,8 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     s.wall_ns = region.end_ns - region.start_ns - (region.any_process ? 1 : 0);
     for (GpuActivityId id : members.activities[r]) {
       const GpuActivity& a = trace.gpu_activities[id];
+      if (is_gpu_work(a.kind))
+        ++s.by_attribution[static_cast<size_t>(trace.activity_attribution[id])];
       if (a.kind == GpuKind::kKernel) {
         ++s.kernels;
       } else if (a.kind == GpuKind::kMemcpy) {
