@@ -205,6 +205,7 @@ class ActivityColumns {
         chain_ += op;
       }
       op_chain_.push(chain_);
+      attribution_.push(attribution_name(a.attribution));
       memcpy_kind_.push(a.memcpy_kind);
       grid_x_.push(a.grid[0]);
       grid_y_.push(a.grid[1]);
@@ -240,6 +241,7 @@ class ActivityColumns {
     d["name"] = name_.to_python();
     d["launch_api"] = launch_api_.to_python();
     d["op_chain"] = op_chain_.to_python();
+    d["attribution"] = attribution_.to_python();
     d["memcpy_kind"] = memcpy_kind_.to_python();
     d["grid_x"] = grid_x_.to_python();
     d["grid_y"] = grid_y_.to_python();
@@ -265,7 +267,8 @@ class ActivityColumns {
     f(origin_, o.origin_), f(region_, o.region_);
     f(region_index_, o.region_index_), f(typical_, o.typical_), f(kind_, o.kind_);
     f(short_name_, o.short_name_), f(name_, o.name_), f(launch_api_, o.launch_api_);
-    f(op_chain_, o.op_chain_), f(memcpy_kind_, o.memcpy_kind_), f(grid_x_, o.grid_x_);
+    f(op_chain_, o.op_chain_), f(attribution_, o.attribution_), f(memcpy_kind_, o.memcpy_kind_),
+        f(grid_x_, o.grid_x_);
     f(grid_y_, o.grid_y_), f(grid_z_, o.grid_z_), f(block_x_, o.block_x_);
     f(block_y_, o.block_y_), f(block_z_, o.block_z_), f(registers_, o.registers_);
     f(shared_memory_, o.shared_memory_), f(occupancy_, o.occupancy_), f(limiter_, o.limiter_);
@@ -274,7 +277,8 @@ class ActivityColumns {
   }
 
   Origin origin_;
-  TextColumn region_, kind_, short_name_, name_, launch_api_, op_chain_, memcpy_kind_, limiter_;
+  TextColumn region_, kind_, short_name_, name_, launch_api_, op_chain_, attribution_, memcpy_kind_,
+      limiter_;
   Column<int64_t> region_index_, grid_x_, grid_y_, grid_z_, block_x_, block_y_, block_z_,
       registers_, shared_memory_, bytes_, stream_;
   Column<double> occupancy_, kineto_occupancy_, start_us_, duration_us_;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "attnprof/attribution.h"
 #include "attnprof/diagnostics.h"
 #include "attnprof/findings.h"
 #include "attnprof/launch_queue.h"
@@ -32,7 +33,9 @@ struct ActivityRow {
   std::string
       launch_api;  // cudaLaunchKernel, cuLaunchKernelEx, cudaMemcpyAsync, cudaGraphLaunch, ...
   std::vector<std::string>
-      op_chain;             // outermost op first, e.g. aten::masked_fill, aten::clone, aten::copy_
+      op_chain;  // outermost op first, e.g. aten::masked_fill, aten::clone, aten::copy_
+  // How op_chain was found: its own launch, or, in a CUDA graph replay, the capture's launch.
+  Attribution attribution = Attribution::kLaunch;
   std::string memcpy_kind;  // DtoD, HtoD, DtoH, ... for memcpy; empty otherwise
   // Each -1 where the trace does not give it (a grid or block then has -1 in all three).
   std::array<int32_t, 3> grid{-1, -1, -1};
@@ -74,6 +77,8 @@ struct RegionSummary {
   std::vector<int64_t> communication_starts_ns;
   LaunchDelays launch_delays;           // launch call to GPU start, over its activities
   std::vector<StreamQueue> queues;      // launches queued per stream, by stream number
+  // Its kernels, copies and memsets by how their op was found (indexed by Attribution).
+  std::array<int64_t, kAttributionCount> by_attribution{};
   std::vector<ActivityRow> activities;  // in GPU start order (see AnalyzeOptions)
   // Totals per kernel, op and nn.Module (attnprof/top_tables.h), complete.
   RegionTables tables;

@@ -57,6 +57,7 @@ class RowMaker {
     for (; op != kNoId; op = chain_op_above(op))
       row.op_chain.emplace_back(trace_.strings.view(trace_.host_events[op].name));
     std::reverse(row.op_chain.begin(), row.op_chain.end());
+    row.attribution = trace_.activity_attribution[id];
     row.grid = a.grid;
     row.block = a.block;
     row.registers_per_thread = a.registers_per_thread;
@@ -274,6 +275,8 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     s.wall_ns = region.end_ns - region.start_ns - (region.any_process ? 1 : 0);
     for (GpuActivityId id : members.activities[r]) {
       const GpuActivity& a = trace.gpu_activities[id];
+      if (is_gpu_work(a.kind))
+        ++s.by_attribution[static_cast<size_t>(trace.activity_attribution[id])];
       if (a.kind == GpuKind::kKernel) {
         ++s.kernels;
       } else if (a.kind == GpuKind::kMemcpy) {

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "attnprof/attribution.h"
 #include "attnprof/diagnostics.h"
 #include "model/string_pool.h"
 
@@ -216,6 +217,8 @@ struct Trace {
   IdVector<GpuActivityId, HostEventId> activity_launch;
   // Per GPU activity: the innermost cpu_op that issued it.
   IdVector<GpuActivityId, HostEventId> activity_op;
+  // Per GPU activity: how activity_op was found (a graph replay's from its capture, or unknown).
+  IdVector<GpuActivityId, Attribution> activity_attribution;
   // The lowest correlation id of the trace's runtime/driver calls (kNoValue without any). GPU work
   // whose id has no call and is below it was launched before the profiler's window opened.
   int64_t first_launch_correlation = kNoValue;

@@ -15,7 +15,8 @@ size_t trace_memory_bytes(const Trace& trace) {
   return trace.strings.memory_bytes() + reserved(trace.host_events) +
          reserved(trace.gpu_activities) + reserved(trace.instants) + reserved(trace.flows) +
          reserved(trace.thread_names) + reserved(trace.devices) + reserved(trace.host_parent) +
-         reserved(trace.activity_launch) + reserved(trace.activity_op);
+         reserved(trace.activity_launch) + reserved(trace.activity_op) +
+         reserved(trace.activity_attribution);
 }
 
 }  // namespace attnprof

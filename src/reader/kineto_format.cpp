@@ -109,4 +109,17 @@ bool is_kernel_launch_api(std::string_view name) {
          name == "cudaGraphLaunch";
 }
 
+bool is_graph_launch_api(std::string_view name) {
+  return name == "cudaGraphLaunch" || name == "cuGraphLaunch" || name == "hipGraphLaunch";
+}
+
+std::optional<GpuKind> captured_node_kind(std::string_view name) {
+  if (is_graph_launch_api(name)) return std::nullopt;
+  if (is_kernel_launch_api(name)) return GpuKind::kKernel;
+  // cudaMemsetAsync, cudaMemset2DAsync, cuMemsetD32Async, cudaMemcpyAsync, cuMemcpyHtoDAsync...
+  if (name.find("Memset") != std::string_view::npos) return GpuKind::kMemset;
+  if (name.find("Memcpy") != std::string_view::npos) return GpuKind::kMemcpy;
+  return std::nullopt;
+}
+
 }  // namespace attnprof::kineto

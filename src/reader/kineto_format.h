@@ -28,6 +28,8 @@
 #include <optional>
 #include <string_view>
 
+#include "model/trace.h"
+
 namespace attnprof::kineto {
 
 enum class Category : uint8_t {
@@ -162,5 +164,13 @@ inline constexpr std::string_view kThreadName = "thread_name";
 // Runtime and driver calls that put work on a GPU: a call of these names without its GPU
 // activity in the trace is worth a diagnostic (others, like cudaStreamIsCapturing, have none).
 bool is_kernel_launch_api(std::string_view name);
+
+// The call that replays a CUDA (or HIP) graph: all the graph's activities carry its correlation.
+bool is_graph_launch_api(std::string_view name);
+// Between cudaStreamBeginCapture and cudaStreamEndCapture, the calls that put a node into the
+// graph, by the kind of activity the node runs as (docs/CUDA_GRAPHS.md); none for other calls.
+std::optional<GpuKind> captured_node_kind(std::string_view name);
+inline constexpr std::string_view kBeginCapture = "cudaStreamBeginCapture";
+inline constexpr std::string_view kEndCapture = "cudaStreamEndCapture";
 
 }  // namespace attnprof::kineto

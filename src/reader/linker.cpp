@@ -10,6 +10,7 @@
 #include "model/huge_pages.h"
 #include "model/sorted_runs.h"
 #include "model/two_threads.h"
+#include "reader/graph_replays.h"
 #include "reader/kineto_format.h"
 #include "reader/shared_correlations.h"
 
@@ -276,6 +277,7 @@ void link_trace(Trace& trace) {
   });
   for (auto& detail : unpaired)
     trace.diagnostics.add(DiagnosticKind::kFlowWithoutPartner, 0, std::move(detail));
+  attribute_graph_replays(trace);
 }
 
 }  // namespace attnprof

@@ -5,7 +5,9 @@
 // - activity_launch: GPU activity -> the runtime/driver call with the same correlation id
 //   (all kernels of one cudaGraphLaunch share its id);
 // - activity_op: GPU activity -> the innermost cpu_op above its launch, or by "External id"
-//   where the launch is missing.
+//   where the launch is missing; for a CUDA graph replay's activities, the op of the launch
+//   recorded while capturing the graph (reader/graph_replays.h);
+// - activity_attribution: how that op was found.
 // Oddities (activities without launches, unpaired flows, ...) become diagnostics.
 
 #include "model/trace.h"

@@ -10,6 +10,7 @@ const std::vector<std::string_view>& activity_csv_header() {
                                                     "name",
                                                     "launch_api",
                                                     "op_chain",
+                                                    "attribution",
                                                     "memcpy_kind",
                                                     "grid_x",
                                                     "grid_y",
@@ -38,7 +39,7 @@ void activity_csv_fields(CsvWriter& csv, const ActivityRow& a) {
     if (!chain.empty()) chain += kOpChainSeparator;
     chain += op;
   }
-  csv.text(chain).text(a.memcpy_kind);
+  csv.text(chain).text(attribution_name(a.attribution)).text(a.memcpy_kind);
   // Copies have no launch configuration: empty fields, not zeros, so that pandas reads NaN.
   for (const auto* dims : {&a.grid, &a.block})
     for (int32_t v : *dims) kernel ? csv.number(int64_t{v}) : csv.empty();

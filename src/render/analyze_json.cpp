@@ -21,6 +21,7 @@ void write_activity_fields(JsonWriter& w, const ActivityRow& a) {
   w.key("op_chain").begin_array();
   for (const auto& op : a.op_chain) w.string(op);
   w.end_array();
+  w.key("attribution").string(attribution_name(a.attribution));
   if (a.kind == ActivityKind::kMemcpy) w.key("memcpy_kind").string(a.memcpy_kind);
   // What the trace does not give is null, never 0.
   auto known = [&](int64_t v) -> JsonWriter& { return v < 0 ? w.null() : w.number(v); };

@@ -45,6 +45,26 @@ std::string occupancy_cell(const ActivityRow& a) {
   return out;
 }
 
+// Per region, how the op of each activity was found, when any was not by its own launch: a CUDA
+// graph replay's by its capture, or unknown (docs/CUDA_GRAPHS.md, "Attribution").
+void write_graph_attribution(std::string& out, const TraceAnalysis& t) {
+  auto count = [](const RegionSummary& r, Attribution a) {
+    return r.by_attribution[static_cast<size_t>(a)];
+  };
+  bool any = false;
+  for (const auto& r : t.regions)
+    any |= count(r, Attribution::kCaptureOrder) + count(r, Attribution::kUnknown) > 0;
+  if (!any) return;
+  std::string cells;
+  for (const auto& r : t.regions)
+    cells += fmt::format("{}{}/{}/{}", cells.empty() ? "" : ", ", count(r, Attribution::kLaunch),
+                         count(r, Attribution::kCaptureOrder), count(r, Attribution::kUnknown));
+  fmt::format_to(std::back_inserter(out),
+                 "  op found by launch/capture_order/unknown per region (unknown: op unknown "
+                 "(graph replay)): {}\n",
+                 cells);
+}
+
 void render_trace(std::string& out, const TraceAnalysis& t, const TextView& view) {
   fmt::format_to(std::back_inserter(out), "{}\n", escape_control(t.path));
   std::string devices;
@@ -92,6 +112,7 @@ void render_trace(std::string& out, const TraceAnalysis& t, const TextView& view
                    format_count(m.kernels.median), memcpy_median_cell(m),
                    format_count(m.memset.median), format_us(m.gpu_busy_ns.median),
                    format_us(m.wall_ns.median), format_us(m.cpu_ns.median));
+    write_graph_attribution(out, t);
     std::string syncs;
     for (const auto& r : t.regions)
       syncs += fmt::format("{}{}", syncs.empty() ? "" : ", ", r.gpu_syncs);

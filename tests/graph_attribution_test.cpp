@@ -1,0 +1,124 @@
+// Which op launched each activity of a CUDA graph replay (reader/graph_replays.h), on the H200
+// traces of tests/data/graphs (docs/CUDA_GRAPHS.md): paired by order with the capture in the
+// same trace, or unknown when the trace holds the replays alone.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "test_support.h"
+
+namespace attnprof {
+namespace {
+
+using testing::analyze_fixture;
+
+std::vector<const ActivityRow*> replayed(const RegionSummary& r) {
+  std::vector<const ActivityRow*> out;
+  for (const ActivityRow& a : r.activities)
+    if (a.launch_api == "cudaGraphLaunch") out.push_back(&a);
+  return out;
+}
+
+std::string leaf_op(const ActivityRow& a) {
+  return a.op_chain.empty() ? "" : a.op_chain.back();
+}
+
+// The naive graph: bmm, the mask's memset and fill, softmax, the copy and the second bmm, as
+// captured; every replay gets the capture's ops, the first GEMM aten::bmm.
+TEST(GraphAttribution, NaiveReplaysTakeTheOpsOfTheirCapture) {
+  const TraceAnalysis t = analyze_fixture("graphs/naive-graph-capture.json.gz");
+  ASSERT_EQ(t.regions.size(), 4u);
+  for (const ActivityRow& a : t.regions[0].activities)
+    EXPECT_EQ(a.attribution, Attribution::kLaunch) << a.name;
+  for (size_t i = 1; i < 4; ++i) {
+    const auto rows = replayed(t.regions[i]);
+    ASSERT_EQ(rows.size(), 7u) << t.regions[i].name;
+    for (const ActivityRow* a : rows) {
+      EXPECT_EQ(a->attribution, Attribution::kCaptureOrder) << a->name;
+      EXPECT_FALSE(a->op_chain.empty()) << a->name;
+    }
+    EXPECT_EQ(leaf_op(*rows.front()), "aten::bmm");
+    EXPECT_EQ(leaf_op(*rows.back()), "aten::bmm");
+  }
+}
+
+// The hand-captured Llama decode step: all 126 activities of each replay have an op, the same
+// in every replay, and the attention calls among them are cuDNN's, where the eager decode
+// (tests/data/models/llama-decode-sdpa.json.gz) has them, in the same order among the GEMMs.
+TEST(GraphAttribution, DecodeReplaysMatchTheEagerDecodesOrder) {
+  const TraceAnalysis graph = analyze_fixture("graphs/hf-decode-graph-capture.json.gz");
+  ASSERT_EQ(graph.regions.size(), 4u);
+  std::vector<std::string> first;
+  for (size_t i = 1; i < 4; ++i) {
+    std::vector<std::string> ops;
+    for (const ActivityRow* a : replayed(graph.regions[i])) {
+      EXPECT_EQ(a->attribution, Attribution::kCaptureOrder) << a->name;
+      ASSERT_FALSE(a->op_chain.empty()) << a->name;
+      ops.push_back(leaf_op(*a));
+    }
+    ASSERT_EQ(ops.size(), 126u);
+    if (first.empty()) first = ops;
+    EXPECT_EQ(ops, first) << graph.regions[i].name;
+  }
+  // The order of the model's heavy ops (its GEMMs and attention) in the eager decode.
+  auto heavy = [](const std::vector<std::string>& ops) {
+    std::vector<std::string> out;
+    for (const auto& op : ops)
+      if (op == "aten::mm" || op == "aten::bmm" || op == "aten::addmm" ||
+          op.find("attention") != std::string::npos)
+        out.push_back(op);
+    return out;
+  };
+  const TraceAnalysis eager = analyze_fixture("models/llama-decode-sdpa.json.gz");
+  std::vector<std::string> eager_ops;
+  for (const ActivityRow& a : eager.regions.back().activities) eager_ops.push_back(leaf_op(a));
+  const auto graph_heavy = heavy(first), eager_heavy = heavy(eager_ops);
+  EXPECT_EQ(graph_heavy, eager_heavy);
+  // Two attention calls (two layers), each cuDNN's kernel and a reduction.
+  EXPECT_EQ(std::count(graph_heavy.begin(), graph_heavy.end(), "aten::_cudnn_attention_forward"),
+            4);
+  size_t cudnn_calls = 0;
+  for (const ActivityRow* a : replayed(graph.regions[1]))
+    if (a->name.find("sdpa") != std::string::npos) {
+      ++cudnn_calls;
+      EXPECT_EQ(a->op_chain.front(), "aten::scaled_dot_product_attention");
+      EXPECT_EQ(leaf_op(*a), "aten::_cudnn_attention_forward");
+    }
+  EXPECT_EQ(cudnn_calls, 2u);
+}
+
+// The replays alone: nothing to pair with, so every replayed activity is unknown, counted,
+// and each step still holds all 128 kernels and the copy.
+TEST(GraphAttribution, WithoutTheCaptureReplaysAreUnknownAndStillCounted) {
+  const TraceAnalysis t = analyze_fixture("graphs/hf-decode-graph-replay.json.gz");
+  ASSERT_EQ(t.regions.size(), 3u);
+  for (const RegionSummary& r : t.regions) {
+    size_t unknown = 0, launch = 0;
+    for (const ActivityRow& a : r.activities)
+      (a.attribution == Attribution::kUnknown ? unknown : launch) += 1;
+    EXPECT_EQ(unknown, 126u) << r.name;
+    EXPECT_EQ(launch, 3u) << r.name;
+    EXPECT_EQ(r.kernels + r.memcpy + r.memset, int64_t(unknown + launch)) << r.name;
+    EXPECT_EQ(r.by_attribution[static_cast<size_t>(Attribution::kUnknown)], 126) << r.name;
+    EXPECT_EQ(r.by_attribution[static_cast<size_t>(Attribution::kLaunch)], 3) << r.name;
+    EXPECT_EQ(r.by_attribution[static_cast<size_t>(Attribution::kCaptureOrder)], 0) << r.name;
+  }
+}
+
+// Inductor's graph under reduce-overhead: the capture names each Triton kernel's launcher,
+// deeper than the Torch-Compiled Region every replayed activity carries by its External id.
+TEST(GraphAttribution, ReduceOverheadReplaysNameInductorsKernels) {
+  const TraceAnalysis t = analyze_fixture("graphs/hf-decode-compiled-capture.json.gz");
+  for (const RegionSummary& r : t.regions) {
+    const auto rows = replayed(r);
+    ASSERT_EQ(rows.size(), 45u) << r.name;
+    for (const ActivityRow* a : rows) EXPECT_EQ(a->attribution, Attribution::kCaptureOrder);
+    EXPECT_EQ(leaf_op(*rows.front()).rfind("triton_red_fused_", 0), 0u) << leaf_op(*rows.front());
+  }
+}
+
+}  // namespace
+}  // namespace attnprof
