@@ -590,6 +590,10 @@ py::dict merge(const std::vector<std::string>& summaries) {
   out["regions"] = region_columns(read);
   out["activities"] = ActivityColumns().to_python();
   out["findings"] = finding_columns(read);
+  // A summary keeps no tables: the columns, with no rows.
+  out["kernels"] = kernel_columns({});
+  out["ops"] = op_columns({});
+  out["modules"] = module_columns({});
   out["errors"] = errors;
   out["error_kinds"] = error_kinds;
   if (are_ranks_of_one_run(read))

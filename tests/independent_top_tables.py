@@ -121,7 +121,7 @@ def main():
     attnprof, trace = sys.argv[1], sys.argv[2]
     pattern = sys.argv[3] if len(sys.argv) > 3 else None
     doc = ir.load(trace)
-    regions, _ = ir.read_regions(doc, pattern)
+    regions, _, _ = ir.read_regions(doc, pattern)
     if not regions:
         print(f"{trace} [{pattern}]: no region: nothing to compare")
         return 0

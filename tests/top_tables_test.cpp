@@ -167,9 +167,9 @@ TEST(TopTables, TrainStepModulesAndDefaultText) {
   EXPECT_NE(listed.output.find("top 3 of 32"), std::string::npos);
   // Two MulFunctor kernels of one short name stay two rows, marked apart.
   auto twelve = testing::run_cli("analyze --top 12 " + testing::fixture("train_step.json.gz"));
-  EXPECT_NE(twelve.output.find("[Mu... #1 elementwise       2"), std::string::npos)
+  EXPECT_NE(twelve.output.find("[Mu... #1 elementwise          2"), std::string::npos)
       << twelve.output;
-  EXPECT_NE(twelve.output.find("[Mu... #2 elementwise       1"), std::string::npos);
+  EXPECT_NE(twelve.output.find("[Mu... #2 elementwise          1"), std::string::npos);
   EXPECT_NE(twelve.output.find("different kernels of one short name"), std::string::npos);
 }
 

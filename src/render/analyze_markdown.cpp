@@ -49,7 +49,7 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
         format_us(b.communication_ns.median), format_us(b.memory_ns.median),
         b.communication_overlap_pct.count > 0 ? format_percent(b.communication_overlap_pct.median)
                                               : std::string("-"));
-    if (t.breakdown.span_ns > 0) put(out, "{}\n\n", breakdown_line(t.breakdown));
+    if (t.breakdown.span_ns > 0) put(out, "{}\n\n", breakdown_line(t.breakdown, "; "));
     if (t.diagnostics.total() > 0) {
       // The same warnings as the terminal report: a table must not hide what it rests on.
       put(out, "> **Warnings ({}):**", t.diagnostics.total());

@@ -124,7 +124,7 @@ void render_trace(std::string& out, const TraceAnalysis& t, const TextView& view
     for (const std::string& line : outside_regions_lines(t.outside_regions))
       fmt::format_to(std::back_inserter(out), "  {}\n", line);
     if (t.breakdown.span_ns > 0)
-      fmt::format_to(std::back_inserter(out), "  {}\n", breakdown_line(t.breakdown));
+      fmt::format_to(std::back_inserter(out), "  {}\n", breakdown_line(t.breakdown, "\n  "));
     if (t.typical_region >= 0) {
       const RegionSummary& typical = t.regions[static_cast<size_t>(t.typical_region)];
       const std::string idle = idle_causes_line(

@@ -55,7 +55,7 @@ void kernels_table(std::string& out, const RegionSummary& r, const TextView& vie
   const size_t shown = std::min(view.top, rows.size());
   put(out, "\n  Top kernels by GPU time ({}), share of the region's GPU busy time:\n",
       shown_words(shown, rows.size()));
-  put(out, "  {:>3} {:<{}} {:<12} {:>6} {:>10} {:>10} {:>10} {:>10} {:>6}\n", "#", "kernel",
+  put(out, "  {:>3} {:<{}} {:<15} {:>6} {:>10} {:>10} {:>10} {:>10} {:>6}\n", "#", "kernel",
       kKernelName, "class", "count", "total µs", "mean µs", "min µs", "max µs", "busy %");
   // Rows are kernels by full name: two that fold to one short name are told apart by a mark.
   std::map<std::string_view, int> with_short_name, seen;
@@ -69,7 +69,7 @@ void kernels_table(std::string& out, const RegionSummary& r, const TextView& vie
       name = cell(k.short_name, kKernelName - mark.size()) + mark;
       marked = true;
     }
-    put(out, "  {:>3} {:<{}} {:<12} {:>6} {:>10} {:>10} {:>10} {:>10} {:>6}\n", i + 1,
+    put(out, "  {:>3} {:<{}} {:<15} {:>6} {:>10} {:>10} {:>10} {:>10} {:>6}\n", i + 1,
         cell(name, kKernelName), kKernelName, kernel_class_id(k.kernel_class), k.count,
         format_us(static_cast<double>(k.total_ns)),
         format_us(static_cast<double>(k.total_ns) / static_cast<double>(k.count)),
