@@ -9,8 +9,8 @@
 #include <cmath>
 
 #include <cstdint>
-#include <stdexcept>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>

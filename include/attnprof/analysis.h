@@ -75,8 +75,8 @@ struct RegionSummary {
   // The starts of its communication kernels (trace clock, in order): the cross-rank comparison
   // matches the n-th of each rank (include/attnprof/cross_trace.h).
   std::vector<int64_t> communication_starts_ns;
-  LaunchDelays launch_delays;           // launch call to GPU start, over its activities
-  std::vector<StreamQueue> queues;      // launches queued per stream, by stream number
+  LaunchDelays launch_delays;       // launch call to GPU start, over its activities
+  std::vector<StreamQueue> queues;  // launches queued per stream, by stream number
   // Its kernels, copies and memsets by how their op was found (indexed by Attribution).
   std::array<int64_t, kAttributionCount> by_attribution{};
   std::vector<ActivityRow> activities;  // in GPU start order (see AnalyzeOptions)

@@ -5,8 +5,8 @@
 
 #include "attnprof/render.h"
 #include "base/format_units.h"
-#include "render/breakdown_words.h"
 #include "render/analyze_top_tables.h"
+#include "render/breakdown_words.h"
 #include "render/markdown_kernel_names.h"
 #include "render/shared_words.h"
 
