@@ -501,6 +501,42 @@ std::vector<std::string> expand(const std::vector<std::string>& arguments) {
   return paths;
 }
 
+// The traces read (or merged from summaries) and the errors of those that could not be, as the
+// tables `attnprof.analyze` returns; `with_tables`: the top tables' rows too.
+struct TracesRead {
+  std::vector<TraceAnalysis> read;
+  py::list errors, error_kinds;
+
+  void add(Result<TraceAnalysis>&& outcome) {
+    if (outcome.ok()) {
+      read.push_back(std::move(outcome).value());
+    } else {
+      errors.append(outcome.error().message);
+      error_kinds.append(std::string(error_kind_name(outcome.error().kind)));
+    }
+  }
+
+  py::dict columns(const ActivityColumns& activities, bool with_tables) const {
+    static const std::vector<TraceAnalysis> kNone;
+    const std::vector<TraceAnalysis>& tabled = with_tables ? read : kNone;
+    py::dict out;
+    out["traces"] = trace_columns(read);
+    out["regions"] = region_columns(read);
+    out["activities"] = activities.to_python();
+    out["findings"] = finding_columns(read);
+    out["kernels"] = kernel_columns(tabled);
+    out["ops"] = op_columns(tabled);
+    out["modules"] = module_columns(tabled);
+    out["errors"] = errors;
+    out["error_kinds"] = error_kinds;
+    if (are_ranks_of_one_run(read))
+      out["across"] = across_columns(summarize_across_traces(read));
+    else
+      out["across"] = py::none();
+    return out;
+  }
+};
+
 py::dict analyze(const std::vector<std::string>& arguments, const std::string& region, bool explain,
                  size_t jobs) {
   const std::vector<std::string> paths = expand(arguments);
@@ -528,31 +564,9 @@ py::dict analyze(const std::vector<std::string>& arguments, const std::string& r
           all_activities.append(activities[i]);
       }
   }
-  std::vector<TraceAnalysis> read;
-  py::list errors, error_kinds;
-  for (auto& outcome : outcomes) {
-    if (outcome.ok()) {
-      read.push_back(std::move(outcome).value());
-    } else {
-      errors.append(outcome.error().message);
-      error_kinds.append(std::string(error_kind_name(outcome.error().kind)));
-    }
-  }
-  py::dict out;
-  out["traces"] = trace_columns(read);
-  out["regions"] = region_columns(read);
-  out["activities"] = all_activities.to_python();
-  out["findings"] = finding_columns(read);
-  out["kernels"] = kernel_columns(read);
-  out["ops"] = op_columns(read);
-  out["modules"] = module_columns(read);
-  out["errors"] = errors;
-  out["error_kinds"] = error_kinds;
-  if (are_ranks_of_one_run(read))
-    out["across"] = across_columns(summarize_across_traces(read));
-  else
-    out["across"] = py::none();
-  return out;
+  TracesRead traces;
+  for (auto& outcome : outcomes) traces.add(std::move(outcome));
+  return traces.columns(all_activities, true);
 }
 
 // The map half of docs/DISTRIBUTED.md: a trace's summary line, or its error's line; never raises
@@ -571,36 +585,14 @@ std::string summarize(const std::string& path, const std::string& region) {
 // The reduce: summaries (each a string of one or more lines) into the tables `analyze` returns
 // for the same traces read in one process, but their activities and findings (empty).
 py::dict merge(const std::vector<std::string>& summaries) {
-  std::vector<TraceAnalysis> read;
-  py::list errors, error_kinds;
+  TracesRead traces;
   for (size_t i = 0; i < summaries.size(); ++i) {
     auto parsed = read_trace_summaries(summaries[i], fmt::format("summary {}", i));
     if (!parsed.ok()) throw std::invalid_argument(parsed.error().message);
-    for (SummarizedTrace& s : *parsed) {
-      if (s.outcome.ok()) {
-        read.push_back(std::move(s.outcome).value());
-      } else {
-        errors.append(s.outcome.error().message);
-        error_kinds.append(std::string(error_kind_name(s.outcome.error().kind)));
-      }
-    }
+    for (SummarizedTrace& s : *parsed) traces.add(std::move(s.outcome));
   }
-  py::dict out;
-  out["traces"] = trace_columns(read);
-  out["regions"] = region_columns(read);
-  out["activities"] = ActivityColumns().to_python();
-  out["findings"] = finding_columns(read);
-  // A summary keeps no tables: the columns, with no rows.
-  out["kernels"] = kernel_columns({});
-  out["ops"] = op_columns({});
-  out["modules"] = module_columns({});
-  out["errors"] = errors;
-  out["error_kinds"] = error_kinds;
-  if (are_ranks_of_one_run(read))
-    out["across"] = across_columns(summarize_across_traces(read));
-  else
-    out["across"] = py::none();
-  return out;
+  // A summary keeps no activities or tables: their columns, with no rows.
+  return traces.columns(ActivityColumns(), false);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@ none is lost or counted twice. docs/DISTRIBUTED.md says more, with measurements.
 Needs Dask's distributed scheduler (Debian: python3-distributed).
 """
 
+import contextlib
 from typing import Iterable, List, Optional, Union
 
 from . import Traces, _attnprof, _path, merge, summarize
@@ -42,15 +43,25 @@ def _activities_on_worker(path: str, region: str):
     return analyze_here([path], region, explain=False, jobs=1).activities
 
 
+@contextlib.contextmanager
 def _client(client, workers: int):
+    """The client to run on: the one given, one to a scheduler's address, or a LocalCluster of
+    `workers` processes; those made here are closed on the way out."""
     distributed = _dask()
+    if client is not None and not isinstance(client, str):
+        yield client
+        return
+    cluster = None
     if client is None:
         cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
                                            processes=True, dashboard_address=None)
-        return distributed.Client(cluster), True
-    if isinstance(client, str):
-        return distributed.Client(client), True
-    return client, False
+    made = distributed.Client(cluster if cluster is not None else client)
+    try:
+        yield made
+    finally:
+        made.close()
+        if cluster is not None:
+            cluster.close()
 
 
 def summaries(paths: Union[str, Iterable[str]], client=None, region: Optional[str] = None,
@@ -58,18 +69,11 @@ def summaries(paths: Union[str, Iterable[str]], client=None, region: Optional[st
     """The map alone: each trace's summary line (or its error's line), in the order of `paths`
     (folders are expanded as `attnprof analyze DIR` does, on the client)."""
     names = _expanded(paths)
-    dask_client, owned = _client(client, workers)
-    try:
+    with _client(client, workers) as dask_client:
         futures = dask_client.map(_summarize_on_worker, names, region=region or "",
                                   key=[f"attnprof-summary-{i}-{p}" for i, p in enumerate(names)],
                                   retries=retries)
         return dask_client.gather(futures)
-    finally:
-        if owned:
-            cluster = getattr(dask_client, "cluster", None)
-            dask_client.close()
-            if cluster is not None:
-                cluster.close()
 
 
 def analyze(paths: Union[str, Iterable[str]], client=None, region: Optional[str] = None,
@@ -79,8 +83,7 @@ def analyze(paths: Union[str, Iterable[str]], client=None, region: Optional[str]
     for a LocalCluster of `workers` processes on this machine. With `activities`, each worker
     also sends back its trace's activity rows as a DataFrame (large: one row per GPU activity)."""
     names = _expanded(paths)
-    dask_client, owned = _client(client, workers)
-    try:
+    with _client(client, workers) as dask_client:
         keys = [f"{i}-{p}" for i, p in enumerate(names)]
         lines = dask_client.map(_summarize_on_worker, names, region=region or "",
                                 key=["attnprof-summary-" + k for k in keys], retries=retries)
@@ -97,12 +100,6 @@ def analyze(paths: Union[str, Iterable[str]], client=None, region: Optional[str]
             if frames:
                 result.activities = pd.concat(frames, ignore_index=True)
         return result
-    finally:
-        if owned:
-            cluster = getattr(dask_client, "cluster", None)
-            dask_client.close()
-            if cluster is not None:
-                cluster.close()
 
 
 def _expanded(paths) -> List[str]:

@@ -70,8 +70,7 @@ void append_cross_trace_text(std::string& out, const CrossTraceSummary& across) 
   out += "\n";
 }
 
-std::string render_analyze_text(const AnalyzeOutput& output, const TextView& view) {
-  std::string out = render_text(output.traces, view);
+void append_comparison_text(std::string& out, const AnalyzeOutput& output) {
   if (output.across)
     append_cross_trace_text(out, *output.across);
   else if (output.traces.size() >= 2)
@@ -81,6 +80,11 @@ std::string render_analyze_text(const AnalyzeOutput& output, const TextView& vie
         output.unread.size() + output.traces.size());
     for (const auto& u : output.unread) put(out, "  {}\n", escape_control(u.path));
   }
+}
+
+std::string render_analyze_text(const AnalyzeOutput& output, const TextView& view) {
+  std::string out = render_text(output.traces, view);
+  append_comparison_text(out, output);
   return out;
 }
 

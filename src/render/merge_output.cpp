@@ -41,15 +41,7 @@ std::string render_merge_text(const AnalyzeOutput& output) {
         format_us(t.facts.wall_ns.median), format_us(t.facts.gpu_busy_ns.median),
         format_count(t.facts.kernels.median), escape_control(t.path));
   put(out, "  (medians over each trace's regions)\n\n");
-  if (output.across)
-    append_cross_trace_text(out, *output.across);
-  else if (output.traces.size() >= 2)
-    put(out, "{}\n\n", kNotComparedWords);
-  if (!output.unread.empty()) {
-    put(out, "not read ({} of {} traces; the errors are on stderr):\n", output.unread.size(),
-        output.unread.size() + output.traces.size());
-    for (const auto& u : output.unread) put(out, "  {}\n", escape_control(u.path));
-  }
+  append_comparison_text(out, output);
   return out;
 }
 
