@@ -9,8 +9,22 @@
 namespace attnprof {
 
 void append_json_string(std::string& out, std::string_view s) {
+  out.reserve(out.size() + s.size() + 2);
   out += '"';
   for (size_t at = 0; at < s.size();) {
+    // A run of printable ASCII that needs no escape, the common case (kernel names run to
+    // kilobytes), copied at once rather than a character at a time.
+    size_t run = at;
+    while (run < s.size()) {
+      const auto b = static_cast<unsigned char>(s[run]);
+      if (b < 0x20 || b >= 0x7f || b == '"' || b == '\\') break;
+      ++run;
+    }
+    if (run > at) {
+      out.append(s, at, run - at);
+      at = run;
+      continue;
+    }
     const auto c = static_cast<unsigned char>(s[at]);
     const size_t length = utf8_length(s, at);
     if (length == 0) {
