@@ -132,7 +132,8 @@ TEST(CheckBaseline, UsageErrorsAreSaidBeforeReading) {
 
 TEST(CheckJunit, EscapesWhatXmlCannotHold) {
   CheckReport report;
-  report.analysis.path = std::string("odd<&>\"\x1b\x01.json");
+  // A byte that is no UTF-8 (0xff) would make the XML unreadable as it is.
+  report.analysis.path = std::string("odd<&>\"\x1b\x01\xff.json");
   ExpectationResult r;
   r.text = "main_kernel ~ \"<x>\"";
   r.actual = "k\x07<y>";
@@ -140,7 +141,8 @@ TEST(CheckJunit, EscapesWhatXmlCannotHold) {
   const std::string out = render_check_junit("odd", {report});
   EXPECT_EQ(out.find('\x1b'), std::string::npos);
   EXPECT_EQ(out.find('\x07'), std::string::npos);
-  EXPECT_NE(out.find("odd&lt;&amp;&gt;&quot;\\x1b\\x01.json"), std::string::npos) << out;
+  EXPECT_EQ(out.find('\xff'), std::string::npos);
+  EXPECT_NE(out.find("odd&lt;&amp;&gt;&quot;\\x1b\\x01\\xff.json"), std::string::npos) << out;
   EXPECT_NE(out.find("<failure message=\"actual: k\\x07&lt;y&gt;\""), std::string::npos) << out;
   TempFile xml("odd.xml", out);
   EXPECT_EQ(run_command("python3 -c \"import sys, xml.etree.ElementTree as E; "

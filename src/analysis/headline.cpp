@@ -128,7 +128,7 @@ HeadlineReason reason_for(const HeadlineVariant& v, const HeadlineVariant& faste
     if (const MainKernel* k = longest_kernel(v)) {
       reason.main_kernel = k->short_name;
       reason.main_kernel_ns = static_cast<double>(k->duration_ns);
-      if (const MainKernel* f = longest_kernel(fastest); f && &v != &fastest) {
+      if (const MainKernel* f = longest_kernel(fastest)) {
         HeadlineReason::KernelContrast c;
         c.fastest_kernel = f->short_name;
         c.fastest_kernel_ns = static_cast<double>(f->duration_ns);

@@ -218,9 +218,7 @@ std::string man_page(const CLI::App& app) {
   man_flags(out, global_flags(app));
   out += ".SH COMMANDS\n";
   for (const auto& c : commands_of(app)) {
-    out += ".SS " + roff(c.name) + " " +
-           roff(joined(std::vector<std::string>(c.positionals.begin(), c.positionals.end()))) +
-           "\n" + roff(c.help) + "\n";
+    out += ".SS " + roff(c.name) + " " + roff(joined(c.positionals)) + "\n" + roff(c.help) + "\n";
     man_flags(out, c.flags);
   }
   out +=

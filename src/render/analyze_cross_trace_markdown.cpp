@@ -54,8 +54,7 @@ void append_cross_trace_markdown(std::string& out, const CrossTraceSummary& acro
     put(out, "In one trace only, not compared: {}.\n\n", markdown_cell(alone));
 }
 
-std::string render_analyze_markdown(const AnalyzeOutput& output) {
-  std::string out = render_markdown(output.traces);
+void append_comparison_markdown(std::string& out, const AnalyzeOutput& output) {
   if (output.across)
     append_cross_trace_markdown(out, *output.across);
   else if (output.traces.size() >= 2)
@@ -66,6 +65,11 @@ std::string render_analyze_markdown(const AnalyzeOutput& output) {
     for (const auto& u : output.unread) put(out, "- {}\n", markdown_cell(u.error));
     out += "\n";
   }
+}
+
+std::string render_analyze_markdown(const AnalyzeOutput& output) {
+  std::string out = render_markdown(output.traces);
+  append_comparison_markdown(out, output);
   return out;
 }
 

@@ -65,6 +65,7 @@ void append_cross_trace_text(std::string& out, const CrossTraceSummary& across);
 // What follows the traces in text: the comparison (or why there is none), then the traces that
 // could not be read.
 void append_comparison_text(std::string& out, const AnalyzeOutput& output);
+void append_comparison_markdown(std::string& out, const AnalyzeOutput& output);
 void append_cross_trace_markdown(std::string& out, const CrossTraceSummary& across);
 
 // The "across_traces" object of the JSON output (docs/json-schema.md).

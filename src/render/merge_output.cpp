@@ -54,16 +54,7 @@ std::string render_merge_markdown(const AnalyzeOutput& output) {
         format_us(t.facts.wall_ns.median), format_us(t.facts.gpu_busy_ns.median),
         format_count(t.facts.kernels.median), markdown_cell(t.path));
   out += "\n";
-  if (output.across)
-    append_cross_trace_markdown(out, *output.across);
-  else if (output.traces.size() >= 2)
-    put(out, "{}\n\n", kNotComparedWords);
-  if (!output.unread.empty()) {
-    put(out, "Not read ({} of {} traces):\n\n", output.unread.size(),
-        output.unread.size() + output.traces.size());
-    for (const auto& u : output.unread) put(out, "- {}\n", markdown_cell(u.error));
-    out += "\n";
-  }
+  append_comparison_markdown(out, output);
   return out;
 }
 
