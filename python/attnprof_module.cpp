@@ -104,6 +104,12 @@ class TextColumn {
 
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 
+// What the trace does not give (the core's -1) is NaN, never -1, so that a mean is not silently
+// wrong: null in JSON, empty in CSV, NaN here (docs/METRICS.md, "Unknown values").
+double known(int64_t value) {
+  return value < 0 ? kMissing : static_cast<double>(value);
+}
+
 const char* kind_name(ActivityKind kind) {
   return kind == ActivityKind::kKernel   ? "kernel"
          : kind == ActivityKind::kMemcpy ? "memcpy"
@@ -113,10 +119,10 @@ const char* kind_name(ActivityKind kind) {
 // Where each row comes from: the trace (its path and rank), the region (name and index).
 struct Origin {
   TextColumn trace;
-  Column<int64_t> rank;
+  Column<double> rank;  // NaN without distributedInfo
   void push(const TraceAnalysis& t) {
     trace.push(t.path);
-    rank.push(t.rank);
+    rank.push(known(t.rank));
   }
   void append(const Origin& other) {
     trace.append(other.trace);
@@ -194,6 +200,7 @@ class ActivityColumns {
       origin_.push(t);
       region_.push(r.name);
       region_index_.push(int64_t(region));
+      region_pid_.push(int64_t(r.pid));
       typical_.push(is_typical);
       kind_.push(kind_name(a.kind));
       short_name_.push(a.short_name);
@@ -207,18 +214,21 @@ class ActivityColumns {
       op_chain_.push(chain_);
       attribution_.push(attribution_name(a.attribution));
       memcpy_kind_.push(a.memcpy_kind);
-      grid_x_.push(a.grid[0]);
-      grid_y_.push(a.grid[1]);
-      grid_z_.push(a.grid[2]);
-      block_x_.push(a.block[0]);
-      block_y_.push(a.block[1]);
-      block_z_.push(a.block[2]);
-      registers_.push(a.registers_per_thread);
-      shared_memory_.push(a.shared_memory_bytes);
+      // As in CSV: a launch configuration for kernels, bytes for copies and memsets.
+      const bool kernel = a.kind == ActivityKind::kKernel;
+      auto of_kernel = [kernel](int64_t v) { return kernel ? known(v) : kMissing; };
+      grid_x_.push(of_kernel(a.grid[0]));
+      grid_y_.push(of_kernel(a.grid[1]));
+      grid_z_.push(of_kernel(a.grid[2]));
+      block_x_.push(of_kernel(a.block[0]));
+      block_y_.push(of_kernel(a.block[1]));
+      block_z_.push(of_kernel(a.block[2]));
+      registers_.push(of_kernel(a.registers_per_thread));
+      shared_memory_.push(of_kernel(a.shared_memory_bytes));
       occupancy_.push(a.occupancy_pct.value_or(kMissing));
       limiter_.push(a.occupancy_limiter);
       kineto_occupancy_.push(a.kineto_occupancy_pct.value_or(kMissing));
-      bytes_.push(a.bytes);
+      bytes_.push(kernel ? kMissing : known(a.bytes));
       stream_.push(a.stream);
       start_us_.push(a.start_ns / 1000.0);
       duration_us_.push(a.duration_ns / 1000.0);
@@ -235,6 +245,7 @@ class ActivityColumns {
     origin_.into(d);
     d["region"] = region_.to_python();
     d["region_index"] = region_index_.to_python();
+    d["region_pid"] = region_pid_.to_python();
     d["typical"] = typical_.to_python();
     d["kind"] = kind_.to_python();
     d["short_name"] = short_name_.to_python();
@@ -265,7 +276,8 @@ class ActivityColumns {
   template <typename F>
   void for_each_column(const ActivityColumns& o, F f) {
     f(origin_, o.origin_), f(region_, o.region_);
-    f(region_index_, o.region_index_), f(typical_, o.typical_), f(kind_, o.kind_);
+    f(region_index_, o.region_index_), f(region_pid_, o.region_pid_), f(typical_, o.typical_);
+    f(kind_, o.kind_);
     f(short_name_, o.short_name_), f(name_, o.name_), f(launch_api_, o.launch_api_);
     f(op_chain_, o.op_chain_), f(attribution_, o.attribution_), f(memcpy_kind_, o.memcpy_kind_),
         f(grid_x_, o.grid_x_);
@@ -279,9 +291,9 @@ class ActivityColumns {
   Origin origin_;
   TextColumn region_, kind_, short_name_, name_, launch_api_, op_chain_, attribution_, memcpy_kind_,
       limiter_;
-  Column<int64_t> region_index_, grid_x_, grid_y_, grid_z_, block_x_, block_y_, block_z_,
-      registers_, shared_memory_, bytes_, stream_;
-  Column<double> occupancy_, kineto_occupancy_, start_us_, duration_us_;
+  Column<int64_t> region_index_, region_pid_, stream_;
+  Column<double> grid_x_, grid_y_, grid_z_, block_x_, block_y_, block_z_, registers_,
+      shared_memory_, bytes_, occupancy_, kineto_occupancy_, start_us_, duration_us_;
   Column<bool> typical_;
   std::string chain_;
 };
@@ -430,17 +442,18 @@ py::dict module_columns(const std::vector<TraceAnalysis>& traces) {
 py::dict trace_columns(const std::vector<TraceAnalysis>& traces) {
   Origin origin;
   TextColumn pattern, backend, device;
-  Column<int64_t> world_size, events, json_bytes, regions, typical, warnings, markers;
+  Column<int64_t> events, json_bytes, regions, warnings, markers;
+  Column<double> world_size, typical;  // NaN when unknown
   for (const TraceAnalysis& t : traces) {
     origin.push(t);
     pattern.push(t.region_pattern);
     backend.push(t.distributed_backend);
-    world_size.push(t.world_size);
+    world_size.push(known(t.world_size));
     device.push(t.devices.empty() ? std::string() : t.devices.front().name);
     events.push(int64_t(t.events));
     json_bytes.push(int64_t(t.json_bytes));
     regions.push(int64_t(t.regions.size()));
-    typical.push(t.typical_region);
+    typical.push(known(t.typical_region));
     warnings.push(int64_t(t.diagnostics.total()));
     markers.push(int64_t(t.markers.size()));
   }

@@ -72,6 +72,21 @@ std::optional<std::vector<Expectation>> parse_flag_expressions(const CheckArgs& 
   return out;
 }
 
+// One line on stderr per old metric spelling the expressions use (gpu_time_ms, ...): they still
+// work for one release, under the units they had (docs/METRICS.md).
+void note_renamed_metrics(const std::vector<Expectation>& expectations) {
+  std::set<std::string> noted;
+  auto note = [&](const std::string& metric) {
+    if (auto line = renamed_metric_note(metric); line && noted.insert(metric).second)
+      std::fprintf(stderr, "attnprof: %s\n", escape_control(*line).c_str());
+  };
+  for (const auto& e : expectations)
+    for (const auto& c : e.all_of) {
+      note(c.metric);
+      if (c.baseline) note(c.baseline->metric);
+    }
+}
+
 CheckReport check_one(TraceAnalysis analysis, const std::vector<Expectation>& expectations,
                       std::string variant, const TraceAnalysis* baseline) {
   CheckReport report;
@@ -93,7 +108,7 @@ std::optional<Error> baseline_mismatch(const CheckArgs& args,
   if (!used && !args.baseline.empty())
     return make_error(ErrorKind::kUsage,
                       "--baseline is given but no expression reads it: write baseline.METRIC, "
-                      "as in 'gpu_time_ms <= baseline.gpu_time_ms * 1.05'");
+                      "as in 'gpu_busy_us <= baseline.gpu_busy_us * 1.05'");
   return std::nullopt;
 }
 
@@ -157,6 +172,7 @@ int run_on_study(const CheckArgs& args) {
   std::vector<Expectation> all;
   for (const auto& v : expectations) all.push_back(v.expectation);
   if (auto mismatch = baseline_mismatch(args, all)) return fail(*mismatch);
+  note_renamed_metrics(all);
   // The baseline study's traces, by variant name: each variant reads its own.
   std::map<std::string, std::string> baseline_traces;
   if (!args.baseline.empty()) {
@@ -250,6 +266,7 @@ int run(const CheckArgs& args) {
   }
 
   if (auto mismatch = baseline_mismatch(args, expectations)) return fail(*mismatch);
+  note_renamed_metrics(expectations);
 
   AnalyzeOptions options;
   options.region_pattern = args.region;
@@ -297,7 +314,7 @@ void register_check(CLI::App& app, int& exit_code) {
                   "with VARIANT: (examples/study.expect)");
   cmd->add_option("--baseline", args->baseline,
                   "A trace (or, for a study folder, a study folder) that expressions read as "
-                  "baseline.METRIC: 'gpu_time_ms <= baseline.gpu_time_ms * 1.05' gates a "
+                  "baseline.METRIC: 'gpu_busy_us <= baseline.gpu_busy_us * 1.05' gates a "
                   "slowdown of more than 5 %");
   cmd->add_option("--format", args->format,
                   "Output format; csv: one row per metric of each expectation; junit: a JUnit XML "

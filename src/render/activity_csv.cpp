@@ -40,16 +40,19 @@ void activity_csv_fields(CsvWriter& csv, const ActivityRow& a) {
     chain += op;
   }
   csv.text(chain).text(attribution_name(a.attribution)).text(a.memcpy_kind);
-  // Copies have no launch configuration: empty fields, not zeros, so that pandas reads NaN.
+  // Copies have no launch configuration, and a trace may not give a kernel's: empty fields, not
+  // zeros or -1, so that pandas reads NaN (docs/METRICS.md, "Unknown values").
+  auto known = [&csv](int64_t v) -> CsvWriter& { return v < 0 ? csv.empty() : csv.number(v); };
   for (const auto* dims : {&a.grid, &a.block})
-    for (int32_t v : *dims) kernel ? csv.number(int64_t{v}) : csv.empty();
+    for (int32_t v : *dims) kernel ? known(v) : csv.empty();
   if (kernel) {
-    csv.number(int64_t{a.registers_per_thread}).number(a.shared_memory_bytes);
+    known(a.registers_per_thread);
+    known(a.shared_memory_bytes);
     csv.number(a.occupancy_pct).text(a.occupancy_limiter).number(a.kineto_occupancy_pct);
     csv.empty();
   } else {
     csv.empty().empty().empty().empty().empty();
-    csv.number(a.bytes);
+    known(a.bytes);
   }
   csv.number(int64_t{a.stream});
   csv.number(a.start_ns / 1000.0).number(a.duration_ns / 1000.0);
