@@ -143,8 +143,8 @@ TEST(ExpectationCheck, FailuresShowTheActualValue) {
 }
 
 TEST(ExpectationCheck, NoMatchingRegionFailsWithTheReason) {
-  // analyze_file refuses a pattern that matches nothing (the CLI's rule, issue 12); a library
-  // user who summarizes the trace anyway gets each metric's reason.
+  // analyze_file refuses a pattern that matches nothing (the CLI's rule, docs/SECURITY.md); a
+  // library user who summarizes the trace anyway gets each metric's reason.
   auto trace = read_trace(fixture("study_sdpa-flash.json.gz"), Limits{});
   ASSERT_TRUE(trace.ok());
   AnalyzeOptions options;
@@ -276,13 +276,13 @@ TEST(CheckCommand, JsonOutputCarriesResultsAndEveryMetric) {
   auto r = run_cli("check --region forward --format json " + fixture("study_sdpa-cudnn.json.gz") +
                    " --expect 'kineto_occupancy_pct == 0'");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("\"schemaVersion\": 2"), std::string::npos);
+  EXPECT_NE(r.output.find("\"schemaVersion\": 3"), std::string::npos);
   EXPECT_NE(r.output.find("\"all_hold\": true"), std::string::npos);
   EXPECT_NE(r.output.find("\"launch_api\": \"cuLaunchKernelEx\""), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("\"kernels.fused_attention\": {"), std::string::npos) << r.output;
 }
 
-// `"actual": "5"` made every script parse a string (issue 16): values are numbers, texts are
+// `"actual": "5"` made every script parse a string (docs/STUDY.md): values are numbers, texts are
 // texts, and the words stay beside them.
 TEST(CheckCommand, JsonActualValuesAreNumbers) {
   auto r =
@@ -301,7 +301,7 @@ TEST(CheckCommand, JsonActualValuesAreNumbers) {
   EXPECT_EQ(std::string_view(results.at(1)["actual"]["main_kernel"]), "softmax_warp_forward<...>");
 
   // A metric the trace cannot give is null, not a string: a region that ran no kernel has no
-  // main kernel. (A region pattern that matches nothing is bad input, exit 2, since issue 12.)
+  // main kernel. (A region pattern that matches nothing is bad input, exit 2: docs/SECURITY.md.)
   r = run_cli("check --region forward --format json " + fixture("cpu_only.json.gz") +
               " --expect 'main_kernel ~ \"softmax\"'");
   EXPECT_EQ(r.exit_code, 1) << r.output;
@@ -346,7 +346,7 @@ TEST(VariantExpectations, PrefixesNameVariantsOrEvery) {
       << bad.error().message;
 }
 
-// The study's claims, checked on the shipped study's traces without a GPU (issue 16).
+// The study's claims, checked on the shipped study's traces without a GPU (docs/STUDY.md).
 TEST(CheckStudy, TheShippedStudyHoldsItsOwnClaims) {
   const std::string study = std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study";
   const std::string expect = std::string(ATTNPROF_SOURCE_DIR) + "/examples/study.expect";

@@ -1,6 +1,6 @@
-// The report's headline (issue 16): the fastest variant, its speed-up over naive, one reason per
-// slow variant weighed by the time it explains; on the shipped H200 study and on constructed
-// variants where each rule of the choice decides.
+// The report's headline (src/analysis/headline.h): the fastest variant, its speed-up over naive,
+// one reason per slow variant weighed by the time it explains; on the shipped H200 study and on
+// constructed variants where each rule of the choice decides.
 
 #include <gtest/gtest.h>
 

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include "analysis/findings/finding_catalog.h"
+#include "analysis/kernel_class.h"
 #include "analysis/region_fact_catalog.h"
 #include "analysis/region_metrics.h"
 #include "test_support.h"
@@ -51,6 +53,30 @@ std::string generated_table() {
   return out;
 }
 
+// The findings as the catalog lists them.
+std::string generated_findings() {
+  std::string out =
+      "| id | explains | kernel classes | actionable | meaning |\n"
+      "|---|---|---|---|---|\n";
+  for (const FindingDescription& f : finding_catalog()) {
+    std::string classes;
+    for (KernelClass c : kAllKernelClasses)
+      if (f.classes & class_bits({c}))
+        classes += (classes.empty() ? "`" : ", `") + std::string(kernel_class_id(c)) + "`";
+    out += "| `" + std::string(f.id) + "` | " + std::string(explained_time_name(f.explains)) +
+           " | " + (classes.empty() ? "–" : classes) + " | " + (f.actionable ? "yes" : "no") +
+           " | " + std::string(f.description) + " |\n";
+  }
+  return out;
+}
+
+// The text between two markers of the doc.
+std::string between(const std::string& doc, const std::string& begin, const std::string& end) {
+  const size_t from = doc.find(begin), to = doc.find(end);
+  if (from == std::string::npos || to == std::string::npos) return "(markers missing)";
+  return doc.substr(from + begin.size(), to - from - begin.size());
+}
+
 // The names of the doc's tables: the first cell of each row, `a`, `b` split.
 std::set<std::string> documented_names(const std::string& doc) {
   std::set<std::string> names;
@@ -87,6 +113,22 @@ TEST(MetricNames, TheDocsRegionFactsTableIsTheCatalogs) {
       << generated_table();
 }
 
+TEST(MetricNames, TheDocsFindingsTableIsTheCatalogs) {
+  EXPECT_EQ(between(read_doc(), "<!-- findings: generated from the catalog -->\n",
+                    "<!-- end of findings -->"),
+            generated_findings())
+      << "docs/METRICS.md's findings differ from the catalog; the table it should hold:\n"
+      << generated_findings();
+  // Ids are unique, and each finding that explains time by kernel classes names some.
+  std::set<std::string_view> ids;
+  for (const FindingDescription& f : finding_catalog()) {
+    EXPECT_TRUE(ids.insert(f.id).second) << f.id;
+    EXPECT_EQ(finding_id(f.kind), f.id);
+    EXPECT_EQ(find_finding(f.id), &f);
+    EXPECT_EQ(f.explains == ExplainedTime::kKernelClasses, f.classes != 0) << f.id;
+  }
+}
+
 TEST(MetricNames, EveryCheckMetricIsDocumentedOnce) {
   const std::set<std::string> names = documented_names(read_doc());
   std::set<std::string> seen;
@@ -108,7 +150,11 @@ TEST(MetricNames, EveryCheckMetricIsDocumentedOnce) {
 
 // What a command prints on stdout alone (its notes on stderr are not its output).
 testing::CommandResult stdout_of(const std::string& arguments) {
-  return testing::run_command("(" + std::string(ATTNPROF_CLI) + " " + arguments + " 2>/dev/null)");
+  // Appended, not "(" + string, on which g++ 12 warns (-Wrestrict, falsely).
+  std::string line = "(";
+  line += ATTNPROF_CLI;
+  line += " " + arguments + " 2>/dev/null)";
+  return testing::run_command(line);
 }
 
 void expect_keys_documented(const std::set<std::string>& names, simdjson::dom::object object,

@@ -484,7 +484,8 @@ TEST_F(ShippedStudyReport, DataHasEveryVariantWithATimelineAndTheSweep) {
   }
   // analyze --explain ran on each trace.
   ASSERT_FALSE(d.variants[0].analysis->findings.empty());
-  // Ranked by the time they explain (issue 16): naive's unfused passes (1.99 ms) before its copy.
+  // Ranked by the time they explain (docs/STUDY.md): naive's unfused passes (1.99 ms) before its
+  // copy.
   EXPECT_EQ(d.variants[0].analysis->findings[0].kind, FindingKind::kNotFused);
   EXPECT_EQ(d.variants[0].analysis->findings[1].kind, FindingKind::kHiddenCopy);
   // GPU time by class: the naive forward's copy, the fused kernels' fused attention.
@@ -690,7 +691,7 @@ TEST(Report, TracesGiveATableOfMediansAndATimelineEach) {
 }
 
 TEST(Report, ARegionThatMatchesNothingIsBadInput) {
-  // One rule for every command (issue 12): before, the page was written with zeros.
+  // One rule for every command (docs/SECURITY.md): before, the page was written with zeros.
   ReportOptions options;
   options.region_pattern = "no-such-region";
   auto traces = load_report({testing::fixture("study_naive.json.gz")}, options);

@@ -98,7 +98,7 @@ struct Point {
 // regions that have started are kept in a heap by end, and those that ended are dropped, so that
 // the heap holds exactly the regions at the current time. The cost is the points and regions
 // sorted, plus the pairs found: a walk back over all earlier regions, as before, took 54 s for
-// one long region around 100k short ones (issue 12).
+// one long region around 100k short ones (docs/SECURITY.md).
 template <typename Visit>
 void for_each_region_holding(const RegionSet& set, std::vector<Point>& points, Visit&& visit) {
   const auto& regions = set.regions;

@@ -1,9 +1,10 @@
 // `attnprof analyze (TRACE | DIR)... [--region NAME] [--format text|json|md|csv|summary]
 //  [--jobs N]`
 //
-// Several traces are read at once (issue 7), and a trace that cannot be read does not stop the
-// others: every trace read is reported, the others get their one-line error on stderr after the
-// report, and the exit code is 2 if any failed. With no trace read, only the errors are printed.
+// Several traces are read at once (docs/ARCHITECTURE.md), and a trace that cannot be read does not
+// stop the others: every trace read is reported, the others get their one-line error on stderr
+// after the report, and the exit code is 2 if any failed. With no trace read, only the errors are
+// printed.
 
 #include <unistd.h>
 
@@ -55,8 +56,8 @@ int run(const AnalyzeArgs& args) {
   options.explain = args.explain;
   options.limits = args.limits.to_limits();
   // JSON lists every region's activities: it is written to stdout as each trace is analyzed,
-  // while its model is in memory, one region at a time (issue 13: built in memory first, the
-  // output of a trace of a million regions took 2.7 GB).
+  // while its model is in memory, one region at a time (docs/PERFORMANCE.md: built in memory first,
+  // the output of a trace of a million regions took 2.7 GB).
   const bool json = args.format == "json";
   JsonWriter json_out(stdout);
   AnalyzeJsonStream json_stream(json_out);

@@ -4,7 +4,7 @@
 //
 // A study folder (`attnprof bench --out DIR`, e.g. examples/h200-study) is checked variant by
 // variant against a study's expectations file (`VARIANT: EXPRESSION` lines), so that the
-// study's claims are checked on its shipped traces without a GPU (issue 16).
+// study's claims are checked on its shipped traces without a GPU (docs/STUDY.md).
 
 #include <algorithm>
 #include <cstdio>

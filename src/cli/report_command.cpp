@@ -30,8 +30,8 @@ int run(const ReportArgs& args) {
                               : args.format == "text"     ? ReportFormat::kText
                               : args.format == "headline" ? ReportFormat::kHeadline
                                                           : ReportFormat::kHtml;
-  // The report must not replace what it reads (issue 12: `report t.json -o t.json` replaced the
-  // trace with HTML), nor any file of a run folder it reads.
+  // The report must not replace what it reads (docs/SECURITY.md: `report t.json -o t.json` replaced
+  // the trace with HTML), nor any file of a run folder it reads.
   if (Status refused = refuse_output_over_inputs(args.out, args.inputs); !refused.ok())
     return fail(refused.error());
   Status written = write_report(args.inputs, options, format, args.out);

@@ -1,5 +1,5 @@
 #pragma once
-// The TRACE arguments of `attnprof analyze`: files, or folders of them (issue 7).
+// The TRACE arguments of `attnprof analyze`: files, or folders of them (docs/ARCHITECTURE.md).
 
 #include <optional>
 #include <string>

@@ -328,7 +328,8 @@ std::optional<T> parse_number(const std::string& s) {
 }
 
 // Every number of a summary must lie within +-1e18, inside int64's range: a bigger one (1e300)
-// would wrap to INT64_MIN when read as an integer (issue 12). Real summaries hold nothing near.
+// would wrap to INT64_MIN when read as an integer (docs/SECURITY.md). Real summaries hold nothing
+// near.
 constexpr double kLargestNumber = 1e18;
 
 // The first number out of range, as "its key path: its value"; empty when there is none.
@@ -363,7 +364,8 @@ std::string number_out_of_range(element e, const std::string& where) {
   }
 }
 
-// A trace named by a summary must lie inside the run's folder: not absolute, no `..` (issue 12:
+// A trace named by a summary must lie inside the run's folder: not absolute, no `..`
+// (docs/SECURITY.md:
 // `../../etc/passwd` was opened and quoted in the page).
 bool leaves_its_folder(const std::string& file) {
   if (file.empty()) return false;

@@ -55,8 +55,8 @@ void write_expectation_result(JsonWriter& w, const ExpectationResult& r) {
   w.key("source").string(r.source);
   w.key("holds").boolean(r.holds);
   // What the trace shows for each metric of the expression, keyed by metric: a number (the
-  // median over regions), a text, or null where the trace cannot give it (issue 16); the words
-  // as the text output prints them beside.
+  // median over regions), a text, or null where the trace cannot give it (docs/METRICS.md); the
+  // words as the text output prints them beside.
   w.key("actual").begin_object();
   for (const auto& v : r.values) {
     w.key(v.metric);
