@@ -55,7 +55,7 @@ inline void expect_same(const Trace& a, const Trace& b) {
   }
   ASSERT_EQ(a.attention_shapes.size(), b.attention_shapes.size());
   for (size_t i = 0; i < a.attention_shapes.size(); ++i) {
-    const AttentionShape &x = a.attention_shapes[i], &y = b.attention_shapes[i];
+    const AttentionRows &x = a.attention_shapes[i], &y = b.attention_shapes[i];
     EXPECT_EQ(std::tie(x.pid, x.tid, x.start_ns, x.query_rows, x.keys),
               std::tie(y.pid, y.tid, y.start_ns, y.query_rows, y.keys))
         << i;

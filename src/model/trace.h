@@ -146,7 +146,7 @@ struct FlowEvent {
 // How many queries and keys an attention op or its first matrix product saw, from its "Input
 // Dims" (traces recorded with record_shapes=True): a decode step has one query row per head,
 // square attention as many as keys. Kept for ops on numbered threads.
-struct AttentionShape {
+struct AttentionRows {
   int32_t pid = 0;
   int32_t tid = 0;
   int64_t start_ns = 0;
@@ -196,7 +196,7 @@ struct Trace {
   std::vector<InstantEvent> instants;
   std::vector<FlowEvent> flows;
   std::vector<ThreadName> thread_names;
-  std::vector<AttentionShape> attention_shapes;  // by pid, tid, start
+  std::vector<AttentionRows> attention_shapes;  // by pid, tid, start
 
   std::vector<DeviceProperties> devices;
   DistributedInfo distributed;
@@ -224,11 +224,11 @@ struct Trace {
   int64_t first_launch_correlation = kNoValue;
 
   // The shape read for the op on thread (pid, tid) that starts at start_ns, if any.
-  const AttentionShape* attention_shape(int32_t pid, int32_t tid, int64_t start_ns) const {
-    auto key = [](const AttentionShape& s) { return std::tuple(s.pid, s.tid, s.start_ns); };
+  const AttentionRows* attention_shape(int32_t pid, int32_t tid, int64_t start_ns) const {
+    auto key = [](const AttentionRows& s) { return std::tuple(s.pid, s.tid, s.start_ns); };
     auto it = std::lower_bound(attention_shapes.begin(), attention_shapes.end(),
                                std::tuple(pid, tid, start_ns),
-                               [&](const AttentionShape& s, const auto& k) { return key(s) < k; });
+                               [&](const AttentionRows& s, const auto& k) { return key(s) < k; });
     return it != attention_shapes.end() && key(*it) == std::tuple(pid, tid, start_ns) ? &*it
                                                                                       : nullptr;
   }

@@ -94,7 +94,7 @@ class EventTables final : public EventBatchSink {
   RowBlocks<InstantEvent> instants;
   RowBlocks<FlowEvent> flows;
   std::vector<ThreadName> thread_names;
-  std::vector<AttentionShape> attention_shapes;  // in document order
+  std::vector<AttentionRows> attention_shapes;  // in document order
   // Rows whose pid or tid is a text key (rare: the profiler's own spans), as row << 2 | text
   // bits, in increasing order. Only these keys change when the worker's string ids become the
   // trace's.

@@ -420,7 +420,7 @@ Trace TraceBuilder::finish() && {
   }
 
   std::sort(trace_.attention_shapes.begin(), trace_.attention_shapes.end(),
-            [](const AttentionShape& a, const AttentionShape& b) {
+            [](const AttentionRows& a, const AttentionRows& b) {
               return std::tie(a.pid, a.tid, a.start_ns) < std::tie(b.pid, b.tid, b.start_ns);
             });
 

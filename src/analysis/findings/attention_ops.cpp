@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/attention_backend.h"
 #include "analysis/busy_time.h"
 #include "analysis/findings/kernel_traits.h"
 #include "analysis/host_tree_facts.h"
@@ -12,14 +13,6 @@ namespace attnprof {
 namespace {
 
 using kernel_traits::contains;
-
-bool is_sdpa_op(std::string_view name) {
-  return name.starts_with("aten::scaled_dot_product_attention") ||
-         name.starts_with("aten::_scaled_dot_product_") ||
-         name.starts_with("aten::_flash_attention_") ||
-         name.starts_with("aten::_efficient_attention_") ||
-         name.starts_with("aten::_cudnn_attention_") || name.starts_with("aten::_fused_sdp");
-}
 
 enum class Stage { kOther, kMatmul, kSoftmax };
 
@@ -74,7 +67,7 @@ AttentionOp make(const FindingContext& c, std::vector<GpuActivityId> activities)
 // The query rows and keys of `op` (an SDPA op, or a chain's first product), where recorded.
 void set_shape(const Trace& t, HostEventId op, AttentionOp& a) {
   const HostEvent& e = t.host_events[op];
-  if (const AttentionShape* shape = t.attention_shape(e.pid, e.tid, e.start_ns)) {
+  if (const AttentionRows* shape = t.attention_shape(e.pid, e.tid, e.start_ns)) {
     a.query_rows = shape->query_rows;
     a.keys = shape->keys;
   }
@@ -107,7 +100,7 @@ OpsAbove ops_above(HostTreeFacts<OpsAbove>& facts, const Trace& t, HostEventId e
     const HostEvent& event = t.host_events[op];
     if (event.kind != HostKind::kCpuOp) return above;
     if (above.outermost == kNoId) above.outermost = op;
-    if (is_sdpa_op(t.strings.view(event.name))) {
+    if (is_attention_op(t.strings.view(event.name))) {
       if (above.outermost_sdpa == kNoId) above.outermost_sdpa = op;
       above.innermost_sdpa = op;
     }
@@ -135,6 +128,8 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region
   for (auto& [op, activities] : sdpa) {
     AttentionOp a = make(c, std::move(activities));
     a.sdpa = true;
+    a.op = op;
+    a.innermost = backend[op];
     a.label = std::string(t.strings.view(t.host_events[op].name));
     if (backend[op] != op)
       a.label += " (" + std::string(t.strings.view(t.host_events[backend[op]].name)) + ")";
@@ -206,6 +201,9 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region
       AttentionOp a = make(c, std::move(activities));
       a.label = std::move(label);
       a.parent = parent_name(c, ops[from].op);
+      a.op = ops[from].op;
+      a.first_product = ops[first].op;
+      a.second_product = ops[last].op;
       set_shape(t, ops[first].op, a);  // the first product: Q·K^T
       found.emplace_back(t.host_events[ops[from].op].start_ns, std::move(a));
       first = to;
