@@ -43,6 +43,8 @@ void EventTables::begin_batch(uint64_t sequence) {
   m.flows = flows.size();
   m.names = thread_names.size();
   m.shapes = attention_shapes.size();
+  m.op_inputs = op_inputs.size();
+  m.op_input_texts = op_input_texts.size();
   m.strings = strings.size();
   m.instant_text_keys = instant_text_keys.size();
   m.flow_text_keys = flow_text_keys.size();
@@ -66,6 +68,8 @@ void EventTables::truncate_to(const Mark& m) {
   flows.truncate(m.flows);
   thread_names.resize(m.names);
   attention_shapes.resize(m.shapes);
+  op_inputs.resize(m.op_inputs);
+  op_input_texts.truncate(m.op_input_texts);
   strings.truncate(m.strings);
   instant_text_keys.resize(m.instant_text_keys);
   flow_text_keys.resize(m.flow_text_keys);

@@ -74,7 +74,7 @@ AttentionOp make(const FindingContext& c, std::vector<GpuActivityId> activities)
 // The query rows and keys of `op` (an SDPA op, or a chain's first product), where recorded.
 void set_shape(const Trace& t, HostEventId op, AttentionOp& a) {
   const HostEvent& e = t.host_events[op];
-  if (const AttentionShape* shape = t.attention_shape(e.pid, e.tid, e.start_ns)) {
+  if (const AttentionRows* shape = t.attention_shape(e.pid, e.tid, e.start_ns)) {
     a.query_rows = shape->query_rows;
     a.keys = shape->keys;
   }
