@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "model/op_input_text.h"
 #include "reader/kineto_format.h"
 
 namespace attnprof {
@@ -204,8 +203,8 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
       attention_shapes.push_back({e.pid, e.tid, e.start_ns, f.query_rows, f.keys});
     if (kind == HostKind::kCpuOp && text == 0 &&
         !(f.input_dims.empty() && f.input_types.empty() && f.concrete_inputs.empty())) {
-      join_op_input_fields({f.input_dims, f.input_types, f.concrete_inputs}, joined_inputs_);
-      op_inputs.push_back({e.pid, e.tid, e.start_ns, name, op_input_texts.intern(joined_inputs_)});
+      op_inputs.push_back({e.pid, e.tid, e.start_ns, name,
+                           op_inputs_id(name, f.input_dims, f.input_types, f.concrete_inputs)});
     }
   };
   auto gpu = [&](GpuKind kind) {

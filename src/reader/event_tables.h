@@ -122,6 +122,13 @@ class EventTables final : public EventBatchSink {
 
   EventFields fields_;
   std::string joined_inputs_;  // scratch for join_op_input_fields
+  // The inputs texts last met per op name (this worker's name ids), newest first: an op mostly
+  // repeats one of a few shapes, and comparing with them is cheaper than joining and hashing a
+  // text (the texts run to 150 bytes and differ in their middle, so the pool hashes every byte).
+  // Only a guess: a hit is a text of the same bytes. Cleared when a batch is forgotten.
+  std::vector<std::array<StringId, 4>> recent_inputs_;
+  StringId op_inputs_id(StringId name, std::string_view dims, std::string_view types,
+                        std::string_view concrete);
   uint64_t sequence_ = 0;      // of the batch being read
   struct ThreadKey {
     int32_t pid, tid;
