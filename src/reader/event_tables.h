@@ -129,7 +129,7 @@ class EventTables final : public EventBatchSink {
   std::vector<std::array<StringId, 4>> recent_inputs_;
   StringId op_inputs_id(StringId name, std::string_view dims, std::string_view types,
                         std::string_view concrete);
-  uint64_t sequence_ = 0;      // of the batch being read
+  uint64_t sequence_ = 0;  // of the batch being read
   struct ThreadKey {
     int32_t pid, tid;
     uint32_t text;
