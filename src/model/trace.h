@@ -154,6 +154,20 @@ struct AttentionRows {
   int64_t keys = 0;
 };
 
+// The inputs one cpu_op recorded (record_shapes=True): its "Input Dims", "Input type" and
+// "Concrete Inputs" as their raw JSON text, together one text of Trace::op_input_texts (ops repeat
+// a few shapes, so each distinct text is kept once; model/op_input_text.h joins and splits it).
+// Kept for ops on numbered threads; found again by thread, start and name
+// (analysis/op_arguments.h).
+struct OpInputsRecord {
+  int32_t pid = 0;
+  int32_t tid = 0;
+  int64_t start_ns = 0;
+  StringId name = StringPool::kEmpty;    // of Trace::strings
+  StringId inputs = StringPool::kEmpty;  // of Trace::op_input_texts
+  auto key() const { return std::tuple(pid, tid, start_ns, name); }
+};
+
 struct ThreadName {
   int32_t pid = 0;
   int32_t tid = 0;  // 0 with a process name
@@ -197,6 +211,8 @@ struct Trace {
   std::vector<FlowEvent> flows;
   std::vector<ThreadName> thread_names;
   std::vector<AttentionRows> attention_shapes;  // by pid, tid, start
+  std::vector<OpInputsRecord> op_inputs;        // by pid, tid, start, name
+  StringPool op_input_texts;                    // what OpInputsRecord::inputs names
 
   std::vector<DeviceProperties> devices;
   DistributedInfo distributed;
