@@ -71,38 +71,6 @@ std::optional<double> concrete_number(const OpArgument& a) {
   return v;
 }
 
-// Why SDPA ran its math backend, from the arguments of aten::scaled_dot_product_attention (query,
-// key, value, attn_mask, dropout_p, is_causal, ...): what rules out the fused backends, in words
-// a user acts on.
-std::string math_fallback_note(const std::vector<OpArgument>& args) {
-  std::vector<std::string> reasons;
-  const std::optional<AttentionShape> s =
-      attention_shape("aten::scaled_dot_product_attention", args);
-  if (s) {
-    if (s->explicit_mask)
-      reasons.push_back(
-          "an explicit attn_mask (flash takes none: pass is_causal=True for a causal mask)");
-    if (s->dtype == "float" || s->dtype == "double")
-      reasons.push_back(fmt::format("{} inputs (flash and cuDNN take fp16 and bf16 only)",
-                                    dtype_label(s->dtype)));
-    if (s->head_dim > 256 || s->head_dim % 8 != 0)
-      reasons.push_back(
-          fmt::format("head dim {} (flash and cuDNN take a multiple of 8 up to 256)", s->head_dim));
-  }
-  if (args.size() > 4) {
-    if (auto dropout = concrete_number(args[4]); dropout && *dropout > 0)
-      reasons.push_back(
-          fmt::format("dropout_p {} (cuDNN and some fused kernels take no dropout)", *dropout));
-  }
-  if (reasons.empty())
-    return "SDPA ran its math backend though no recorded input rules the fused ones out: they "
-           "were likely disabled (torch.nn.attention.sdpa_kernel, or "
-           "torch.backends.cuda.enable_*_sdp(False))";
-  std::string words;
-  for (const std::string& r : reasons) words += (words.empty() ? "" : "; ") + r;
-  return "SDPA fell back to its math backend, likely because of " + words;
-}
-
 struct Kernels {
   std::vector<std::string_view> names;
   std::string main;  // the longest one's short name
@@ -209,6 +177,35 @@ std::string dtype_label(std::string_view type) {
   if (type == "double") return "fp64";
   if (type.starts_with("c10::Float8_")) return "fp8_" + std::string(type.substr(12));
   return std::string(type);
+}
+
+std::string math_fallback_note(const std::vector<OpArgument>& args) {
+  std::vector<std::string> reasons;
+  const std::optional<AttentionShape> s =
+      attention_shape("aten::scaled_dot_product_attention", args);
+  if (s) {
+    if (s->explicit_mask)
+      reasons.push_back(
+          "an explicit attn_mask (flash takes none: pass is_causal=True for a causal mask)");
+    if (s->dtype == "float" || s->dtype == "double")
+      reasons.push_back(fmt::format("{} inputs (flash and cuDNN take fp16 and bf16 only)",
+                                    dtype_label(s->dtype)));
+    if (s->head_dim > 256 || s->head_dim % 8 != 0)
+      reasons.push_back(
+          fmt::format("head dim {} (flash and cuDNN take a multiple of 8 up to 256)", s->head_dim));
+  }
+  if (args.size() > 4) {
+    if (auto dropout = concrete_number(args[4]); dropout && *dropout > 0)
+      reasons.push_back(
+          fmt::format("dropout_p {} (cuDNN and some fused kernels take no dropout)", *dropout));
+  }
+  if (reasons.empty())
+    return "SDPA ran its math backend though no recorded input rules the fused ones out: they "
+           "were likely disabled (torch.nn.attention.sdpa_kernel, or "
+           "torch.backends.cuda.enable_*_sdp(False))";
+  std::string words;
+  for (const std::string& r : reasons) words += (words.empty() ? "" : "; ") + r;
+  return "SDPA fell back to its math backend, likely because of " + words;
 }
 
 AttentionCalls attention_calls_of(const FindingContext& c, size_t region,

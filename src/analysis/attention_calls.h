@@ -27,6 +27,11 @@ MedianAttentionCalls median_attention_calls(const std::vector<const AttentionCal
                                             const std::vector<int64_t>& region_busy_ns,
                                             int typical);
 
+// Why SDPA ran its math backend, from the recorded arguments of
+// aten::scaled_dot_product_attention (query, key, value, attn_mask, dropout_p, is_causal, ...):
+// what rules out the fused backends, in words a user acts on.
+std::string math_fallback_note(const std::vector<OpArgument>& sdpa_args);
+
 // "bf16", "fp16", "fp32", ... for a type as Kineto spells it ("c10::BFloat16"); the type itself
 // when it is none of those.
 std::string dtype_label(std::string_view type);

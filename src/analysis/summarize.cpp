@@ -18,6 +18,7 @@
 #include "analysis/kernel_names.h"
 #include "analysis/launch_queue.h"
 #include "analysis/occupancy.h"
+#include "analysis/op_arguments.h"
 #include "analysis/outside_regions.h"
 #include "analysis/region_facts.h"
 #include "analysis/regions.h"
@@ -326,9 +327,7 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   // once, here, before the findings' thread reads them.
   const FindingContext context{trace, set, members, out};
   {
-    const OpArgumentsOf arguments = [](HostEventId) {
-      return std::optional<std::vector<OpArgument>>();
-    };
+    const OpArgumentsOf arguments = [&](HostEventId op) { return op_arguments(trace, op); };
     std::vector<const AttentionCalls*> calls;
     std::vector<int64_t> busy;
     for (size_t r = 0; r < out.regions.size(); ++r) {

@@ -1,5 +1,6 @@
 #include "render/attention_calls_text.h"
 
+#include <algorithm>
 #include <iterator>
 
 #include <fmt/format.h>
@@ -11,7 +12,7 @@ namespace attnprof {
 
 namespace {
 
-constexpr size_t kOpWidth = 22;
+constexpr size_t kOpWidth = 24;
 
 // Calls alike in all but their GPU time.
 struct CallGroup {
@@ -40,6 +41,18 @@ std::vector<CallGroup> groups_of(const std::vector<AttentionCall>& calls) {
     it->flops += c.flops.value_or(0);
   }
   return groups;
+}
+
+// The op as the table shows it: without "aten::", and an op's name cut from the left when too long
+// (the end tells "_cudnn_attention_backward" from "_flash_attention_forward"); a chain's from the
+// right (its first ops say what it is).
+std::string op_cell(const AttentionCall& c) {
+  std::string text = escape_control(c.op.empty() ? c.main_kernel : c.op);
+  for (size_t at; (at = text.find("aten::")) != std::string::npos;) text.erase(at, 6);
+  const bool ascii = std::all_of(text.begin(), text.end(), [](char ch) { return ch > 0; });
+  if (c.backend == AttentionBackend::kUnfused || !ascii || text.size() <= kOpWidth)
+    return clip(text, kOpWidth);
+  return "..." + text.substr(text.size() - (kOpWidth - 3));
 }
 
 std::string cell(const std::optional<int64_t>& v) {
@@ -114,15 +127,14 @@ void render_attention_calls_text(std::string& out, const TraceAnalysis& t) {
   auto line = std::back_inserter(out);
   fmt::format_to(line, "\n  {}:\n", heading(t));
   constexpr std::string_view kRow =
-      "  {:>5} {:<{}} {:<10} {:<4} {:>5} {:>6} {:>11} {:>3} {:<5} {:<12} {:>7} {:>8} {:>7}\n";
+      "  {:>5} {:<{}} {:<10} {:<4} {:>5} {:>6} {:>11} {:>3} {:<5} {:<10} {:>7} {:>8} {:>7}\n";
   fmt::format_to(line, kRow, "calls", "op", kOpWidth, "backend", "pass", "batch", "heads", "q x kv",
                  "dim", "dtype", "mask", "GFLOP", "µs/call", "TFLOP/s");
   for (const CallGroup& g : groups) {
     const AttentionCall& c = *g.first;
     fmt::format_to(
-        line, kRow, g.count, clip(escape_control(c.op.empty() ? c.main_kernel : c.op), kOpWidth),
-        kOpWidth, attention_backend_id(c.backend), c.backward ? "bwd" : "fwd", cell(c.batch),
-        heads_cell(c), lengths_cell(c), cell(c.head_dim),
+        line, kRow, g.count, op_cell(c), kOpWidth, attention_backend_id(c.backend),
+        c.backward ? "bwd" : "fwd", cell(c.batch), heads_cell(c), lengths_cell(c), cell(c.head_dim),
         c.dtype.empty() ? "-" : escape_control(c.dtype), mask_cell(c), gflop_cell(g),
         format_us(static_cast<double>(g.gpu_ns) / static_cast<double>(g.count)), tflops_cell(g));
   }
