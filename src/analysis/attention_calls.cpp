@@ -232,8 +232,8 @@ AttentionCalls attention_calls_of(const FindingContext& c, size_t region,
     const GpuActivity& g = t.gpu_activities[id];
     if (g.kind != GpuKind::kKernel || std::binary_search(claimed.begin(), claimed.end(), id))
       continue;
+    if (!c.kernel(id).attention) continue;
     const std::string_view kernel = t.strings.view(g.name);
-    if (!is_attention_kernel(kernel)) continue;
     AttentionCall call;
     const HostEventId op = t.activity_op[id];
     call.op = op == kNoId ? "" : std::string(name_of(t, op));

@@ -327,7 +327,16 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   // once, here, before the findings' thread reads them.
   const FindingContext context{trace, set, members, out};
   {
-    const OpArgumentsOf arguments = [&](HostEventId op) { return op_arguments(trace, op); };
+    // Every step repeats the same shapes: each recorded text is parsed once.
+    std::unordered_map<StringId, std::optional<std::vector<OpArgument>>> parsed;
+    const OpArgumentsOf arguments = [&](HostEventId op) -> std::optional<std::vector<OpArgument>> {
+      const std::optional<StringId> text = op_inputs_text(trace, op);
+      if (!text) return std::nullopt;
+      auto it = parsed.find(*text);
+      if (it == parsed.end())
+        it = parsed.emplace(*text, op_arguments_of_text(trace.op_input_texts.view(*text))).first;
+      return it->second;
+    };
     std::vector<const AttentionCalls*> calls;
     std::vector<int64_t> busy;
     for (size_t r = 0; r < out.regions.size(); ++r) {
