@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/counter_findings.h"
+#include "analysis/run_counter_findings.h"
 #include "analysis/run_roofline.h"
 #include "base/format_units.h"
 #include "render/report_svg.h"
@@ -94,18 +94,8 @@ void write_kernel_table(std::string& out, const RunPoint& point) {
   put(out, "</tbody></table></div></details>");
 }
 
-void write_findings(std::string& out, const RunPoint& point, std::optional<double> bandwidth) {
-  std::vector<CounterSubject> subjects;
-  for (const RunVariant& v : point.variants) {
-    if (v.kernel_counters.empty()) continue;
-    std::optional<double> estimate;
-    if (v.forward && v.forward->facts.main_kernel)
-      estimate = v.forward->facts.main_kernel->occupancy_pct;
-    subjects.push_back({variant_label(v), v.kernel_counters, estimate,
-                        point.problem.q_seq > 0 ? point.problem.q_seq : point.problem.seq,
-                        point.problem.seq});
-  }
-  const auto findings = counter_findings(subjects, bandwidth);
+void write_findings(std::string& out, const RunSummary& run, const RunPoint& point) {
+  const auto findings = run_counter_findings(run, point);
   if (findings.empty()) return;
   put(out,
       R"(<h3>What the counters show</h3><ul class="counter-findings" style="overflow-wrap:anywhere">)");
@@ -144,7 +134,7 @@ void write_counters_section(std::string& out, const ReportData& data) {
       escape(counters.tool), escape(bandwidth));
   write_table(out, point);
   write_kernel_table(out, point);
-  write_findings(out, point, counters.bandwidth_bytes_per_s);
+  write_findings(out, *data.run, point);
   if (auto roofline = run_roofline(*data.run, point)) {
     svg::RooflineChart chart;
     chart.id = "roofline";
