@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "analysis/run_counter_findings.h"
-
 namespace attnprof {
 
 namespace {
@@ -29,7 +27,7 @@ std::string point_prefix(const RunSummary& run, const RunPoint& point) {
 
 }  // namespace
 
-std::vector<std::string> counter_notes(const RunSummary& run) {
+std::vector<std::string> counter_notes(const RunSummary& run, const StudyConclusions& conclusions) {
   std::vector<std::string> notes;
   if (!run.counters) return notes;
   const RunCounters& c = *run.counters;
@@ -48,9 +46,9 @@ std::vector<std::string> counter_notes(const RunSummary& run) {
   }
   notes.push_back(
       fmt::format("{}, {}; the counters added {:.0f} s to the run", c.tool, bandwidth, c.seconds));
-  for (const RunPoint& point : run.points) {
-    const std::string prefix = point_prefix(run, point);
-    for (const CounterFinding& f : run_counter_findings(run, point))
+  for (size_t i = 0; i < run.points.size() && i < conclusions.counter_findings.size(); ++i) {
+    const std::string prefix = point_prefix(run, run.points[i]);
+    for (const CounterFinding& f : conclusions.counter_findings[i])
       notes.push_back(fmt::format("{}[{}] {}", prefix, f.id, f.text));
   }
   return notes;

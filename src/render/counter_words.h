@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "reader/run_summary.h"
+#include "analysis/report_data.h"
 
 namespace attnprof {
 
@@ -15,6 +15,6 @@ inline constexpr const char* kCounterNotesHeading =
 
 // The tool and the measured bandwidth, then each point's findings ("[memory-bound] naive: ..."),
 // a sweep's prefixed by the point. Empty for a run without --counters.
-std::vector<std::string> counter_notes(const RunSummary& run);
+std::vector<std::string> counter_notes(const RunSummary& run, const StudyConclusions& conclusions);
 
 }  // namespace attnprof

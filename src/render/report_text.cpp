@@ -58,8 +58,8 @@ void write_tables(std::string& out, const std::vector<ReportTable>& tables, cons
 }
 
 // What the run's hardware counters show, as the bench prints it under its table.
-void write_counter_notes(std::string& out, const RunSummary& run) {
-  const std::vector<std::string> notes = counter_notes(run);
+void write_counter_notes(std::string& out, const RunSummary& run, const StudyConclusions& c) {
+  const std::vector<std::string> notes = counter_notes(run, c);
   if (notes.empty()) return;
   out += fmt::format("\n{}\n", kCounterNotesHeading);
   for (const std::string& note : notes) out += "  - " + escape_control(note) + "\n";
@@ -86,7 +86,7 @@ std::string render_report_text(const ReportData& data) {
   if (data.backward) {
     out += "\nThe backward study (backward/summary.json):\n";
     write_tables(out, backward_tables(data), &data.backward->run);
-    write_counter_notes(out, data.backward->run);
+    write_counter_notes(out, data.backward->run, data.backward->conclusions);
   }
   for (const ReportBeside& beside : data.beside) {
     out += "\nBeside it: " + escape_control(beside.folder) + "/ (its own summary.json):\n";
@@ -94,13 +94,13 @@ std::string render_report_text(const ReportData& data) {
     const std::vector<std::string> notes = methods_beside(data, beside);
     if (!notes.empty()) out += "\nMeasured as the run, and:\n";
     for (const std::string& m : notes) out += "  - " + escape_control(m) + "\n";
-    write_counter_notes(out, beside.run);
+    write_counter_notes(out, beside.run, beside.conclusions);
   }
   if (data.run && !data.run->methods.empty()) {
     out += "\nHow each column is measured:\n";
     for (const std::string& m : data.run->methods) out += "  - " + escape_control(m) + "\n";
   }
-  if (data.run) write_counter_notes(out, *data.run);
+  if (data.run) write_counter_notes(out, *data.run, data.conclusions);
   for (const std::string& w : data.warnings) out += "\nwarning: " + escape_control(w) + "\n";
   return out;
 }
