@@ -43,6 +43,7 @@ std::vector<HeadlineVariant> headline_variants(const ReportData& data) {
 
 StudyConclusions conclude_run(const RunSummary& run, int focus_point) {
   StudyConclusions c;
+  c.projection = project_trace(run);
   if (run.points.empty()) return c;
   const size_t focus = focus_point >= 0
                            ? std::min(static_cast<size_t>(focus_point), run.points.size() - 1)
