@@ -251,10 +251,10 @@ void register_bench_command(CLI::App& app, int& exit_code) {
           ->capture_default_str());
   shape.push_back(
       cmd->add_option("--head-dim", p.head_dim, "Head dimension")->capture_default_str());
-  shape.push_back(cmd->add_option(
-      "--kv-heads", flags->kv_heads,
-      "Key/value heads, dividing --heads: grouped-query (fewer) or multi-query (1) "
-      "attention; default --heads"));
+  shape.push_back(
+      cmd->add_option("--kv-heads", flags->kv_heads,
+                      "Key/value heads, dividing --heads: grouped-query (fewer) or multi-query (1) "
+                      "attention; default --heads"));
   shape.push_back(cmd->add_option(
       "--q-seq", flags->q_seq,
       "Queries, the last of the --seq positions (1: a decode step); the causal mask is "

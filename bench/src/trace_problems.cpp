@@ -21,13 +21,21 @@ std::optional<Dtype> bench_dtype(const std::string& dtype) {
 }
 
 // What identifies a call's problem: its shapes, type and mask, forward or backward apart.
-using CallKey = std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, std::string,
-                           int, bool, int64_t>;
+using CallKey = std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, std::string, int,
+                           bool, int64_t>;
 
 CallKey key_of(const AttentionCall& c) {
   const int mask = c.explicit_mask ? 2 : (c.causal.value_or(false) ? 1 : 0);
-  return {*c.batch,  *c.heads, c.kv_heads.value_or(*c.heads), *c.q_len, *c.kv_len, *c.head_dim,
-          c.dtype,   mask,     c.backward,                    c.window.value_or(0)};
+  return {*c.batch,
+          *c.heads,
+          c.kv_heads.value_or(*c.heads),
+          *c.q_len,
+          *c.kv_len,
+          *c.head_dim,
+          c.dtype,
+          mask,
+          c.backward,
+          c.window.value_or(0)};
 }
 
 bool has_shapes(const AttentionCall& c) {
@@ -95,11 +103,10 @@ std::optional<Problem> problem_of(const AttentionCall& c, DeviceKind device, std
 }
 
 std::string shape_words(const AttentionCall& c) {
-  return fmt::format("{} x {} heads{}, {} queries x {} keys, head dim {}, {}{}", *c.batch, *c.heads,
-                     c.kv_heads && *c.kv_heads != *c.heads ? fmt::format(" ({} KV)", *c.kv_heads)
-                                                           : "",
-                     *c.q_len, *c.kv_len, *c.head_dim, c.dtype.empty() ? "?" : c.dtype,
-                     c.backward ? ", backward" : "");
+  return fmt::format(
+      "{} x {} heads{}, {} queries x {} keys, head dim {}, {}{}", *c.batch, *c.heads,
+      c.kv_heads && *c.kv_heads != *c.heads ? fmt::format(" ({} KV)", *c.kv_heads) : "", *c.q_len,
+      *c.kv_len, *c.head_dim, c.dtype.empty() ? "?" : c.dtype, c.backward ? ", backward" : "");
 }
 
 }  // namespace
@@ -157,15 +164,17 @@ Result<TraceProblems> trace_problems(const std::string& path, const std::string&
       CallKey forward = key;
       std::get<8>(forward) = false;
       if (!groups.count(forward))
-        out.skipped.push_back(fmt::format("{}: a backward without its forward in the region "
-                                          "(the bench times a backward with its forward)",
-                                          shape_words(c)));
+        out.skipped.push_back(
+            fmt::format("{}: a backward without its forward in the region "
+                        "(the bench times a backward with its forward)",
+                        shape_words(c)));
       continue;
     }
     std::string assumed, why;
     std::optional<Problem> problem = problem_of(c, device, assumed, why);
     if (!problem) {
-      out.skipped.push_back(fmt::format("{} ({} call(s)): {}", shape_words(c), g.times.size(), why));
+      out.skipped.push_back(
+          fmt::format("{} ({} call(s)): {}", shape_words(c), g.times.size(), why));
       continue;
     }
     TraceCall call;
@@ -184,7 +193,8 @@ Result<TraceProblems> trace_problems(const std::string& path, const std::string&
     out.calls.push_back(std::move(call));
   }
   if (out.calls.empty())
-    return make_error(ErrorKind::kUsage, "--from-trace {}: none of its attention calls can run in "
+    return make_error(ErrorKind::kUsage,
+                      "--from-trace {}: none of its attention calls can run in "
                       "the bench: {}",
                       path, out.skipped.empty() ? "" : out.skipped.front());
   return out;

@@ -14,9 +14,9 @@ namespace attnprof {
 struct CallProjection {
   int point = 0;  // the run's point that measured this call
   int64_t calls = 0;
-  double trace_ns = 0;      // one call in the trace
-  std::string backend;      // what ran it in the trace
-  std::string assumed;      // how the trace's call became the point's problem, where it assumed
+  double trace_ns = 0;  // one call in the trace
+  std::string backend;  // what ran it in the trace
+  std::string assumed;  // how the trace's call became the point's problem, where it assumed
   // The study's variant that is the trace's backend ("sdpa-cudnn" for cuDNN, "naive" for an
   // unfused chain) and its GPU median here: the check that the run reproduces the trace.
   std::string same_variant;

@@ -100,12 +100,12 @@ struct RunCounters {
 // `bench --from-trace`: the trace whose attention calls the run measured. Point i of the run is
 // the trace's call calls[i].point (bench/src/trace_problems.h).
 struct RunTraceCall {
-  int point = 0;             // index into RunSummary::points
-  int64_t calls = 0;         // per region of the trace
-  double trace_ns = 0;       // one call's GPU time in the trace (forward and backward added)
-  std::string backend;       // what ran it in the trace ("cudnn", "math", "unfused", ...)
-  std::string op;            // the op the trace names for it
-  std::string assumed;       // how the trace's call became the point's problem, where it assumed
+  int point = 0;        // index into RunSummary::points
+  int64_t calls = 0;    // per region of the trace
+  double trace_ns = 0;  // one call's GPU time in the trace (forward and backward added)
+  std::string backend;  // what ran it in the trace ("cudnn", "math", "unfused", ...)
+  std::string op;       // the op the trace names for it
+  std::string assumed;  // how the trace's call became the point's problem, where it assumed
 };
 
 struct RunFromTrace {
@@ -128,7 +128,7 @@ struct RunSummary {
   std::vector<std::string> methods;                   // how each column is measured
   std::map<std::string, std::vector<int64_t>> sweep;  // "seq" -> 512, 1024, ...; empty: no sweep
   std::vector<RunPoint> points;
-  std::optional<RunCounters> counters;  // none without --counters
+  std::optional<RunCounters> counters;     // none without --counters
   std::optional<RunFromTrace> from_trace;  // none unless bench --from-trace
 };
 

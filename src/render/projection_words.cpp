@@ -39,17 +39,17 @@ std::optional<ProjectionWords> projection_words(const RunSummary& run,
       t.trace, t.region.empty() ? "the whole trace" : "`" + t.region + "`", t.regions);
   for (const CallProjection& c : p.calls) {
     const RunPoint& point = run.points[static_cast<size_t>(c.point)];
-    std::string line = fmt::format("{} call(s) of {} ({}) at {} each in the trace", c.calls,
-                                   c.backend, problem_words(point.problem),
-                                   format_duration(c.trace_ns));
+    std::string line =
+        fmt::format("{} call(s) of {} ({}) at {} each in the trace", c.calls, c.backend,
+                    problem_words(point.problem), format_duration(c.trace_ns));
     if (c.same_ns)
       line += fmt::format(" ({} measures {} here)", c.same_variant, format_duration(*c.same_ns));
     if (!c.best_ns) {
       line += ": no variant passed the float64 check here";
     } else if (c.saving_ns > 0) {
-      line += fmt::format(" -> {} at {}: -{} per region{}", c.best_variant,
-                          format_duration(*c.best_ns), format_duration(c.saving_ns),
-                          share(c.saving_ns, p.region_gpu_ns));
+      line +=
+          fmt::format(" -> {} at {}: -{} per region{}", c.best_variant, format_duration(*c.best_ns),
+                      format_duration(c.saving_ns), share(c.saving_ns, p.region_gpu_ns));
     } else {
       line += fmt::format(": no measured backend beats it (the fastest, {}, takes {})",
                           c.best_variant, format_duration(*c.best_ns));

@@ -505,7 +505,8 @@ void write_projection(std::string& out, const ReportData& data) {
   if (!data.run) return;
   const auto words = projection_words(*data.run, data.conclusions);
   if (!words) return;
-  put(out, R"(<section class="card projection" id="projection"><h2>From the trace</h2><p>{}</p><ul>)",
+  put(out,
+      R"(<section class="card projection" id="projection"><h2>From the trace</h2><p>{}</p><ul>)",
       escape(words->heading));
   for (const std::string& line : words->lines) put(out, "<li>{}</li>", escape(line));
   put(out, "</ul></section>");
