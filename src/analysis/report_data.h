@@ -32,6 +32,8 @@ struct StudyConclusions {
   // Per run point, what its hardware counters show; empty without counters.
   std::vector<std::vector<CounterFinding>> counter_findings;
   std::optional<RunRoofline> roofline;  // of the focus point, with counters
+  // Per run point, per variant: what the problem itself says of the variant (masked_pairs.h).
+  std::vector<std::vector<std::vector<RunFinding>>> problem_findings;
   // bench --from-trace: what switching the trace's attention would save.
   std::optional<TraceProjection> projection;
 };
