@@ -115,7 +115,7 @@ def test_every_python_column_is_in_the_metrics_doc():
     tables = attnprof.read(os.path.join(DATA, "study_naive.json.gz"), region="forward")
     ranks = attnprof.analyze(os.path.join(DATA, "ranks"), jobs=1)
     frames = {n: getattr(tables, n) for n in ("traces", "regions", "activities", "findings",
-                                               "kernels", "ops", "modules")}
+                                               "kernels", "ops", "modules", "attention_calls")}
     frames["across"] = ranks.across
     missing = [f"{n}.{c}" for n, f in frames.items() for c in f.columns if c not in names]
     assert not missing, f"columns not in docs/METRICS.md: {missing}"

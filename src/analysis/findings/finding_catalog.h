@@ -9,6 +9,8 @@
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
+#include <span>
 #include <string_view>
 
 #include "attnprof/findings.h"
@@ -22,10 +24,13 @@ enum class ExplainedTime : uint8_t {
   kKernelClasses,  // the GPU time of its kernel classes
   kCommunication,  // communication that overlaps no compute
   kHostGap,        // the GPU idle while the CPU works or waits: wall - GPU busy
+  kUnmeasured,     // time the trace cannot measure (work a mask throws away): ranked, not weighed
 };
 
 struct FindingDescription {
-  FindingKind kind;
+  // A trace's finding (analysis/findings/); none for a study's, made from its problem and run
+  // (analysis/masked_pairs.cpp).
+  std::optional<FindingKind> kind;
   std::string_view id;
   ExplainedTime explains;
   uint16_t classes;  // for kKernelClasses: a bit per KernelClass (class_bits)
@@ -41,8 +46,8 @@ constexpr uint16_t class_bits(std::initializer_list<KernelClass> classes) {
 
 inline constexpr size_t kFindingKindCount = 13;
 
-// Indexed by FindingKind.
-const std::array<FindingDescription, kFindingKindCount>& finding_catalog();
+// A trace's findings first, indexed by FindingKind, then the study's.
+std::span<const FindingDescription> finding_catalog();
 const FindingDescription& describe(FindingKind kind);
 // By id ("hidden-copy"); none for an id no finding has.
 const FindingDescription* find_finding(std::string_view id);
