@@ -13,8 +13,8 @@ namespace attnprof::bench {
 namespace {
 
 Result<TraceProblems> read(const std::string& name, const std::string& region = {}) {
-  return trace_problems(std::string(ATTNPROF_SOURCE_DIR) + "/tests/data/" + name, region,
-                        Limits{}, DeviceKind::kCuda);
+  return trace_problems(std::string(ATTNPROF_SOURCE_DIR) + "/tests/data/" + name, region, Limits{},
+                        DeviceKind::kCuda);
 }
 
 TEST(TraceProblems, ATrainingStepIsOneCallTimedWithItsBackward) {
