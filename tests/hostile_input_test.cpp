@@ -331,8 +331,11 @@ TEST(HostileEscaping, CsvRankIsZeroWithoutDistributedInfo) {
 }
 
 TEST(HostileEscaping, MarkdownCellsForgeNoLinkOrImage) {
-  EXPECT_EQ(markdown_cell("[x](javascript:alert(1))"), "\\[x\\](javascript:alert(1))");
-  EXPECT_EQ(markdown_cell("![img](http://e/i.png)"), "!\\[img\\](http://e/i.png)");
+  // Every character of link and image syntax the issue lists, not only the brackets: a renderer
+  // that links a bare `(url)` or reads `!` before a reference forges nothing either.
+  EXPECT_EQ(markdown_cell("[x](javascript:alert(1))"), "\\[x\\]\\(javascript:alert\\(1\\)\\)");
+  EXPECT_EQ(markdown_cell("![img](http://e/i.png)"), "\\!\\[img\\]\\(http://e/i.png\\)");
+  EXPECT_EQ(markdown_cell("softmax<float>(float*)!"), "softmax&lt;float&gt;\\(float*\\)\\!");
   // The \x0a of escape_control is text; its backslash is escaped as every backslash is.
   EXPECT_EQ(markdown_cell("a`b|c\nd<e>"), "a\\`b\\|c\\\\x0ad&lt;e&gt;");
 }

@@ -17,6 +17,7 @@
 #include "pipeline/report_inputs.h"
 #include "reader/read_trace.h"
 #include "reader/run_summary.h"
+#include "render/display_text.h"
 #include "render/report.h"
 #include "render/report_svg.h"
 #include "report_support.h"
@@ -578,7 +579,7 @@ TEST_F(ShippedStudyReport, MarkdownHasTheTableAndTheFindings) {
   EXPECT_NE(md.find("## bf16, batch 4, 16 heads, seq 2048"), std::string::npos);
   EXPECT_NE(md.find("| variant | kernels/fwd | main kernel |"), std::string::npos);
   for (const std::string& v : kVariants)
-    EXPECT_NE(md.find("\n| " + v + " |"), std::string::npos) << v;
+    EXPECT_NE(md.find("\n| " + markdown_cell(v) + " |"), std::string::npos) << v;
   EXPECT_NE(md.find("not-fused, hidden-copy"), std::string::npos);
   EXPECT_NE(md.find("- naive: **hidden-copy** aten::masked_fill copies its input"),
             std::string::npos);
