@@ -15,8 +15,9 @@
 //                  (50,000 characters at N = 300k): glob_match backtracked over the name for each
 //                  place, name x pattern (115 s for a 1 MB name); now linear (analysis/regions.cpp)
 //   cpu-threads    N CPU ops, each on a thread of its own: each thread's table mapped its own
-//                  block, and past vm.max_map_count (~70k threads) the CLI aborted; the blocks
-//                  now share mappings (model/huge_pages.cpp)
+//                  block, and past vm.max_map_count (~70k threads) the CLI aborted; then each
+//                  touched a page of a block of its own; now a thread's first rows share the
+//                  heap (model/small_first_rows.h)
 //   overlapping-steps  N/100 ProfilerStep regions that all span the whole trace, around N kernels:
 //                  every kernel belongs to every region, so the members are (N/100) x N and the
 //                  cost is quadratic by its output (docs/SECURITY.md, "Known gaps": it needs a
