@@ -68,7 +68,7 @@ RegionTimeline timeline_of(const std::string& fixture, const TimelineOptions& op
   RegionSet set = find_regions(*trace, "forward");
   RegionMembers members = assign_to_regions(*trace, set);
   const auto r = static_cast<size_t>(a.typical_region);
-  return build_region_timeline(*trace, set.regions[r], members.activities[r],
+  return build_region_timeline(*trace, set.regions[r], members.activities(r),
                                a.regions[r].activities, options);
 }
 
