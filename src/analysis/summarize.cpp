@@ -20,6 +20,7 @@
 #include "analysis/occupancy.h"
 #include "analysis/outside_regions.h"
 #include "analysis/region_facts.h"
+#include "analysis/region_waits.h"
 #include "analysis/regions.h"
 #include "analysis/spread.h"
 #include "analysis/time_breakdown.h"
@@ -333,6 +334,7 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
 
   out.facts = facts_of_summaries(out.regions);
   out.facts.breakdown = breakdown_facts(out.regions);
+  out.facts.waits = wait_facts(out.regions);
   out.typical_region = typical_region(out.regions, out.facts);
   TopTablesMaker top_tables(trace, set, members);
   for (size_t r = 0; r < out.regions.size(); ++r)
