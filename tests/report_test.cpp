@@ -14,10 +14,12 @@
 #include "analysis/region_timeline.h"
 #include "analysis/regions.h"
 #include "analysis/summarize.h"
+#include "base/format_units.h"
 #include "pipeline/report_inputs.h"
 #include "reader/read_trace.h"
 #include "reader/run_summary.h"
 #include "render/display_text.h"
+#include "render/escape_html.h"
 #include "render/report.h"
 #include "render/report_svg.h"
 #include "report_support.h"
@@ -560,6 +562,35 @@ TEST_F(ShippedStudyReport, HtmlHasTheBarChartAndTheSweepCharts) {
     EXPECT_EQ(count(chart, "<circle"), 35u) << id;
     EXPECT_NE(chart.find(">8192<"), std::string::npos) << id;
   }
+}
+
+// The breakdown section's waits are the typical region's, as analyze's JSON has them: the host
+// wait summed over its streams' idle_by_stream, the longest of its streams' queues.
+TEST_F(ShippedStudyReport, WaitsTableHasEachVariantsTypicalRegion) {
+  size_t rows = 0;
+  for (const ReportVariant& v : data_->variants) {
+    if (!v.analysis || v.analysis->typical_region < 0) continue;
+    const RegionSummary& r = v.analysis->regions[static_cast<size_t>(v.analysis->typical_region)];
+    int64_t host_wait_ns = 0;
+    for (const StreamIdle& s : r.idle_by_stream) host_wait_ns += s.host_wait_ns;
+    int32_t longest = 0;
+    for (const StreamQueue& q : r.queues) longest = std::max(longest, q.max_length);
+    ASSERT_GT(r.launch_delays.launched, 0) << v.name;
+    const std::string row = "<tr><td class=\"variant\">" + html_escape(v.name) +
+                            "</td><td class=\"num\">" +
+                            format_us(static_cast<double>(host_wait_ns)) + "</td>";
+    const size_t at = html_->find(row, html_->find("id=\"waits\""));
+    ASSERT_NE(at, std::string::npos) << row;
+    const std::string line = html_->substr(at, html_->find("</tr>", at) - at);
+    EXPECT_NE(line.find("<td class=\"num\">" + format_us(r.launch_delays.median_ns) + "</td>"),
+              std::string::npos)
+        << line;
+    EXPECT_NE(line.find("<td class=\"num\">" + std::to_string(longest) + "</td>"),
+              std::string::npos)
+        << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, kVariants.size());
 }
 
 TEST_F(ShippedStudyReport, HtmlIsSelfContainedAndSmall) {
