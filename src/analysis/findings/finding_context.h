@@ -30,7 +30,7 @@ struct FindingContext {
   size_t region_count() const { return regions.regions.size(); }
   int typical() const { return analysis.typical_region; }
   const std::vector<GpuActivityId>& activities(size_t region) const {
-    return members.activities[region];
+    return members.activities(region);
   }
   const GpuActivity& activity(GpuActivityId id) const { return trace.gpu_activities[id]; }
   std::string_view name(GpuActivityId id) const { return trace.strings.view(activity(id).name); }
