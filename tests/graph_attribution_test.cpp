@@ -1,6 +1,7 @@
-// Which op launched each activity of a CUDA graph replay (reader/graph_replays.h), on the H200
-// traces of tests/data/graphs (docs/CUDA_GRAPHS.md): paired by order with the capture in the
-// same trace, or unknown when the trace holds the replays alone.
+// Which op launched each activity of a CUDA graph replay (reader/graph_replays.h,
+// reader/graph_signatures.h), on the H200 traces of tests/data/graphs (docs/CUDA_GRAPHS.md):
+// paired by order with the capture in the same trace, matched by kernel names against a capture
+// trace given apart (--graph-capture), or unknown when the trace holds the replays alone.
 
 #include <gtest/gtest.h>
 
@@ -14,6 +15,18 @@ namespace attnprof {
 namespace {
 
 using testing::analyze_fixture;
+
+// A trace of replays alone, with a capture trace given apart.
+Result<TraceAnalysis> analyze_with_capture(const std::string& replays, const std::string& capture) {
+  AnalyzeOptions options;
+  options.activities_of_every_region = true;
+  options.graph_capture = testing::fixture(capture);
+  return analyze_file(testing::fixture(replays), options);
+}
+
+int64_t count(const RegionSummary& r, Attribution a) {
+  return r.by_attribution[static_cast<size_t>(a)];
+}
 
 std::vector<const ActivityRow*> replayed(const RegionSummary& r) {
   std::vector<const ActivityRow*> out;
@@ -118,6 +131,78 @@ TEST(GraphAttribution, ReduceOverheadReplaysNameInductorsKernels) {
     for (const ActivityRow* a : rows) EXPECT_EQ(a->attribution, Attribution::kCaptureOrder);
     EXPECT_EQ(leaf_op(*rows.front()).rfind("triton_red_fused_", 0), 0u) << leaf_op(*rows.front());
   }
+}
+
+// The decode's replays alone, with the capture trace given apart: each replay's 126 kernel names
+// are those of the capture trace's replays, so each activity takes the op that the capture trace
+// paired it with; the op chains equal those of the replays in the capture trace.
+TEST(GraphAttribution, SignatureGivesReplaysAloneTheCaptureTracesOps) {
+  auto matched = analyze_with_capture("graphs/hf-decode-graph-replay.json.gz",
+                                      "graphs/hf-decode-graph-capture.json.gz");
+  ASSERT_TRUE(matched.ok()) << matched.error().message;
+  const TraceAnalysis capture = analyze_fixture("graphs/hf-decode-graph-capture.json.gz");
+  std::vector<std::vector<std::string>> expected;
+  for (const ActivityRow* a : replayed(capture.regions[1])) expected.push_back(a->op_chain);
+  ASSERT_EQ(expected.size(), 126u);
+  ASSERT_EQ(matched->regions.size(), 3u);
+  for (const RegionSummary& r : matched->regions) {
+    EXPECT_EQ(count(r, Attribution::kSignature), 126) << r.name;
+    EXPECT_EQ(count(r, Attribution::kUnknown), 0) << r.name;
+    EXPECT_EQ(count(r, Attribution::kLaunch), 3) << r.name;
+    EXPECT_EQ(r.kernels + r.memcpy + r.memset, 129) << r.name;
+    std::vector<std::vector<std::string>> chains;
+    for (const ActivityRow* a : replayed(r)) {
+      EXPECT_EQ(a->attribution, Attribution::kSignature) << a->name;
+      chains.push_back(a->op_chain);
+    }
+    EXPECT_EQ(chains, expected) << r.name;
+  }
+  // The copied ops are in no region: the region's own ops and times are those of the trace.
+  const TraceAnalysis alone = analyze_fixture("graphs/hf-decode-graph-replay.json.gz");
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(matched->regions[i].wall_ns, alone.regions[i].wall_ns);
+    EXPECT_EQ(matched->regions[i].cpu_ns, alone.regions[i].cpu_ns);
+    EXPECT_EQ(matched->regions[i].gpu_busy_ns, alone.regions[i].gpu_busy_ns);
+  }
+}
+
+// Replays of another graph match nothing: the SDPA graph's two activities are not the naive
+// graph's seven, so they stay unknown and counted.
+TEST(GraphAttribution, SignatureOfAnotherGraphMatchesNothing) {
+  auto t = analyze_with_capture("graphs/sdpa-graph-replay.json.gz",
+                                "graphs/naive-graph-capture.json.gz");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  for (const RegionSummary& r : t->regions) {
+    EXPECT_EQ(count(r, Attribution::kSignature), 0) << r.name;
+    EXPECT_EQ(count(r, Attribution::kUnknown), 2) << r.name;
+  }
+  // The right capture matches both.
+  auto right =
+      analyze_with_capture("graphs/sdpa-graph-replay.json.gz", "graphs/sdpa-graph-capture.json.gz");
+  ASSERT_TRUE(right.ok()) << right.error().message;
+  for (const RegionSummary& r : right->regions) {
+    EXPECT_EQ(count(r, Attribution::kSignature), 2) << r.name;
+    for (const ActivityRow* a : replayed(r))
+      if (a->kind == ActivityKind::kKernel)
+        EXPECT_EQ(leaf_op(*a), "aten::_cudnn_attention_forward") << a->name;
+  }
+}
+
+// A capture trace must hold a capture and a replay after it: an eager trace has nothing to match,
+// and is one line of bad input naming it.
+TEST(GraphAttribution, ACaptureTraceWithoutReplaysIsBadInput) {
+  auto t =
+      analyze_with_capture("graphs/naive-graph-replay.json.gz", "models/llama-decode-sdpa.json.gz");
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().kind, ErrorKind::kUsage);
+  EXPECT_NE(t.error().message.find("llama-decode-sdpa.json.gz: --graph-capture needs"),
+            std::string::npos)
+      << t.error().message;
+  const auto cli =
+      testing::run_cli("analyze " + testing::fixture("graphs/naive-graph-replay.json.gz") +
+                       " --graph-capture " + testing::fixture("models/llama-decode-sdpa.json.gz"));
+  EXPECT_EQ(cli.exit_code, 2);
+  EXPECT_NE(cli.output.find("--graph-capture needs"), std::string::npos) << cli.output;
 }
 
 }  // namespace
