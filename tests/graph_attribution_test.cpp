@@ -182,9 +182,30 @@ TEST(GraphAttribution, SignatureOfAnotherGraphMatchesNothing) {
   ASSERT_TRUE(right.ok()) << right.error().message;
   for (const RegionSummary& r : right->regions) {
     EXPECT_EQ(count(r, Attribution::kSignature), 2) << r.name;
-    for (const ActivityRow* a : replayed(r))
-      if (a->kind == ActivityKind::kKernel)
+    for (const ActivityRow* a : replayed(r)) {
+      if (a->kind == ActivityKind::kKernel) {
         EXPECT_EQ(leaf_op(*a), "aten::_cudnn_attention_forward") << a->name;
+      }
+    }
+  }
+}
+
+// Under reduce-overhead the replays alone carry the Torch-Compiled Region's op by their launch's
+// External id, and still count as unknown; the compiled capture trace names each Triton kernel's
+// launcher by signature.
+TEST(GraphAttribution, SignatureNamesInductorsKernelsInCompiledReplays) {
+  const TraceAnalysis alone = analyze_fixture("graphs/hf-decode-compiled-replay.json.gz");
+  for (const RegionSummary& r : alone.regions) EXPECT_EQ(count(r, Attribution::kUnknown), 45);
+  auto t = analyze_with_capture("graphs/hf-decode-compiled-replay.json.gz",
+                                "graphs/hf-decode-compiled-capture.json.gz");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  for (const RegionSummary& r : t->regions) {
+    EXPECT_EQ(count(r, Attribution::kSignature), 45) << r.name;
+    EXPECT_EQ(count(r, Attribution::kUnknown), 0) << r.name;
+    const auto rows = replayed(r);
+    ASSERT_EQ(rows.size(), 45u);
+    EXPECT_EQ(leaf_op(*rows.front()).rfind("triton_red_fused_", 0), 0u) << leaf_op(*rows.front());
+    EXPECT_EQ(rows.front()->op_chain.front(), "Torch-Compiled Region: 0/0");
   }
 }
 
