@@ -176,10 +176,19 @@ TEST(GraphAttribution, SignatureOfAnotherGraphMatchesNothing) {
     EXPECT_EQ(count(r, Attribution::kSignature), 0) << r.name;
     EXPECT_EQ(count(r, Attribution::kUnknown), 2) << r.name;
   }
+  // Each of the three replays is a warning that says why.
+  EXPECT_EQ(t->diagnostics.count(DiagnosticKind::kReplayNotMatched), 3u);
+  bool said = false;
+  for (const Diagnostic& d : t->diagnostics.first())
+    said |= d.kind == DiagnosticKind::kReplayNotMatched &&
+            d.detail.find("2 activities): no graph of ") != std::string::npos &&
+            d.detail.find("naive-graph-capture.json.gz has its kernel names") != std::string::npos;
+  EXPECT_TRUE(said);
   // The right capture matches both.
   auto right =
       analyze_with_capture("graphs/sdpa-graph-replay.json.gz", "graphs/sdpa-graph-capture.json.gz");
   ASSERT_TRUE(right.ok()) << right.error().message;
+  EXPECT_EQ(right->diagnostics.count(DiagnosticKind::kReplayNotMatched), 0u);
   for (const RegionSummary& r : right->regions) {
     EXPECT_EQ(count(r, Attribution::kSignature), 2) << r.name;
     for (const ActivityRow* a : replayed(r)) {
@@ -224,6 +233,12 @@ TEST(GraphAttribution, ACaptureTraceWithoutReplaysIsBadInput) {
                        " --graph-capture " + testing::fixture("models/llama-decode-sdpa.json.gz"));
   EXPECT_EQ(cli.exit_code, 2);
   EXPECT_NE(cli.output.find("--graph-capture needs"), std::string::npos) << cli.output;
+  // A capture trace that cannot be read says which input it was.
+  auto missing =
+      analyze_with_capture("graphs/naive-graph-replay.json.gz", "graphs/no-such.json.gz");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().kind, ErrorKind::kIo);
+  EXPECT_EQ(missing.error().message.rfind("--graph-capture: ", 0), 0u) << missing.error().message;
 }
 
 }  // namespace

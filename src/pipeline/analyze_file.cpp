@@ -11,7 +11,11 @@ Result<TraceAnalysis> analyze_file(const std::string& path, const AnalyzeOptions
   if (!trace.ok()) return trace.take_error();
   if (!options.graph_capture.empty()) {
     auto capture = read_trace(options.graph_capture, options.limits);
-    if (!capture.ok()) return capture.take_error();
+    if (!capture.ok()) {
+      Error error = capture.take_error();
+      error.message = "--graph-capture: " + error.message;  // which of the inputs it is
+      return error;
+    }
     auto signatures = graph_signatures(*capture);
     if (!signatures.ok()) return signatures.take_error();
     attribute_by_signature(*trace, *signatures);

@@ -4,6 +4,8 @@
 #include <map>
 #include <unordered_map>
 
+#include <fmt/format.h>
+
 #include "reader/kineto_format.h"
 
 namespace attnprof {
@@ -104,8 +106,7 @@ Result<GraphSignatures> graph_signatures(const Trace& capture) {
 
 int64_t attribute_by_signature(Trace& trace, const GraphSignatures& signatures) {
   std::unordered_map<std::string_view, const GraphSignature*> by_key;
-  for (const GraphSignature& g : signatures.graphs)
-    if (!g.ambiguous) by_key.emplace(g.key, &g);
+  for (const GraphSignature& g : signatures.graphs) by_key.emplace(g.key, &g);
   // The copied ops end just before the trace's first event, their order and spacing kept.
   int64_t first = std::numeric_limits<int64_t>::max(), last_copied = 0;
   for (const HostEvent& e : trace.host_events) first = std::min(first, e.start_ns);
@@ -143,7 +144,20 @@ int64_t attribute_by_signature(Trace& trace, const GraphSignatures& signatures) 
   for (const auto& [launch, ids] : replays_of(trace, Attribution::kUnknown)) {
     const std::string key = key_of(trace, ids);
     auto it = key.empty() ? by_key.end() : by_key.find(key);
-    if (it == by_key.end()) continue;
+    if (it == by_key.end() || it->second->ambiguous) {
+      trace.diagnostics.add(
+          DiagnosticKind::kReplayNotMatched, 0,
+          fmt::format("{} (correlation {}, {} activities{}): {}",
+                      trace.strings.view(trace.host_events[launch].name),
+                      trace.host_events[launch].correlation, ids.size(),
+                      key.empty() ? ", on several streams" : "",
+                      key.empty() ? "a replay on several streams has no order to match"
+                      : it == by_key.end()
+                          ? fmt::format("no graph of {} has its kernel names", signatures.path)
+                          : fmt::format("two graphs of {} have its kernel names with other ops",
+                                        signatures.path)));
+      continue;
+    }
     ++matched;
     const int32_t pid = trace.host_events[launch].pid;
     for (size_t n = 0; n < ids.size(); ++n) {
