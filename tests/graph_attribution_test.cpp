@@ -58,6 +58,21 @@ TEST(GraphAttribution, NaiveReplaysTakeTheOpsOfTheirCapture) {
   }
 }
 
+// The launches made while capturing ran nothing: each is counted as captured into the graph,
+// none as a launch whose work the trace lost.
+TEST(GraphAttribution, CapturedLaunchesAreCountedAsSuchNotAsLostWork) {
+  const TraceAnalysis decode = analyze_fixture("graphs/hf-decode-graph-capture.json.gz");
+  EXPECT_EQ(decode.diagnostics.count(DiagnosticKind::kLaunchCaptured), 126u);
+  EXPECT_EQ(decode.diagnostics.count(DiagnosticKind::kLaunchWithoutActivity), 0u);
+  const TraceAnalysis naive = analyze_fixture("graphs/naive-graph-capture.json.gz");
+  EXPECT_EQ(naive.diagnostics.count(DiagnosticKind::kLaunchCaptured), 5u);  // the 5 kernels
+  EXPECT_EQ(naive.diagnostics.count(DiagnosticKind::kLaunchWithoutActivity), 0u);
+  // The replays alone capture nothing.
+  EXPECT_EQ(analyze_fixture("graphs/hf-decode-graph-replay.json.gz")
+                .diagnostics.count(DiagnosticKind::kLaunchCaptured),
+            0u);
+}
+
 // The hand-captured Llama decode step: all 126 activities of each replay have an op, the same
 // in every replay, and the attention calls among them are cuDNN's, where the eager decode
 // (tests/data/models/llama-decode-sdpa.json.gz) has them, in the same order among the GEMMs.

@@ -27,6 +27,7 @@ enum class DiagnosticKind : uint8_t {
   kCarriedIn,                // GPU work launched before the profiler's window opened
   kWorkOutsideRegions,       // GPU work that no region holds
   kReplayNotMatched,         // a graph replay that --graph-capture's trace does not match
+  kLaunchCaptured,           // a launch recorded into a CUDA graph while it was captured
   kCount
 };
 

@@ -54,6 +54,9 @@ constexpr std::array<DiagnosticDescription, kDiagnosticKindCount> kTable{{
      "a CUDA graph replay without a capture in its trace that the trace given by --graph-capture "
      "does not match (no graph of it has the replay's kernel names, or two have them with other "
      "ops): its activities stay unknown (docs/CUDA_GRAPHS.md)"},
+    {K::kLaunchCaptured, "launch captured into a graph", S::kInfo, kTrace,
+     "a kernel launch made while a CUDA graph was captured: it recorded a node of the graph and "
+     "ran nothing; the graph's replays run its work (docs/CUDA_GRAPHS.md)"},
 }};
 
 }  // namespace
