@@ -65,7 +65,7 @@ Result<GraphSignatures> graph_signatures(const Trace& capture) {
     const HostEvent& e = host[op];
     SignatureOp copy_of{
         std::string(capture.strings.view(e.name)), e.start_ns, e.dur_ns, parent, {}};
-    if (const AttentionShape* s = capture.attention_shape(e.pid, e.tid, e.start_ns))
+    if (const AttentionRows* s = capture.attention_shape(e.pid, e.tid, e.start_ns))
       copy_of.shape = *s;
     out.ops.push_back(std::move(copy_of));
     return copied[op] = static_cast<int32_t>(out.ops.size() - 1);
@@ -131,7 +131,7 @@ int64_t attribute_by_signature(Trace& trace, const GraphSignatures& signatures) 
     trace.host_events.push_back(e);
     trace.host_parent.push_back(parent);
     if (op.shape) {
-      AttentionShape shape = *op.shape;
+      AttentionRows shape = *op.shape;
       shape.pid = pid;
       shape.tid = kCopiedOpsTid;
       shape.start_ns = e.start_ns;
@@ -168,7 +168,7 @@ int64_t attribute_by_signature(Trace& trace, const GraphSignatures& signatures) 
   }
   if (shapes_added)
     std::sort(trace.attention_shapes.begin(), trace.attention_shapes.end(),
-              [](const AttentionShape& a, const AttentionShape& b) {
+              [](const AttentionRows& a, const AttentionRows& b) {
                 return std::tuple(a.pid, a.tid, a.start_ns) < std::tuple(b.pid, b.tid, b.start_ns);
               });
   return matched;

@@ -23,7 +23,7 @@ struct SignatureOp {
   std::string name;
   int64_t start_ns = 0, dur_ns = 0;  // on the capture trace's clock
   int32_t parent = -1;               // index into GraphSignatures::ops; -1 at the top
-  std::optional<AttentionShape> shape;
+  std::optional<AttentionRows> shape;
 };
 
 // One graph of the capture trace: the kinds and names of a replay's activities, in start order,
