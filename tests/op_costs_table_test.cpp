@@ -142,8 +142,7 @@ TEST(OpCostsTable, NullWithoutShapes) {
   const std::string path = testing::fixture("foreign/hta_cuda_sync.json.gz");
   auto json = testing::run_cli("analyze --format json " + path);
   EXPECT_EQ(json.exit_code, 0);
-  EXPECT_NE(json.output.find("\"flops\": null,"), std::string::npos)
-      << json.output.substr(0, 2000);
+  EXPECT_NE(json.output.find("\"flops\": null,"), std::string::npos) << json.output.substr(0, 2000);
   EXPECT_EQ(json.output.find("\"flops\": 0"), std::string::npos);
   EXPECT_EQ(json.output.find("\"bytes\": 0"), std::string::npos);
   auto text = testing::run_cli("analyze " + path);
