@@ -11,15 +11,15 @@
 #include "analysis/counter_totals.h"
 #include "analysis/roofline.h"
 #include "base/format_units.h"
-#include "counter_notes.h"
 #include "counters.h"
 #include "device_info.h"
 #include "gpu_peaks.h"
 #include "gzip_file.h"
 #include "io/output_file.h"
-#include "pipeline/report_file.h"
+#include "pipeline/report_inputs.h"
 #include "progress.h"
 #include "render/display_text.h"
+#include "render/report.h"
 #include "study_table.h"
 #include "summary_json.h"
 #include "sweep.h"
@@ -181,31 +181,35 @@ std::string outcome(const VariantRow& row) {
   return text;
 }
 
-// `--report`: the run's HTML report (`attnprof report DIR`), once the run's outputs are written,
-// from the traces as the run read them. A report that cannot be written turns success into exit
-// code 2, as an unwritable output does.
-int write_run_report(StudyReport& report, const fs::path& out_dir, int code) {
+// The run's words come from the report's renderers (render/report.h) over the folder as written,
+// so that `attnprof report DIR --format text` reproduces the table the bench prints (table.txt),
+// and --format md its summary.md. The traces were read once, as the run went: the report takes
+// their descriptions rather than reading them again.
+Result<ReportData> run_report_data(StudyReport& report, const fs::path& out_dir) {
   ReportOptions options;
   for (StudyPoint& point : report.points)
     for (VariantRow& row : point.rows)
       if (row.report) options.traces_read.emplace(row.trace_file, std::move(*row.report));
-  const std::string path = (out_dir / "report.html").string();
-  Status written = write_report({out_dir.string()}, options, ReportFormat::kHtml, path);
-  if (!written.ok()) {
-    std::fprintf(stderr, "attnprof bench: %s\n", written.error().message.c_str());
-    return code == kExitAllRan ? kExitUsage : code;
-  }
-  std::printf("Report: %s\n", path.c_str());
-  return code;
+  return load_report({out_dir.string()}, options);
 }
 
-Status write_outputs(const StudyReport& report, const fs::path& out_dir) {
+// summary.json first (the report reads it back), then summary.md, sweep.csv and, with --report,
+// report.html; the table for stdout in `table`.
+Status write_outputs(StudyReport& report, const fs::path& out_dir, bool html, std::string& table) {
   ATTNPROF_RETURN_IF_ERROR(write_summary_json(report, (out_dir / "summary.json").string()));
+  Result<ReportData> data = run_report_data(report, out_dir);
+  if (!data.ok()) return data.error();
+  table = render_report_text(*data) + render_expectations(report, "  ");
   ATTNPROF_RETURN_IF_ERROR(
-      write_output_file((out_dir / "summary.md").string(), render_markdown(report)));
+      write_output_file((out_dir / "summary.md").string(),
+                        render_report_markdown(*data) + render_expectations(report, "- ")));
   if (!report.sweeps.empty()) {
     ATTNPROF_RETURN_IF_ERROR(
         write_output_file((out_dir / "sweep.csv").string(), sweep_csv(report)));
+  }
+  if (html) {
+    ATTNPROF_RETURN_IF_ERROR(
+        write_output_file((out_dir / "report.html").string(), render_report_html(*data)));
   }
   return Status::success();
 }
@@ -225,12 +229,26 @@ int run_study(const StudyOptions& options) {
   report.settings = options.settings;
   report.sweeps = options.sweeps;
   report.expectations_file = options.expectations_file;
+  report.from_trace = options.from_trace;
 
   const fs::path out_dir = options.out_dir;
-  const std::vector<Problem> problems = expand_sweep(options.problem, options.sweeps);
+  // The points: a sweep's, or the trace's distinct attention calls (one folder each, call1, ...,
+  // in the order the trace first made them).
+  std::vector<Problem> problems;
+  std::vector<std::string> labels;
+  if (options.from_trace) {
+    for (const TraceCall& call : options.from_trace->calls) {
+      problems.push_back(call.problem);
+      labels.push_back(fmt::format("call{}", labels.size() + 1));
+    }
+  } else {
+    problems = expand_sweep(options.problem, options.sweeps);
+    for (const Problem& problem : problems) labels.push_back(point_label(problem));
+  }
+  const bool one_point = options.sweeps.empty() && !options.from_trace;
   std::error_code error;
-  for (const Problem& problem : problems) {
-    const fs::path folder = options.sweeps.empty() ? out_dir : out_dir / point_label(problem);
+  for (const std::string& label : labels) {
+    const fs::path folder = one_point ? out_dir : out_dir / label;
     if (fs::create_directories(folder, error); error) {
       std::fprintf(stderr, "attnprof bench: cannot create %s: %s\n", folder.c_str(),
                    error.message().c_str());
@@ -245,7 +263,8 @@ int run_study(const StudyOptions& options) {
   const int total =
       static_cast<int>(problems.size() * (options.variants.size() + options.custom_kernels.size()));
   int index = 0;
-  for (const Problem& problem : problems) {
+  for (size_t p = 0; p < problems.size(); ++p) {
+    const Problem& problem = problems[p];
     StudyPoint point;
     point.problem = problem;
     point.flops = attention_flops(problem);
@@ -253,11 +272,11 @@ int run_study(const StudyOptions& options) {
       point.peak = dense_peak(report.device.name, problem.dtype, report.device.tf32_matmul);
     }
     attach_bound(point, report);
-    const std::string label = point_label(problem);
+    const std::string& label = labels[p];
     // One row: `measure` runs a variant or a custom kernel; the rest is the same for both.
     const auto add_row = [&](std::string_view row, const std::string& custom, const auto& measure) {
       progress.start(++index, total, label, row);
-      const std::string stem = (options.sweeps.empty() ? "" : label + "/") + std::string(row);
+      const std::string stem = (one_point ? "" : label + "/") + std::string(row);
       const std::string trace_file = stem + ".json.gz";
       // A trace left by an earlier run must not pass for this run's.
       fs::remove(out_dir / trace_file, error);
@@ -303,23 +322,20 @@ int run_study(const StudyOptions& options) {
     if (!options.quiet)
       std::fprintf(stderr, "counters: %.1f s added by ncu's runs\n", report.counters.seconds);
   }
-  std::fputs(render_text(report).c_str(), stdout);
-  if (const auto notes = counter_notes(report); !notes.empty()) {
-    std::fputs("\nWhat the hardware counters show (Nsight Compute, docs/counters.md):\n", stdout);
-    for (const std::string& note : notes) std::printf("  - %s\n", note.c_str());
-  }
-  if (const Status written = write_outputs(report, out_dir); !written.ok()) {
+  std::string table;
+  if (const Status written = write_outputs(report, out_dir, options.report, table); !written.ok()) {
     std::fprintf(stderr, "attnprof bench: %s\n", written.error().message.c_str());
     return kExitUsage;
   }
+  std::fputs(table.c_str(), stdout);
   // On stderr: the table on stdout is kept as the study's table.txt, where a path of the machine
   // that recorded it would mean nothing.
-  std::fprintf(stderr,
-               "\nTraces (open in https://ui.perfetto.dev), summary.json and summary.md%s in %s\n",
-               report.sweeps.empty() ? "" : ", sweep.csv", out_dir.c_str());
+  std::fprintf(
+      stderr, "\nTraces (open in https://ui.perfetto.dev), summary.json and summary.md%s%s in %s\n",
+      report.sweeps.empty() ? "" : ", sweep.csv", options.report ? ", report.html" : "",
+      out_dir.c_str());
   const int code =
       has_failures(report) || !expectations_hold(report) ? kExitVariantFailed : kExitAllRan;
-  if (options.report) return write_run_report(report, out_dir, code);
   std::fflush(stdout);
   return code;
 }

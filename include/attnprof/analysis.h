@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "attnprof/attention_calls.h"
 #include "attnprof/attribution.h"
 #include "attnprof/diagnostics.h"
 #include "attnprof/findings.h"
@@ -82,6 +83,8 @@ struct RegionSummary {
   std::vector<ActivityRow> activities;  // in GPU start order (see AnalyzeOptions)
   // Totals per kernel, op and nn.Module (attnprof/top_tables.h), complete.
   RegionTables tables;
+  // Its attention calls and their GPU time (attnprof/attention_calls.h).
+  AttentionCalls attention;
 };
 
 // A device as the trace describes it; -1 and "" where it does not say.
@@ -136,6 +139,8 @@ struct TraceAnalysis {
   int typical_region = -1;
   // Medians over the regions, per kernel class, and the typical region's main kernel.
   RegionFacts facts;
+  // The typical region's attention calls with their median GPU time over the regions.
+  MedianAttentionCalls attention;
   // Filled when AnalyzeOptions::explain is set.
   std::vector<Finding> findings;
   // The markers of a trace annotated by `attnprof annotate`, in trace order; empty otherwise.

@@ -149,8 +149,9 @@ HeadlineReason reason_for(const HeadlineVariant& v, const HeadlineVariant& faste
 
 bool finding_explains_time(const std::string& id) {
   static const std::set<std::string> kExplainsTime = {
-      "hidden-copy",   "kv-repeat",    "precision-upcast", "mask-rebuilt",       "not-fused",
-      "cpu-side-cost", "launch-bound", "synchronization",  "communication-bound"};
+      "hidden-copy",         "kv-repeat",         "precision-upcast", "mask-rebuilt",
+      "not-fused",           "cpu-side-cost",     "launch-bound",     "synchronization",
+      "communication-bound", "masked-not-skipped"};
   return kExplainsTime.count(id) > 0;
 }
 
@@ -226,41 +227,6 @@ std::vector<HeadlineVariant> headline_variants(const RunPoint& point) {
         for (const RunFinding& f : (*pass)->findings)
           if (std::find(h.finding_ids.begin(), h.finding_ids.end(), f.id) == h.finding_ids.end())
             h.finding_ids.push_back(f.id);
-    out.push_back(std::move(h));
-  }
-  return out;
-}
-
-std::vector<HeadlineVariant> headline_variants(const ReportBackward& backward) {
-  if (backward.focus_point < 0) return {};
-  std::vector<HeadlineVariant> out =
-      headline_variants(backward.run.points[static_cast<size_t>(backward.focus_point)]);
-  for (size_t i = 0; i < out.size() && i < backward.facts.size(); ++i)
-    out[i].facts = backward.facts[i];
-  return out;
-}
-
-std::vector<HeadlineVariant> headline_variants(const ReportData& data) {
-  if (data.run) {
-    if (data.focus_point < 0) return {};
-    std::vector<HeadlineVariant> out =
-        headline_variants(data.run->points[static_cast<size_t>(data.focus_point)]);
-    // load_report keeps the focus point's variants in its order, one each.
-    for (size_t i = 0; i < out.size() && i < data.variants.size(); ++i) {
-      const ReportVariant& v = data.variants[i];
-      if (v.analysis && !v.analysis->regions.empty()) out[i].facts = {v.analysis->facts};
-    }
-    return out;
-  }
-  std::vector<HeadlineVariant> out;
-  for (const ReportVariant& v : data.variants) {
-    HeadlineVariant h;
-    h.name = v.name;
-    if (v.analysis && !v.analysis->regions.empty()) {
-      h.time_ns = v.analysis->facts.gpu_busy_ns.median;
-      h.facts = {v.analysis->facts};
-      for (const Finding& f : v.analysis->findings) h.finding_ids.emplace_back(finding_id(f.kind));
-    }
     out.push_back(std::move(h));
   }
   return out;

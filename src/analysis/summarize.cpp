@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/attention_calls.h"
 #include "analysis/busy_time.h"
 #include "analysis/device_summary.h"
 #include "analysis/duration_sum.h"
@@ -17,6 +18,7 @@
 #include "analysis/kernel_names.h"
 #include "analysis/launch_queue.h"
 #include "analysis/occupancy.h"
+#include "analysis/op_arguments.h"
 #include "analysis/outside_regions.h"
 #include "analysis/region_facts.h"
 #include "analysis/regions.h"
@@ -321,12 +323,34 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   // The findings read the trace and the summaries above, and nothing below writes to `out` until
   // they are done: with a second core they run beside the rows (every region's, for Python, csv
   // and diff: a third of the work after the read), else before them.
+  // The attention calls ask the findings' attention ops (finding_context.h), which are found
+  // once, here, before the findings' thread reads them.
+  const FindingContext context{trace, set, members, out};
+  {
+    // Every step repeats the same shapes: each recorded text is parsed once.
+    std::unordered_map<StringId, std::optional<std::vector<OpArgument>>> parsed;
+    const OpArgumentsOf arguments = [&](HostEventId op) -> std::optional<std::vector<OpArgument>> {
+      const std::optional<StringId> text = op_inputs_text(trace, op);
+      if (!text) return std::nullopt;
+      auto it = parsed.find(*text);
+      if (it == parsed.end())
+        it = parsed.emplace(*text, op_arguments_of_text(trace.op_input_texts.view(*text))).first;
+      return it->second;
+    };
+    std::vector<const AttentionCalls*> calls;
+    std::vector<int64_t> busy;
+    for (size_t r = 0; r < out.regions.size(); ++r) {
+      out.regions[r].attention = attention_calls_of(context, r, arguments);
+      calls.push_back(&out.regions[r].attention);
+      busy.push_back(out.regions[r].gpu_busy_ns);
+    }
+    out.attention = median_attention_calls(calls, busy, out.typical_region);
+  }
   std::future<std::vector<Finding>> findings;
   if (options.explain) {
     const bool beside = options.reading_workers != 1 && std::thread::hardware_concurrency() > 1;
-    findings = std::async(beside ? std::launch::async : std::launch::deferred, [&] {
-      return find_all(FindingContext{trace, set, members, out});
-    });
+    findings = std::async(beside ? std::launch::async : std::launch::deferred,
+                          [&] { return find_all(context); });
     if (!beside) out.findings = findings.get();
   }
 

@@ -52,7 +52,7 @@ int run(const AnalyzeArgs& args) {
   options.activities_of_every_region = args.format == "csv" && args.table == "activities";
   // The text and Markdown show the typical region's tables only; CSV every region's; JSON makes
   // each region's as it writes it (AnalyzeOptions::analyzed), never holding them all.
-  options.tables_of_every_region = args.format == "csv";
+  options.tables_of_every_region = args.format == "csv" && args.table != "attention";
   options.explain = args.explain;
   options.ops_by_shape = args.group_by == "shape";
   options.limits = args.limits.to_limits();
@@ -126,6 +126,8 @@ int run(const AnalyzeArgs& args) {
     } else {
       const AnalyzeOutput output{read, across ? &*across : nullptr, unread};
       std::string out = args.format == "md" ? render_analyze_markdown(output)
+                        : args.format == "csv" && args.table == "attention"
+                            ? render_attention_calls_csv(output)
                         : args.format == "csv" && args.table != "activities"
                             ? render_top_table_csv(output, args.table)
                         : args.format == "csv" ? render_analyze_csv(output)
@@ -159,8 +161,9 @@ void register_analyze(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"text", "json", "md", "csv", "summary"}));
   cmd->add_option("--table", args->table,
                   "With --format csv: activities (one row per GPU activity, the default), kernels, "
-                  "ops or modules (one row per kernel, op or nn.Module instance of every region)")
-      ->check(CLI::IsMember({"activities", "kernels", "ops", "modules"}));
+                  "ops or modules (one row per kernel, op or nn.Module instance of every region), "
+                  "attention (one row per attention call of every region)")
+      ->check(CLI::IsMember({"activities", "kernels", "ops", "modules", "attention"}));
   cmd->add_option("--group-by", args->group_by,
                   "shape: the ops table has a row per op and input shapes, as PyTorch's "
                   "key_averages(group_by_input_shape=True) (traces recorded with "
