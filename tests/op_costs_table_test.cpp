@@ -169,6 +169,13 @@ TEST(OpCostsTable, DatasheetMatchesKinetoNames) {
   EXPECT_EQ(name("AMD Instinct MI300X"), "MI300X");
   EXPECT_EQ(name("AMD Instinct MI250X / MI250"), "MI250X");
   EXPECT_EQ(name("AMD Instinct MI210"), "none");
+  // The hidden command the project's Python scripts read the table through
+  // (scripts/gpu/record_flex.py), with --format given as they give it.
+  auto json = testing::run_cli("datasheet --format json --device 'NVIDIA H100 80GB HBM3'");
+  EXPECT_EQ(json.exit_code, 0);
+  EXPECT_NE(json.output.find("\"name\": \"H100 SXM\""), std::string::npos) << json.output;
+  EXPECT_NE(json.output.find("\"memory_gb_per_s\": 3350"), std::string::npos) << json.output;
+  EXPECT_EQ(testing::run_cli("datasheet --device 'NVIDIA T4'").output, "null\n");
   // Every row has the rates its GPU has: dense Tensor Core rates above the fp32 rate.
   for (const GpuDatasheet& d : gpu_datasheets()) {
     EXPECT_GT(d.bf16, d.fp32) << d.name;

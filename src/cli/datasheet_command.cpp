@@ -51,8 +51,9 @@ void register_datasheet(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", *format, "Output format")->check(CLI::IsMember({"json"}));
   cmd->add_option("--device", *device,
                   "Only the row this deviceProperties name matches (null for none)");
+  // The callback holds both values alive: CLI11 writes into them while it parses.
   cmd->callback(
-      [device, &exit_code] { exit_code = write_command_output(datasheet_json(*device)); });
+      [format, device, &exit_code] { exit_code = write_command_output(datasheet_json(*device)); });
 }
 
 }  // namespace attnprof::cli
