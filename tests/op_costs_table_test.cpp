@@ -95,6 +95,16 @@ TEST(OpCostsTable, FlopsSitOnTheLaunchingOpOnly) {
   EXPECT_TRUE(mul->memory_bound);
   EXPECT_EQ(*mul->bytes, 3.0 * 1024 * 1024 * 2);
   EXPECT_DOUBLE_EQ(*mul->roof_pct, 100.0 * (*mul->bytes / 2e-6) / 4800e9);
+  // A copy writes its destination without reading it: a DtoD copy of 512 MiB moves 1 GiB.
+  const std::optional<OpCost> copy = op_cost("aten::copy_", {{{1024, 1024, 128}, "float", ""},
+                                                             {{1024, 1024, 128}, "float", ""},
+                                                             {{}, "Scalar", "False"}});
+  ASSERT_TRUE(copy);
+  EXPECT_EQ(copy->bytes, 2.0 * 512 * 1024 * 1024);
+  const std::optional<OpCost> fill =
+      op_cost("aten::fill_", {{{1024}, "float", ""}, {{}, "Scalar", "0"}});
+  ASSERT_TRUE(fill);
+  EXPECT_EQ(fill->bytes, 4096.0);
   EXPECT_EQ(t.roof_gpu, "H200");
   // An op that launched nothing has no cost, not a cost of 0.
   const OpTotal* empty = row(t.ops, "aten::empty");

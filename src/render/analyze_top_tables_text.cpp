@@ -124,6 +124,7 @@ void ops_table(std::string& out, const RegionSummary& r, const TextView& view) {
     if (costs)
       out += fmt::format(" {:>14} {:>6}", op_rate_words(o),
                          o.roof_pct ? fmt::format("{:.1f}", *o.roof_pct) : std::string());
+    while (out.back() == ' ') out.pop_back();  // no padding after the last cell with a value
     out += "\n";
     full_name_below(out, view, o.name, name_width);
     if (!o.input_shapes.empty())
