@@ -40,8 +40,14 @@ bool movers_from(std::string_view fused, size_t at) {
 
 bool InductorKernel::fuses(std::string_view op) const {
   if (op.empty() || fused.empty()) return false;
-  const std::string text = "_" + std::string(fused) + "_";
-  return text.find("_" + std::string(op) + "_") != std::string::npos;
+  // `op` as a whole word of the fused names, which '_' separates (an op of its own may start with
+  // one: "_softmax").
+  for (size_t at = fused.find(op); at != std::string_view::npos; at = fused.find(op, at + 1)) {
+    const size_t end = at + op.size();
+    if ((at == 0 || fused[at - 1] == '_') && (end == fused.size() || fused[end] == '_'))
+      return true;
+  }
+  return false;
 }
 
 bool InductorKernel::fuses_softmax() const {

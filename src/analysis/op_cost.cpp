@@ -130,6 +130,12 @@ std::optional<OpCost> gemm_cost(std::string_view op, const std::vector<OpArgumen
     if (c) c->bytes += tensor_bytes(args[0]);
     return c;
   }
+  if (op == "aten::addmv" || op == "aten::addmv_") {  // (self, mat, vec): what aten::mv runs
+    if (!tensor_at(args, 1, 2) || !tensor_at(args, 2, 1)) return std::nullopt;
+    auto c = matmul_cost(args[1], args[2]);
+    if (c) c->bytes += tensor_bytes(args[0]);
+    return c;
+  }
   if (op == "aten::bmm") {
     if (!tensor_at(args, 0, 3) || !tensor_at(args, 1, 3)) return std::nullopt;
     return matmul_cost(args[0], args[1]);
@@ -166,14 +172,21 @@ std::optional<OpCost> convolution_cost(std::string_view op, const std::vector<Op
   struct Layout {
     std::string_view op;
     size_t stride, padding, dilation, transposed, groups;
+    bool always_transposed = false;  // the op is a transposed convolution by its name
   };
-  static constexpr std::array<Layout, 6> kLayouts = {{
+  static constexpr std::array<Layout, 10> kLayouts = {{
       {"aten::convolution", 3, 4, 5, 6, 8},
       {"aten::_convolution", 3, 4, 5, 6, 8},
       {"aten::conv1d", 3, 4, 5, SIZE_MAX, 6},
       {"aten::conv2d", 3, 4, 5, SIZE_MAX, 6},
       {"aten::conv3d", 3, 4, 5, SIZE_MAX, 6},
       {"aten::cudnn_convolution", 3, 2, 4, SIZE_MAX, 5},
+      // (input, weight, bias, stride, padding, output_padding, groups, dilation)
+      {"aten::conv_transpose1d", 3, 4, 7, SIZE_MAX, 6, true},
+      {"aten::conv_transpose2d", 3, 4, 7, SIZE_MAX, 6, true},
+      {"aten::conv_transpose3d", 3, 4, 7, SIZE_MAX, 6, true},
+      // (input, weight, padding, output_padding, stride, dilation, groups, ...): what cuDNN runs
+      {"aten::cudnn_convolution_transpose", 4, 2, 5, SIZE_MAX, 6, true},
   }};
   const auto layout =
       std::find_if(kLayouts.begin(), kLayouts.end(), [&](const Layout& l) { return l.op == op; });
@@ -184,7 +197,8 @@ std::optional<OpCost> convolution_cost(std::string_view op, const std::vector<Op
   if (in.size() < 3 || w.size() != in.size()) return std::nullopt;
   const size_t spatial = in.size() - 2;
   const int64_t groups = integer_at(args, layout->groups).value_or(1);
-  const bool transposed = flag_at(args, layout->transposed).value_or(false);
+  const bool transposed =
+      layout->always_transposed || flag_at(args, layout->transposed).value_or(false);
   auto per_dim = [&](size_t index, int64_t fallback) {
     std::vector<int64_t> v = list_at(args, index).value_or(std::vector<int64_t>{});
     if (v.size() == 1) v.assign(spatial, v[0]);
@@ -263,7 +277,10 @@ constexpr std::array<AttentionLayout, 17> kAttentionOps = {{
     {"aten::_scaled_dot_product_cudnn_attention", false, 0, true, 3, 6, kNone, kNone, kNone, kNone,
      false},
     {"aten::_cudnn_attention_forward", false, 0, true, 3, 10, kNone, kNone, kNone, kNone, false},
-    {"aten::_flash_attention_forward", false, 0, false, kNone, 8, kNone, 11, 12, kNone, false},
+    // PyTorch's flash kernels align a causal diagonal to the bottom right, as FlashAttention-2
+    // does: SDPA never hands them is_causal with fewer queries than keys (it refuses), while
+    // torch.nn.attention.bias.causal_lower_right calls them directly for a chunk of a prefill.
+    {"aten::_flash_attention_forward", false, 0, false, kNone, 8, kNone, 11, 12, kNone, true},
     {"aten::_efficient_attention_forward", false, 0, false, 3, kNone, 9, kNone, kNone, 13, false},
     {"flash_attn::_flash_attn_forward", false, 0, false, kNone, 5, kNone, 6, 7, kNone, true},
     {"aten::_scaled_dot_product_flash_attention_backward", true, 1, true, kNone, 11, kNone, kNone,
@@ -273,7 +290,7 @@ constexpr std::array<AttentionLayout, 17> kAttentionOps = {{
     {"aten::_scaled_dot_product_cudnn_attention_backward", true, 1, true, 8, 14, kNone, kNone,
      kNone, kNone, false},
     {"aten::_cudnn_attention_backward", true, 1, true, 8, 14, kNone, kNone, kNone, kNone, false},
-    {"aten::_flash_attention_backward", true, 1, false, kNone, 11, kNone, 15, 16, kNone, false},
+    {"aten::_flash_attention_backward", true, 1, false, kNone, 11, kNone, 15, 16, kNone, true},
     {"aten::_efficient_attention_backward", true, 1, false, 4, kNone, 14, kNone, kNone, 18, false},
     {"flash_attn::_flash_attn_backward", true, 1, false, kNone, 11, kNone, 12, 13, kNone, true},
 }};
