@@ -164,6 +164,9 @@ struct AnalyzeOptions {
   // Top tables (RegionSummary::tables) for every region; else for the typical region only, as
   // analyze's text shows them (a trace of many regions then holds one region's tables).
   bool tables_of_every_region = true;
+  // The ops table has a row per op name and input shapes (key_averages(group_by_input_shape=
+  // True)) instead of per name: `analyze --group-by shape`.
+  bool ops_by_shape = false;
   // Compute findings (what the trace means) as well.
   bool explain = false;
   Limits limits;

@@ -34,6 +34,7 @@ struct AnalyzeArgs {
   bool explain = false;
   TextView view;
   std::string table = "activities";
+  std::string group_by = "name";  // of the ops table: "name" or "shape"
   size_t jobs = 0;
   LimitOptions limits;
 };
@@ -53,6 +54,7 @@ int run(const AnalyzeArgs& args) {
   // each region's as it writes it (AnalyzeOptions::analyzed), never holding them all.
   options.tables_of_every_region = args.format == "csv" && args.table != "attention";
   options.explain = args.explain;
+  options.ops_by_shape = args.group_by == "shape";
   options.limits = args.limits.to_limits();
   // JSON lists every region's activities: it is written to stdout as each trace is analyzed,
   // while its model is in memory, one region at a time (issue 13: built in memory first, the
@@ -162,6 +164,11 @@ void register_analyze(CLI::App& app, int& exit_code) {
                   "ops or modules (one row per kernel, op or nn.Module instance of every region), "
                   "attention (one row per attention call of every region)")
       ->check(CLI::IsMember({"activities", "kernels", "ops", "modules", "attention"}));
+  cmd->add_option("--group-by", args->group_by,
+                  "shape: the ops table has a row per op and input shapes, as PyTorch's "
+                  "key_averages(group_by_input_shape=True) (traces recorded with "
+                  "record_shapes=True)")
+      ->check(CLI::IsMember({"name", "shape"}));
   cmd->add_option("--top", args->view.top,
                   "Rows of each top table (kernels, ops, nn.Modules) in the text (default 10)")
       ->check(CLI::Range(size_t{1}, size_t{1000000}));
