@@ -4,6 +4,7 @@
 // causal), one call per layer and pass in each step, and FLOPs equal to a brute-force count of
 // the pairs for those shapes (docs/ATTENTION_CALLS.md).
 
+#include <algorithm>
 #include <map>
 
 #include <gtest/gtest.h>
@@ -83,6 +84,14 @@ TEST(AttentionCalls, LlamaPrefillSdpaRunsCudnnOncePerLayer) {
       EXPECT_EQ(*c.flops, attention_flops(2, 16, 512, 512, 64, true));
       EXPECT_EQ(c.kernels, 1);
       EXPECT_NE(c.main_kernel.find("cudnn_generated_fort_native_sdpa_sm90"), std::string::npos);
+      // An H200 (datasheet: bf16 dense 989.4 TFLOP/s, 4800 GB/s): the roof is the lower of the
+      // peak and the bandwidth times the call's FLOPs per byte; 512 tokens sit at about 205
+      // FLOP/B, just under the ridge (206), so the bandwidth side is the roof.
+      ASSERT_TRUE(c.bytes);
+      const double roof = std::min(989.4, 4800.0 * *c.flops / *c.bytes / 1e3);
+      EXPECT_EQ(c.roof.starts_with("memory 4800 GB/s"), roof < 989.4) << c.roof;
+      ASSERT_TRUE(c.roof_pct);
+      EXPECT_NEAR(*c.roof_pct, 100.0 * *c.tflops() / roof, 1e-9);
     }
   }
   expect_times_add_up(t);
@@ -132,6 +141,11 @@ TEST(AttentionCalls, LlamaDecodeSdpaSeesOneQueryAgainstTheGrowingCache) {
       EXPECT_EQ(c.causal, false);
       ASSERT_TRUE(c.flops);
       EXPECT_EQ(*c.flops, attention_flops(2, 16, 1, *c.kv_len, 64, false));
+      // One query against the cache: a few FLOPs per byte, so the memory bandwidth is the roof.
+      EXPECT_TRUE(c.roof.starts_with("memory ")) << c.roof;
+      ASSERT_TRUE(c.roof_pct);
+      EXPECT_GT(*c.roof_pct, 0);
+      EXPECT_LT(*c.roof_pct, 100);
     }
     keys.push_back(*r.attention.calls[0].kv_len);
   }
