@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "analysis/kernel_class.h"
+#include "analysis/region_waits.h"
 #include "analysis/top_tables.h"
 #include "attnprof/analysis.h"
 #include "attnprof/cross_trace.h"
@@ -135,6 +136,13 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
   Column<double> start_us, wall_us, cpu_us, gpu_busy_us;
   // The time breakdown (docs/BREAKDOWN.md); the overlap NaN where the region has no communication.
   Column<double> span_us, idle_us, compute_us, communication_us, memory_us, overlap_pct;
+  // Idle time by cause, launch delays and queues, as check's metrics name them
+  // (analysis/region_waits.h); a launch delay NaN where no launch call of the region is in the
+  // trace.
+  Column<double> idle_host_wait_us, idle_kernel_gap_us, idle_other_us, launch_delay_median_us,
+      launch_delay_p95_us, launch_delay_max_us, op_to_launch_median_us, queue_mean_length,
+      full_queue_us;
+  Column<int64_t> queue_max_length;
   Column<bool> typical;
   for (const TraceAnalysis& t : traces) {
     for (size_t i = 0; i < t.regions.size(); ++i) {
@@ -155,6 +163,18 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
       communication_us.push(b.communication_ns / 1000.0);
       memory_us.push(b.memory_ns / 1000.0);
       overlap_pct.push(b.communication_overlap_pct().value_or(std::nan("")));
+      const RegionWaits w = region_waits(r);
+      idle_host_wait_us.push(w.idle_host_wait_ns / 1000.0);
+      idle_kernel_gap_us.push(w.idle_kernel_gap_ns / 1000.0);
+      idle_other_us.push(w.idle_other_ns / 1000.0);
+      auto us = [](const std::optional<double>& ns) { return ns ? *ns / 1000.0 : kMissing; };
+      launch_delay_median_us.push(us(w.launch_delay_median_ns));
+      launch_delay_p95_us.push(us(w.launch_delay_p95_ns));
+      launch_delay_max_us.push(us(w.launch_delay_max_ns));
+      op_to_launch_median_us.push(us(w.op_to_launch_median_ns));
+      queue_max_length.push(w.queue_max_length);
+      queue_mean_length.push(w.queue_mean_length);
+      full_queue_us.push(w.full_queue_ns / 1000.0);
       kernels.push(r.kernels);
       memcpy.push(r.memcpy);
       memset.push(r.memset);
@@ -176,6 +196,16 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
   d["communication_us"] = communication_us.to_python();
   d["memory_us"] = memory_us.to_python();
   d["communication_overlap_pct"] = overlap_pct.to_python();
+  d["idle_host_wait_us"] = idle_host_wait_us.to_python();
+  d["idle_kernel_gap_us"] = idle_kernel_gap_us.to_python();
+  d["idle_other_us"] = idle_other_us.to_python();
+  d["launch_delay_median_us"] = launch_delay_median_us.to_python();
+  d["launch_delay_p95_us"] = launch_delay_p95_us.to_python();
+  d["launch_delay_max_us"] = launch_delay_max_us.to_python();
+  d["op_to_launch_median_us"] = op_to_launch_median_us.to_python();
+  d["queue_max_length"] = queue_max_length.to_python();
+  d["queue_mean_length"] = queue_mean_length.to_python();
+  d["full_queue_us"] = full_queue_us.to_python();
   d["kernels"] = kernels.to_python();
   d["memcpy"] = memcpy.to_python();
   d["memset"] = memset.to_python();

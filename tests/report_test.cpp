@@ -14,9 +14,12 @@
 #include "analysis/region_timeline.h"
 #include "analysis/regions.h"
 #include "analysis/summarize.h"
+#include "base/format_units.h"
 #include "pipeline/report_inputs.h"
 #include "reader/read_trace.h"
 #include "reader/run_summary.h"
+#include "render/display_text.h"
+#include "render/escape_html.h"
 #include "render/report.h"
 #include "render/report_svg.h"
 #include "report_support.h"
@@ -67,7 +70,7 @@ RegionTimeline timeline_of(const std::string& fixture, const TimelineOptions& op
   RegionSet set = find_regions(*trace, "forward");
   RegionMembers members = assign_to_regions(*trace, set);
   const auto r = static_cast<size_t>(a.typical_region);
-  return build_region_timeline(*trace, set.regions[r], members.activities[r],
+  return build_region_timeline(*trace, set.regions[r], members.activities(r),
                                a.regions[r].activities, options);
 }
 
@@ -561,6 +564,35 @@ TEST_F(ShippedStudyReport, HtmlHasTheBarChartAndTheSweepCharts) {
   }
 }
 
+// The breakdown section's waits are the typical region's, as analyze's JSON has them: the host
+// wait summed over its streams' idle_by_stream, the longest of its streams' queues.
+TEST_F(ShippedStudyReport, WaitsTableHasEachVariantsTypicalRegion) {
+  size_t rows = 0;
+  for (const ReportVariant& v : data_->variants) {
+    if (!v.analysis || v.analysis->typical_region < 0) continue;
+    const RegionSummary& r = v.analysis->regions[static_cast<size_t>(v.analysis->typical_region)];
+    int64_t host_wait_ns = 0;
+    for (const StreamIdle& s : r.idle_by_stream) host_wait_ns += s.host_wait_ns;
+    int32_t longest = 0;
+    for (const StreamQueue& q : r.queues) longest = std::max(longest, q.max_length);
+    ASSERT_GT(r.launch_delays.launched, 0) << v.name;
+    const std::string row = "<tr><td class=\"variant\">" + html_escape(v.name) +
+                            "</td><td class=\"num\">" +
+                            format_us(static_cast<double>(host_wait_ns)) + "</td>";
+    const size_t at = html_->find(row, html_->find("id=\"waits\""));
+    ASSERT_NE(at, std::string::npos) << row;
+    const std::string line = html_->substr(at, html_->find("</tr>", at) - at);
+    EXPECT_NE(line.find("<td class=\"num\">" + format_us(r.launch_delays.median_ns) + "</td>"),
+              std::string::npos)
+        << line;
+    EXPECT_NE(line.find("<td class=\"num\">" + std::to_string(longest) + "</td>"),
+              std::string::npos)
+        << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, kVariants.size());
+}
+
 TEST_F(ShippedStudyReport, HtmlIsSelfContainedAndSmall) {
   const std::string& html = *html_;
   for (const char* outside : {"http://", "https://", "src=", "<script", "<link", "@import", "<img"})
@@ -578,7 +610,7 @@ TEST_F(ShippedStudyReport, MarkdownHasTheTableAndTheFindings) {
   EXPECT_NE(md.find("## bf16, batch 4, 16 heads, seq 2048"), std::string::npos);
   EXPECT_NE(md.find("| variant | kernels/fwd | main kernel |"), std::string::npos);
   for (const std::string& v : kVariants)
-    EXPECT_NE(md.find("\n| " + v + " |"), std::string::npos) << v;
+    EXPECT_NE(md.find("\n| " + markdown_cell(v) + " |"), std::string::npos) << v;
   EXPECT_NE(md.find("not-fused, hidden-copy"), std::string::npos);
   EXPECT_NE(md.find("- naive: **hidden-copy** aten::masked_fill copies its input"),
             std::string::npos);

@@ -39,6 +39,7 @@ MetricValue text(std::vector<std::string> spellings) {
 }
 
 constexpr double kNsPerMs = 1e6;
+constexpr double kNsPerUs = 1e3;
 
 // One metric: what it is and how to read it. `of_main_kernel` ones need the typical region to have
 // run a kernel.
@@ -67,6 +68,17 @@ std::vector<MetricDef> build_catalog() {
       if (it != m.memcpy_by_kind.end()) return it->second;
       return spread_of(std::vector<double>(static_cast<size_t>(m.regions), 0.0));
     });
+  };
+  // A wait that some regions lack (no launch in the trace): over those that have it.
+  auto waited = [](std::string name, std::string meaning, auto get) {
+    return MetricDef{
+        {std::move(name), T::kNumber, std::move(meaning)}, false, [get](const RegionFacts& m) {
+          const Spread s = get(m.waits);
+          if (s.count > 0) return number(divided(s, kNsPerUs));
+          MetricValue v;
+          v.why_unavailable = "no region holds a launch call of its GPU work";
+          return v;
+        }};
   };
   std::vector<MetricDef> c = {
       region("regions", "how many regions matched",
@@ -108,6 +120,34 @@ std::vector<MetricDef> build_catalog() {
                   v.why_unavailable = "no region ran a communication kernel";
                   return v;
                 }},
+      // Idle time by cause, launch delays and queues (analysis/region_waits.h), in µs.
+      region("idle_host_wait_us",
+             "GPU idle waiting for the host to launch work, summed over streams, per region, µs",
+             [](const RegionFacts& m) { return divided(m.waits.idle_host_wait_ns, kNsPerUs); }),
+      region("idle_kernel_gap_us",
+             "GPU idle between back-to-back kernels, summed over streams, per region, µs",
+             [](const RegionFacts& m) { return divided(m.waits.idle_kernel_gap_ns, kNsPerUs); }),
+      region("idle_other_us",
+             "GPU idle for other causes (another stream, an event, a peer), summed over streams, "
+             "per region, µs",
+             [](const RegionFacts& m) { return divided(m.waits.idle_other_ns, kNsPerUs); }),
+      waited("launch_delay_median_us", "median launch call to GPU start per region, µs",
+             [](const WaitFacts& w) { return w.launch_delay_median_ns; }),
+      waited("launch_delay_p95_us", "95th percentile launch call to GPU start per region, µs",
+             [](const WaitFacts& w) { return w.launch_delay_p95_ns; }),
+      waited("launch_delay_max_us", "longest launch call to GPU start per region, µs",
+             [](const WaitFacts& w) { return w.launch_delay_max_ns; }),
+      waited("op_to_launch_median_us", "median op start to its launch call per region, µs",
+             [](const WaitFacts& w) { return w.op_to_launch_median_ns; }),
+      region("queue_max_length", "the longest launch queue of any stream per region",
+             [](const RegionFacts& m) { return m.waits.queue_max_length; }),
+      region("queue_mean_length",
+             "the longest of the streams' time-weighted mean launch queues per region",
+             [](const RegionFacts& m) { return m.waits.queue_mean_length; }),
+      region("full_queue_us",
+             "time the launch queue was full (the CPU blocked), summed over streams, per region, "
+             "µs",
+             [](const RegionFacts& m) { return divided(m.waits.full_queue_ns, kNsPerUs); }),
       kernel("main_kernel", T::kText,
              "short name of the typical region's longest kernel (~ and == also try its full name)",
              [](const MainKernel& k) {

@@ -87,6 +87,8 @@ TopTablesMaker::TopTablesMaker(const Trace& trace, const RegionSet& set,
       members_(members),
       inputs_of_(inputs_by_event(trace)),
       ops_by_shape_(ops_by_shape) {
+  regions_of_set_.assign(members.sets.size(), 0);
+  for (uint32_t held : members.set_of) ++regions_of_set_[held];
   const auto& host = trace.host_events;
   const size_t n = host.size();
   module_name_.assign(trace.strings.size(), false);
@@ -158,17 +160,44 @@ TopTablesMaker::TopTablesMaker(const Trace& trace, const RegionSet& set,
 }
 
 RegionTables TopTablesMaker::tables(size_t r) {
+  // Regions that share their members (regions.h) and start the same module calls have the same
+  // tables: N fully overlapping steps make them once, not N times.
+  const Region& region = set_.regions[r];
+  const uint32_t held = members_.set_of[r];
+  std::tuple<uint32_t, size_t, size_t> key;
+  const bool shared = !region.any_process && regions_of_set_[held] > 1;
+  if (shared) {
+    const auto [first, last] = module_calls_of(region);
+    key = {held, static_cast<size_t>(first - modules_.begin()),
+           static_cast<size_t>(last - modules_.begin())};
+    if (auto it = made_.find(key); it != made_.end()) return it->second;
+  }
   RegionTables out;
   kernels_of(r, out);
   ops_of(r, out);
   modules_of(r, out);
+  if (shared) made_.emplace(key, out);
   return out;
+}
+
+std::pair<std::vector<int32_t>::const_iterator, std::vector<int32_t>::const_iterator>
+TopTablesMaker::module_calls_of(const Region& region) const {
+  if (region.any_process) return {modules_.begin(), modules_.end()};
+  const auto& host = trace_.host_events;
+  auto by_start = [&](int64_t t) {
+    return std::lower_bound(modules_.begin(), modules_.end(), std::tuple(region.pid, t),
+                            [&](int32_t m, const auto& key) {
+                              return std::tuple(host[m].pid, host[m].start_ns) < key;
+                            });
+  };
+  const auto first = by_start(region.start_ns);
+  return {first, std::max(first, by_start(region.end_ns))};
 }
 
 void TopTablesMaker::kernels_of(size_t r, RegionTables& out) {
   std::unordered_map<StringId, size_t> row_of;
   std::array<KernelClassTotal, kKernelClassCount> classes{};
-  for (GpuActivityId id : members_.activities[r]) {
+  for (GpuActivityId id : members_.activities(r)) {
     const GpuActivity& a = trace_.gpu_activities[id];
     auto [it, fresh] = row_of.try_emplace(a.name, out.kernels.size());
     if (fresh) {
@@ -252,7 +281,7 @@ void TopTablesMaker::ops_of(size_t r, RegionTables& out) {
     }
     return out.ops[it->second];
   };
-  for (HostEventId top : members_.top_level_ops[r]) {
+  for (HostEventId top : members_.top_level_ops(r)) {
     for (int32_t i = ops_under_start_[top.index()]; i < ops_under_start_[top.index() + 1]; ++i) {
       const size_t e = static_cast<size_t>(ops_under_[i]);
       OpTotal& self = row(e);
@@ -265,7 +294,7 @@ void TopTablesMaker::ops_of(size_t r, RegionTables& out) {
   }
   std::vector<uint64_t> seen;
   std::vector<std::pair<int32_t, int64_t>> launches;  // (innermost op, GPU time) per activity
-  for (GpuActivityId id : members_.activities[r]) {
+  for (GpuActivityId id : members_.activities(r)) {
     HostEventId op = trace_.activity_op[id];
     if (op == kNoId) continue;
     int32_t at = is_op(op.index()) ? op.value() : op_parent_[op.index()];
@@ -311,7 +340,7 @@ void TopTablesMaker::op_costs_of(size_t r, std::vector<std::pair<int32_t, int64_
     if (!precision[index]) precision[index] = peak_precision(cost->dtype);
   }
   // The GPU of the region's work (the first activity's device; a region's work runs on one).
-  const GpuActivity& first = trace_.gpu_activities[members_.activities[r].front()];
+  const GpuActivity& first = trace_.gpu_activities[members_.activities(r).front()];
   const DeviceProperties* device = trace_.device(first.device);
   const GpuDatasheet* sheet = device ? find_gpu_datasheet(device->name) : nullptr;
   if (!device)
@@ -392,7 +421,7 @@ void TopTablesMaker::modules_of(size_t r, RegionTables& out) const {
 
   std::vector<StringId> seen_instances;
   std::vector<std::string_view> seen_classes;
-  for (GpuActivityId id : members_.activities[r]) {
+  for (GpuActivityId id : members_.activities(r)) {
     const HostEventId launch = trace_.activity_launch[id];
     if (launch == kNoId) continue;
     const int64_t dur = trace_.gpu_activities[id].dur_ns;

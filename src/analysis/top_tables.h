@@ -3,9 +3,11 @@
 // The facts of the trace's tree that every region reads (each op's nearest op above, each
 // event's nearest module above) are worked out once, in one pass over the host events.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -41,6 +43,9 @@ class TopTablesMaker {
   uint64_t op_row_key(size_t e);
   const std::optional<OpCost>& cost_of(size_t e);
   void modules_of(size_t r, RegionTables& out) const;
+  // The module calls (modules_) of the region's process that start in its span.
+  std::pair<std::vector<int32_t>::const_iterator, std::vector<int32_t>::const_iterator>
+  module_calls_of(const Region& region) const;
 
   static constexpr int32_t kIsNotOp = -2;
   const Trace& trace_;
@@ -72,6 +77,10 @@ class TopTablesMaker {
   std::vector<int32_t> modules_;
   // Per name id: is it an nn.Module event's name.
   std::vector<bool> module_name_;
+  // Per member set: the regions that hold it; the tables of those held by several, by (member
+  // set, module calls): regions that hold the same work share their tables.
+  std::vector<uint32_t> regions_of_set_;
+  std::map<std::tuple<uint32_t, size_t, size_t>, RegionTables> made_;
 };
 
 }  // namespace attnprof

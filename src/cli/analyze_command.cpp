@@ -32,6 +32,7 @@ struct AnalyzeArgs {
   std::string region;
   std::string format = "text";
   bool explain = false;
+  std::string graph_capture;
   TextView view;
   std::string table = "activities";
   std::string group_by = "name";  // of the ops table: "name" or "shape"
@@ -54,6 +55,7 @@ int run(const AnalyzeArgs& args) {
   // each region's as it writes it (AnalyzeOptions::analyzed), never holding them all.
   options.tables_of_every_region = args.format == "csv" && args.table != "attention";
   options.explain = args.explain;
+  options.graph_capture = args.graph_capture;
   options.ops_by_shape = args.group_by == "shape";
   options.limits = args.limits.to_limits();
   // JSON lists every region's activities: it is written to stdout as each trace is analyzed,
@@ -179,6 +181,10 @@ void register_analyze(CLI::App& app, int& exit_code) {
                 "Text: names cut to fit 120 columns are also written in full below their row");
   cmd->add_flag("--explain", args->explain,
                 "Also say what the trace means: findings with their evidence and suggestions");
+  cmd->add_option("--graph-capture", args->graph_capture,
+                  "A trace holding the capture of the CUDA graphs these traces replay, and a "
+                  "replay after it: replays without a capture of their own take its ops, matched "
+                  "by kernel names (attribution \"signature\"; docs/CUDA_GRAPHS.md)");
   cmd->add_option("-j,--jobs", args->jobs,
                   "Traces read at once (default: one per two cores); memory holds about this many "
                   "traces' models at a time")

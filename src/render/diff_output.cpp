@@ -235,6 +235,13 @@ std::string render_diff_text(const TraceDiff& d) {
   text_time_row(out, "compute µs", d.compute_ns);
   text_time_row(out, "communication µs", d.communication_ns);
   text_time_row(out, "memory µs", d.memory_ns);
+  for (const TraceDiff::WaitDiff& w : d.waits) {
+    if (!w.quantity.changed) continue;
+    if (w.is_time)
+      text_time_row(out, w.metric, w.quantity);
+    else
+      text_count_row(out, w.metric, w.quantity);
+  }
 
   put(out, "\n");
   text_row(out, "GPU time, µs", "A [activities]", "B [activities]", "B - A", "");
@@ -294,6 +301,10 @@ std::string render_diff_json(const TraceDiff& d) {
   json_quantity(w, d.communication_ns, 1000);
   w.key("memory_us");
   json_quantity(w, d.memory_ns, 1000);
+  for (const TraceDiff::WaitDiff& wait : d.waits) {
+    w.key(wait.metric);
+    json_quantity(w, wait.quantity, wait.is_time ? 1000 : 1);
+  }
   w.end_object();
   w.key("kernel_classes").begin_array();
   for (const auto& c : d.classes) {
@@ -366,6 +377,13 @@ std::string render_diff_markdown(const TraceDiff& d) {
   time_row("compute (µs)", d.compute_ns);
   time_row("communication (µs)", d.communication_ns);
   time_row("memory (µs)", d.memory_ns);
+  for (const TraceDiff::WaitDiff& w : d.waits) {
+    if (!w.quantity.changed) continue;
+    if (w.is_time)
+      time_row(w.metric, w.quantity);
+    else
+      count_row(w.metric, w.quantity);
+  }
 
   put(out, "\n| GPU time per class (µs) | A [activities] | B [activities] | B − A | |\n");
   put(out, "|---|---:|---:|---:|---|\n");

@@ -79,8 +79,9 @@ std::string op_rate_words(const OpTotal& o) {
 
 std::string op_roof_words(const RegionTables& t) {
   if (t.roof_gpu.empty()) return "% roof: none, " + t.no_roof_reason;
-  return "rate: the launching calls' FLOP/s (GB/s if memory-bound); % roof: of the " + t.roof_gpu +
-         "'s dense peak for the type (docs/OP_COSTS.md)";
+  return "rate: FLOP/s of the calls that launched the work (GB/s if memory-bound); % roof: of "
+         "the " +
+         t.roof_gpu + "'s dense peak";
 }
 
 }  // namespace attnprof
