@@ -542,8 +542,9 @@ py::dict across_columns(const CrossTraceSummary& across) {
 // float64 columns for that reason), an unknown causal None.
 py::dict attention_columns(const std::vector<TraceAnalysis>& traces) {
   RegionOrigin where;
-  TextColumn op, backend, dtype, backend_op, main_kernel, assumed, note;
-  Column<double> batch, heads, kv_heads, q_len, kv_len, head_dim, window, flops, gpu_us, tflops;
+  TextColumn op, backend, dtype, backend_op, main_kernel, assumed, note, roof;
+  Column<double> batch, heads, kv_heads, q_len, kv_len, head_dim, window, flops, gpu_us, tflops,
+      bytes, roof_pct;
   Column<bool> backward, explicit_mask;
   Column<int64_t> kernels;
   py::list causal;
@@ -570,6 +571,9 @@ py::dict attention_columns(const std::vector<TraceAnalysis>& traces) {
         number(flops, c.flops);
         gpu_us.push(c.gpu_ns / 1000.0);
         number(tflops, c.tflops());
+        number(bytes, c.bytes);
+        number(roof_pct, c.roof_pct);
+        roof.push(c.roof);
         backward.push(c.backward);
         backend_op.push(c.backend_op);
         kernels.push(c.kernels);
@@ -594,6 +598,9 @@ py::dict attention_columns(const std::vector<TraceAnalysis>& traces) {
   d["flops"] = flops.to_python();
   d["gpu_us"] = gpu_us.to_python();
   d["tflops_per_s"] = tflops.to_python();
+  d["bytes"] = bytes.to_python();
+  d["roof_pct"] = roof_pct.to_python();
+  d["roof"] = roof.to_python();
   d["backward"] = backward.to_python();
   d["backend_op"] = backend_op.to_python();
   d["kernels"] = kernels.to_python();

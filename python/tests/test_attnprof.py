@@ -287,3 +287,29 @@ def test_top_tables_match_the_json_output():
     attention = t.modules[(t.modules["name"] == "Attention_0") & t.modules["typical"]]
     assert list(attention["class"]) == ["Attention"]
     assert list(attention["gpu_activities"]) == [14]
+
+
+def test_attention_calls_match_the_json_output():
+    path = fixture("models/llama-train-sdpa.json.gz")
+    t = attnprof.read(path)
+    doc = cli_json(path)["traces"][0]
+    calls = t.attention_calls
+    expected = [c for region in doc["regions"] for c in region["attention_calls"]]
+    assert len(calls) == len(expected) == 8  # 2 steps x 2 layers x forward and backward
+    assert list(calls["backend"]) == [c["backend"] for c in expected]
+    assert list(calls["backward"]) == [c["backward"] for c in expected]
+    for column in ["batch", "heads", "kv_heads", "q_len", "kv_len", "head_dim", "flops", "gpu_us"]:
+        assert list(calls[column]) == pytest.approx([c[column] for c in expected]), column
+    assert list(calls["causal"]) == [c["causal"] for c in expected]
+    assert set(calls["kv_heads"]) == {4}
+
+
+def test_attention_calls_unknown_shapes_are_nan_and_none():
+    # A graph's replays without their capture: the cuDNN kernels' ops are unknown.
+    t = attnprof.read(fixture("graphs/hf-decode-graph-replay.json.gz"))
+    calls = t.attention_calls
+    assert len(calls) > 0
+    assert set(calls["backend"]) == {"cudnn"}
+    assert calls["heads"].isna().all()
+    assert calls["flops"].isna().all()
+    assert all(c is None for c in calls["causal"])

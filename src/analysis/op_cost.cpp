@@ -259,7 +259,11 @@ struct AttentionLayout {
   size_t causal;      // a bool is_causal
   size_t mask_type;   // xformers' custom_mask_type: 0 none, 1 top left, 2 bottom right
   size_t window_left, window_right, window;  // flash's two sides, or xformers' one size
-  bool bottom_right;                         // the causal alignment of the op's own kernels
+  // The causal alignment of the op's own kernels. PyTorch's flash ops align to the bottom right:
+  // SDPA hands them is_causal only when the query and key lengths are equal (where the two
+  // alignments agree) or for a lower-right CausalBias (tests/data/op_families/sdpa-flash.json.gz,
+  // case lower_right_q256_k1024).
+  bool bottom_right;
 };
 
 constexpr size_t kNone = SIZE_MAX;
@@ -269,7 +273,7 @@ constexpr std::array<AttentionLayout, 17> kAttentionOps = {{
     {"aten::_scaled_dot_product_attention_math", false, 0, true, 3, 5, kNone, kNone, kNone, kNone,
      false},
     {"aten::_scaled_dot_product_flash_attention", false, 0, true, kNone, 4, kNone, kNone, kNone,
-     kNone, false},
+     kNone, true},
     {"aten::_scaled_dot_product_flash_attention_for_cpu", false, 0, true, 5, 4, kNone, kNone, kNone,
      kNone, false},
     {"aten::_scaled_dot_product_efficient_attention", false, 0, true, 3, 6, kNone, kNone, kNone,
@@ -277,14 +281,11 @@ constexpr std::array<AttentionLayout, 17> kAttentionOps = {{
     {"aten::_scaled_dot_product_cudnn_attention", false, 0, true, 3, 6, kNone, kNone, kNone, kNone,
      false},
     {"aten::_cudnn_attention_forward", false, 0, true, 3, 10, kNone, kNone, kNone, kNone, false},
-    // PyTorch's flash kernels align a causal diagonal to the bottom right, as FlashAttention-2
-    // does: SDPA never hands them is_causal with fewer queries than keys (it refuses), while
-    // torch.nn.attention.bias.causal_lower_right calls them directly for a chunk of a prefill.
     {"aten::_flash_attention_forward", false, 0, false, kNone, 8, kNone, 11, 12, kNone, true},
     {"aten::_efficient_attention_forward", false, 0, false, 3, kNone, 9, kNone, kNone, 13, false},
     {"flash_attn::_flash_attn_forward", false, 0, false, kNone, 5, kNone, 6, 7, kNone, true},
     {"aten::_scaled_dot_product_flash_attention_backward", true, 1, true, kNone, 11, kNone, kNone,
-     kNone, kNone, false},
+     kNone, kNone, true},
     {"aten::_scaled_dot_product_efficient_attention_backward", true, 1, true, 4, 11, kNone, kNone,
      kNone, kNone, false},
     {"aten::_scaled_dot_product_cudnn_attention_backward", true, 1, true, 8, 14, kNone, kNone,
