@@ -117,6 +117,23 @@ struct TraceMarker {
   int64_t ts_ns = 0;  // trace clock
 };
 
+// The user annotations (record_function) of a trace by name, numbered names (ProfilerStep#3)
+// counted under their pattern (ProfilerStep#*), which --region accepts.
+struct AnnotationCount {
+  std::string name;
+  int64_t count = 0;
+};
+
+// The attention ops' recorded inputs (record_shapes=True; matmul, bmm and the SDPA ops): each
+// distinct element type and shape, with the ops that had it. `diff` says when its two sides'
+// differ (issue 27.6).
+struct AttentionInputs {
+  std::string element_type;  // "bfloat16", "float16", "float32", ...; "" when not recorded
+  int64_t query_rows = 0;    // per head and sequence
+  int64_t keys = 0;
+  int64_t ops = 0;
+};
+
 struct TraceAnalysis {
   std::string path;
   uint64_t json_bytes = 0;          // decompressed
@@ -125,7 +142,12 @@ struct TraceAnalysis {
   // From distributedInfo; -1 where it does not say (never guessed).
   int32_t rank = -1, world_size = -1;
   std::string region_pattern;  // what regions were matched against, "" for the whole trace
+  // When the default fell back to the whole trace: the annotations --region could pick instead,
+  // the most frequent first (issue 27.5); empty otherwise.
+  std::vector<AnnotationCount> annotations;
   std::vector<DeviceSummary> devices;
+  // Over the whole trace, by element type then shape; empty when shapes were not recorded.
+  std::vector<AttentionInputs> attention_inputs;
   std::vector<RegionSummary> regions;
   // The processes the regions come from, when more than one: each region then names its pid.
   std::vector<int32_t> region_pids;

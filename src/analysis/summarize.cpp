@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <future>
+#include <map>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -28,6 +30,36 @@
 namespace attnprof {
 
 namespace {
+
+std::string element_type_name(ElementType type) {
+  switch (type) {
+    case ElementType::kFloat32:
+      return "float32";
+    case ElementType::kFloat16:
+      return "float16";
+    case ElementType::kBFloat16:
+      return "bfloat16";
+    case ElementType::kFloat64:
+      return "float64";
+    case ElementType::kFloat8:
+      return "float8";
+    case ElementType::kOther:
+      return "other";
+    case ElementType::kUnknown:
+      break;
+  }
+  return "";
+}
+
+std::vector<AttentionInputs> attention_inputs(const Trace& trace) {
+  std::map<std::tuple<ElementType, int64_t, int64_t>, int64_t> ops;
+  for (const AttentionShape& s : trace.attention_shapes)
+    ++ops[{s.element_type, s.query_rows, s.keys}];
+  std::vector<AttentionInputs> out;
+  for (const auto& [key, count] : ops)
+    out.push_back({element_type_name(std::get<0>(key)), std::get<1>(key), std::get<2>(key), count});
+  return out;
+}
 
 constexpr uint8_t kNotWork = 0xff;
 
@@ -259,8 +291,10 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     out.world_size = trace.distributed.world_size;
   }
   for (const auto& d : trace.devices) out.devices.push_back(summarize_device(d));
+  out.attention_inputs = attention_inputs(trace);
 
   out.region_pattern = set.pattern;
+  if (set.pattern.empty()) out.annotations = annotation_counts(trace);
   explain_region_sources(trace, set, out);
   out.outside_regions = work_outside_regions(trace, set, members);
   diagnose_work_outside_regions(out.outside_regions, out.diagnostics);

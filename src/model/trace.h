@@ -146,12 +146,24 @@ struct FlowEvent {
 // How many queries and keys an attention op or its first matrix product saw, from its "Input
 // Dims" (traces recorded with record_shapes=True): a decode step has one query row per head,
 // square attention as many as keys. Kept for ops on numbered threads.
+// An op's element type, from its first input's "Input type" (reader/kineto_format.h).
+enum class ElementType : uint8_t {
+  kUnknown,
+  kFloat32,
+  kFloat16,
+  kBFloat16,
+  kFloat64,
+  kFloat8,
+  kOther
+};
+
 struct AttentionShape {
   int32_t pid = 0;
   int32_t tid = 0;
   int64_t start_ns = 0;
   int64_t query_rows = 0;  // per head and sequence
   int64_t keys = 0;
+  ElementType element_type = ElementType::kUnknown;
 };
 
 struct ThreadName {

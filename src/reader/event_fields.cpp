@@ -145,6 +145,7 @@ enum class Key {
   kMemoryTotalAllocated,
   kMemoryDeviceId,
   kInputDims,
+  kInputType,
 };
 
 Key event_key(simdjson::ondemand::raw_json_string key) {
@@ -222,6 +223,7 @@ Key arg_key(simdjson::ondemand::raw_json_string key) {
       break;
     case 'I':
       if (key_is(k, kineto::kInputDims)) return Key::kInputDims;
+      if (key_is(k, kineto::kInputType)) return Key::kInputType;
       break;
   }
   return Key::kOther;
@@ -342,6 +344,18 @@ simdjson::error_code read_args(value& v, EventFields& out) {
         if (op == ShapedOp::kNone || !read_input_tails(item, tails)) break;
         out.query_rows = tails[0][0];
         out.keys = op == ShapedOp::kProduct ? tails[1][1] : tails[1][0];
+        break;
+      }
+      case Key::kInputType: {
+        if (shaped_op(out.name) == ShapedOp::kNone) break;
+        simdjson::ondemand::array types;
+        if (item.get_array().get(types)) break;
+        for (auto first : types) {
+          std::string_view text;
+          if (!first.get_string().get(text))
+            out.element_type = kineto::element_type_from_name(text);
+          break;
+        }
         break;
       }
       default:

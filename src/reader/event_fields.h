@@ -9,6 +9,8 @@
 
 #include <simdjson.h>
 
+#include "model/trace.h"
+
 namespace attnprof {
 
 struct EventFields {
@@ -61,6 +63,7 @@ struct EventFields {
   // scaled_dot_product_attention and its backends, or of a matmul/bmm (the first of a chain is
   // Q·K^T). Read only when "name" came before "args", as Kineto writes them.
   int64_t query_rows = 0, keys = 0;
+  ElementType element_type = ElementType::kUnknown;  // of the same ops, from "Input type"
 
   bool has(Field f) const { return present & f; }
   bool bad(Field f) const { return mistyped & f; }

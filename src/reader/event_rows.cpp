@@ -200,7 +200,7 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
       t.batch_starts.emplace_back(sequence_, t.rows.size());
     t.rows.push_back(compact(e, wide_host_events));
     if (f.query_rows > 0 && text == 0)
-      attention_shapes.push_back({e.pid, e.tid, e.start_ns, f.query_rows, f.keys});
+      attention_shapes.push_back({e.pid, e.tid, e.start_ns, f.query_rows, f.keys, f.element_type});
   };
   auto gpu = [&](GpuKind kind) {
     GpuActivity a;

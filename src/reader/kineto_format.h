@@ -69,6 +69,8 @@ enum class Category : uint8_t {
 // Maps the "cat" string, with the spellings of every Kineto version since PyTorch 1.8 (the table
 // in kineto_format.cpp says which version wrote which).
 Category category_from_name(std::string_view cat);
+// c10's scalar type names as "Input type" spells them ("float", "c10::Half", "c10::BFloat16").
+ElementType element_type_from_name(std::string_view name);
 
 // What an MTIA device event is, by its name: HTA (facebookresearch/HolisticTraceAnalysis,
 // hta/common/types.py) counts "dma" events as memory, not compute; event_wait and event_record
@@ -140,6 +142,9 @@ inline constexpr std::string_view kLegacyExternalId = "external id";
 // The shapes of an op's inputs, with record_shapes=True: [[8, 32, 1, 128], [8, 32, 128, 16384]].
 // Read for the attention ops only (their query and key counts: event_fields.h).
 inline constexpr std::string_view kInputDims = "Input Dims";
+// Their element types, with record_shapes=True: ["c10::BFloat16", "c10::BFloat16", "", "Scalar"].
+// Read for the same ops: the first input's is the op's (element_type_from_name).
+inline constexpr std::string_view kInputType = "Input type";
 inline constexpr std::string_view kCorrelation = "correlation";
 inline constexpr std::string_view kDevice = "device";
 inline constexpr std::string_view kStream = "stream";
