@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 status() { echo "run-main: $*" >&2; }
 status "checking the Debian packages, then configuring and building attnprof (minutes the first time)..."
 started=$SECONDS
-# ninja's count ("[12/97]") on stderr as it builds (issue 27.7: the build was silent for minutes).
+# ninja's count ("[12/97]") on stderr as it builds: the build was silent for minutes.
 NINJA_STATUS="run-main: building [%f/%t] " scripts/configure.sh --target main_job >&2
 status "built in $((SECONDS - started)) s"
 attnprof=build/release/attnprof

@@ -4,7 +4,7 @@
 // command line's own definition (src/cli/completion_command.cpp), so that they list every flag;
 // one output rule for every command (-o/--output, the format from --format or -o's extension,
 // src/cli/output_option.h), a study folder read by analyze, and diff saying when its sides ran
-// different work (issue 27).
+// different work (README.md, "Habits every command shares").
 
 #include <gtest/gtest.h>
 

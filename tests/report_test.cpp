@@ -759,7 +759,7 @@ TEST(ReportCli, WritesHtmlAndMarkdownAndRefusesBadInputWithOneLine) {
     EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
     EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << bad << "\n" << r.output;
   }
-  // No -o: the text on standard output, as every command writes (issue 27.2).
+  // No -o: the text on standard output, as every command writes.
   const auto plain = testing::run_cli("report " + kStudy);
   EXPECT_EQ(plain.exit_code, 0);
   EXPECT_EQ(plain.output.rfind("attnprof report: NVIDIA H200", 0), 0u) << plain.output;
@@ -790,7 +790,7 @@ TEST(ReportCli, TextIsTheBenchsTableFromSummaryJson) {
             std::string::npos);
 }
 
-// Without --wide, text fits 120 columns when it goes to no terminal (issue 27.7: the study's
+// Without --wide, text fits 120 columns when it goes to no terminal (the study's
 // table ran to 211): the table in panels that each repeat the variant column, every header once,
 // and the headlines wrapped under their own column.
 size_t occurrences(const std::string& text, const std::string& needle) {

@@ -1,4 +1,4 @@
-// Text fitted to a width (render/text_wrap.h, issue 27.7): long lines wrap at spaces under their
+// Text fitted to a width (render/text_wrap.h): long lines wrap at spaces under their
 // own indent, past a bullet; short lines, tables within the width and blank lines stay as they
 // are; a word wider than the width is cut between characters, never inside a UTF-8 sequence.
 

@@ -126,7 +126,7 @@ struct AnnotationCount {
 
 // The attention ops' recorded inputs (record_shapes=True; matmul, bmm and the SDPA ops): each
 // distinct element type and shape, with the ops that had it. `diff` says when its two sides'
-// differ (issue 27.6).
+// differ (docs/check-and-diff.md).
 struct AttentionInputs {
   std::string element_type;  // "bfloat16", "float16", "float32", ...; "" when not recorded
   int64_t query_rows = 0;    // per head and sequence
@@ -143,7 +143,7 @@ struct TraceAnalysis {
   int32_t rank = -1, world_size = -1;
   std::string region_pattern;  // what regions were matched against, "" for the whole trace
   // When the default fell back to the whole trace: the annotations --region could pick instead,
-  // the most frequent first (issue 27.5); empty otherwise.
+  // the most frequent first (README.md, `attnprof analyze`); empty otherwise.
   std::vector<AnnotationCount> annotations;
   std::vector<DeviceSummary> devices;
   // Over the whole trace, by element type then shape; empty when shapes were not recorded.

@@ -1,5 +1,5 @@
 #pragma once
-// -o/--output and --format as every command reads them (issue 27.2, docs/cli-output.md): the
+// -o/--output and --format as every command reads them (README.md, "Habits every command shares"): the
 // output goes to standard output unless -o names a file ("-" and /dev/stdout are standard output
 // too); the format is --format's, else the one -o's extension names, else the command's own
 // default; a --format that the extension contradicts is refused with one line.

@@ -1,6 +1,6 @@
 // `attnprof report (RUN_DIR | TRACE...) [-o FILE] [--format html|md|text|headline] [--region NAME]`
 // Without -o the report goes to standard output as text, a terminal's format; to a file it is
-// the HTML page unless --format or the file's extension says otherwise (issue 27.2).
+// the HTML page unless --format or the file's extension says otherwise.
 
 #include <memory>
 #include <string>

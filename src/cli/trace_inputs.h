@@ -1,7 +1,7 @@
 #pragma once
 // The TRACE arguments of `attnprof analyze`: files, or folders of them (issue 7), or a study
 // folder (`attnprof bench --out`, a summary.json beside its traces), read as report and check
-// read it (issue 27.5).
+// read it (README.md, `attnprof analyze`).
 
 #include <optional>
 #include <string>

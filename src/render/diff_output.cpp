@@ -148,7 +148,7 @@ std::string summary_words(const TraceDiff& d) {
 // --- text -------------------------------------------------------------------------------------
 
 // The rows of a text table, written once all are known so that each column is as wide as its
-// widest cell: a value of any width keeps the columns aligned (issue 27.6: they stopped lining up
+// widest cell: a value of any width keeps the columns aligned (they stopped lining up
 // past 6 digits), and narrow values leave the row within 120 columns.
 class TextRows {
  public:

@@ -45,7 +45,7 @@ StudyTable columns_of(const StudyTable& cells, const std::vector<size_t>& column
   return part;
 }
 
-// The table as text within `width` columns (issue 27.7: the study's table ran to 211): wider,
+// The table as text within `width` columns (the study's table ran to 211): wider,
 // it is written as panels of the columns that fit, one under the other, each led by the first
 // column (the variant) again, so that no row is wrapped into unreadable pieces.
 std::string table_text_within(const StudyTable& cells, size_t width) {
