@@ -1,8 +1,8 @@
 #pragma once
-// What makes two sides of a `diff` not like for like (docs/check-and-diff.md): a different GPU, element type
-// or attention shape explains a change that the diff's numbers would otherwise pin on the code.
-// Each difference is one phrase, "device: NVIDIA H200 (132 SMs, sm_90) vs NVIDIA A100-SXM4-80GB
-// (108 SMs, sm_80)"; none when the sides agree or when a side does not say.
+// What makes two sides of a `diff` not like for like (docs/check-and-diff.md): a different GPU,
+// element type or attention shape explains a change that the diff's numbers would otherwise pin on
+// the code. Each difference is one phrase, "device: NVIDIA H200 (132 SMs, sm_90) vs NVIDIA
+// A100-SXM4-80GB (108 SMs, sm_80)"; none when the sides agree or when a side does not say.
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 #pragma once
-// -o/--output and --format as every command reads them (README.md, "Habits every command shares"): the
-// output goes to standard output unless -o names a file ("-" and /dev/stdout are standard output
-// too); the format is --format's, else the one -o's extension names, else the command's own
+// -o/--output and --format as every command reads them (README.md, "Habits every command shares"):
+// the output goes to standard output unless -o names a file ("-" and /dev/stdout are standard
+// output too); the format is --format's, else the one -o's extension names, else the command's own
 // default; a --format that the extension contradicts is refused with one line.
 
 #include <string>

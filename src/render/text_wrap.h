@@ -1,10 +1,10 @@
 #pragma once
-// Text output that fits the terminal (README.md, "Habits every command shares"): a line wider than the terminal (or 120 columns
-// when standard output is no terminal) is wrapped at spaces, its continuation indented under the
-// line's text: past a "- ", "* " or "-> " bullet, or past a label that two spaces end. Tables are
-// cut to fit where they are made (names cut, in full below them, render/markdown_kernel_names.h);
-// what reaches this is prose, such as a finding naming three kernels. --wide leaves every line
-// whole.
+// Text output that fits the terminal (README.md, "Habits every command shares"): a line wider than
+// the terminal (or 120 columns when standard output is no terminal) is wrapped at spaces, its
+// continuation indented under the line's text: past a "- ", "* " or "-> " bullet, or past a label
+// that two spaces end. Tables are cut to fit where they are made (names cut, in full below them,
+// render/markdown_kernel_names.h); what reaches this is prose, such as a finding naming three
+// kernels. --wide leaves every line whole.
 
 #include <cstddef>
 #include <string>
