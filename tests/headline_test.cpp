@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/headline.h"
+#include "analysis/report_conclusions.h"
 #include "pipeline/report_inputs.h"
 #include "render/report.h"
 #include "render/report_headline.h"

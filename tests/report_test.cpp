@@ -575,7 +575,7 @@ TEST_F(ShippedStudyReport, HtmlIsSelfContainedAndSmall) {
 
 TEST_F(ShippedStudyReport, MarkdownHasTheTableAndTheFindings) {
   std::string md = render_report_markdown(*data_);
-  EXPECT_EQ(md.rfind("# attnprof report: NVIDIA H200", 0), 0u);
+  EXPECT_EQ(md.rfind("# attnprof study: NVIDIA H200", 0), 0u);
   EXPECT_NE(md.find("## bf16, batch 4, 16 heads, seq 2048"), std::string::npos);
   EXPECT_NE(md.find("| variant | kernels/fwd | main kernel |"), std::string::npos);
   for (const std::string& v : kVariants)
@@ -779,7 +779,7 @@ TEST(ReportCli, TextIsTheBenchsTableFromSummaryJson) {
   ASSERT_NE(to, std::string::npos);
   const std::string table = bench.substr(from, to - from);
   EXPECT_NE(text.output.find(table), std::string::npos) << text.output;
-  EXPECT_EQ(text.output.rfind("attnprof report: NVIDIA H200 (132 SMs, sm_90", 0), 0u);
+  EXPECT_EQ(text.output.rfind("attnprof study: NVIDIA H200 (132 SMs, sm_90", 0), 0u);
   EXPECT_NE(text.output.find("  - naive: [hidden-copy] aten::masked_fill copies its input"),
             std::string::npos);
   EXPECT_NE(text.output.find("How each column is measured:\n  - GPU median: CUDA events"),

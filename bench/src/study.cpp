@@ -11,15 +11,15 @@
 #include "analysis/counter_totals.h"
 #include "analysis/roofline.h"
 #include "base/format_units.h"
-#include "counter_notes.h"
 #include "counters.h"
 #include "device_info.h"
 #include "gpu_peaks.h"
 #include "gzip_file.h"
 #include "io/output_file.h"
-#include "pipeline/report_file.h"
+#include "pipeline/report_inputs.h"
 #include "progress.h"
 #include "render/display_text.h"
+#include "render/report.h"
 #include "study_table.h"
 #include "summary_json.h"
 #include "sweep.h"
@@ -181,31 +181,35 @@ std::string outcome(const VariantRow& row) {
   return text;
 }
 
-// `--report`: the run's HTML report (`attnprof report DIR`), once the run's outputs are written,
-// from the traces as the run read them. A report that cannot be written turns success into exit
-// code 2, as an unwritable output does.
-int write_run_report(StudyReport& report, const fs::path& out_dir, int code) {
+// The run's words come from the report's renderers (render/report.h) over the folder as written,
+// so that `attnprof report DIR --format text` reproduces the table the bench prints (table.txt),
+// and --format md its summary.md. The traces were read once, as the run went: the report takes
+// their descriptions rather than reading them again.
+Result<ReportData> run_report_data(StudyReport& report, const fs::path& out_dir) {
   ReportOptions options;
   for (StudyPoint& point : report.points)
     for (VariantRow& row : point.rows)
       if (row.report) options.traces_read.emplace(row.trace_file, std::move(*row.report));
-  const std::string path = (out_dir / "report.html").string();
-  Status written = write_report({out_dir.string()}, options, ReportFormat::kHtml, path);
-  if (!written.ok()) {
-    std::fprintf(stderr, "attnprof bench: %s\n", written.error().message.c_str());
-    return code == kExitAllRan ? kExitUsage : code;
-  }
-  std::printf("Report: %s\n", path.c_str());
-  return code;
+  return load_report({out_dir.string()}, options);
 }
 
-Status write_outputs(const StudyReport& report, const fs::path& out_dir) {
+// summary.json first (the report reads it back), then summary.md, sweep.csv and, with --report,
+// report.html; the table for stdout in `table`.
+Status write_outputs(StudyReport& report, const fs::path& out_dir, bool html, std::string& table) {
   ATTNPROF_RETURN_IF_ERROR(write_summary_json(report, (out_dir / "summary.json").string()));
+  Result<ReportData> data = run_report_data(report, out_dir);
+  if (!data.ok()) return data.error();
+  table = render_report_text(*data) + render_expectations(report, "  ");
   ATTNPROF_RETURN_IF_ERROR(
-      write_output_file((out_dir / "summary.md").string(), render_markdown(report)));
+      write_output_file((out_dir / "summary.md").string(),
+                        render_report_markdown(*data) + render_expectations(report, "- ")));
   if (!report.sweeps.empty()) {
     ATTNPROF_RETURN_IF_ERROR(
         write_output_file((out_dir / "sweep.csv").string(), sweep_csv(report)));
+  }
+  if (html) {
+    ATTNPROF_RETURN_IF_ERROR(
+        write_output_file((out_dir / "report.html").string(), render_report_html(*data)));
   }
   return Status::success();
 }
@@ -303,23 +307,20 @@ int run_study(const StudyOptions& options) {
     if (!options.quiet)
       std::fprintf(stderr, "counters: %.1f s added by ncu's runs\n", report.counters.seconds);
   }
-  std::fputs(render_text(report).c_str(), stdout);
-  if (const auto notes = counter_notes(report); !notes.empty()) {
-    std::fputs("\nWhat the hardware counters show (Nsight Compute, docs/counters.md):\n", stdout);
-    for (const std::string& note : notes) std::printf("  - %s\n", note.c_str());
-  }
-  if (const Status written = write_outputs(report, out_dir); !written.ok()) {
+  std::string table;
+  if (const Status written = write_outputs(report, out_dir, options.report, table); !written.ok()) {
     std::fprintf(stderr, "attnprof bench: %s\n", written.error().message.c_str());
     return kExitUsage;
   }
+  std::fputs(table.c_str(), stdout);
   // On stderr: the table on stdout is kept as the study's table.txt, where a path of the machine
   // that recorded it would mean nothing.
-  std::fprintf(stderr,
-               "\nTraces (open in https://ui.perfetto.dev), summary.json and summary.md%s in %s\n",
-               report.sweeps.empty() ? "" : ", sweep.csv", out_dir.c_str());
+  std::fprintf(
+      stderr, "\nTraces (open in https://ui.perfetto.dev), summary.json and summary.md%s%s in %s\n",
+      report.sweeps.empty() ? "" : ", sweep.csv", options.report ? ", report.html" : "",
+      out_dir.c_str());
   const int code =
       has_failures(report) || !expectations_hold(report) ? kExitVariantFailed : kExitAllRan;
-  if (options.report) return write_run_report(report, out_dir, code);
   std::fflush(stdout);
   return code;
 }

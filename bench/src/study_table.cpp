@@ -7,7 +7,6 @@
 #include "render/study_columns.h"
 
 namespace attnprof::bench {
-namespace {}  // namespace
 
 // What summary.json will say of the row, as the report reads it back: the row type of the
 // study's columns (render/study_columns.h).
@@ -39,42 +38,6 @@ RunVariant run_variant(const VariantRow& row) {
   v.percent_of_roof = row.percent_of_roof;
   return v;
 }
-
-namespace {
-
-// The point as summary.json will say it, without its variants: what the core's heading reads.
-RunPoint run_point(const StudyPoint& point) {
-  const Problem& p = point.problem;
-  RunPoint r;
-  r.problem = {p.batch,
-               p.heads,
-               p.seq,
-               p.head_dim,
-               p.kv_heads,
-               p.q_seq,
-               p.window,
-               std::string(name(p.dtype)),
-               std::string(name(p.mask)),
-               std::string(name(p.device)),
-               p.backward};
-  r.flops_per_call = point.flops;
-  r.minimal_bytes_per_call = minimal_bytes(p);
-  r.kv_bytes_per_call = kv_bytes(p);
-  r.intensity_flop_per_byte = point.intensity;
-  if (point.hbm) {
-    r.hbm_bytes_per_s = point.hbm->bytes_per_s;
-    r.hbm_source = point.hbm->source;
-  }
-  r.ridge_flop_per_byte = point.ridge;
-  r.memory_bound = point.memory_bound;
-  return r;
-}
-
-std::string point_heading(const StudyPoint& point) {
-  return study_heading(run_point(point));
-}
-
-}  // namespace
 
 StudyTable study_table(const StudyPoint& point, CellWidth mode) {
   std::vector<RunVariant> variants;
@@ -153,33 +116,7 @@ std::vector<std::string> method_notes(const StudyReport& report) {
   return notes;
 }
 
-std::string environment_line(const StudyReport& report) {
-  const DeviceInfo& d = report.device;
-  std::string line = "attnprof bench: " + d.name;
-  if (d.sm_count > 0) {
-    line += fmt::format(" ({} SMs, sm_{}{}, {})", d.sm_count, d.compute_major, d.compute_minor,
-                        format_bytes(d.memory_bytes));
-  }
-  line += ", torch " + report.versions.torch;
-  if (!report.versions.cuda_runtime.empty()) line += ", CUDA " + report.versions.cuda_runtime;
-  if (!report.versions.cudnn.empty()) line += ", cuDNN " + report.versions.cudnn;
-  return line;
-}
-
-// The findings of each variant's trace: the study's "what the trace shows" column, in words.
-std::vector<std::string> finding_notes(const StudyPoint& point) {
-  std::vector<std::string> notes;
-  for (const VariantRow& row : point.rows) {
-    if (!row.forward) continue;
-    for (const Finding& f : row.forward->findings) {
-      std::string note =
-          fmt::format("{}: [{}] {}", row_name(row.measurement), finding_id(f.kind), f.summary);
-      if (!f.suggestion.empty()) note += " -> " + f.suggestion;
-      notes.push_back(std::move(note));
-    }
-  }
-  return notes;
-}
+namespace {
 
 // The expectations checked on each variant's trace (bench --expectations), failures first.
 std::vector<std::string> expectation_lines(const StudyReport& report, size_t* failed,
@@ -204,6 +141,8 @@ std::vector<std::string> expectation_lines(const StudyReport& report, size_t* fa
   return lines;
 }
 
+}  // namespace
+
 std::string render_expectations(const StudyReport& report, std::string_view bullet) {
   if (report.expectations_file.empty()) return {};
   size_t failed = 0, total = 0;
@@ -211,36 +150,6 @@ std::string render_expectations(const StudyReport& report, std::string_view bull
   std::string text = fmt::format("\nExpectations ({}): {} of {} hold\n",
                                  escape_control(report.expectations_file), total - failed, total);
   for (const std::string& line : lines) text += fmt::format("{}{}\n", bullet, escape_control(line));
-  return text;
-}
-
-std::string render_text(const StudyReport& report) {
-  std::string text = environment_line(report) + "\n";
-  for (const StudyPoint& point : report.points) {
-    text += fmt::format("\n{}\n", point_heading(point));
-    text += study_table_text(study_table(point, CellWidth::kTerminal));
-    std::vector<std::string> notes = finding_notes(point);
-    if (!notes.empty()) text += "\nWhat the traces show (attnprof findings):\n";
-    for (const std::string& note : notes) text += "  - " + escape_control(note) + "\n";
-  }
-  text += render_expectations(report, "  ");
-  text += "\nHow each column is measured:\n";
-  for (const std::string& note : method_notes(report)) text += "  - " + note + "\n";
-  return text;
-}
-
-std::string render_markdown(const StudyReport& report) {
-  std::string text = "# " + environment_line(report) + "\n";
-  for (const StudyPoint& point : report.points) {
-    text += "\n## " + markdown_cell(point_heading(point)) + "\n\n";
-    text += study_table_markdown(study_table(point, CellWidth::kFull));
-    std::vector<std::string> notes = finding_notes(point);
-    if (!notes.empty()) text += "\nWhat the traces show (attnprof findings):\n\n";
-    for (const std::string& note : notes) text += "- " + markdown_cell(note) + "\n";
-  }
-  text += render_expectations(report, "- ");
-  text += "\nHow each column is measured:\n\n";
-  for (const std::string& note : method_notes(report)) text += "- " + note + "\n";
   return text;
 }
 

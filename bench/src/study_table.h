@@ -2,6 +2,7 @@
 // The study's table: what docs/STUDY.md's table reports, from this machine's measurements.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "render/study_columns.h"
@@ -16,12 +17,9 @@ StudyTable study_table(const StudyPoint& point, CellWidth width);
 // Which column is measured how (CUDA events, the trace, the datasheet, the float64 reference).
 std::vector<std::string> method_notes(const StudyReport& report);
 
-// The device and library versions line.
-std::string environment_line(const StudyReport& report);
-
-// What stdout shows: the environment, one table per point, the method notes.
-std::string render_text(const StudyReport& report);
-// summary.md: the same as Markdown tables, cells whole.
-std::string render_markdown(const StudyReport& report);
+// The expectations checked on each variant's trace (bench --expectations), failures first, one
+// line each after `bullet`; empty without --expectations. The table (render/report.h) does not
+// know them: the bench prints them under it.
+std::string render_expectations(const StudyReport& report, std::string_view bullet);
 
 }  // namespace attnprof::bench

@@ -231,39 +231,4 @@ std::vector<HeadlineVariant> headline_variants(const RunPoint& point) {
   return out;
 }
 
-std::vector<HeadlineVariant> headline_variants(const ReportBackward& backward) {
-  if (backward.focus_point < 0) return {};
-  std::vector<HeadlineVariant> out =
-      headline_variants(backward.run.points[static_cast<size_t>(backward.focus_point)]);
-  for (size_t i = 0; i < out.size() && i < backward.facts.size(); ++i)
-    out[i].facts = backward.facts[i];
-  return out;
-}
-
-std::vector<HeadlineVariant> headline_variants(const ReportData& data) {
-  if (data.run) {
-    if (data.focus_point < 0) return {};
-    std::vector<HeadlineVariant> out =
-        headline_variants(data.run->points[static_cast<size_t>(data.focus_point)]);
-    // load_report keeps the focus point's variants in its order, one each.
-    for (size_t i = 0; i < out.size() && i < data.variants.size(); ++i) {
-      const ReportVariant& v = data.variants[i];
-      if (v.analysis && !v.analysis->regions.empty()) out[i].facts = {v.analysis->facts};
-    }
-    return out;
-  }
-  std::vector<HeadlineVariant> out;
-  for (const ReportVariant& v : data.variants) {
-    HeadlineVariant h;
-    h.name = v.name;
-    if (v.analysis && !v.analysis->regions.empty()) {
-      h.time_ns = v.analysis->facts.gpu_busy_ns.median;
-      h.facts = {v.analysis->facts};
-      for (const Finding& f : v.analysis->findings) h.finding_ids.emplace_back(finding_id(f.kind));
-    }
-    out.push_back(std::move(h));
-  }
-  return out;
-}
-
 }  // namespace attnprof

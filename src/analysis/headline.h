@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "analysis/kernel_generation.h"
-#include "analysis/report_data.h"
 #include "attnprof/region_facts.h"
+#include "reader/run_summary.h"
 
 namespace attnprof {
 
@@ -101,14 +101,8 @@ std::vector<size_t> rank_findings(const std::vector<std::string>& ids,
 // each was written for, occupancy, the counters' tensor pipes). None when no variant has a time.
 std::optional<Headline> compute_headline(const std::vector<HeadlineVariant>& variants);
 
-// The inputs of a report's headline: for a bench run, the point the timelines show, timed by
-// the bench's GPU median and weighed by each variant's trace (when it was read); for traces,
-// their median GPU busy time per region.
-std::vector<HeadlineVariant> headline_variants(const ReportData& data);
-// A bench run's point from its summary.json alone (no trace).
+// A bench run's point from its summary.json alone (no trace). The inputs of a report's headline,
+// with its traces, are analysis/report_conclusions.h's.
 std::vector<HeadlineVariant> headline_variants(const RunPoint& point);
-// The backward study beside a run: its focus point, weighed by its traces' forward and backward
-// regions.
-std::vector<HeadlineVariant> headline_variants(const ReportBackward& backward);
 
 }  // namespace attnprof

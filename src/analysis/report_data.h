@@ -13,13 +13,25 @@
 #include <string>
 #include <vector>
 
+#include "analysis/counter_findings.h"
+#include "analysis/headline.h"
 #include "analysis/kernel_class.h"
 #include "analysis/region_timeline.h"
+#include "analysis/run_roofline.h"
 #include "attnprof/analysis.h"
 #include "attnprof/limits.h"
 #include "reader/run_summary.h"
 
 namespace attnprof {
+
+// What the analyses of a study conclude, computed once when its inputs are gathered
+// (analysis/report_conclusions.h): the renderers and the bench only read them.
+struct StudyConclusions {
+  std::optional<Headline> headline;  // none when no variant has a time
+  // Per run point, what its hardware counters show; empty without counters.
+  std::vector<std::vector<CounterFinding>> counter_findings;
+  std::optional<RunRoofline> roofline;  // of the focus point, with counters
+};
 
 struct ReportVariant {
   std::string name;        // the bench's variant, or the trace's file name without .json[.gz]
@@ -44,6 +56,7 @@ struct ReportBackward {
   // Per variant of that point: the facts of its trace's `forward` and `backward` regions (empty
   // when its trace could not be read).
   std::vector<std::vector<RegionFacts>> facts;
+  StudyConclusions conclusions;
 };
 
 // Another study shipped in a subfolder of the run's folder (examples/h200-study/gqa, decode,
@@ -52,6 +65,7 @@ struct ReportBackward {
 struct ReportBeside {
   std::string folder;  // the subfolder's name: "decode"
   RunSummary run;
+  StudyConclusions conclusions;  // its headline is its middle point's
 };
 
 struct ReportData {
@@ -67,6 +81,7 @@ struct ReportData {
   std::optional<ReportBackward> backward;  // for a bench run with a backward study beside it
   std::vector<ReportBeside> beside;        // the other studies in its subfolders, by name
   std::vector<std::string> warnings;       // what could not be shown, and why
+  StudyConclusions conclusions;
 };
 
 struct ReportOptions {

@@ -12,6 +12,7 @@
 #include "analysis/duration_sum.h"
 #include "analysis/headline.h"
 #include "analysis/regions.h"
+#include "analysis/report_conclusions.h"
 #include "analysis/summarize.h"
 #include "reader/read_trace.h"
 
@@ -383,6 +384,7 @@ Result<ReportData> load_report(const std::vector<std::string>& inputs,
     });
   }
   data.inputs = inputs;
+  conclude_report(data);
   return data;
 }
 

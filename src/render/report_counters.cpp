@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "analysis/counter_findings.h"
-#include "analysis/run_roofline.h"
 #include "base/format_units.h"
 #include "render/report_svg.h"
 #include "render/report_svg_charts.h"
@@ -94,18 +92,7 @@ void write_kernel_table(std::string& out, const RunPoint& point) {
   put(out, "</tbody></table></div></details>");
 }
 
-void write_findings(std::string& out, const RunPoint& point, std::optional<double> bandwidth) {
-  std::vector<CounterSubject> subjects;
-  for (const RunVariant& v : point.variants) {
-    if (v.kernel_counters.empty()) continue;
-    std::optional<double> estimate;
-    if (v.forward && v.forward->facts.main_kernel)
-      estimate = v.forward->facts.main_kernel->occupancy_pct;
-    subjects.push_back({variant_label(v), v.kernel_counters, estimate,
-                        point.problem.q_seq > 0 ? point.problem.q_seq : point.problem.seq,
-                        point.problem.seq});
-  }
-  const auto findings = counter_findings(subjects, bandwidth);
+void write_findings(std::string& out, const std::vector<CounterFinding>& findings) {
   if (findings.empty()) return;
   put(out,
       R"(<h3>What the counters show</h3><ul class="counter-findings" style="overflow-wrap:anywhere">)");
@@ -144,8 +131,10 @@ void write_counters_section(std::string& out, const ReportData& data) {
       escape(counters.tool), escape(bandwidth));
   write_table(out, point);
   write_kernel_table(out, point);
-  write_findings(out, point, counters.bandwidth_bytes_per_s);
-  if (auto roofline = run_roofline(*data.run, point)) {
+  const auto& findings = data.conclusions.counter_findings;
+  const size_t at = static_cast<size_t>(&point - data.run->points.data());
+  if (at < findings.size()) write_findings(out, findings[at]);
+  if (const auto& roofline = data.conclusions.roofline) {
     svg::RooflineChart chart;
     chart.id = "roofline";
     for (const auto& roof : roofline->roofs) chart.roofs.push_back({roof.name, roof.flop_per_s});

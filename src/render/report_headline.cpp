@@ -136,21 +136,19 @@ HeadlineWords headline_words(const Headline& h, const std::string& time_label) {
 }
 
 std::optional<HeadlineWords> report_headline_words(const ReportData& data) {
-  const std::optional<Headline> h = compute_headline(headline_variants(data));
+  const std::optional<Headline>& h = data.conclusions.headline;
   if (!h) return std::nullopt;
   return headline_words(*h, data.run ? "GPU median per call" : "median GPU busy per region");
 }
 
 std::optional<HeadlineWords> report_headline_words(const ReportBeside& beside) {
-  if (beside.run.points.empty()) return std::nullopt;
-  const std::optional<Headline> h =
-      compute_headline(headline_variants(beside.run.points[beside.run.points.size() / 2]));
+  const std::optional<Headline>& h = beside.conclusions.headline;
   if (!h) return std::nullopt;
   return headline_words(*h, "GPU median per call");
 }
 
 std::optional<HeadlineWords> report_headline_words(const ReportBackward& backward) {
-  const std::optional<Headline> h = compute_headline(headline_variants(backward));
+  const std::optional<Headline>& h = backward.conclusions.headline;
   if (!h) return std::nullopt;
   return headline_words(*h, "GPU median per call (forward and backward)");
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/headline.h"
+#include "analysis/report_data.h"
 
 namespace attnprof {
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "render/counter_words.h"
 #include "render/fact_cells.h"
 #include "render/markdown_kernel_names.h"
 #include "render/report.h"
@@ -85,10 +86,19 @@ void write_tables(std::string& out, const std::vector<ReportTable>& tables) {
   }
 }
 
+// What the run's hardware counters show, as the bench's table.txt says it.
+void write_counter_notes(std::string& out, const RunSummary& run, const StudyConclusions& c) {
+  const std::vector<std::string> notes = counter_notes(run, c);
+  if (notes.empty()) return;
+  put(out, "\n{}\n\n", kCounterNotesHeading);
+  for (const std::string& note : notes) out += "- " + markdown_cell(note) + "\n";
+}
+
 }  // namespace
 
 std::string render_report_markdown(const ReportData& data) {
-  std::string out = "# attnprof report";
+  // A run's heading is the same whether the bench writes summary.md or report reads the run back.
+  std::string out = data.run ? "# attnprof study" : "# attnprof report";
   const std::string env = environment_line(data);
   if (!env.empty()) out += ": " + markdown_cell(env);
   out += "\n";
@@ -101,6 +111,7 @@ std::string render_report_markdown(const ReportData& data) {
         "regions, then its backward ones.\n";
     write_headline(out, report_headline_words(*data.backward));
     write_tables(out, backward_tables(data));
+    write_counter_notes(out, data.backward->run, data.backward->conclusions);
   }
   for (const ReportBeside& beside : data.beside) {
     out += "\n## Beside it: `" + markdown_cell(beside.folder) +
@@ -112,11 +123,13 @@ std::string render_report_markdown(const ReportData& data) {
     const std::vector<std::string> notes = methods_beside(data, beside);
     if (!notes.empty()) out += "\nMeasured as the run, and:\n\n";
     for (const std::string& m : notes) out += "- " + markdown_cell(m) + "\n";
+    write_counter_notes(out, beside.run, beside.conclusions);
   }
   if (data.run && !data.run->methods.empty()) {
     out += "\nHow each column is measured:\n\n";
     for (const std::string& m : data.run->methods) out += "- " + markdown_cell(m) + "\n";
   }
+  if (data.run) write_counter_notes(out, *data.run, data.conclusions);
   for (const std::string& w : data.warnings) out += "\n> " + markdown_cell(w) + "\n";
   return out;
 }

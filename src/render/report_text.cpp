@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "render/counter_words.h"
 #include "render/display_text.h"
 #include "render/report.h"
 #include "render/report_headline.h"
@@ -104,6 +105,14 @@ void write_tables(std::string& out, const std::vector<ReportTable>& tables, cons
   }
 }
 
+// What the run's hardware counters show, as the bench prints it under its table.
+void write_counter_notes(std::string& out, const RunSummary& run, const StudyConclusions& c) {
+  const std::vector<std::string> notes = counter_notes(run, c);
+  if (notes.empty()) return;
+  out += fmt::format("\n{}\n", kCounterNotesHeading);
+  for (const std::string& note : notes) out += "  - " + escape_control(note) + "\n";
+}
+
 // What a headline line names its study by: the run's folder as given (its traces when the report
 // reads traces), a study beside it by its subfolder.
 std::string run_label(const ReportData& data) {
@@ -116,7 +125,8 @@ std::string run_label(const ReportData& data) {
 }  // namespace
 
 std::string render_report_text(const ReportData& data, size_t width) {
-  std::string out = "attnprof report";
+  // A run's heading is the same whether the bench prints it or report reads the run back.
+  std::string out = data.run ? "attnprof study" : "attnprof report";
   const std::string env = environment_line(data);
   if (!env.empty()) out += ": " + escape_control(env);
   out += "\n";
@@ -124,6 +134,7 @@ std::string render_report_text(const ReportData& data, size_t width) {
   if (data.backward) {
     out += "\nThe backward study (backward/summary.json):\n";
     write_tables(out, backward_tables(data), &data.backward->run, width);
+    write_counter_notes(out, data.backward->run, data.backward->conclusions);
   }
   for (const ReportBeside& beside : data.beside) {
     out += "\nBeside it: " + escape_control(beside.folder) + "/ (its own summary.json):\n";
@@ -131,11 +142,13 @@ std::string render_report_text(const ReportData& data, size_t width) {
     const std::vector<std::string> notes = methods_beside(data, beside);
     if (!notes.empty()) out += "\nMeasured as the run, and:\n";
     for (const std::string& m : notes) out += "  - " + escape_control(m) + "\n";
+    write_counter_notes(out, beside.run, beside.conclusions);
   }
   if (data.run && !data.run->methods.empty()) {
     out += "\nHow each column is measured:\n";
     for (const std::string& m : data.run->methods) out += "  - " + escape_control(m) + "\n";
   }
+  if (data.run) write_counter_notes(out, *data.run, data.conclusions);
   for (const std::string& w : data.warnings) out += "\nwarning: " + escape_control(w) + "\n";
   return out;
 }

@@ -1,0 +1,73 @@
+#include "analysis/report_conclusions.h"
+
+#include <algorithm>
+
+#include "analysis/run_counter_findings.h"
+
+namespace attnprof {
+
+std::vector<HeadlineVariant> headline_variants(const ReportBackward& backward) {
+  if (backward.focus_point < 0) return {};
+  std::vector<HeadlineVariant> out =
+      headline_variants(backward.run.points[static_cast<size_t>(backward.focus_point)]);
+  for (size_t i = 0; i < out.size() && i < backward.facts.size(); ++i)
+    out[i].facts = backward.facts[i];
+  return out;
+}
+
+std::vector<HeadlineVariant> headline_variants(const ReportData& data) {
+  if (data.run) {
+    if (data.focus_point < 0) return {};
+    std::vector<HeadlineVariant> out =
+        headline_variants(data.run->points[static_cast<size_t>(data.focus_point)]);
+    // load_report keeps the focus point's variants in its order, one each.
+    for (size_t i = 0; i < out.size() && i < data.variants.size(); ++i) {
+      const ReportVariant& v = data.variants[i];
+      if (v.analysis && !v.analysis->regions.empty()) out[i].facts = {v.analysis->facts};
+    }
+    return out;
+  }
+  std::vector<HeadlineVariant> out;
+  for (const ReportVariant& v : data.variants) {
+    HeadlineVariant h;
+    h.name = v.name;
+    if (v.analysis && !v.analysis->regions.empty()) {
+      h.time_ns = v.analysis->facts.gpu_busy_ns.median;
+      h.facts = {v.analysis->facts};
+      for (const Finding& f : v.analysis->findings) h.finding_ids.emplace_back(finding_id(f.kind));
+    }
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+StudyConclusions conclude_run(const RunSummary& run, int focus_point) {
+  StudyConclusions c;
+  if (run.points.empty()) return c;
+  const size_t focus = focus_point >= 0
+                           ? std::min(static_cast<size_t>(focus_point), run.points.size() - 1)
+                           : run.points.size() / 2;
+  c.headline = compute_headline(headline_variants(run.points[focus]));
+  if (run.counters) {
+    for (const RunPoint& point : run.points)
+      c.counter_findings.push_back(run_counter_findings(run, point));
+    c.roofline = run_roofline(run, run.points[focus]);
+  }
+  return c;
+}
+
+void conclude_report(ReportData& data) {
+  if (data.run) {
+    data.conclusions = conclude_run(*data.run, std::max(data.focus_point, 0));
+  }
+  // The variants' traces were read: the headline weighs their findings by them.
+  data.conclusions.headline = compute_headline(headline_variants(data));
+  if (data.backward) {
+    ReportBackward& b = *data.backward;
+    b.conclusions = conclude_run(b.run, b.focus_point);
+    b.conclusions.headline = compute_headline(headline_variants(b));
+  }
+  for (ReportBeside& beside : data.beside) beside.conclusions = conclude_run(beside.run, -1);
+}
+
+}  // namespace attnprof

@@ -1,0 +1,29 @@
+#pragma once
+// The study analysis: from what a report gathered (the run's summary.json, each variant's
+// analyzed trace, the studies beside it) to what they conclude — the headline, what the hardware
+// counters show, the roofline — computed once, into each study's StudyConclusions
+// (analysis/report_data.h). pipeline/report_inputs.cpp calls it last; renderers only read.
+
+#include <vector>
+
+#include "analysis/headline.h"
+#include "analysis/report_data.h"
+
+namespace attnprof {
+
+// The inputs of a report's headline: for a bench run, the point the timelines show, timed by
+// the bench's GPU median and weighed by each variant's trace (when it was read); for traces,
+// their median GPU busy time per region.
+std::vector<HeadlineVariant> headline_variants(const ReportData& data);
+// The backward study beside a run: its focus point, weighed by its traces' forward and backward
+// regions.
+std::vector<HeadlineVariant> headline_variants(const ReportBackward& backward);
+
+// Every conclusion of a study read by itself from its summary.json (the headline of its middle
+// point, its counters' findings and roofline).
+StudyConclusions conclude_run(const RunSummary& run, int focus_point);
+
+// Fills data.conclusions, and those of the backward study and of each study beside the run.
+void conclude_report(ReportData& data);
+
+}  // namespace attnprof
