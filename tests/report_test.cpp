@@ -762,7 +762,7 @@ TEST(ReportCli, WritesHtmlAndMarkdownAndRefusesBadInputWithOneLine) {
   // No -o: the text on standard output, as every command writes.
   const auto plain = testing::run_cli("report " + kStudy);
   EXPECT_EQ(plain.exit_code, 0);
-  EXPECT_EQ(plain.output.rfind("attnprof report: NVIDIA H200", 0), 0u) << plain.output;
+  EXPECT_EQ(plain.output.rfind("attnprof study: NVIDIA H200", 0), 0u) << plain.output;
 }
 
 // The table as text is the bench's table.txt, read back from summary.json: for the shipped study
