@@ -257,6 +257,25 @@ TEST(CliHabits, DiffColumnsStayAlignedAtAnyWidth) {
   EXPECT_NE(r.output.find(" 47295.8 (45566.2..49025.5) "), std::string::npos) << r.output;
 }
 
+// docs/json-schema.md says a CSV row's rank is empty without distributedInfo (it said 0, which a
+// second trace would share) and the rank where the trace gives it, in every table.
+TEST(CliHabits, CsvRankIsEmptyWithoutDistributedInfo) {
+  for (const std::string table : {"activities", "kernels", "ops"}) {
+    SCOPED_TRACE(table);
+    const std::string single = run_cli("analyze --format csv --table " + table + " " + kTrace).output;
+    const std::string first_row = single.substr(single.find('\n') + 1);
+    EXPECT_EQ(first_row.rfind(kTrace + ",,", 0), 0u) << first_row.substr(0, 120);
+    const std::string ranks =
+        run_cli("analyze --format csv --table " + table + " " + fixture("ranks")).output;
+    EXPECT_NE(ranks.find("\n" + fixture("ranks/ddp_rank1.json.gz") + ",1,"), std::string::npos);
+    EXPECT_NE(ranks.find("\n" + fixture("ranks/ddp_rank0.json.gz") + ",0,"), std::string::npos);
+  }
+  std::ifstream schema(std::string(ATTNPROF_SOURCE_DIR) + "/docs/json-schema.md");
+  const std::string doc((std::istreambuf_iterator<char>(schema)), std::istreambuf_iterator<char>());
+  EXPECT_NE(doc.find("its rank (empty without `distributedInfo`"), std::string::npos);
+  EXPECT_EQ(doc.find("0 without `distributedInfo`"), std::string::npos);
+}
+
 TEST(CliHabits, EveryCommandsFlagsAreFound) {
   const std::set<std::string> analyze = long_flags("analyze");
   for (const char* flag : {"--region", "--format", "--explain", "--jobs", "--max-depth"})
