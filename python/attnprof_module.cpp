@@ -488,6 +488,72 @@ py::dict across_columns(const CrossTraceSummary& across) {
   return d;
 }
 
+// The attention calls (attnprof/attention_calls.h) of every region, with the columns of
+// `attnprof analyze --format csv --table attention`. Unknown numbers are NaN (the shapes are
+// float64 columns for that reason), an unknown causal None.
+py::dict attention_columns(const std::vector<TraceAnalysis>& traces) {
+  RegionOrigin where;
+  TextColumn op, backend, dtype, backend_op, main_kernel, assumed, note;
+  Column<double> batch, heads, kv_heads, q_len, kv_len, head_dim, window, flops, gpu_us, tflops;
+  Column<bool> backward, explicit_mask;
+  Column<int64_t> kernels;
+  py::list causal;
+  constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+  auto number = [&](Column<double>& column, const auto& v) {
+    column.push(v ? static_cast<double>(*v) : kUnknown);
+  };
+  for (const TraceAnalysis& t : traces)
+    for (size_t r = 0; r < t.regions.size(); ++r)
+      for (const AttentionCall& c : t.regions[r].attention.calls) {
+        where.push(t, r);
+        op.push(c.op);
+        backend.push(attention_backend_id(c.backend));
+        number(batch, c.batch);
+        number(heads, c.heads);
+        number(kv_heads, c.kv_heads);
+        number(q_len, c.q_len);
+        number(kv_len, c.kv_len);
+        number(head_dim, c.head_dim);
+        dtype.push(c.dtype);
+        causal.append(c.causal ? py::object(py::bool_(*c.causal)) : py::object(py::none()));
+        number(window, c.window);
+        explicit_mask.push(c.explicit_mask);
+        number(flops, c.flops);
+        gpu_us.push(c.gpu_ns / 1000.0);
+        number(tflops, c.tflops());
+        backward.push(c.backward);
+        backend_op.push(c.backend_op);
+        kernels.push(c.kernels);
+        main_kernel.push(c.main_kernel);
+        assumed.push(c.assumed);
+        note.push(c.note);
+      }
+  py::dict d;
+  where.into(d);
+  d["op"] = op.to_python();
+  d["backend"] = backend.to_python();
+  d["batch"] = batch.to_python();
+  d["heads"] = heads.to_python();
+  d["kv_heads"] = kv_heads.to_python();
+  d["q_len"] = q_len.to_python();
+  d["kv_len"] = kv_len.to_python();
+  d["head_dim"] = head_dim.to_python();
+  d["dtype"] = dtype.to_python();
+  d["causal"] = causal;
+  d["window"] = window.to_python();
+  d["explicit_mask"] = explicit_mask.to_python();
+  d["flops"] = flops.to_python();
+  d["gpu_us"] = gpu_us.to_python();
+  d["tflops_per_s"] = tflops.to_python();
+  d["backward"] = backward.to_python();
+  d["backend_op"] = backend_op.to_python();
+  d["kernels"] = kernels.to_python();
+  d["main_kernel"] = main_kernel.to_python();
+  d["flops_assumed"] = assumed.to_python();
+  d["note"] = note.to_python();
+  return d;
+}
+
 // Files and folders (each folder's traces, as `attnprof analyze DIR` reads them).
 std::vector<std::string> expand(const std::vector<std::string>& arguments) {
   std::vector<std::string> paths;
@@ -528,6 +594,7 @@ struct TracesRead {
     out["kernels"] = kernel_columns(tabled);
     out["ops"] = op_columns(tabled);
     out["modules"] = module_columns(tabled);
+    out["attention_calls"] = attention_columns(read);
     out["errors"] = errors;
     out["error_kinds"] = error_kinds;
     if (are_ranks_of_one_run(read))

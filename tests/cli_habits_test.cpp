@@ -202,19 +202,21 @@ TEST(CliHabits, DiffSaysWhenTheSidesRanDifferentWork) {
                              "A100-PG509-200 (108 SMs, sm_80)\n"),
             std::string::npos)
       << gpus.output;
-  // Llama's prefill (512 queries per head) against its decode (one), both bf16 on an H200.
+  // Llama's prefill (512 queries per head) against its decode (one), both bf16 on an H200: the
+  // typical regions' attention calls (docs/ATTENTION_CALLS.md).
   const std::string prefill = fixture("models/llama-prefill-sdpa.json.gz");
   const std::string decode = fixture("models/llama-decode-sdpa.json.gz");
   const auto shapes = run_cli("diff --format json " + prefill + " " + decode);
   ASSERT_EQ(shapes.exit_code, 0);
-  EXPECT_NE(shapes.output.find("\"unlike\": [\n    \"attention shapes (queries x keys): 512x"),
+  EXPECT_NE(shapes.output.find("\"unlike\": [\n    \"attention shapes (heads x queries x keys x "
+                               "head dim): 16x512x512x64 vs 16x1x528x64\"\n  ]"),
             std::string::npos)
       << shapes.output.substr(0, 800);
   EXPECT_EQ(shapes.output.find("\"device:"), std::string::npos);
-  EXPECT_EQ(shapes.output.find("element type"), std::string::npos);
-  // The eager model's matmuls hold a float32 one (the rotary embedding's) beside bf16.
-  EXPECT_NE(run_cli("diff " + kTrace + " " + fixture("models/llama-prefill-eager.json.gz"))
-                .output.find("  attention element type: bfloat16 vs bfloat16, float32\n"),
+  EXPECT_EQ(shapes.output.find("dtype"), std::string::npos);
+  // SDPA called in bf16, fp32 and fp64 (tests/data/op_families) against a bf16 study.
+  EXPECT_NE(run_cli("diff " + kTrace + " " + fixture("op_families/sdpa-default.json.gz"))
+                .output.find("  attention dtype: bf16 vs bf16, fp32, fp64\n"),
             std::string::npos);
   // The same work says nothing.
   const auto same = run_cli("diff " + kTrace + " " + kTrace);

@@ -63,7 +63,7 @@ TEST(ReaderParallel, AttentionShapesOfADecodeStep) {
   // Per call: aten::matmul and its aten::bmm for Q·K^T (1 x 16384) and P·V (1 x 128): 6 calls.
   ASSERT_EQ(one.attention_shapes.size(), 24u);
   size_t scores = 0;
-  for (const AttentionShape& s : one.attention_shapes) {
+  for (const AttentionRows& s : one.attention_shapes) {
     EXPECT_EQ(s.query_rows, 1);
     scores += s.keys == 16384;
   }

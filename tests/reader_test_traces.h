@@ -55,11 +55,23 @@ inline void expect_same(const Trace& a, const Trace& b) {
   }
   ASSERT_EQ(a.attention_shapes.size(), b.attention_shapes.size());
   for (size_t i = 0; i < a.attention_shapes.size(); ++i) {
-    const AttentionShape &x = a.attention_shapes[i], &y = b.attention_shapes[i];
+    const AttentionRows &x = a.attention_shapes[i], &y = b.attention_shapes[i];
     EXPECT_EQ(std::tie(x.pid, x.tid, x.start_ns, x.query_rows, x.keys),
               std::tie(y.pid, y.tid, y.start_ns, y.query_rows, y.keys))
         << i;
   }
+  // Each op's recorded inputs: the same records, and the same texts under the same ids.
+  ASSERT_EQ(a.op_inputs.size(), b.op_inputs.size());
+  ASSERT_EQ(a.op_input_texts.size(), b.op_input_texts.size());
+  for (size_t i = 0; i < a.op_inputs.size(); ++i) {
+    const OpInputsRecord &x = a.op_inputs[i], &y = b.op_inputs[i];
+    ASSERT_EQ(x.key(), y.key()) << "op inputs " << i;
+    ASSERT_EQ(x.inputs, y.inputs) << "op inputs " << i;
+  }
+  for (size_t i = 0; i < a.op_input_texts.size(); ++i)
+    ASSERT_EQ(a.op_input_texts.view(static_cast<StringId>(i)),
+              b.op_input_texts.view(static_cast<StringId>(i)))
+        << "op input text " << i;
   ASSERT_EQ(a.thread_names.size(), b.thread_names.size());
   for (size_t i = 0; i < a.thread_names.size(); ++i) {
     const ThreadName &x = a.thread_names[i], &y = b.thread_names[i];

@@ -18,6 +18,7 @@
 #include "device_info.h"
 #include "study.h"
 #include "sweep.h"
+#include "trace_problems.h"
 
 namespace attnprof::bench {
 namespace {
@@ -44,6 +45,10 @@ struct BenchFlags {
   bool counters = false;       // --counters: Nsight Compute over a child run per variant
   std::string counters_child;  // the hidden child mode: one call of this variant (or "copy")
   CLI::Option* causal_flag = nullptr;
+  std::string from_trace;  // --from-trace TRACE: the problems are the trace's attention calls
+  std::string region;      // --region: which of its regions (analyze's default when empty)
+  // The flags that set the problem, which --from-trace takes from the trace instead.
+  std::vector<CLI::Option*> problem_flags;
 };
 
 std::string variant_list() {
@@ -126,6 +131,22 @@ Result<StudyOptions> study_options(const BenchFlags& flags) {
         return make_error(ErrorKind::kUsage, "--sweep {}: `{}` is swept twice", text, other.key);
     }
     options.sweeps.push_back(std::move(*axis));
+  }
+  if (!flags.region.empty() && flags.from_trace.empty())
+    return make_error(ErrorKind::kUsage, "--region picks the regions of --from-trace's trace");
+  if (!flags.from_trace.empty()) {
+    for (const CLI::Option* option : flags.problem_flags)
+      if (option->count() > 0)
+        return make_error(ErrorKind::kUsage,
+                          "--from-trace takes the problems from the trace: {} cannot be given "
+                          "with it",
+                          option->get_name());
+    if (!options.sweeps.empty())
+      return make_error(ErrorKind::kUsage, "--from-trace and --sweep cannot be given together");
+    Result<TraceProblems> problems =
+        trace_problems(flags.from_trace, flags.region, Limits{}, options.problem.device);
+    if (!problems.ok()) return problems.take_error();
+    options.from_trace = std::move(*problems);
   }
   // Every point's shape, checked before anything runs.
   for (const Problem& point : expand_sweep(options.problem, options.sweeps)) {
@@ -221,29 +242,44 @@ void register_bench_command(CLI::App& app, int& exit_code) {
       "Run the attention study on this machine with LibTorch: correctness against float64, CUDA-"
       "event timing, a Kineto trace per variant read by attnprof, and the study's table");
   Problem& p = flags->problem;
-  cmd->add_option("--batch", p.batch, "Batch size")->capture_default_str();
-  cmd->add_option("--heads", p.heads, "Attention heads")->capture_default_str();
-  cmd->add_option("--seq", p.seq,
-                  "Sequence length: the keys and values (and the queries unless --q-seq)")
-      ->capture_default_str();
-  cmd->add_option("--head-dim", p.head_dim, "Head dimension")->capture_default_str();
-  cmd->add_option("--kv-heads", flags->kv_heads,
-                  "Key/value heads, dividing --heads: grouped-query (fewer) or multi-query (1) "
-                  "attention; default --heads");
-  cmd->add_option("--q-seq", flags->q_seq,
-                  "Queries, the last of the --seq positions (1: a decode step); the causal mask is "
-                  "aligned to the end; default --seq");
-  cmd->add_option("--window", p.window,
-                  "Sliding window: each query sees the W keys ending at its own position (with "
-                  "the causal pattern); 0: none")
-      ->capture_default_str();
-  cmd->add_option("--dtype", flags->dtype, "bf16, fp16 or fp32")->capture_default_str();
+  auto& shape = flags->problem_flags;
+  shape.push_back(cmd->add_option("--batch", p.batch, "Batch size")->capture_default_str());
+  shape.push_back(cmd->add_option("--heads", p.heads, "Attention heads")->capture_default_str());
+  shape.push_back(
+      cmd->add_option("--seq", p.seq,
+                      "Sequence length: the keys and values (and the queries unless --q-seq)")
+          ->capture_default_str());
+  shape.push_back(
+      cmd->add_option("--head-dim", p.head_dim, "Head dimension")->capture_default_str());
+  shape.push_back(
+      cmd->add_option("--kv-heads", flags->kv_heads,
+                      "Key/value heads, dividing --heads: grouped-query (fewer) or multi-query (1) "
+                      "attention; default --heads"));
+  shape.push_back(cmd->add_option(
+      "--q-seq", flags->q_seq,
+      "Queries, the last of the --seq positions (1: a decode step); the causal mask is "
+      "aligned to the end; default --seq"));
+  shape.push_back(cmd->add_option("--window", p.window,
+                                  "Sliding window: each query sees the W keys ending at its own "
+                                  "position (with the causal pattern); 0: none")
+                      ->capture_default_str());
+  shape.push_back(
+      cmd->add_option("--dtype", flags->dtype, "bf16, fp16 or fp32")->capture_default_str());
   flags->causal_flag =
       cmd->add_flag("--causal,!--no-causal", flags->causal, "Causal mask (default) or none");
-  cmd->add_option("--mask", flags->mask,
-                  "causal (is_causal), none, or explicit (the causal pattern as a boolean "
-                  "attn_mask tensor passed to SDPA)");
-  cmd->add_flag("--backward", p.backward, "Time and trace the forward and the backward");
+  shape.push_back(flags->causal_flag);
+  shape.push_back(cmd->add_option("--mask", flags->mask,
+                                  "causal (is_causal), none, or explicit (the causal pattern as a "
+                                  "boolean attn_mask tensor passed to SDPA)"));
+  shape.push_back(
+      cmd->add_flag("--backward", p.backward, "Time and trace the forward and the backward"));
+  cmd->add_option("--from-trace", flags->from_trace,
+                  "Measure the attention calls of a trace (recorded with record_shapes=True): "
+                  "each distinct call of its typical region through every variant, and what "
+                  "switching would save per region (bench/README.md)");
+  cmd->add_option("--region", flags->region,
+                  "With --from-trace: its regions, a glob of annotation names (default as "
+                  "`attnprof analyze`: ProfilerStep#* when present)");
   cmd->add_option("--device", flags->device, "cuda, or cpu (the variants PyTorch has there)")
       ->capture_default_str();
   cmd->add_option("--variants", flags->variants,

@@ -229,12 +229,26 @@ int run_study(const StudyOptions& options) {
   report.settings = options.settings;
   report.sweeps = options.sweeps;
   report.expectations_file = options.expectations_file;
+  report.from_trace = options.from_trace;
 
   const fs::path out_dir = options.out_dir;
-  const std::vector<Problem> problems = expand_sweep(options.problem, options.sweeps);
+  // The points: a sweep's, or the trace's distinct attention calls (one folder each, call1, ...,
+  // in the order the trace first made them).
+  std::vector<Problem> problems;
+  std::vector<std::string> labels;
+  if (options.from_trace) {
+    for (const TraceCall& call : options.from_trace->calls) {
+      problems.push_back(call.problem);
+      labels.push_back(fmt::format("call{}", labels.size() + 1));
+    }
+  } else {
+    problems = expand_sweep(options.problem, options.sweeps);
+    for (const Problem& problem : problems) labels.push_back(point_label(problem));
+  }
+  const bool one_point = options.sweeps.empty() && !options.from_trace;
   std::error_code error;
-  for (const Problem& problem : problems) {
-    const fs::path folder = options.sweeps.empty() ? out_dir : out_dir / point_label(problem);
+  for (const std::string& label : labels) {
+    const fs::path folder = one_point ? out_dir : out_dir / label;
     if (fs::create_directories(folder, error); error) {
       std::fprintf(stderr, "attnprof bench: cannot create %s: %s\n", folder.c_str(),
                    error.message().c_str());
@@ -249,7 +263,8 @@ int run_study(const StudyOptions& options) {
   const int total =
       static_cast<int>(problems.size() * (options.variants.size() + options.custom_kernels.size()));
   int index = 0;
-  for (const Problem& problem : problems) {
+  for (size_t p = 0; p < problems.size(); ++p) {
+    const Problem& problem = problems[p];
     StudyPoint point;
     point.problem = problem;
     point.flops = attention_flops(problem);
@@ -257,11 +272,11 @@ int run_study(const StudyOptions& options) {
       point.peak = dense_peak(report.device.name, problem.dtype, report.device.tf32_matmul);
     }
     attach_bound(point, report);
-    const std::string label = point_label(problem);
+    const std::string& label = labels[p];
     // One row: `measure` runs a variant or a custom kernel; the rest is the same for both.
     const auto add_row = [&](std::string_view row, const std::string& custom, const auto& measure) {
       progress.start(++index, total, label, row);
-      const std::string stem = (options.sweeps.empty() ? "" : label + "/") + std::string(row);
+      const std::string stem = (one_point ? "" : label + "/") + std::string(row);
       const std::string trace_file = stem + ".json.gz";
       // A trace left by an earlier run must not pass for this run's.
       fs::remove(out_dir / trace_file, error);

@@ -8,6 +8,7 @@
 #include "problem.h"
 #include "study_expectations.h"
 #include "study_result.h"
+#include "trace_problems.h"
 #include "variant_runner.h"
 
 namespace attnprof::bench {
@@ -19,6 +20,9 @@ inline constexpr int kExitUsage = 2;  // bad flags, no GPU for --device cuda, ou
 
 struct StudyOptions {
   Problem problem;  // the base problem; sweeps vary it
+  // --from-trace: the trace's distinct attention calls, one point each (then `problem` and
+  // `sweeps` are not used).
+  std::optional<TraceProblems> from_trace;
   std::vector<Variant> variants;
   // --custom: kernels of the user's, opened and checked already; their rows follow the variants'.
   std::vector<CustomKernel> custom_kernels;

@@ -12,6 +12,7 @@
 #include "gpu_peaks.h"
 #include "problem.h"
 #include "trace_facts.h"
+#include "trace_problems.h"
 #include "variant_runner.h"
 
 namespace attnprof::bench {
@@ -85,6 +86,8 @@ struct StudyReport {
   std::vector<StudyPoint> points;
   std::string expectations_file;  // "" without --expectations
   CounterRun counters;
+  // --from-trace: the trace whose attention calls the points are, point i its call i.
+  std::optional<TraceProblems> from_trace;
 };
 
 // True when a variant failed its correctness check or threw something other than unsupported

@@ -208,6 +208,34 @@ void write_point(JsonWriter& json, const StudyPoint& point, bool counters) {
   json.end_object();
 }
 
+// --from-trace: the trace's calls, point i being call i (reader/run_summary.h's RunFromTrace).
+void write_from_trace(JsonWriter& json, const StudyReport& report) {
+  if (!report.from_trace) return;
+  const TraceProblems& t = *report.from_trace;
+  json.key("from_trace").begin_object();
+  json.key("trace").string(t.trace);
+  json.key("region").string(t.region);
+  json.key("regions").number(t.regions);
+  json.key("region_gpu_ms").number(t.region_gpu_ns / 1e6);
+  json.key("calls").begin_array();
+  for (size_t i = 0; i < t.calls.size(); ++i) {
+    const TraceCall& c = t.calls[i];
+    json.begin_object();
+    json.key("point").number(static_cast<int64_t>(i));
+    json.key("calls").number(c.calls);
+    json.key("trace_ms").number(c.trace_ns / 1e6);
+    json.key("backend").string(c.backend);
+    json.key("op").string(c.op);
+    json.key("assumed").string(c.assumed);
+    json.end_object();
+  }
+  json.end_array();
+  json.key("skipped").begin_array();
+  for (const std::string& s : t.skipped) json.string(s);
+  json.end_array();
+  json.end_object();
+}
+
 }  // namespace
 
 std::string summary_json(const StudyReport& report) {
@@ -257,6 +285,7 @@ std::string summary_json(const StudyReport& report) {
   for (const StudyPoint& point : report.points) write_point(json, point, report.counters.requested);
   json.end_array();
   write_run_counters(json, report);
+  write_from_trace(json, report);
   json.end_object();
   return json.take() + "\n";
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "attnprof/attention_calls.h"
 #include "attnprof/attribution.h"
 #include "attnprof/diagnostics.h"
 #include "attnprof/findings.h"
@@ -82,6 +83,8 @@ struct RegionSummary {
   std::vector<ActivityRow> activities;  // in GPU start order (see AnalyzeOptions)
   // Totals per kernel, op and nn.Module (attnprof/top_tables.h), complete.
   RegionTables tables;
+  // Its attention calls and their GPU time (attnprof/attention_calls.h).
+  AttentionCalls attention;
 };
 
 // A device as the trace describes it; -1 and "" where it does not say.
@@ -124,16 +127,6 @@ struct AnnotationCount {
   int64_t count = 0;
 };
 
-// The attention ops' recorded inputs (record_shapes=True; matmul, bmm and the SDPA ops): each
-// distinct element type and shape, with the ops that had it. `diff` says when its two sides'
-// differ (docs/check-and-diff.md).
-struct AttentionInputs {
-  std::string element_type;  // "bfloat16", "float16", "float32", ...; "" when not recorded
-  int64_t query_rows = 0;    // per head and sequence
-  int64_t keys = 0;
-  int64_t ops = 0;
-};
-
 struct TraceAnalysis {
   std::string path;
   uint64_t json_bytes = 0;          // decompressed
@@ -146,8 +139,6 @@ struct TraceAnalysis {
   // the most frequent first (README.md, `attnprof analyze`); empty otherwise.
   std::vector<AnnotationCount> annotations;
   std::vector<DeviceSummary> devices;
-  // Over the whole trace, by element type then shape; empty when shapes were not recorded.
-  std::vector<AttentionInputs> attention_inputs;
   std::vector<RegionSummary> regions;
   // The processes the regions come from, when more than one: each region then names its pid.
   std::vector<int32_t> region_pids;
@@ -158,6 +149,8 @@ struct TraceAnalysis {
   int typical_region = -1;
   // Medians over the regions, per kernel class, and the typical region's main kernel.
   RegionFacts facts;
+  // The typical region's attention calls with their median GPU time over the regions.
+  MedianAttentionCalls attention;
   // Filled when AnalyzeOptions::explain is set.
   std::vector<Finding> findings;
   // The markers of a trace annotated by `attnprof annotate`, in trace order; empty otherwise.

@@ -9,6 +9,7 @@ pandas DataFrames.
     t.kernels        # per region: one row per kernel (by full name), its count and times
     t.ops            # per region: one row per op name, as key_averages: calls, CPU, self, GPU
     t.modules        # per region: one row per nn.Module instance (traces recorded with_stack)
+    t.attention_calls  # per region: one row per attention call: backend, shapes, FLOPs, GPU time
 
     run = attnprof.analyze(["rank0.json.gz", "rank1.json.gz"])  # or a folder; ranks of one run
     run.across       # per region: the slowest rank and the spread (None unless ranks of one run)
@@ -23,10 +24,10 @@ pandas DataFrames.
     page = attnprof.report("out/study", format="md")      # or output="report.html"
 
 The columns are named as those of `attnprof analyze --format csv` (activities, whose region_pid
-is in `regions`; kernels, ops and modules with --table) and its JSON output, but a value the
-trace does not give is -1 here where the CSV leaves its field empty (grid, block, registers, shared memory, bytes; a trace's rank and
-world size). Times are in microseconds (columns ending in _us). Nothing here parses JSON in
-Python.
+is in `regions`; kernels, ops, modules and attention with --table) and its JSON output, but a
+value the trace does not give is -1 here where the CSV leaves its field empty (grid, block,
+registers, shared memory, bytes; a trace's rank and world size). Times are in microseconds
+(columns ending in _us). Nothing here parses JSON in Python.
 """
 
 import errno
@@ -75,6 +76,7 @@ class Traces:
     kernels: pd.DataFrame
     ops: pd.DataFrame
     modules: pd.DataFrame
+    attention_calls: pd.DataFrame
     across: Optional[pd.DataFrame] = None
     errors: List[str] = field(default_factory=list)
     error_kinds: List[str] = field(default_factory=list)  # per error: "io", "truncated", ...
@@ -99,6 +101,7 @@ def _frames(columns: dict) -> Traces:
         kernels=_frame(columns["kernels"]),
         ops=_frame(columns["ops"]),
         modules=_frame(columns["modules"]),
+        attention_calls=_frame(columns["attention_calls"]),
         across=None if across is None else _frame(across),
         errors=list(columns["errors"]),
         error_kinds=list(columns["error_kinds"]),

@@ -46,7 +46,8 @@ def test_diff_says_when_the_sides_ran_different_work():
     # Llama's prefill (bf16, 512 queries) against its decode (one query per step).
     d = attnprof.diff(fixture("models/llama-prefill-sdpa.json.gz"),
                       fixture("models/llama-decode-sdpa.json.gz"))
-    assert any(u.startswith("attention shapes (queries x keys): ") for u in d.unlike), d.unlike
+    shapes = "attention shapes (heads x queries x keys x head dim): "
+    assert any(u.startswith(shapes) for u in d.unlike), d.unlike
     same = attnprof.diff(fixture("study_naive.json.gz"), fixture("study_naive.json.gz"))
     assert same.unlike == []
     assert set(same.activities["change"]) == {"same"}

@@ -149,8 +149,9 @@ HeadlineReason reason_for(const HeadlineVariant& v, const HeadlineVariant& faste
 
 bool finding_explains_time(const std::string& id) {
   static const std::set<std::string> kExplainsTime = {
-      "hidden-copy",   "kv-repeat",    "precision-upcast", "mask-rebuilt",       "not-fused",
-      "cpu-side-cost", "launch-bound", "synchronization",  "communication-bound"};
+      "hidden-copy",         "kv-repeat",         "precision-upcast", "mask-rebuilt",
+      "not-fused",           "cpu-side-cost",     "launch-bound",     "synchronization",
+      "communication-bound", "masked-not-skipped"};
   return kExplainsTime.count(id) > 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/masked_pairs.h"
 #include "analysis/run_counter_findings.h"
 
 namespace attnprof {
@@ -43,6 +44,14 @@ std::vector<HeadlineVariant> headline_variants(const ReportData& data) {
 
 StudyConclusions conclude_run(const RunSummary& run, int focus_point) {
   StudyConclusions c;
+  c.projection = project_trace(run);
+  for (const RunPoint& point : run.points) {
+    auto& per_variant = c.problem_findings.emplace_back();
+    for (const RunVariant& v : point.variants) {
+      auto& findings = per_variant.emplace_back();
+      if (auto f = masked_not_skipped(point.problem, v)) findings.push_back(std::move(*f));
+    }
+  }
   if (run.points.empty()) return c;
   const size_t focus = focus_point >= 0
                            ? std::min(static_cast<size_t>(focus_point), run.points.size() - 1)

@@ -18,6 +18,7 @@
 #include "analysis/kernel_class.h"
 #include "analysis/region_timeline.h"
 #include "analysis/run_roofline.h"
+#include "analysis/trace_projection.h"
 #include "attnprof/analysis.h"
 #include "attnprof/limits.h"
 #include "reader/run_summary.h"
@@ -31,6 +32,10 @@ struct StudyConclusions {
   // Per run point, what its hardware counters show; empty without counters.
   std::vector<std::vector<CounterFinding>> counter_findings;
   std::optional<RunRoofline> roofline;  // of the focus point, with counters
+  // Per run point, per variant: what the problem itself says of the variant (masked_pairs.h).
+  std::vector<std::vector<std::vector<RunFinding>>> problem_findings;
+  // bench --from-trace: what switching the trace's attention would save.
+  std::optional<TraceProjection> projection;
 };
 
 struct ReportVariant {

@@ -3,13 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <future>
-#include <map>
 #include <thread>
-#include <tuple>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "analysis/attention_calls.h"
 #include "analysis/busy_time.h"
 #include "analysis/device_summary.h"
 #include "analysis/duration_sum.h"
@@ -19,6 +18,7 @@
 #include "analysis/kernel_names.h"
 #include "analysis/launch_queue.h"
 #include "analysis/occupancy.h"
+#include "analysis/op_arguments.h"
 #include "analysis/outside_regions.h"
 #include "analysis/region_facts.h"
 #include "analysis/regions.h"
@@ -30,36 +30,6 @@
 namespace attnprof {
 
 namespace {
-
-std::string element_type_name(ElementType type) {
-  switch (type) {
-    case ElementType::kFloat32:
-      return "float32";
-    case ElementType::kFloat16:
-      return "float16";
-    case ElementType::kBFloat16:
-      return "bfloat16";
-    case ElementType::kFloat64:
-      return "float64";
-    case ElementType::kFloat8:
-      return "float8";
-    case ElementType::kOther:
-      return "other";
-    case ElementType::kUnknown:
-      break;
-  }
-  return "";
-}
-
-std::vector<AttentionInputs> attention_inputs(const Trace& trace) {
-  std::map<std::tuple<ElementType, int64_t, int64_t>, int64_t> ops;
-  for (const AttentionShape& s : trace.attention_shapes)
-    ++ops[{s.element_type, s.query_rows, s.keys}];
-  std::vector<AttentionInputs> out;
-  for (const auto& [key, count] : ops)
-    out.push_back({element_type_name(std::get<0>(key)), std::get<1>(key), std::get<2>(key), count});
-  return out;
-}
 
 constexpr uint8_t kNotWork = 0xff;
 
@@ -291,7 +261,6 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     out.world_size = trace.distributed.world_size;
   }
   for (const auto& d : trace.devices) out.devices.push_back(summarize_device(d));
-  out.attention_inputs = attention_inputs(trace);
 
   out.region_pattern = set.pattern;
   if (set.pattern.empty()) out.annotations = annotation_counts(trace);
@@ -355,12 +324,34 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   // The findings read the trace and the summaries above, and nothing below writes to `out` until
   // they are done: with a second core they run beside the rows (every region's, for Python, csv
   // and diff: a third of the work after the read), else before them.
+  // The attention calls ask the findings' attention ops (finding_context.h), which are found
+  // once, here, before the findings' thread reads them.
+  const FindingContext context{trace, set, members, out};
+  {
+    // Every step repeats the same shapes: each recorded text is parsed once.
+    std::unordered_map<StringId, std::optional<std::vector<OpArgument>>> parsed;
+    const OpArgumentsOf arguments = [&](HostEventId op) -> std::optional<std::vector<OpArgument>> {
+      const std::optional<StringId> text = op_inputs_text(trace, op);
+      if (!text) return std::nullopt;
+      auto it = parsed.find(*text);
+      if (it == parsed.end())
+        it = parsed.emplace(*text, op_arguments_of_text(trace.op_input_texts.view(*text))).first;
+      return it->second;
+    };
+    std::vector<const AttentionCalls*> calls;
+    std::vector<int64_t> busy;
+    for (size_t r = 0; r < out.regions.size(); ++r) {
+      out.regions[r].attention = attention_calls_of(context, r, arguments);
+      calls.push_back(&out.regions[r].attention);
+      busy.push_back(out.regions[r].gpu_busy_ns);
+    }
+    out.attention = median_attention_calls(calls, busy, out.typical_region);
+  }
   std::future<std::vector<Finding>> findings;
   if (options.explain) {
     const bool beside = options.reading_workers != 1 && std::thread::hardware_concurrency() > 1;
-    findings = std::async(beside ? std::launch::async : std::launch::deferred, [&] {
-      return find_all(FindingContext{trace, set, members, out});
-    });
+    findings = std::async(beside ? std::launch::async : std::launch::deferred,
+                          [&] { return find_all(context); });
     if (!beside) out.findings = findings.get();
   }
 

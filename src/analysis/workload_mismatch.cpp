@@ -16,26 +16,32 @@ std::string devices_of(const TraceAnalysis& t) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-// "bfloat16, float32": each element type the attention ops' inputs had.
-std::string element_types_of(const TraceAnalysis& t) {
+// "bf16, fp32": each element type the typical region's attention calls had.
+std::string dtypes_of(const TraceAnalysis& t) {
   std::set<std::string> types;
-  for (const AttentionInputs& i : t.attention_inputs)
-    if (!i.element_type.empty()) types.insert(i.element_type);
+  for (const AttentionCall& c : t.attention.calls)
+    if (!c.dtype.empty()) types.insert(c.dtype);
   return fmt::format("{}", fmt::join(types, ", "));
 }
 
-// "512x512, 1x512": queries x keys of the distinct attention shapes, the most used first.
+// "16x512x512x64": heads x queries x keys x head dim, "?" where the trace does not say.
+std::string shape_of(const AttentionCall& c) {
+  auto part = [](const std::optional<int64_t>& v) { return v ? std::to_string(*v) : "?"; };
+  return fmt::format("{}x{}x{}x{}", part(c.heads), part(c.q_len), part(c.kv_len), part(c.head_dim));
+}
+
+// The distinct shapes of the typical region's attention calls, the most frequent first; the four
+// most frequent say what the side ran, the rest are counted.
 std::string shapes_of(const TraceAnalysis& t) {
-  std::map<std::pair<int64_t, int64_t>, int64_t> ops;
-  for (const AttentionInputs& i : t.attention_inputs) ops[{i.query_rows, i.keys}] += i.ops;
-  std::vector<std::pair<int64_t, std::pair<int64_t, int64_t>>> ranked;
-  for (const auto& [shape, count] : ops) ranked.push_back({-count, shape});
+  std::map<std::string, int64_t> calls;
+  for (const AttentionCall& c : t.attention.calls)
+    if (c.q_len || c.kv_len) ++calls[shape_of(c)];
+  std::vector<std::pair<int64_t, std::string>> ranked;
+  for (const auto& [shape, count] : calls) ranked.push_back({-count, shape});
   std::sort(ranked.begin(), ranked.end());
-  // The four most used say what the side ran; the rest are counted.
   constexpr size_t kShown = 4;
   std::vector<std::string> words;
-  for (size_t i = 0; i < ranked.size() && i < kShown; ++i)
-    words.push_back(fmt::format("{}x{}", ranked[i].second.first, ranked[i].second.second));
+  for (size_t i = 0; i < ranked.size() && i < kShown; ++i) words.push_back(ranked[i].second);
   std::string text = fmt::format("{}", fmt::join(words, ", "));
   if (ranked.size() > kShown) text += fmt::format(" and {} more", ranked.size() - kShown);
   return text;
@@ -57,8 +63,8 @@ std::string problem_of(const RunProblem& p) {
 std::vector<std::string> workload_mismatches(const TraceAnalysis& a, const TraceAnalysis& b) {
   std::vector<std::string> out;
   compare(out, "device", devices_of(a), devices_of(b));
-  compare(out, "attention element type", element_types_of(a), element_types_of(b));
-  compare(out, "attention shapes (queries x keys)", shapes_of(a), shapes_of(b));
+  compare(out, "attention dtype", dtypes_of(a), dtypes_of(b));
+  compare(out, "attention shapes (heads x queries x keys x head dim)", shapes_of(a), shapes_of(b));
   return out;
 }
 
@@ -71,11 +77,9 @@ std::vector<std::string> workload_mismatches(const RunSummary& a, const RunSumma
   compare(out, "dtype", fmt::format("{}", fmt::join(dtypes_a, ", ")),
           fmt::format("{}", fmt::join(dtypes_b, ", ")));
   // Points are compared in order, as the counters' diff pairs them (analysis/counter_diff.h).
-  for (size_t i = 0; i < a.points.size() && i < b.points.size(); ++i) {
-    const RunProblem &pa = a.points[i].problem, &pb = b.points[i].problem;
+  for (size_t i = 0; i < a.points.size() && i < b.points.size(); ++i)
     compare(out, a.points.size() == 1 ? "problem" : fmt::format("point {} problem", i + 1),
-            problem_of(pa), problem_of(pb));
-  }
+            problem_of(a.points[i].problem), problem_of(b.points[i].problem));
   return out;
 }
 

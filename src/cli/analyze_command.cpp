@@ -82,7 +82,7 @@ int run(const AnalyzeArgs& args) {
   options.activities_of_every_region = format == "csv" && args.table == "activities";
   // The text and Markdown show the typical region's tables only; CSV every region's; JSON makes
   // each region's as it writes it (AnalyzeOptions::analyzed), never holding them all.
-  options.tables_of_every_region = format == "csv";
+  options.tables_of_every_region = format == "csv" && args.table != "attention";
   options.explain = args.explain;
   options.limits = args.limits.to_limits();
   // JSON lists every region's activities: it is written to stdout as each trace is analyzed,
@@ -181,6 +181,7 @@ int run(const AnalyzeArgs& args) {
       const AnalyzeOutput output{read, across ? &*across : nullptr, unread};
       std::string out =
           format == "md"                                  ? render_analyze_markdown(output)
+          : format == "csv" && args.table == "attention"  ? render_attention_calls_csv(output)
           : format == "csv" && args.table != "activities" ? render_top_table_csv(output, args.table)
           : format == "csv"                               ? render_analyze_csv(output)
           : args.view.wide                                ? render_analyze_text(output, args.view)
@@ -215,8 +216,9 @@ void register_analyze(CLI::App& app, int& exit_code) {
                       "JSON per trace for `attnprof merge` (docs/DISTRIBUTED.md)");
   cmd->add_option("--table", args->table,
                   "With --format csv: activities (one row per GPU activity, the default), kernels, "
-                  "ops or modules (one row per kernel, op or nn.Module instance of every region)")
-      ->check(CLI::IsMember({"activities", "kernels", "ops", "modules"}));
+                  "ops or modules (one row per kernel, op or nn.Module instance of every region), "
+                  "attention (one row per attention call of every region)")
+      ->check(CLI::IsMember({"activities", "kernels", "ops", "modules", "attention"}));
   cmd->add_option("--top", args->view.top,
                   "Rows of each top table (kernels, ops, nn.Modules) in the text (default 10)")
       ->check(CLI::Range(size_t{1}, size_t{1000000}));

@@ -146,24 +146,26 @@ struct FlowEvent {
 // How many queries and keys an attention op or its first matrix product saw, from its "Input
 // Dims" (traces recorded with record_shapes=True): a decode step has one query row per head,
 // square attention as many as keys. Kept for ops on numbered threads.
-// An op's element type, from its first input's "Input type" (reader/kineto_format.h).
-enum class ElementType : uint8_t {
-  kUnknown,
-  kFloat32,
-  kFloat16,
-  kBFloat16,
-  kFloat64,
-  kFloat8,
-  kOther
-};
-
-struct AttentionShape {
+struct AttentionRows {
   int32_t pid = 0;
   int32_t tid = 0;
   int64_t start_ns = 0;
   int64_t query_rows = 0;  // per head and sequence
   int64_t keys = 0;
-  ElementType element_type = ElementType::kUnknown;
+};
+
+// The inputs one cpu_op recorded (record_shapes=True): its "Input Dims", "Input type" and
+// "Concrete Inputs" as their raw JSON text, together one text of Trace::op_input_texts (ops repeat
+// a few shapes, so each distinct text is kept once; model/op_input_text.h joins and splits it).
+// Kept for ops on numbered threads; found again by thread, start and name
+// (analysis/op_arguments.h).
+struct OpInputsRecord {
+  int32_t pid = 0;
+  int32_t tid = 0;
+  int64_t start_ns = 0;
+  StringId name = StringPool::kEmpty;    // of Trace::strings
+  StringId inputs = StringPool::kEmpty;  // of Trace::op_input_texts
+  auto key() const { return std::tuple(pid, tid, start_ns, name); }
 };
 
 struct ThreadName {
@@ -208,7 +210,9 @@ struct Trace {
   std::vector<InstantEvent> instants;
   std::vector<FlowEvent> flows;
   std::vector<ThreadName> thread_names;
-  std::vector<AttentionShape> attention_shapes;  // by pid, tid, start
+  std::vector<AttentionRows> attention_shapes;  // by pid, tid, start
+  std::vector<OpInputsRecord> op_inputs;        // by pid, tid, start, name
+  StringPool op_input_texts;                    // what OpInputsRecord::inputs names
 
   std::vector<DeviceProperties> devices;
   DistributedInfo distributed;
@@ -236,11 +240,11 @@ struct Trace {
   int64_t first_launch_correlation = kNoValue;
 
   // The shape read for the op on thread (pid, tid) that starts at start_ns, if any.
-  const AttentionShape* attention_shape(int32_t pid, int32_t tid, int64_t start_ns) const {
-    auto key = [](const AttentionShape& s) { return std::tuple(s.pid, s.tid, s.start_ns); };
+  const AttentionRows* attention_shape(int32_t pid, int32_t tid, int64_t start_ns) const {
+    auto key = [](const AttentionRows& s) { return std::tuple(s.pid, s.tid, s.start_ns); };
     auto it = std::lower_bound(attention_shapes.begin(), attention_shapes.end(),
                                std::tuple(pid, tid, start_ns),
-                               [&](const AttentionShape& s, const auto& k) { return key(s) < k; });
+                               [&](const AttentionRows& s, const auto& k) { return key(s) < k; });
     return it != attention_shapes.end() && key(*it) == std::tuple(pid, tid, start_ns) ? &*it
                                                                                       : nullptr;
   }

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "model/op_input_text.h"
 #include "reader/kineto_format.h"
 #include "reader/time_parse.h"
 
@@ -146,6 +147,7 @@ enum class Key {
   kMemoryDeviceId,
   kInputDims,
   kInputType,
+  kConcreteInputs,
 };
 
 Key event_key(simdjson::ondemand::raw_json_string key) {
@@ -225,6 +227,9 @@ Key arg_key(simdjson::ondemand::raw_json_string key) {
       if (key_is(k, kineto::kInputDims)) return Key::kInputDims;
       if (key_is(k, kineto::kInputType)) return Key::kInputType;
       break;
+    case 'C':
+      if (key_is(k, kineto::kConcreteInputs)) return Key::kConcreteInputs;
+      break;
   }
   return Key::kOther;
 }
@@ -241,26 +246,26 @@ ShapedOp shaped_op(std::string_view name) {
 }
 
 // The last two sizes of each of the first two inputs; false unless both have two or more.
-bool read_input_tails(value& v, std::array<std::array<int64_t, 2>, 2>& tails) {
-  simdjson::ondemand::array inputs;
-  if (v.get_array().get(inputs)) return false;
-  size_t input = 0;
-  for (auto element : inputs) {
-    if (input == 2) break;
-    simdjson::ondemand::array dims;
-    if (element.get_array().get(dims)) return false;
-    size_t count = 0;
-    for (auto dim : dims) {
-      int64_t size = 0;
-      if (dim.get_int64().get(size) || size <= 0) return false;
-      tails[input][0] = tails[input][1];
-      tails[input][1] = size;
-      ++count;
-    }
-    if (count < 2) return false;
-    ++input;
+bool input_tails(std::string_view dims_text, std::array<std::array<int64_t, 2>, 2>& tails) {
+  const auto inputs = parse_input_dims(dims_text);
+  if (!inputs || inputs->size() < 2) return false;
+  for (size_t i = 0; i < 2; ++i) {
+    const std::vector<int64_t>& sizes = (*inputs)[i];
+    if (sizes.size() < 2) return false;
+    for (int64_t size : sizes)
+      if (size <= 0) return false;
+    tails[i] = {sizes[sizes.size() - 2], sizes.back()};
   }
-  return input == 2;
+  return true;
+}
+
+// The raw text of an array value; empty for a value of another type.
+std::string_view raw_array(value& v) {
+  simdjson::ondemand::array array;
+  std::string_view text;
+  if (v.get_array().get(array) || array.raw_json().get(text)) return {};
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);  // up to the next token
+  return text;
 }
 
 template <typename Reader>
@@ -339,25 +344,20 @@ simdjson::error_code read_args(value& v, EventFields& out) {
         read_field(item, out, Field::kMemoryDeviceId, integer(out.memory_device_id));
         break;
       case Key::kInputDims: {
+        out.input_dims = raw_array(item);
         const ShapedOp op = shaped_op(out.name);
         std::array<std::array<int64_t, 2>, 2> tails{};
-        if (op == ShapedOp::kNone || !read_input_tails(item, tails)) break;
+        if (op == ShapedOp::kNone || !input_tails(out.input_dims, tails)) break;
         out.query_rows = tails[0][0];
         out.keys = op == ShapedOp::kProduct ? tails[1][1] : tails[1][0];
         break;
       }
-      case Key::kInputType: {
-        if (shaped_op(out.name) == ShapedOp::kNone) break;
-        simdjson::ondemand::array types;
-        if (item.get_array().get(types)) break;
-        for (auto first : types) {
-          std::string_view text;
-          if (!first.get_string().get(text))
-            out.element_type = kineto::element_type_from_name(text);
-          break;
-        }
+      case Key::kInputType:
+        out.input_types = raw_array(item);
         break;
-      }
+      case Key::kConcreteInputs:
+        out.concrete_inputs = raw_array(item);
+        break;
       default:
         break;
     }

@@ -9,8 +9,6 @@
 
 #include <simdjson.h>
 
-#include "model/trace.h"
-
 namespace attnprof {
 
 struct EventFields {
@@ -63,7 +61,9 @@ struct EventFields {
   // scaled_dot_product_attention and its backends, or of a matmul/bmm (the first of a chain is
   // Q·K^T). Read only when "name" came before "args", as Kineto writes them.
   int64_t query_rows = 0, keys = 0;
-  ElementType element_type = ElementType::kUnknown;  // of the same ops, from "Input type"
+  // The raw JSON arrays of "Input Dims", "Input type" and "Concrete Inputs" (empty when absent or
+  // not an array).
+  std::string_view input_dims, input_types, concrete_inputs;
 
   bool has(Field f) const { return present & f; }
   bool bad(Field f) const { return mistyped & f; }

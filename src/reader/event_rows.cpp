@@ -200,7 +200,12 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
       t.batch_starts.emplace_back(sequence_, t.rows.size());
     t.rows.push_back(compact(e, wide_host_events));
     if (f.query_rows > 0 && text == 0)
-      attention_shapes.push_back({e.pid, e.tid, e.start_ns, f.query_rows, f.keys, f.element_type});
+      attention_shapes.push_back({e.pid, e.tid, e.start_ns, f.query_rows, f.keys});
+    if (kind == HostKind::kCpuOp && text == 0 &&
+        !(f.input_dims.empty() && f.input_types.empty() && f.concrete_inputs.empty())) {
+      op_inputs.push_back({e.pid, e.tid, e.start_ns, name,
+                           op_inputs_id(name, f.input_dims, f.input_types, f.concrete_inputs)});
+    }
   };
   auto gpu = [&](GpuKind kind) {
     GpuActivity a;

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "model/op_input_text.h"
+
 namespace attnprof {
 
 EventTables::EventTables() = default;
@@ -34,6 +36,27 @@ HostEvent EventTables::expand(const HostRow& r, const std::vector<HostEvent>& wi
   return e;
 }
 
+StringId EventTables::op_inputs_id(StringId name, std::string_view dims, std::string_view types,
+                                   std::string_view concrete) {
+  if (name >= recent_inputs_.size()) recent_inputs_.resize(name + 1, {});
+  std::array<StringId, 4>& recent = recent_inputs_[name];
+  for (size_t i = 0; i < recent.size() && recent[i] != StringPool::kEmpty; ++i) {
+    const auto f = split_op_input_fields(op_input_texts.view(recent[i]));
+    if (f && f->dims == dims && f->types == types && f->concrete == concrete) {
+      const StringId hit = recent[i];
+      std::copy_backward(recent.begin(), recent.begin() + static_cast<ptrdiff_t>(i),
+                         recent.begin() + static_cast<ptrdiff_t>(i) + 1);
+      recent[0] = hit;
+      return hit;
+    }
+  }
+  join_op_input_fields({dims, types, concrete}, joined_inputs_);
+  const StringId id = op_input_texts.intern(joined_inputs_);
+  std::copy_backward(recent.begin(), recent.end() - 1, recent.end());
+  recent[0] = id;
+  return id;
+}
+
 void EventTables::begin_batch(uint64_t sequence) {
   sequence_ = sequence;
   Mark m;
@@ -43,6 +66,8 @@ void EventTables::begin_batch(uint64_t sequence) {
   m.flows = flows.size();
   m.names = thread_names.size();
   m.shapes = attention_shapes.size();
+  m.op_inputs = op_inputs.size();
+  m.op_input_texts = op_input_texts.size();
   m.strings = strings.size();
   m.instant_text_keys = instant_text_keys.size();
   m.flow_text_keys = flow_text_keys.size();
@@ -66,6 +91,9 @@ void EventTables::truncate_to(const Mark& m) {
   flows.truncate(m.flows);
   thread_names.resize(m.names);
   attention_shapes.resize(m.shapes);
+  op_inputs.resize(m.op_inputs);
+  op_input_texts.truncate(m.op_input_texts);
+  recent_inputs_.clear();
   strings.truncate(m.strings);
   instant_text_keys.resize(m.instant_text_keys);
   flow_text_keys.resize(m.flow_text_keys);

@@ -79,6 +79,7 @@ class EventTables final : public EventBatchSink {
   struct Mark {
     uint64_t sequence = 0;
     size_t gpu = 0, instants = 0, flows = 0, names = 0, strings = 0, shapes = 0;
+    size_t op_inputs = 0, op_input_texts = 0;
     size_t instant_text_keys = 0, flow_text_keys = 0, name_text_keys = 0;
     uint64_t events = 0, events_with_phase = 0;
     std::array<uint64_t, static_cast<size_t>(DiagnosticKind::kCount)> diagnostic_counts{};
@@ -94,7 +95,11 @@ class EventTables final : public EventBatchSink {
   RowBlocks<InstantEvent> instants;
   RowBlocks<FlowEvent> flows;
   std::vector<ThreadName> thread_names;
-  std::vector<AttentionShape> attention_shapes;  // in document order
+  std::vector<AttentionRows> attention_shapes;  // in document order
+  // Each cpu_op's recorded inputs, in document order; `name` is of `strings`, `inputs` of
+  // `op_input_texts` (this worker's ids).
+  std::vector<OpInputsRecord> op_inputs;
+  StringPool op_input_texts;
   // Rows whose pid or tid is a text key (rare: the profiler's own spans), as row << 2 | text
   // bits, in increasing order. Only these keys change when the worker's string ids become the
   // trace's.
@@ -116,6 +121,14 @@ class EventTables final : public EventBatchSink {
   void truncate_to(const Mark& mark);
 
   EventFields fields_;
+  std::string joined_inputs_;  // scratch for join_op_input_fields
+  // The inputs texts last met per op name (this worker's name ids), newest first: an op mostly
+  // repeats one of a few shapes, and comparing with them is cheaper than joining and hashing a
+  // text (the texts run to 150 bytes and differ in their middle, so the pool hashes every byte).
+  // Only a guess: a hit is a text of the same bytes. Cleared when a batch is forgotten.
+  std::vector<std::array<StringId, 4>> recent_inputs_;
+  StringId op_inputs_id(StringId name, std::string_view dims, std::string_view types,
+                        std::string_view concrete);
   uint64_t sequence_ = 0;  // of the batch being read
   struct ThreadKey {
     int32_t pid, tid;

@@ -5,17 +5,6 @@
 
 namespace attnprof::kineto {
 
-ElementType element_type_from_name(std::string_view name) {
-  if (name.starts_with("c10::")) name.remove_prefix(5);
-  if (name.empty()) return ElementType::kUnknown;
-  if (name == "float") return ElementType::kFloat32;
-  if (name == "Half") return ElementType::kFloat16;
-  if (name == "BFloat16") return ElementType::kBFloat16;
-  if (name == "double") return ElementType::kFloat64;
-  if (name.starts_with("Float8")) return ElementType::kFloat8;
-  return ElementType::kOther;
-}
-
 Category category_from_name(std::string_view cat) {
   // The common spellings first, told apart by length and a byte, without string compares.
   switch (cat.size()) {

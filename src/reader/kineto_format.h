@@ -69,8 +69,6 @@ enum class Category : uint8_t {
 // Maps the "cat" string, with the spellings of every Kineto version since PyTorch 1.8 (the table
 // in kineto_format.cpp says which version wrote which).
 Category category_from_name(std::string_view cat);
-// c10's scalar type names as "Input type" spells them ("float", "c10::Half", "c10::BFloat16").
-ElementType element_type_from_name(std::string_view name);
 
 // What an MTIA device event is, by its name: HTA (facebookresearch/HolisticTraceAnalysis,
 // hta/common/types.py) counts "dma" events as memory, not compute; event_wait and event_record
@@ -139,12 +137,13 @@ inline constexpr std::string_view kExternalId = "External id";
 // Kineto before Nov 2021 (PyTorch <= 1.10) wrote the External id of runtime calls and GPU
 // activities in lower case (ops kept "External id"); 0 meant none until Oct 2022.
 inline constexpr std::string_view kLegacyExternalId = "external id";
-// The shapes of an op's inputs, with record_shapes=True: [[8, 32, 1, 128], [8, 32, 128, 16384]].
-// Read for the attention ops only (their query and key counts: event_fields.h).
+// The shapes of an op's inputs, with record_shapes=True: [[8, 32, 1, 128], [8, 32, 128, 16384]];
+// their element types, ["c10::BFloat16", "Scalar", ""] ("" for None); and the values of scalar
+// inputs, ["", "True", "0.125"]. Kept as raw JSON for every cpu_op (model/op_input_text.h), parsed
+// by the analyses that need them (analysis/op_arguments.h).
 inline constexpr std::string_view kInputDims = "Input Dims";
-// Their element types, with record_shapes=True: ["c10::BFloat16", "c10::BFloat16", "", "Scalar"].
-// Read for the same ops: the first input's is the op's (element_type_from_name).
 inline constexpr std::string_view kInputType = "Input type";
+inline constexpr std::string_view kConcreteInputs = "Concrete Inputs";
 inline constexpr std::string_view kCorrelation = "correlation";
 inline constexpr std::string_view kDevice = "device";
 inline constexpr std::string_view kStream = "stream";

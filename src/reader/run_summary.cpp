@@ -249,6 +249,35 @@ RunCounters read_run_counters(const object& o) {
   return c;
 }
 
+RunFromTrace read_from_trace(const object& o) {
+  RunFromTrace t;
+  t.trace = text(o, "trace");
+  t.region = text(o, "region");
+  t.regions = integer(o, "regions").value_or(0);
+  t.region_gpu_ns = real(o, "region_gpu_ms").value_or(0) * 1e6;
+  if (auto calls = list(o, "calls")) {
+    for (element e : *calls) {
+      object co;
+      if (e.get_object().get(co) != simdjson::SUCCESS) continue;
+      RunTraceCall c;
+      c.point = static_cast<int>(integer(co, "point").value_or(-1));
+      c.calls = integer(co, "calls").value_or(0);
+      c.trace_ns = real(co, "trace_ms").value_or(0) * 1e6;
+      c.backend = text(co, "backend");
+      c.op = text(co, "op");
+      c.assumed = text(co, "assumed");
+      if (c.point >= 0) t.calls.push_back(std::move(c));
+    }
+  }
+  if (auto skipped = list(o, "skipped")) {
+    for (element e : *skipped) {
+      std::string_view line;
+      if (e.get_string().get(line) == simdjson::SUCCESS) t.skipped.emplace_back(line);
+    }
+  }
+  return t;
+}
+
 RunVariant read_variant(const object& o) {
   RunVariant v;
   v.variant = text(o, "variant");
@@ -462,6 +491,7 @@ Result<RunSummary> read_fields(const std::string& path, const object& top) {
     }
   }
   if (auto counters = child(top, "counters")) s.counters = read_run_counters(*counters);
+  if (auto from_trace = child(top, "from_trace")) s.from_trace = read_from_trace(*from_trace);
   auto points = list(top, "points");
   if (!points)
     return make_error(ErrorKind::kMalformed, "{}: not a bench summary (no `points`)", path);

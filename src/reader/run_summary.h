@@ -97,6 +97,26 @@ struct RunCounters {
   std::vector<Roof> roofs;
 };
 
+// `bench --from-trace`: the trace whose attention calls the run measured. Point i of the run is
+// the trace's call calls[i].point (bench/src/trace_problems.h).
+struct RunTraceCall {
+  int point = 0;        // index into RunSummary::points
+  int64_t calls = 0;    // per region of the trace
+  double trace_ns = 0;  // one call's GPU time in the trace (forward and backward added)
+  std::string backend;  // what ran it in the trace ("cudnn", "math", "unfused", ...)
+  std::string op;       // the op the trace names for it
+  std::string assumed;  // how the trace's call became the point's problem, where it assumed
+};
+
+struct RunFromTrace {
+  std::string trace;   // as given to the bench
+  std::string region;  // the typical region's name
+  int64_t regions = 0;
+  double region_gpu_ns = 0;  // the regions' median GPU busy time
+  std::vector<RunTraceCall> calls;
+  std::vector<std::string> skipped;  // calls the bench could not run, in words
+};
+
 struct RunSummary {
   std::string path;
   int64_t schema_version = 0;
@@ -108,7 +128,8 @@ struct RunSummary {
   std::vector<std::string> methods;                   // how each column is measured
   std::map<std::string, std::vector<int64_t>> sweep;  // "seq" -> 512, 1024, ...; empty: no sweep
   std::vector<RunPoint> points;
-  std::optional<RunCounters> counters;  // none without --counters
+  std::optional<RunCounters> counters;     // none without --counters
+  std::optional<RunFromTrace> from_trace;  // none unless bench --from-trace
 };
 
 // Reads a bench run's summary.json. Fails with one line naming the file when it cannot be read,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -62,6 +63,74 @@ class TextKeys {
   const std::vector<uint64_t>& list_;
   size_t next_ = 0;
 };
+
+// Each cpu_op's recorded inputs (Trace::op_inputs): the texts interned batch after batch in
+// document order, as the names are, then the records grouped by thread and sorted by start
+// within it. A thread's ops come mostly in start order, so the sort only checks most of them.
+void merge_op_inputs(std::vector<std::unique_ptr<EventTables>>& tables,
+                     const std::vector<uint32_t>& committed, const std::vector<size_t>& batch_index,
+                     const IdMap& ids, Trace& trace) {
+  const size_t workers = tables.size();
+  std::vector<std::vector<StringId>> texts(workers);
+  size_t total = 0;
+  for (size_t w = 0; w < workers; ++w) {
+    texts[w].assign(tables[w]->op_input_texts.size(), 0);
+    total += tables[w]->op_inputs.size();
+  }
+  std::vector<OpInputsRecord> records;
+  records.reserve(total);
+  for (size_t i = 0; i < committed.size(); ++i) {
+    const size_t w = committed[i];
+    const EventTables& t = *tables[w];
+    const size_t b = batch_index[i];
+    const bool last = b + 1 == t.batches.size();
+    const size_t text_end = last ? t.op_input_texts.size() : t.batches[b + 1].op_input_texts;
+    for (size_t s = t.batches[b].op_input_texts; s < text_end; ++s)
+      texts[w][s] = trace.op_input_texts.intern(t.op_input_texts.view(static_cast<StringId>(s)));
+    const size_t end = last ? t.op_inputs.size() : t.batches[b + 1].op_inputs;
+    for (size_t r = t.batches[b].op_inputs; r < end; ++r) {
+      OpInputsRecord rec = t.op_inputs[r];
+      rec.name = ids.string(w, rec.name);
+      rec.inputs = texts[w][rec.inputs];
+      records.push_back(rec);
+    }
+  }
+  for (auto& t : tables) {
+    std::vector<OpInputsRecord>().swap(t->op_inputs);
+    t->op_input_texts = StringPool();
+  }
+  // Threads are few: count each one's records, then place them thread by thread.
+  std::vector<std::pair<int32_t, int32_t>> threads;
+  std::vector<uint32_t> thread_of(records.size());
+  {
+    std::unordered_map<uint64_t, uint32_t> index;
+    for (size_t i = 0; i < records.size(); ++i) {
+      const uint64_t key = uint64_t{static_cast<uint32_t>(records[i].pid)} << 32 |
+                           static_cast<uint32_t>(records[i].tid);
+      auto [it, added] = index.try_emplace(key, static_cast<uint32_t>(threads.size()));
+      if (added) threads.emplace_back(records[i].pid, records[i].tid);
+      thread_of[i] = it->second;
+    }
+  }
+  std::vector<uint32_t> order(threads.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return threads[a] < threads[b]; });
+  std::vector<size_t> begin(threads.size() + 1, 0), count(threads.size(), 0);
+  for (uint32_t t : thread_of) ++count[t];
+  for (size_t k = 0; k < order.size(); ++k) begin[k + 1] = begin[k] + count[order[k]];
+  std::vector<size_t> next(threads.size());
+  for (size_t k = 0; k < order.size(); ++k) next[order[k]] = begin[k];
+  std::vector<OpInputsRecord>& out = trace.op_inputs;
+  out.resize(records.size());
+  for (size_t i = 0; i < records.size(); ++i) out[next[thread_of[i]]++] = records[i];
+  for (size_t k = 0; k < order.size(); ++k)
+    stable_sort_runs(out.begin() + static_cast<ptrdiff_t>(begin[k]),
+                     out.begin() + static_cast<ptrdiff_t>(begin[k + 1]),
+                     [](const OpInputsRecord& a, const OpInputsRecord& b) {
+                       return std::tie(a.start_ns, a.name) < std::tie(b.start_ns, b.name);
+                     });
+}
 
 }  // namespace
 
@@ -420,9 +489,11 @@ Trace TraceBuilder::finish() && {
   }
 
   std::sort(trace_.attention_shapes.begin(), trace_.attention_shapes.end(),
-            [](const AttentionShape& a, const AttentionShape& b) {
+            [](const AttentionRows& a, const AttentionRows& b) {
               return std::tie(a.pid, a.tid, a.start_ns) < std::tie(b.pid, b.tid, b.start_ns);
             });
+
+  merge_op_inputs(tables_, committed_, batch_index, ids, trace_);
 
   // Diagnostics: each worker kept the first few of each kind among its own events; in byte-offset
   // order, the document's first few of each kind are among them.

@@ -4,6 +4,7 @@
 
 #include "attnprof/render.h"
 #include "render/analyze_output.h"
+#include "render/attention_calls_json.h"
 #include "render/facts_json.h"
 #include "render/json_activity.h"
 #include "render/json_writer.h"
@@ -207,6 +208,7 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
   w.end_object();
   w.end_object();
   write_breakdown(w, t.breakdown);
+  write_median_attention_json(w, t.attention);
   w.key("regions").begin_array();
   for (size_t i = 0; i < t.regions.size(); ++i) {
     const RegionSummary& r = t.regions[i];
@@ -237,6 +239,7 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
     w.end_array();
     write_launch_queue(w, r.launch_delays, r.queues);
     write_top_tables_json(w, tables(i), r.gpu_busy_ns);
+    write_region_attention_json(w, r.attention, r.gpu_busy_ns);
     w.key("activities").begin_array();
     for (const auto& a : activities(i)) write_activity(w, a);
     w.end_array();

@@ -58,6 +58,8 @@ std::string render_analyze_csv(const AnalyzeOutput& output);
 // One row per kernel, op or nn.Module instance of every region (`table`: "kernels", "ops",
 // "modules"; analyze --format csv --table).
 std::string render_top_table_csv(const AnalyzeOutput& output, std::string_view table);
+// One row per attention call of every region (analyze --format csv --table attention).
+std::string render_attention_calls_csv(const AnalyzeOutput& output);
 
 // The section that compares the traces, as analyze's text and Markdown print it (merge prints
 // it alone).

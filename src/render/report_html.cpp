@@ -13,6 +13,7 @@
 
 #include "base/format_units.h"
 #include "render/escape_html.h"
+#include "render/projection_words.h"
 #include "render/report.h"
 #include "render/report_counters.h"
 #include "render/report_headline.h"
@@ -499,6 +500,18 @@ void write_footer(std::string& out, const ReportData& data) {
       escape(inputs));
 }
 
+// bench --from-trace: what switching the trace's attention would save, under the headline.
+void write_projection(std::string& out, const ReportData& data) {
+  if (!data.run) return;
+  const auto words = projection_words(*data.run, data.conclusions);
+  if (!words) return;
+  put(out,
+      R"(<section class="card projection" id="projection"><h2>From the trace</h2><p>{}</p><ul>)",
+      escape(words->heading));
+  for (const std::string& line : words->lines) put(out, "<li>{}</li>", escape(line));
+  put(out, "</ul></section>");
+}
+
 }  // namespace
 
 std::string render_report_html(const ReportData& data) {
@@ -533,6 +546,7 @@ std::string render_report_html(const ReportData& data) {
     write_headline(out, w);
     put(out, "</section>");
   }
+  write_projection(out, data);
   write_tables(out, data);
   write_backward(out, data);
   write_beside(out, data);

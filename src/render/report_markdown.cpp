@@ -10,6 +10,7 @@
 #include "render/counter_words.h"
 #include "render/fact_cells.h"
 #include "render/markdown_kernel_names.h"
+#include "render/projection_words.h"
 #include "render/report.h"
 #include "render/report_headline.h"
 #include "render/report_svg.h"
@@ -103,6 +104,12 @@ std::string render_report_markdown(const ReportData& data) {
   if (!env.empty()) out += ": " + markdown_cell(env);
   out += "\n";
   write_headline(out, report_headline_words(data));
+  if (data.run) {
+    if (const auto words = projection_words(*data.run, data.conclusions)) {
+      out += "\n" + markdown_cell(words->heading) + "\n\n";
+      for (const std::string& line : words->lines) out += "- " + markdown_cell(line) + "\n";
+    }
+  }
   write_tables(out, report_tables(data));
   if (data.backward) {
     out +=

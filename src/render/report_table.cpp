@@ -42,6 +42,10 @@ ReportTable run_table(const ReportData& data, size_t index) {
       for (const RunFinding& finding : v.forward->findings)
         notes.push_back({finding.id, finding.summary, finding.suggestion});
     }
+    const auto& problem = data.conclusions.problem_findings;
+    if (index < problem.size() && r < problem[index].size())
+      for (const RunFinding& finding : problem[index][r])
+        notes.push_back({finding.id, finding.summary, finding.suggestion});
     table.variants.push_back(variant_label(v));
     table.rows.push_back(std::move(study.rows[r]));
     table.notes.push_back(rank_notes(std::move(notes)));
@@ -104,6 +108,7 @@ std::vector<ReportTable> backward_tables(const ReportData& data) {
   if (!data.backward) return tables;
   ReportData backward;  // run_table reads a run's points from its ReportData; no timelines
   backward.run = data.backward->run;
+  backward.conclusions = data.backward->conclusions;
   for (size_t i = 0; i < backward.run->points.size(); ++i) {
     ReportTable table = run_table(backward, i);
     // Each row's notes: the findings of its forward regions, then of its backward ones.
@@ -123,6 +128,7 @@ std::vector<ReportTable> beside_tables(const ReportBeside& beside) {
   std::vector<ReportTable> tables;
   ReportData run;  // run_table reads a run's points from its ReportData; no timelines
   run.run = beside.run;
+  run.conclusions = beside.conclusions;
   for (size_t i = 0; i < beside.run.points.size(); ++i) tables.push_back(run_table(run, i));
   return tables;
 }

@@ -12,6 +12,7 @@
 
 #include "render/counter_words.h"
 #include "render/display_text.h"
+#include "render/projection_words.h"
 #include "render/report.h"
 #include "render/report_headline.h"
 #include "render/report_table.h"
@@ -130,6 +131,12 @@ std::string render_report_text(const ReportData& data, size_t width) {
   const std::string env = environment_line(data);
   if (!env.empty()) out += ": " + escape_control(env);
   out += "\n";
+  if (data.run) {
+    if (const auto words = projection_words(*data.run, data.conclusions)) {
+      out += "\n" + escape_control(words->heading) + "\n";
+      for (const std::string& line : words->lines) out += "  - " + escape_control(line) + "\n";
+    }
+  }
   write_tables(out, report_tables(data), data.run ? &*data.run : nullptr, width);
   if (data.backward) {
     out += "\nThe backward study (backward/summary.json):\n";

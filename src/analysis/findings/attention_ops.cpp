@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/attention_backend.h"
 #include "analysis/busy_time.h"
 #include "analysis/findings/kernel_traits.h"
 #include "analysis/host_tree_facts.h"
@@ -12,14 +13,6 @@ namespace attnprof {
 namespace {
 
 using kernel_traits::contains;
-
-bool is_sdpa_op(std::string_view name) {
-  return name.starts_with("aten::scaled_dot_product_attention") ||
-         name.starts_with("aten::_scaled_dot_product_") ||
-         name.starts_with("aten::_flash_attention_") ||
-         name.starts_with("aten::_efficient_attention_") ||
-         name.starts_with("aten::_cudnn_attention_") || name.starts_with("aten::_fused_sdp");
-}
 
 enum class Stage { kOther, kMatmul, kSoftmax };
 
@@ -74,7 +67,7 @@ AttentionOp make(const FindingContext& c, std::vector<GpuActivityId> activities)
 // The query rows and keys of `op` (an SDPA op, or a chain's first product), where recorded.
 void set_shape(const Trace& t, HostEventId op, AttentionOp& a) {
   const HostEvent& e = t.host_events[op];
-  if (const AttentionShape* shape = t.attention_shape(e.pid, e.tid, e.start_ns)) {
+  if (const AttentionRows* shape = t.attention_shape(e.pid, e.tid, e.start_ns)) {
     a.query_rows = shape->query_rows;
     a.keys = shape->keys;
   }
@@ -107,7 +100,7 @@ OpsAbove ops_above(HostTreeFacts<OpsAbove>& facts, const Trace& t, HostEventId e
     const HostEvent& event = t.host_events[op];
     if (event.kind != HostKind::kCpuOp) return above;
     if (above.outermost == kNoId) above.outermost = op;
-    if (is_sdpa_op(t.strings.view(event.name))) {
+    if (is_attention_op(t.strings.view(event.name))) {
       if (above.outermost_sdpa == kNoId) above.outermost_sdpa = op;
       above.innermost_sdpa = op;
     }
@@ -118,36 +111,51 @@ OpsAbove ops_above(HostTreeFacts<OpsAbove>& facts, const Trace& t, HostEventId e
 std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region,
                                           HostTreeFacts<OpsAbove>& facts) {
   const Trace& t = c.trace;
-  // Each activity under its outermost SDPA op, or else under its outermost op.
-  std::map<HostEventId, std::vector<GpuActivityId>> sdpa, outer;
-  std::map<HostEventId, HostEventId> backend;  // an outermost SDPA op -> the innermost below it
+  // Each activity under its outermost attention op, or else under its outermost op: rows sorted
+  // by op, then grouped (a map of vectors per region was most of this function's time).
+  struct Under {
+    HostEventId op, innermost;
+    GpuActivityId id;
+  };
+  std::vector<Under> sdpa, outer;
   for (GpuActivityId id : c.activities(region)) {
     if (t.activity_op[id] == kNoId) continue;
     const OpsAbove above = ops_above(facts, t, t.activity_op[id]);
-    if (above.outermost_sdpa != kNoId) {
-      sdpa[above.outermost_sdpa].push_back(id);
-      backend.try_emplace(above.outermost_sdpa, above.innermost_sdpa);
-    } else if (above.outermost != kNoId) {
-      outer[above.outermost].push_back(id);
-    }
+    if (above.outermost_sdpa != kNoId)
+      sdpa.push_back({above.outermost_sdpa, above.innermost_sdpa, id});
+    else if (above.outermost != kNoId)
+      outer.push_back({above.outermost, kNoId, id});
   }
+  // Calls `each(first row, activities)` per op, its activities in their order.
+  auto by_op = [](std::vector<Under>& rows, auto&& each) {
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Under& x, const Under& y) { return x.op < y.op; });
+    for (size_t i = 0, j = 0; i < rows.size(); i = j) {
+      std::vector<GpuActivityId> ids;
+      for (j = i; j < rows.size() && rows[j].op == rows[i].op; ++j) ids.push_back(rows[j].id);
+      each(rows[i], std::move(ids));
+    }
+  };
   std::vector<std::pair<int64_t, AttentionOp>> found;  // by start
-  for (auto& [op, activities] : sdpa) {
+  by_op(sdpa, [&](const Under& first, std::vector<GpuActivityId>&& activities) {
+    const HostEventId op = first.op;
     AttentionOp a = make(c, std::move(activities));
     a.sdpa = true;
+    a.op = op;
+    a.innermost = first.innermost;
     a.label = std::string(t.strings.view(t.host_events[op].name));
-    if (backend[op] != op)
-      a.label += " (" + std::string(t.strings.view(t.host_events[backend[op]].name)) + ")";
+    if (first.innermost != op)
+      a.label += " (" + std::string(t.strings.view(t.host_events[first.innermost].name)) + ")";
     a.parent = parent_name(c, op);
     set_shape(t, op, a);
     found.emplace_back(t.host_events[op].start_ns, std::move(a));
-  }
+  });
   // Siblings: the outermost ops of one parent on one thread, by start.
   std::map<std::tuple<int32_t, int32_t, HostEventId>, std::vector<OuterOp>> siblings;
-  for (auto& [op, activities] : outer) {
-    const HostEvent& e = t.host_events[op];
-    siblings[{e.pid, e.tid, parent_of(t, op)}].push_back({op, std::move(activities)});
-  }
+  by_op(outer, [&](const Under& first, std::vector<GpuActivityId>&& activities) {
+    const HostEvent& e = t.host_events[first.op];
+    siblings[{e.pid, e.tid, parent_of(t, first.op)}].push_back({first.op, std::move(activities)});
+  });
   // Not a structured binding: clang 14 (the fuzz preset) cannot capture one in a lambda.
   for (auto& sibling_group : siblings) {
     std::vector<OuterOp>& ops = sibling_group.second;
@@ -206,6 +214,9 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region
       AttentionOp a = make(c, std::move(activities));
       a.label = std::move(label);
       a.parent = parent_name(c, ops[from].op);
+      a.op = ops[from].op;
+      a.first_product = ops[first].op;
+      a.second_product = ops[last].op;
       set_shape(t, ops[first].op, a);  // the first product: Q·K^T
       found.emplace_back(t.host_events[ops[from].op].start_ns, std::move(a));
       first = to;

@@ -53,11 +53,19 @@ std::vector<HiddenCopy> find_hidden_copy_activities(const FindingContext& c) {
 
 void find_hidden_copies(const FindingContext& c, std::vector<Finding>& out) {
   Finding f{FindingKind::kHiddenCopy, {}, {}, {}, 0};
-  std::string op_for_suggestion;
+  const std::vector<HiddenCopy> copies = find_hidden_copy_activities(c);
+  if (copies.empty()) return;
+  // The typical region's copies are the evidence; where it has none (a trace whose steps differ),
+  // the first region's that has some: never a finding without evidence or without its op.
+  size_t shown = copies.front().region;
   std::vector<bool> hit(c.region_count(), false);
-  for (const HiddenCopy& copy : find_hidden_copy_activities(c)) {
+  for (const HiddenCopy& copy : copies) {
     hit[copy.region] = true;
-    if (static_cast<int>(copy.region) != c.typical()) continue;
+    if (static_cast<int>(copy.region) == c.typical()) shown = copy.region;
+  }
+  std::string op;
+  for (const HiddenCopy& copy : copies) {
+    if (copy.region != shown) continue;
     const GpuActivityId id = copy.activity;
     const GpuActivity& a = c.activity(id);
     std::string what = a.kind == GpuKind::kMemcpy
@@ -66,20 +74,24 @@ void find_hidden_copies(const FindingContext& c, std::vector<Finding>& out) {
                            : short_kernel_name(c.name(id));
     f.evidence.push_back(fmt::format("{}: {}, {} <- {}", c.region_label(copy.region), what,
                                      format_duration(a.dur_ns), c.chain_text(id)));
-    if (op_for_suggestion.empty())
-      op_for_suggestion = std::string(c.trace.strings.view(c.trace.host_events[copy.op].name));
+    if (op.empty()) op = std::string(c.trace.strings.view(c.trace.host_events[copy.op].name));
   }
   for (bool h : hit) f.regions_affected += h;
-  if (f.regions_affected == 0) return;
-  if (op_for_suggestion.empty()) op_for_suggestion = "the op";
   f.summary = fmt::format(
       "{} copies its input before writing (out of place): a device-to-device copy "
       "in {} of {} regions",
-      op_for_suggestion, f.regions_affected, c.region_count());
-  f.suggestion = fmt::format(
-      "use the in-place form ({}_) when autograd is off and the input is not "
-      "needed afterwards: the copy, its time and its memory go away",
-      op_for_suggestion);
+      op, f.regions_affected, c.region_count());
+  // An ATen op has an in-place form named with a trailing underscore; an autograd function or a
+  // user's op has none to name.
+  const bool has_in_place_form = op.starts_with("aten::") && !op.ends_with("_");
+  f.suggestion =
+      has_in_place_form
+          ? fmt::format(
+                "use the in-place form ({}_) when autograd is off and the input is not "
+                "needed afterwards: the copy, its time and its memory go away",
+                op)
+          : "write into the input in place where autograd is off and the input is not needed "
+            "afterwards: the copy, its time and its memory go away";
   out.push_back(std::move(f));
 }
 

@@ -5,6 +5,7 @@
 
 #include <string_view>
 
+#include "analysis/attention_backend.h"
 #include "analysis/text_match.h"
 
 namespace attnprof::kernel_traits {
@@ -107,6 +108,9 @@ struct KernelNameTraits {
        mask_builder = false, copy_kernel = false, split_kv = false;
   bool gemv = false;          // a matrix-vector product: no tiles to reuse on chip
   bool thin_product = false;  // a GEMV or a thin-tiled GEMM: one side of the product is thin
+  // A kernel that computes attention or is named after it (analysis/attention_backend.h's
+  // is_attention_kernel), asked of every kernel no attention op launched.
+  bool attention = false;
 };
 inline KernelNameTraits traits_of(std::string_view n) {
   KernelNameTraits t;
@@ -119,6 +123,7 @@ inline KernelNameTraits traits_of(std::string_view n) {
   t.split_kv = is_split_kv(n);
   t.gemv = is_gemv(n);
   t.thin_product = t.gemv || has_thin_tile(n);
+  t.attention = is_attention_kernel(n);
   return t;
 }
 

@@ -1,0 +1,297 @@
+#include "analysis/attention_calls.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "analysis/attention_backend.h"
+#include "analysis/busy_time.h"
+#include "analysis/kernel_names.h"
+#include "analysis/spread.h"
+
+namespace attnprof {
+
+namespace {
+
+std::string_view name_of(const Trace& t, HostEventId e) {
+  return t.strings.view(t.host_events[e].name);
+}
+
+// The FLOPs of an attention shape, as op_cost counts its attention ops (docs/OP_COSTS.md): two
+// products per visible pair and query head, backward 2.5 x. For FlexAttention's template op,
+// which op_cost does not know: its block mask's contents are not recorded, so every pair counts.
+double shape_flops(const AttentionShape& s) {
+  return static_cast<double>(s.batch * s.heads) * visible_pairs(s) * 2.0 *
+         static_cast<double>(s.head_dim + s.value_dim) * (s.backward ? 2.5 : 1.0);
+}
+
+// FlexAttention's template op, named after its kernel: q, k, v as [B, H, L, E] first, then the
+// block mask's tensors (whose shapes, not values, are recorded).
+std::optional<AttentionShape> flex_shape(std::string_view op, const std::vector<OpArgument>& a) {
+  if (!op.starts_with("triton_tem_fused_flex_attention") || a.size() < 3) return std::nullopt;
+  for (size_t i = 0; i < 3; ++i)
+    if (a[i].dims.size() != 4 || element_bytes(a[i].type) == 0) return std::nullopt;
+  AttentionShape s;
+  s.batch = a[0].dims[0];
+  s.heads = a[0].dims[1];
+  s.kv_heads = a[1].dims[1];
+  s.q_len = a[0].dims[2];
+  s.kv_len = a[1].dims[2];
+  s.head_dim = a[0].dims[3];
+  s.value_dim = a[2].dims[3];
+  s.dtype = a[0].type;
+  s.backward = op.find("backward") != std::string_view::npos;
+  if (s.batch <= 0 || s.heads <= 0 || s.kv_heads <= 0) return std::nullopt;
+  return s;
+}
+
+void set_shape(AttentionCall& call, const AttentionShape& s) {
+  call.batch = s.batch;
+  call.heads = s.heads;
+  call.kv_heads = s.kv_heads;
+  call.q_len = s.q_len;
+  call.kv_len = s.kv_len;
+  call.head_dim = s.head_dim;
+  call.dtype = dtype_label(s.dtype);
+  call.backward = s.backward;
+  // A mask tensor hides pairs the trace does not record: neither causal nor a window is known.
+  call.explicit_mask = s.explicit_mask;
+  if (!s.explicit_mask) {
+    call.causal = s.causal;
+    if (s.window_left >= 0) call.window = s.window_left;
+  }
+}
+
+std::optional<double> concrete_number(const OpArgument& a) {
+  double v = 0;
+  const char* end = a.concrete.data() + a.concrete.size();
+  auto [p, ec] = std::from_chars(a.concrete.data(), end, v);
+  if (a.concrete.empty() || ec != std::errc()) return std::nullopt;
+  return v;
+}
+
+struct Kernels {
+  std::vector<std::string_view> names;
+  std::string main;  // the longest one's short name
+  int64_t count = 0;
+};
+
+Kernels kernels_of(const Trace& t, const std::vector<GpuActivityId>& activities) {
+  Kernels k;
+  int64_t longest = -1;
+  for (GpuActivityId id : activities) {
+    const GpuActivity& a = t.gpu_activities[id];
+    if (a.kind != GpuKind::kKernel) continue;
+    ++k.count;
+    k.names.push_back(t.strings.view(a.name));
+    if (a.dur_ns > longest) {
+      longest = a.dur_ns;
+      k.main = short_kernel_name(k.names.back());
+    }
+  }
+  return k;
+}
+
+// An attention op's call: its shapes and cost from the innermost op up to the outermost that
+// recorded them (a trace may keep the outer op's arguments alone).
+AttentionCall op_call(const FindingContext& c, const AttentionOp& a,
+                      const OpArgumentsOf& arguments) {
+  const Trace& t = c.trace;
+  AttentionCall call;
+  call.op = std::string(name_of(t, a.op));
+  call.backend_op = std::string(name_of(t, a.innermost));
+  const Kernels k = kernels_of(t, a.activities);
+  call.backend = detect_attention_backend(call.backend_op, k.names);
+  call.backward = call.backend_op.find("backward") != std::string::npos;
+  for (HostEventId e = a.innermost; e != kNoId; e = t.host_parent[e]) {
+    if (t.host_events[e].kind != HostKind::kCpuOp) continue;
+    const std::string_view name = name_of(t, e);
+    if (const auto args = arguments(e)) {
+      std::optional<AttentionShape> s = attention_shape(name, *args);
+      if (!s) s = flex_shape(name, *args);
+      if (s) {
+        set_shape(call, *s);
+        if (const auto cost = op_cost(name, *args)) {
+          call.flops = cost->flops;
+          call.assumed = cost->assumed;
+        } else {
+          call.flops = shape_flops(*s);
+          call.assumed =
+              "FlexAttention: the block mask's contents are not recorded, so every pair is "
+              "counted (an upper bound)";
+          call.causal.reset();
+        }
+        break;
+      }
+    }
+    if (e == a.op) break;
+  }
+  if (call.backend == AttentionBackend::kMath &&
+      name_of(t, a.op) == "aten::scaled_dot_product_attention")
+    if (const auto args = arguments(a.op)) call.note = math_fallback_note(*args);
+  return call;
+}
+
+// An unfused chain's call: the shapes of its two products, Q K^T ([..., L, E] x [..., E, S]) and
+// P V ([..., L, S] x [..., S, Ev]). Every pair is computed, whatever a mask hides after.
+AttentionCall chain_call(const FindingContext& c, const AttentionOp& a,
+                         const OpArgumentsOf& arguments) {
+  const Trace& t = c.trace;
+  AttentionCall call;
+  call.op = a.label;
+  call.backend = AttentionBackend::kUnfused;
+  call.backward = a.label.find("Backward") != std::string::npos;
+  const auto first = arguments(a.first_product);
+  const auto second = arguments(a.second_product);
+  if (!first || !second || first->size() < 2 || second->size() < 2) return call;
+  const auto& q = (*first)[0].dims;
+  const auto& kt = (*first)[1].dims;
+  const auto& v = (*second)[1].dims;
+  if (q.size() < 3 || kt.size() != q.size() || v.size() != q.size()) return call;
+  call.q_len = q[q.size() - 2];
+  call.head_dim = q.back();
+  call.kv_len = kt.back();
+  if (q.size() == 4) {  // [B, H, L, E]; a bmm's [B * H, L, E] does not tell B from H
+    call.batch = q[0];
+    call.heads = q[1];
+    call.kv_heads = kt[1];
+  }
+  call.dtype = dtype_label((*first)[0].type);
+  const auto qk = op_cost(name_of(t, a.first_product), *first);
+  const auto pv = op_cost(name_of(t, a.second_product), *second);
+  if (qk && pv) {
+    call.flops = qk->flops + pv->flops;
+    call.assumed =
+        "two products over every query-key pair (what a mask hides is computed all the same)";
+  }
+  return call;
+}
+
+}  // namespace
+
+std::string dtype_label(std::string_view type) {
+  if (type == "c10::BFloat16") return "bf16";
+  if (type == "c10::Half") return "fp16";
+  if (type == "float") return "fp32";
+  if (type == "double") return "fp64";
+  if (type.starts_with("c10::Float8_")) return "fp8_" + std::string(type.substr(12));
+  return std::string(type);
+}
+
+std::string math_fallback_note(const std::vector<OpArgument>& args) {
+  std::vector<std::string> reasons;
+  const std::optional<AttentionShape> s =
+      attention_shape("aten::scaled_dot_product_attention", args);
+  if (s) {
+    if (s->explicit_mask)
+      reasons.push_back(
+          "an explicit attn_mask (flash takes none: pass is_causal=True for a causal mask)");
+    if (s->dtype == "float" || s->dtype == "double")
+      reasons.push_back(fmt::format("{} inputs (flash and cuDNN take fp16 and bf16 only)",
+                                    dtype_label(s->dtype)));
+    if (s->head_dim > 256 || s->head_dim % 8 != 0)
+      reasons.push_back(
+          fmt::format("head dim {} (flash and cuDNN take a multiple of 8 up to 256)", s->head_dim));
+  }
+  if (args.size() > 4) {
+    if (auto dropout = concrete_number(args[4]); dropout && *dropout > 0)
+      reasons.push_back(
+          fmt::format("dropout_p {} (cuDNN and some fused kernels take no dropout)", *dropout));
+  }
+  if (reasons.empty())
+    return "SDPA ran its math backend though no recorded input rules the fused ones out: they "
+           "were likely disabled (torch.nn.attention.sdpa_kernel, or "
+           "torch.backends.cuda.enable_*_sdp(False))";
+  std::string words;
+  for (const std::string& r : reasons) words += (words.empty() ? "" : "; ") + r;
+  return "SDPA fell back to its math backend, likely because of " + words;
+}
+
+AttentionCalls attention_calls_of(const FindingContext& c, size_t region,
+                                  const OpArgumentsOf& arguments) {
+  const Trace& t = c.trace;
+  AttentionCalls out;
+  std::vector<std::pair<int64_t, AttentionCall>> found;  // by GPU start
+  std::vector<GpuActivityId> claimed, all;
+  for (const AttentionOp& a : c.attention_ops(region)) {
+    AttentionCall call = a.sdpa ? op_call(c, a, arguments) : chain_call(c, a, arguments);
+    const Kernels k = kernels_of(t, a.activities);
+    call.kernels = k.count;
+    call.main_kernel = k.main;
+    call.gpu_ns = a.busy_ns;
+    claimed.insert(claimed.end(), a.activities.begin(), a.activities.end());
+    const int64_t start = a.activities.empty() ? t.host_events[a.op].start_ns
+                                               : t.gpu_activities[a.activities.front()].start_ns;
+    found.emplace_back(start, std::move(call));
+  }
+  all = claimed;
+  std::sort(claimed.begin(), claimed.end());
+  // Attention kernels that no attention op launched: a compiled region's, a Triton kernel's.
+  for (GpuActivityId id : c.activities(region)) {
+    const GpuActivity& g = t.gpu_activities[id];
+    if (g.kind != GpuKind::kKernel || std::binary_search(claimed.begin(), claimed.end(), id))
+      continue;
+    if (!c.kernel(id).attention) continue;
+    const std::string_view kernel = t.strings.view(g.name);
+    AttentionCall call;
+    const HostEventId op = t.activity_op[id];
+    call.op = op == kNoId ? "" : std::string(name_of(t, op));
+    call.backend = detect_attention_backend("", {kernel});
+    call.backward = kernel.find("bwd") != std::string_view::npos ||
+                    kernel.find("bprop") != std::string_view::npos ||
+                    kernel.find("backward") != std::string_view::npos;
+    call.kernels = 1;
+    call.main_kernel = short_kernel_name(kernel);
+    call.gpu_ns = g.dur_ns;
+    call.note = "a kernel alone: the op that launched it records no attention shapes";
+    all.push_back(id);
+    found.emplace_back(g.start_ns, std::move(call));
+  }
+  std::stable_sort(found.begin(), found.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (auto& [start, call] : found) out.calls.push_back(std::move(call));
+  std::sort(all.begin(), all.end(), [&](GpuActivityId x, GpuActivityId y) {
+    return t.gpu_activities[x].start_ns < t.gpu_activities[y].start_ns;
+  });
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  out.gpu_ns = busy_time(t, all);
+  return out;
+}
+
+MedianAttentionCalls median_attention_calls(const std::vector<const AttentionCalls*>& regions,
+                                            const std::vector<int64_t>& region_busy_ns,
+                                            int typical) {
+  MedianAttentionCalls out;
+  if (typical < 0 || static_cast<size_t>(typical) >= regions.size()) return out;
+  out.regions = static_cast<int>(regions.size());
+  const std::vector<AttentionCall>& mine = regions[typical]->calls;
+  out.calls = mine;
+  out.same_in_every_region = true;
+  for (const AttentionCalls* r : regions) {
+    bool same = r->calls.size() == mine.size();
+    for (size_t i = 0; same && i < mine.size(); ++i)
+      same = r->calls[i].op == mine[i].op && r->calls[i].backend == mine[i].backend;
+    out.same_in_every_region &= same;
+  }
+  if (out.same_in_every_region) {
+    for (size_t i = 0; i < mine.size(); ++i) {
+      std::vector<double> times;
+      for (const AttentionCalls* r : regions)
+        times.push_back(static_cast<double>(r->calls[i].gpu_ns));
+      out.calls[i].gpu_ns = static_cast<int64_t>(spread_of(std::move(times)).median);
+    }
+  }
+  std::vector<double> gpu, share;
+  for (size_t r = 0; r < regions.size(); ++r) {
+    gpu.push_back(static_cast<double>(regions[r]->gpu_ns));
+    if (region_busy_ns[r] > 0)
+      share.push_back(100.0 * static_cast<double>(regions[r]->gpu_ns) /
+                      static_cast<double>(region_busy_ns[r]));
+  }
+  out.gpu_ns = static_cast<int64_t>(spread_of(std::move(gpu)).median);
+  if (!share.empty()) out.share_pct = spread_of(std::move(share)).median;
+  return out;
+}
+
+}  // namespace attnprof

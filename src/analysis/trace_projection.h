@@ -1,0 +1,44 @@
+#pragma once
+// What switching attention would save in the trace a `bench --from-trace` run measured: per
+// distinct call of its typical region, the time the trace spent on it against the fastest
+// correct backend the run measured for the same problem, times the calls per region.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reader/run_summary.h"
+
+namespace attnprof {
+
+struct CallProjection {
+  int point = 0;  // the run's point that measured this call
+  int64_t calls = 0;
+  double trace_ns = 0;  // one call in the trace
+  std::string backend;  // what ran it in the trace
+  std::string assumed;  // how the trace's call became the point's problem, where it assumed
+  // The study's variant that is the trace's backend ("sdpa-cudnn" for cuDNN, "naive" for an
+  // unfused chain) and its GPU median here: the check that the run reproduces the trace.
+  std::string same_variant;
+  std::optional<double> same_ns;
+  // The fastest variant that passed the float64 check, and its GPU median; none when none did.
+  std::string best_variant;
+  std::optional<double> best_ns;
+  // (trace_ns - best_ns) x calls, when the best is faster than the trace's; else 0.
+  double saving_ns = 0;
+};
+
+struct TraceProjection {
+  std::vector<CallProjection> calls;
+  double saving_ns = 0;      // per region, every call
+  double region_gpu_ns = 0;  // what the saving is a share of
+};
+
+// None unless the run was made --from-trace.
+std::optional<TraceProjection> project_trace(const RunSummary& run);
+
+// The study's variant for a backend as attention_backend_id names it ("cudnn" -> "sdpa-cudnn",
+// "unfused" -> "naive"); "" when the study has none (flex, FA3, ...).
+std::string study_variant_of(const std::string& backend);
+
+}  // namespace attnprof

@@ -1,0 +1,22 @@
+#pragma once
+// What switching attention would save in the trace a `bench --from-trace` run measured
+// (analysis/trace_projection.h), in words: a heading and a line per call, then the total; the
+// same lines in the bench's table, the report's text, Markdown and HTML.
+
+#include <string>
+#include <vector>
+
+#include "analysis/report_data.h"
+
+namespace attnprof {
+
+struct ProjectionWords {
+  std::string heading;             // "From examples/models/llama-train-sdpa.json.gz, ..."
+  std::vector<std::string> lines;  // a call each, then the total; skipped calls last
+};
+
+// None for a run not made --from-trace.
+std::optional<ProjectionWords> projection_words(const RunSummary& run,
+                                                const StudyConclusions& conclusions);
+
+}  // namespace attnprof

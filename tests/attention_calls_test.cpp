@@ -1,0 +1,355 @@
+// The attention calls of real H200 recordings (tests/data/README.md): the backend, the shapes the
+// recorder built (scripts/gpu/record_models.py: 2 layers, 16 query heads of 64, llama 4 KV heads,
+// mistral 8 with a 256-token window, batch 2, 512 tokens; the study: B=4, H=16, S=2048, D=64,
+// causal), one call per layer and pass in each step, and FLOPs equal to a brute-force count of
+// the pairs for those shapes (docs/ATTENTION_CALLS.md).
+
+#include <gtest/gtest.h>
+
+#include "analysis/attention_backend.h"
+#include "analysis/attention_calls.h"
+#include "attnprof/analysis.h"
+#include "test_support.h"
+
+namespace attnprof {
+namespace {
+
+using testing::fixture;
+
+TraceAnalysis analyze(const std::string& name) {
+  auto r = analyze_file(fixture(name), AnalyzeOptions{});
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  return r.ok() ? std::move(r).value() : TraceAnalysis{};
+}
+
+// Query-key pairs one at a time: query i at position i sees keys 0..i when causal.
+double brute_pairs(int64_t q_len, int64_t kv_len, bool causal) {
+  double pairs = 0;
+  for (int64_t i = 0; i < q_len; ++i)
+    for (int64_t j = 0; j < kv_len; ++j) pairs += !causal || j <= i;
+  return pairs;
+}
+
+// Two products (Q K^T and P V) of head_dim multiply-adds per visible pair, batch and query head.
+double attention_flops(int64_t batch, int64_t heads, int64_t q_len, int64_t kv_len,
+                       int64_t head_dim, bool causal) {
+  return 2.0 * 2.0 * static_cast<double>(batch * heads * head_dim) *
+         brute_pairs(q_len, kv_len, causal);
+}
+
+void expect_shape(const AttentionCall& c, int64_t batch, int64_t heads, int64_t kv_heads,
+                  int64_t q_len, int64_t kv_len, int64_t head_dim) {
+  EXPECT_EQ(c.batch, batch);
+  EXPECT_EQ(c.heads, heads);
+  EXPECT_EQ(c.kv_heads, kv_heads);
+  EXPECT_EQ(c.q_len, q_len);
+  EXPECT_EQ(c.kv_len, kv_len);
+  EXPECT_EQ(c.head_dim, head_dim);
+}
+
+// Attention's GPU time is part of the region's, and each call's part of attention's.
+void expect_times_add_up(const TraceAnalysis& t) {
+  for (const RegionSummary& r : t.regions) {
+    int64_t calls = 0;
+    for (const AttentionCall& c : r.attention.calls) {
+      EXPECT_GT(c.gpu_ns, 0) << c.op;
+      calls += c.gpu_ns;
+    }
+    EXPECT_LE(r.attention.gpu_ns, r.gpu_busy_ns);
+    EXPECT_LE(r.attention.gpu_ns, calls);
+    EXPECT_GT(r.attention.gpu_ns, 0);
+  }
+}
+
+TEST(AttentionCalls, LlamaPrefillSdpaRunsCudnnOncePerLayer) {
+  const TraceAnalysis t = analyze("models/llama-prefill-sdpa.json.gz");
+  ASSERT_EQ(t.regions.size(), 2u);
+  for (const RegionSummary& r : t.regions) {
+    ASSERT_EQ(r.attention.calls.size(), 2u) << r.name;  // 2 layers
+    for (const AttentionCall& c : r.attention.calls) {
+      EXPECT_EQ(c.op, "aten::scaled_dot_product_attention");
+      EXPECT_EQ(c.backend_op, "aten::_cudnn_attention_forward");
+      EXPECT_EQ(c.backend, AttentionBackend::kCudnn);
+      EXPECT_FALSE(c.backward);
+      expect_shape(c, 2, 16, 4, 512, 512, 64);
+      EXPECT_EQ(c.dtype, "bf16");
+      EXPECT_EQ(c.causal, true);
+      EXPECT_FALSE(c.window);
+      EXPECT_FALSE(c.explicit_mask);
+      ASSERT_TRUE(c.flops);
+      EXPECT_EQ(*c.flops, attention_flops(2, 16, 512, 512, 64, true));
+      EXPECT_EQ(c.kernels, 1);
+      EXPECT_NE(c.main_kernel.find("cudnn_generated_fort_native_sdpa_sm90"), std::string::npos);
+    }
+  }
+  expect_times_add_up(t);
+  // Every region holds the same calls: the medians are over both.
+  EXPECT_TRUE(t.attention.same_in_every_region);
+  EXPECT_EQ(t.attention.regions, 2);
+  ASSERT_TRUE(t.attention.share_pct);
+  EXPECT_GT(*t.attention.share_pct, 0);
+  EXPECT_LT(*t.attention.share_pct, 100);
+}
+
+TEST(AttentionCalls, LlamaTrainSdpaHasTheBackwardAtTwoAndAHalfTimesTheForward) {
+  const TraceAnalysis t = analyze("models/llama-train-sdpa.json.gz");
+  ASSERT_EQ(t.regions.size(), 2u);
+  const double forward = attention_flops(2, 16, 512, 512, 64, true);
+  for (const RegionSummary& r : t.regions) {
+    ASSERT_EQ(r.attention.calls.size(), 4u) << r.name;  // 2 layers, forward and backward
+    for (size_t i = 0; i < 4; ++i) {
+      const AttentionCall& c = r.attention.calls[i];
+      const bool backward = i >= 2;  // in GPU order: both forwards, then both backwards
+      EXPECT_EQ(c.backward, backward) << i;
+      EXPECT_EQ(c.backend, AttentionBackend::kCudnn) << i;
+      EXPECT_EQ(c.backend_op,
+                backward ? "aten::_cudnn_attention_backward" : "aten::_cudnn_attention_forward");
+      expect_shape(c, 2, 16, 4, 512, 512, 64);
+      EXPECT_EQ(c.causal, true);
+      ASSERT_TRUE(c.flops);
+      EXPECT_EQ(*c.flops, backward ? 2.5 * forward : forward);
+    }
+    // cuDNN's backward runs its helper kernels under the same op: one call, several kernels.
+    EXPECT_GT(r.attention.calls[2].kernels, 1);
+  }
+  expect_times_add_up(t);
+}
+
+TEST(AttentionCalls, LlamaDecodeSdpaSeesOneQueryAgainstTheGrowingCache) {
+  const TraceAnalysis t = analyze("models/llama-decode-sdpa.json.gz");
+  ASSERT_EQ(t.regions.size(), 2u);
+  std::vector<int64_t> keys;
+  for (const RegionSummary& r : t.regions) {
+    ASSERT_EQ(r.attention.calls.size(), 2u);
+    for (const AttentionCall& c : r.attention.calls) {
+      EXPECT_EQ(c.backend, AttentionBackend::kCudnn);
+      ASSERT_TRUE(c.kv_len);
+      expect_shape(c, 2, 16, 4, 1, *c.kv_len, 64);
+      // A Hugging Face decode step passes is_causal=False and no mask: every cached key.
+      EXPECT_EQ(c.causal, false);
+      ASSERT_TRUE(c.flops);
+      EXPECT_EQ(*c.flops, attention_flops(2, 16, 1, *c.kv_len, 64, false));
+    }
+    keys.push_back(*r.attention.calls[0].kv_len);
+  }
+  // One token a step: the second step's cache is one key longer (tests/data/README.md).
+  EXPECT_EQ(keys[1], keys[0] + 1);
+  EXPECT_GE(keys[0], 512);
+  expect_times_add_up(t);
+}
+
+TEST(AttentionCalls, MistralsWindowIsAMaskTensorSoCausalAndWindowAreUnknown) {
+  for (const char* name :
+       {"models/mistral-prefill-sdpa.json.gz", "models/mistral-decode-sdpa.json.gz"}) {
+    SCOPED_TRACE(name);
+    const TraceAnalysis t = analyze(name);
+    const bool decode = std::string(name).find("decode") != std::string::npos;
+    for (const RegionSummary& r : t.regions) {
+      ASSERT_EQ(r.attention.calls.size(), 2u);
+      for (const AttentionCall& c : r.attention.calls) {
+        EXPECT_EQ(c.backend, AttentionBackend::kCudnn);
+        // transformers repeats K and V to the 16 query heads before a masked SDPA call: the
+        // call computed 16 KV heads, and the recorded inputs say so.
+        expect_shape(c, 2, 16, 16, decode ? 1 : 512, decode ? 256 : 512, 64);
+        EXPECT_TRUE(c.explicit_mask);
+        EXPECT_FALSE(c.causal);
+        EXPECT_FALSE(c.window);
+        ASSERT_TRUE(c.flops);
+        EXPECT_EQ(*c.flops,
+                  attention_flops(2, 16, decode ? 1 : 512, decode ? 256 : 512, 64, false));
+        EXPECT_NE(c.assumed.find("explicit mask"), std::string::npos) << c.assumed;
+      }
+    }
+    expect_times_add_up(t);
+  }
+}
+
+TEST(AttentionCalls, EagerLlamaIsAnUnfusedChainWithItsProductsShapes) {
+  const TraceAnalysis t = analyze("models/llama-prefill-eager.json.gz");
+  for (const RegionSummary& r : t.regions) {
+    ASSERT_EQ(r.attention.calls.size(), 2u);
+    for (const AttentionCall& c : r.attention.calls) {
+      EXPECT_EQ(c.backend, AttentionBackend::kUnfused);
+      EXPECT_TRUE(c.op.starts_with("aten::matmul")) << c.op;
+      EXPECT_NE(c.op.find("aten::softmax"), std::string::npos) << c.op;
+      // The products read K after repeat_kv: 16 heads.
+      expect_shape(c, 2, 16, 16, 512, 512, 64);
+      EXPECT_EQ(c.dtype, "bf16");
+      EXPECT_FALSE(c.causal);  // the mask is added to the scores: not recorded
+      ASSERT_TRUE(c.flops);
+      EXPECT_EQ(*c.flops, attention_flops(2, 16, 512, 512, 64, false));
+      EXPECT_GE(c.kernels, 3);  // two GEMMs and a softmax at least
+    }
+  }
+  expect_times_add_up(t);
+}
+
+TEST(AttentionCalls, FlexAttentionCountsEveryPairOfItsUnrecordedBlockMask) {
+  const TraceAnalysis t = analyze("models/llama-prefill-flex_attention.json.gz");
+  for (const RegionSummary& r : t.regions) {
+    ASSERT_EQ(r.attention.calls.size(), 2u);
+    for (const AttentionCall& c : r.attention.calls) {
+      EXPECT_EQ(c.backend, AttentionBackend::kFlex);
+      EXPECT_TRUE(c.op.starts_with("triton_tem_fused_flex_attention")) << c.op;
+      expect_shape(c, 2, 16, 4, 512, 512, 64);
+      EXPECT_FALSE(c.causal);
+      ASSERT_TRUE(c.flops);
+      EXPECT_EQ(*c.flops, attention_flops(2, 16, 512, 512, 64, false));
+      EXPECT_NE(c.assumed.find("upper bound"), std::string::npos) << c.assumed;
+    }
+  }
+  expect_times_add_up(t);
+}
+
+TEST(AttentionCalls, StudyVariantsNameTheirSdpaBackend) {
+  const double flops = attention_flops(4, 16, 2048, 2048, 64, true);  // 34.4 GFLOP
+  const std::vector<std::pair<std::string, AttentionBackend>> variants = {
+      {"study_sdpa-math.json.gz", AttentionBackend::kMath},
+      {"study_sdpa-efficient.json.gz", AttentionBackend::kEfficient},
+      {"study_sdpa-flash.json.gz", AttentionBackend::kFlash},
+      {"study_sdpa-cudnn.json.gz", AttentionBackend::kCudnn},
+      {"study_naive.json.gz", AttentionBackend::kUnfused},
+      {"study_inplace.json.gz", AttentionBackend::kUnfused}};
+  for (const auto& [name, backend] : variants) {
+    SCOPED_TRACE(name);
+    const TraceAnalysis t = analyze(name);
+    ASSERT_EQ(t.regions.size(), 3u);
+    for (const RegionSummary& r : t.regions) {
+      ASSERT_EQ(r.attention.calls.size(), 1u);
+      const AttentionCall& c = r.attention.calls[0];
+      EXPECT_EQ(c.backend, backend);
+      expect_shape(c, 4, 16, 16, 2048, 2048, 64);
+      ASSERT_TRUE(c.flops);
+      if (backend == AttentionBackend::kUnfused) {
+        // The naive chain computes every pair; the mask only hides them afterwards.
+        EXPECT_EQ(*c.flops, attention_flops(4, 16, 2048, 2048, 64, false));
+      } else {
+        EXPECT_EQ(c.causal, true);
+        EXPECT_EQ(*c.flops, flops);
+      }
+    }
+    // The math backend was pinned: no recorded input rules the fused ones out.
+    const std::string& note = t.regions[0].attention.calls[0].note;
+    if (backend == AttentionBackend::kMath)
+      EXPECT_NE(note.find("likely disabled"), std::string::npos) << note;
+    else
+      EXPECT_EQ(note, "");
+  }
+}
+
+TEST(AttentionCalls, GraphReplaysWithoutTheirCaptureKeepTheirKernelsBackend) {
+  // Replays alone: their kernels' ops are unknown, so each cuDNN kernel is a call of its own,
+  // with no shapes. With the capture, replays take the captured SDPA ops and their shapes.
+  const TraceAnalysis replay = analyze("graphs/hf-decode-graph-replay.json.gz");
+  const TraceAnalysis capture = analyze("graphs/hf-decode-graph-capture.json.gz");
+  ASSERT_FALSE(replay.regions.empty());
+  for (const RegionSummary& r : replay.regions) {
+    ASSERT_EQ(r.attention.calls.size(), 2u);
+    for (const AttentionCall& c : r.attention.calls) {
+      EXPECT_EQ(c.backend, AttentionBackend::kCudnn);
+      EXPECT_FALSE(c.heads);
+      EXPECT_FALSE(c.flops);
+    }
+  }
+  ASSERT_EQ(capture.regions.size(), 4u);
+  for (size_t i = 1; i < capture.regions.size(); ++i) {  // #0 captures, #1-#3 replay
+    const RegionSummary& r = capture.regions[i];
+    ASSERT_EQ(r.attention.calls.size(), 2u);
+    for (const AttentionCall& c : r.attention.calls) {
+      EXPECT_EQ(c.backend, AttentionBackend::kCudnn);
+      EXPECT_EQ(c.op, "aten::scaled_dot_product_attention");
+      // Under a StaticCache, transformers passes a mask over the cache's 1024 slots and repeats
+      // K and V to the query heads first.
+      expect_shape(c, 2, 16, 16, 1, 1024, 64);
+      EXPECT_TRUE(c.explicit_mask);
+      ASSERT_TRUE(c.flops);
+      EXPECT_EQ(*c.flops, attention_flops(2, 16, 1, 1024, 64, false));
+    }
+  }
+  const TraceAnalysis compiled = analyze("graphs/hf-decode-compiled-replay.json.gz");
+  for (const RegionSummary& r : compiled.regions) {
+    ASSERT_EQ(r.attention.calls.size(), 2u);
+    EXPECT_EQ(r.attention.calls[0].backend, AttentionBackend::kCudnn);
+    EXPECT_TRUE(r.attention.calls[0].op.starts_with("Torch-Compiled Region"));
+  }
+}
+
+TEST(AttentionCalls, ATraceWithoutAttentionHasNoCalls) {
+  const TraceAnalysis t = analyze("foreign/cnn_train.json.gz");
+  for (const RegionSummary& r : t.regions) EXPECT_TRUE(r.attention.calls.empty());
+  EXPECT_TRUE(t.attention.calls.empty());
+  EXPECT_EQ(t.attention.gpu_ns, 0);
+}
+
+// The implementations no recording here ran (FA2/3/4, xformers, FlashInfer, Triton), by the names
+// their ops and kernels have.
+TEST(AttentionBackend, TellsImplementationsApartByOpAndKernelNames) {
+  using B = AttentionBackend;
+  EXPECT_EQ(detect_attention_backend("flash_attn::_flash_attn_forward",
+                                     {"void flash::flash_fwd_kernel<Flash_fwd_kernel_traits<64, "
+                                      "128, 128, 4, false, false, cutlass::bfloat16_t>>(...)"}),
+            B::kFa2);
+  EXPECT_EQ(detect_attention_backend("aten::_flash_attention_forward",
+                                     {"void cutlass::device_kernel<flash::enable_sm90_or_later<"
+                                      "flash::FlashAttnFwdSm90<...>>>(...)"}),
+            B::kFa3);
+  EXPECT_EQ(detect_attention_backend(
+                "aten::_flash_attention_forward",
+                {"kernel_cutlass_kernel_flash_attncuteflash_fwd_sm100FlashAttentionForwardSm100"}),
+            B::kFa4);
+  EXPECT_EQ(detect_attention_backend("xformers::efficient_attention_forward_cutlass",
+                                     {"fmha_cutlassF_bf16_aligned_64x64_rf_sm80"}),
+            B::kXformers);
+  EXPECT_EQ(detect_attention_backend("", {"void flashinfer::BatchPrefillWithPagedKVCacheKernel<"
+                                          "...>(...)"}),
+            B::kFlashInfer);
+  EXPECT_EQ(detect_attention_backend("", {"_attn_fwd"}), B::kTriton);
+  EXPECT_EQ(detect_attention_backend("aten::_efficient_attention_forward",
+                                     {"fmha_cutlassF_bf16_aligned_64x64_rf_sm80"}),
+            B::kEfficient);
+  // FlexAttention's split-KV reductions are not attention kernels; its template is.
+  EXPECT_FALSE(is_attention_kernel("triton_red_fused_flex_attention_1"));
+  EXPECT_TRUE(is_attention_kernel("triton_tem_fused_flex_attention_0"));
+  EXPECT_FALSE(is_attention_kernel("ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_tn"));
+  EXPECT_TRUE(is_attention_op("flashinfer::single_prefill_with_kv_cache"));
+  EXPECT_FALSE(is_attention_op("aten::matmul"));
+}
+
+OpArgument tensor(std::vector<int64_t> dims, std::string type = "c10::BFloat16") {
+  return {std::move(dims), std::move(type), ""};
+}
+OpArgument scalar(std::string value) {
+  return {{}, "Scalar", std::move(value)};
+}
+
+// aten::scaled_dot_product_attention's arguments as the traces spell them: query, key, value,
+// attn_mask, dropout_p, is_causal, scale, enable_gqa.
+std::vector<OpArgument> sdpa_args(std::string type, int64_t head_dim, bool mask,
+                                  std::string dropout) {
+  return {tensor({2, 16, 512, head_dim}, type),
+          tensor({2, 16, 512, head_dim}, type),
+          tensor({2, 16, 512, head_dim}, type),
+          mask ? tensor({2, 1, 512, 512}, "bool") : OpArgument{},
+          scalar(std::move(dropout)),
+          scalar("False"),
+          OpArgument{},
+          scalar("False")};
+}
+
+TEST(AttentionCalls, MathFallbackNamesWhatRulesTheFusedBackendsOut) {
+  const std::string mask = math_fallback_note(sdpa_args("c10::BFloat16", 64, true, "0."));
+  EXPECT_NE(mask.find("explicit attn_mask"), std::string::npos) << mask;
+  EXPECT_EQ(mask.find("fp32"), std::string::npos) << mask;
+  const std::string fp32 = math_fallback_note(sdpa_args("float", 64, false, "0."));
+  EXPECT_NE(fp32.find("fp32 inputs"), std::string::npos) << fp32;
+  EXPECT_EQ(fp32.find("attn_mask"), std::string::npos) << fp32;
+  const std::string head = math_fallback_note(sdpa_args("c10::BFloat16", 320, false, "0."));
+  EXPECT_NE(head.find("head dim 320"), std::string::npos) << head;
+  const std::string dropout = math_fallback_note(sdpa_args("c10::BFloat16", 64, false, "0.1"));
+  EXPECT_NE(dropout.find("dropout_p 0.1"), std::string::npos) << dropout;
+  const std::string none = math_fallback_note(sdpa_args("c10::BFloat16", 64, false, "0."));
+  EXPECT_NE(none.find("likely disabled"), std::string::npos) << none;
+}
+
+}  // namespace
+}  // namespace attnprof
