@@ -218,6 +218,16 @@ TEST(CliHabits, DiffSaysWhenTheSidesRanDifferentWork) {
   EXPECT_NE(run_cli("diff " + kTrace + " " + fixture("op_families/sdpa-default.json.gz"))
                 .output.find("  attention dtype: bf16 vs bf16, fp32, fp64\n"),
             std::string::npos);
+  // Two bench run folders: their summary.json's problems (the shipped GQA study has 4 KV heads).
+  const auto runs = run_cli("diff --wide " + kStudy + " " + kStudy + "/gqa");
+  ASSERT_EQ(runs.exit_code, 0) << runs.output;
+  EXPECT_EQ(runs.output.rfind("Not like for like: the sides ran different work, which the numbers "
+                              "below include:\n  problem: batch 4, heads 16/16, seq 2048/2048, "
+                              "head_dim 64, causal vs batch 4, heads 16/4, seq 2048/2048, "
+                              "head_dim 64, causal\n\n",
+                              0),
+            0u)
+      << runs.output;
   // The same work says nothing.
   const auto same = run_cli("diff " + kTrace + " " + kTrace);
   EXPECT_EQ(same.output.find("Not like for like"), std::string::npos);
