@@ -22,6 +22,7 @@
 #include "attnprof/analysis.h"
 #include "attnprof/cross_trace.h"
 #include "attnprof/trace_summary.h"
+#include "command_bindings.h"
 #include "io/trace_directory.h"
 
 namespace py = pybind11;
@@ -735,4 +736,5 @@ PYBIND11_MODULE(_attnprof, m) {
   m.def("expand", &attnprof::python::expand, py::arg("paths"),
         "Files, and each folder's traces in natural order, as `attnprof analyze DIR` reads them");
   m.attr("summary_version") = attnprof::kTraceSummaryVersion;
+  attnprof::python::add_command_bindings(m);
 }

@@ -19,8 +19,10 @@ while IFS= read -r summary; do
     format=${pair%%:*} file=${pair#*:}
     [ "$format" = html ] && [ ! -f "$dir/$file" ] && continue
     # Written beside the file it replaces: the page links its traces relative to where it is.
+    # --wide: table.txt is what the bench prints, its table whole (report fits 120 columns
+    # otherwise).
     out=$dir/.$file.regenerated
-    "$attnprof" report "$dir" --format "$format" -o "$out"
+    "$attnprof" report "$dir" --format "$format" --wide -o "$out"
     if [ "$check" = --check ]; then
       if ! cmp -s "$out" "$dir/$file"; then
         echo "differs from what attnprof renders: $dir/$file (scripts/regenerate-examples.sh $1)"

@@ -790,14 +790,18 @@ TEST(ReportCli, WritesHtmlAndMarkdownAndRefusesBadInputWithOneLine) {
     EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
     EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << bad << "\n" << r.output;
   }
-  EXPECT_EQ(testing::run_cli("report " + kStudy).exit_code, 2);  // no -o: a usage error
+  // No -o: the text on standard output, as every command writes.
+  const auto plain = testing::run_cli("report " + kStudy);
+  EXPECT_EQ(plain.exit_code, 0);
+  EXPECT_EQ(plain.output.rfind("attnprof study: NVIDIA H200", 0), 0u) << plain.output;
 }
 
 // The table as text is the bench's table.txt, read back from summary.json: for the shipped study
 // the bench printed, every line of its table comes out the same (the bench's own first line
 // names the bench), then its findings and how each column is measured.
 TEST(ReportCli, TextIsTheBenchsTableFromSummaryJson) {
-  auto text = testing::run_cli("report --format text " + kStudy + " -o -");
+  // --wide: the table whole, as the bench printed it, and no line wrapped.
+  auto text = testing::run_cli("report --format text --wide " + kStudy + " -o -");
   ASSERT_EQ(text.exit_code, 0) << text.output;
   const std::string bench = read_file(kStudy + "/table.txt");
   const size_t from = bench.find("\nbf16, batch 4");
@@ -817,10 +821,42 @@ TEST(ReportCli, TextIsTheBenchsTableFromSummaryJson) {
             std::string::npos);
 }
 
+// Without --wide, text fits 120 columns when it goes to no terminal (the study's
+// table ran to 211): the table in panels that each repeat the variant column, every header once,
+// and the headlines wrapped under their own column.
+size_t occurrences(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+TEST(ReportCli, TextAndHeadlinesFit120Columns) {
+  for (const std::string format : {"text", "headline"}) {
+    SCOPED_TRACE(format);
+    const auto r = testing::run_cli("report --format " + format + " " + kStudy);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    std::istringstream lines(r.output);
+    size_t count = 0;
+    for (std::string line; std::getline(lines, line); ++count)
+      EXPECT_LE(display_width(line), 120u) << line;
+    EXPECT_GT(count, 10u);
+  }
+  const std::string text = testing::run_cli("report --format text " + kStudy).output;
+  const std::string run = text.substr(0, text.find("\nWhat the traces show"));
+  for (const char* header : {"kernels/fwd", "main kernel", "GPU median (µs)", "peak mem",
+                             "launch API", "rel. error", "status"})
+    EXPECT_EQ(occurrences(run, header), 1u) << header << "\n" << run;
+  // Each panel starts with the variant column: each variant's row is in every panel.
+  const size_t panels = occurrences(run, "\nvariant ");
+  EXPECT_GE(panels, 2u) << run;
+  EXPECT_EQ(occurrences(run, "\nnaive "), panels) << run;
+  EXPECT_EQ(occurrences(run, "\nsdpa-auto (cudnn) "), panels) << run;
+}
+
 // What a terminal shows of a folder of studies (scripts/run-main.sh): the headline of the run and
-// of each study beside it, one line each, the folders in one column.
+// of each study beside it, one line each with --wide, the folders in one column.
 TEST(ReportCli, HeadlineIsOneLinePerStudy) {
-  auto r = testing::run_cli("report --format headline " + kStudy + "/ -o -");
+  auto r = testing::run_cli("report --format headline --wide " + kStudy + "/ -o -");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::vector<std::string> lines;
   for (size_t at = 0, end; (end = r.output.find('\n', at)) != std::string::npos; at = end + 1)

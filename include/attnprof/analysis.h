@@ -120,6 +120,13 @@ struct TraceMarker {
   int64_t ts_ns = 0;  // trace clock
 };
 
+// The user annotations (record_function) of a trace by name, numbered names (ProfilerStep#3)
+// counted under their pattern (ProfilerStep#*), which --region accepts.
+struct AnnotationCount {
+  std::string name;
+  int64_t count = 0;
+};
+
 struct TraceAnalysis {
   std::string path;
   uint64_t json_bytes = 0;          // decompressed
@@ -128,6 +135,9 @@ struct TraceAnalysis {
   // From distributedInfo; -1 where it does not say (never guessed).
   int32_t rank = -1, world_size = -1;
   std::string region_pattern;  // what regions were matched against, "" for the whole trace
+  // When the default fell back to the whole trace: the annotations --region could pick instead,
+  // the most frequent first (README.md, `attnprof analyze`); empty otherwise.
+  std::vector<AnnotationCount> annotations;
   std::vector<DeviceSummary> devices;
   std::vector<RegionSummary> regions;
   // The processes the regions come from, when more than one: each region then names its pid.

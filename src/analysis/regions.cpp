@@ -203,8 +203,7 @@ RegionSet find_regions(const Trace& trace, std::string_view pattern) {
   return set;
 }
 
-Error no_region_matches(const Trace& trace, std::string_view path, std::string_view pattern) {
-  constexpr size_t kNamesShown = 12;
+std::vector<AnnotationCount> annotation_counts(const Trace& trace) {
   std::vector<int64_t> per_name(trace.strings.size(), 0);
   for (const HostEvent& e : trace.host_events)
     if (e.kind == HostKind::kUserAnnotation) ++per_name[e.name];
@@ -218,18 +217,25 @@ Error no_region_matches(const Trace& trace, std::string_view path, std::string_v
     counts[numbered ? std::string(text.substr(0, hash + 1)) + "*" : std::string(text)] +=
         per_name[name];
   }
-  if (counts.empty())
+  std::vector<AnnotationCount> ranked;
+  for (auto& [name, count] : counts) ranked.push_back({name, count});
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.count > b.count; });
+  return ranked;
+}
+
+Error no_region_matches(const Trace& trace, std::string_view path, std::string_view pattern) {
+  constexpr size_t kNamesShown = 12;
+  const std::vector<AnnotationCount> ranked = annotation_counts(trace);
+  if (ranked.empty())
     return make_error(
         ErrorKind::kUnmatched,
         "{}: no region matches \"{}\": the trace has no user annotations (record_function) to "
         "match; leave out --region to summarize the whole trace",
         path, pattern);
-  std::vector<std::pair<std::string, int64_t>> ranked(counts.begin(), counts.end());
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [](const auto& a, const auto& b) { return a.second > b.second; });
   std::string names;
   for (size_t i = 0; i < ranked.size() && i < kNamesShown; ++i)
-    names += fmt::format("{}{} ({})", i == 0 ? "" : ", ", ranked[i].first, ranked[i].second);
+    names += fmt::format("{}{} ({})", i == 0 ? "" : ", ", ranked[i].name, ranked[i].count);
   if (ranked.size() > kNamesShown)
     names += fmt::format(" and {} more", ranked.size() - kNamesShown);
   return make_error(ErrorKind::kUnmatched,

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "attnprof/analysis.h"
 #include "attnprof/result.h"
 #include "model/trace.h"
 
@@ -56,6 +57,10 @@ size_t most_distinct_regions_at_once(const Trace& trace, const RegionSet& set);
 // regions x activities where the summaries share it.
 Status check_region_overlap(const Trace& trace, std::string_view pattern, uint64_t limit,
                             std::string_view path, bool with_findings);
+
+// The trace's user annotations by name, the most frequent first (names of equal counts in name
+// order); numbered names under their pattern.
+std::vector<AnnotationCount> annotation_counts(const Trace& trace);
 
 // Why `pattern` (not empty) matched no region in `trace`, read from `path`: one line that lists
 // the annotation names the trace has, the most frequent first, with their counts; numbered names

@@ -271,6 +271,7 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   for (const auto& d : trace.devices) out.devices.push_back(summarize_device(d));
 
   out.region_pattern = set.pattern;
+  if (set.pattern.empty()) out.annotations = annotation_counts(trace);
   explain_region_sources(trace, set, out);
   out.outside_regions = work_outside_regions(trace, set, members);
   diagnose_work_outside_regions(out.outside_regions, out.diagnostics);

@@ -8,6 +8,7 @@
 #include "analysis/kernel_class.h"
 #include "analysis/region_metrics.h"
 #include "analysis/spread.h"
+#include "analysis/workload_mismatch.h"
 
 namespace attnprof {
 
@@ -248,6 +249,7 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
   TraceDiff d;
   d.a = side_of(a);
   d.b = side_of(b);
+  d.unlike = workload_mismatches(a, b);
   d.kernels = diff_count(ma.kernels, mb.kernels);
   d.memcpy = diff_count(ma.memcpy, mb.memcpy);
   d.memset = diff_count(ma.memset, mb.memset);

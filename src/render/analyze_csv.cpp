@@ -19,8 +19,14 @@ std::string render_analyze_csv(const AnalyzeOutput& output) {
     for (size_t i = 0; i < t.regions.size(); ++i) {
       const RegionSummary& region = t.regions[i];
       for (const ActivityRow& a : region.activities) {
-        // The rank is 0 without distributedInfo (docs/json-schema.md).
-        csv.text(t.path).number(int64_t{std::max(t.rank, 0)}).text(region.name).number(int64_t(i));
+        // Without distributedInfo the rank is unknown: an empty field, as JSON's null, never a
+        // rank 0 that a second trace would share (docs/json-schema.md).
+        csv.text(t.path);
+        if (t.rank >= 0)
+          csv.number(int64_t{t.rank});
+        else
+          csv.empty();
+        csv.text(region.name).number(int64_t(i));
         csv.number(int64_t{region.pid}).text(int(i) == t.typical_region ? "true" : "false");
         activity_csv_fields(csv, a);
         csv.end_row();

@@ -92,6 +92,10 @@ void render_trace(std::string& out, const TraceAnalysis& t, const TextView& view
                    t.region_pattern.empty()
                        ? std::string("(no ProfilerStep#*: the whole trace)")
                        : fmt::format("matching \"{}\"", escape_control(t.region_pattern)));
+    if (const std::string choice = region_choice_words(t); !choice.empty()) {
+      out.pop_back();  // the hint belongs under the line it explains
+      fmt::format_to(std::back_inserter(out), "  {}\n\n", choice);
+    }
     // Regions of several processes (merged ranks) say whose they are.
     const bool pids = !t.region_pids.empty();
     auto label = [&](const RegionSummary& r) {

@@ -37,7 +37,13 @@ std::string render_top_table_csv(const AnalyzeOutput& output, std::string_view t
     for (size_t i = 0; i < t.regions.size(); ++i) {
       const RegionSummary& region = t.regions[i];
       auto start_row = [&] {
-        csv.text(t.path).number(int64_t{t.rank}).text(region.name).number(int64_t(i));
+        // An unknown rank (no distributedInfo) is an empty field, as in the activities' CSV.
+        csv.text(t.path);
+        if (t.rank >= 0)
+          csv.number(int64_t{t.rank});
+        else
+          csv.empty();
+        csv.text(region.name).number(int64_t(i));
         csv.number(int64_t{region.pid}).text(int(i) == t.typical_region ? "true" : "false");
       };
       if (kernels) {

@@ -15,6 +15,11 @@ namespace attnprof {
 // "3 regions matching \"forward\"", "1 region (the whole trace)"; the pattern escaped.
 std::string describe_regions(int64_t count, const std::string& pattern);
 
+// When the default region fell back to the whole trace although the trace has annotations: how
+// to pick them, as `5 "forward" regions exist: --region forward` (and the next names with their
+// counts); "" otherwise. Names escaped (render/display_text.h).
+std::string region_choice_words(const TraceAnalysis& t);
+
 // A spread of nanoseconds in microseconds: "2271.2 (2270.8..2272.5)", or "2271.2" when min and
 // max read the same.
 std::string format_spread_us(const Spread& s);
