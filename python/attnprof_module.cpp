@@ -403,19 +403,31 @@ py::dict kernel_columns(const std::vector<TraceAnalysis>& traces) {
 
 py::dict op_columns(const std::vector<TraceAnalysis>& traces) {
   RegionOrigin where;
-  TextColumn name;
+  TextColumn name, input_shapes, roof;
   Column<int64_t> calls;
   Column<double> cpu_us, self_cpu_us, gpu_us, self_gpu_us;
+  // NaN where JSON has null: no recorded shapes, or an op outside the cost model.
+  Column<double> flops, bytes, costed_gpu_us, tflops_per_s, gb_per_s, roof_pct;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
   for (const TraceAnalysis& t : traces)
     for (size_t r = 0; r < t.regions.size(); ++r)
       for (const OpTotal& o : t.regions[r].tables.ops) {
         where.push(t, r);
         name.push(o.name);
+        input_shapes.push(o.input_shapes);
         calls.push(o.calls);
         cpu_us.push(o.cpu_ns / 1000.0);
         self_cpu_us.push(o.self_cpu_ns / 1000.0);
         gpu_us.push(o.gpu_ns / 1000.0);
         self_gpu_us.push(o.self_gpu_ns / 1000.0);
+        flops.push(o.flops.value_or(nan));
+        bytes.push(o.bytes.value_or(nan));
+        costed_gpu_us.push(o.costed_gpu_ns / 1000.0);
+        const std::optional<double> rate = o.achieved_per_s();
+        tflops_per_s.push(rate && !o.memory_bound ? *rate / 1e12 : nan);
+        gb_per_s.push(rate && o.memory_bound ? *rate / 1e9 : nan);
+        roof_pct.push(o.roof_pct.value_or(nan));
+        roof.push(o.roof);
       }
   py::dict d;
   where.into(d);
@@ -425,6 +437,14 @@ py::dict op_columns(const std::vector<TraceAnalysis>& traces) {
   d["self_cpu_us"] = self_cpu_us.to_python();
   d["gpu_us"] = gpu_us.to_python();
   d["self_gpu_us"] = self_gpu_us.to_python();
+  d["input_shapes"] = input_shapes.to_python();
+  d["flops"] = flops.to_python();
+  d["bytes"] = bytes.to_python();
+  d["costed_gpu_us"] = costed_gpu_us.to_python();
+  d["tflops_per_s"] = tflops_per_s.to_python();
+  d["gb_per_s"] = gb_per_s.to_python();
+  d["roof_pct"] = roof_pct.to_python();
+  d["roof"] = roof.to_python();
   return d;
 }
 

@@ -28,5 +28,11 @@ echo
 echo "Each study's fastest variant: the study above, then those beside it (examples/h200-study/*/, in full in its report.html):"
 "$attnprof" report examples/h200-study --format headline -o -
 echo
+echo "Real models, from their traces back to the study (examples/models, docs/MODELS.md): the fastest"
+echo "variant for each model's attention calls, and what switching would save per step:"
+for study in examples/models/*/; do
+  "$attnprof" report "${study%/}" --format headline -o -
+done
+echo
 status "analyzing examples/h200-study/traces"
 exec "$attnprof" analyze --explain --region forward examples/h200-study/traces/*.json.gz "$@"

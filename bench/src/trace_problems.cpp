@@ -87,9 +87,18 @@ std::optional<Problem> problem_of(const AttentionCall& c, DeviceKind device, std
           p.q_seq, p.seq);
   } else if (c.causal.has_value()) {
     p.mask = MaskKind::kNone;
+  } else if (c.backend == AttentionBackend::kUnfused) {
+    // An eager chain adds its mask as a tensor (or none): every pair is computed either way.
+    p.mask = MaskKind::kExplicit;
+    assumed =
+        "an unfused chain, whose mask (if any) is a tensor the trace does not show: timed as the "
+        "causal pattern given as a tensor";
   } else {
-    why = "its mask is not recorded";
-    return std::nullopt;
+    p.mask = MaskKind::kCausal;
+    assumed = fmt::format(
+        "{}'s mask is not recorded (a block mask's contents are not in the trace): timed as the "
+        "causal pattern",
+        attention_backend_id(c.backend));
   }
   if (c.window) {
     p.window = *c.window + 1;  // the bench's window counts the query's own key

@@ -164,8 +164,15 @@ struct AnalyzeOptions {
   // Top tables (RegionSummary::tables) for every region; else for the typical region only, as
   // analyze's text shows them (a trace of many regions then holds one region's tables).
   bool tables_of_every_region = true;
+  // The ops table has a row per op name and input shapes (key_averages(group_by_input_shape=
+  // True)) instead of per name: `analyze --group-by shape`.
+  bool ops_by_shape = false;
   // Compute findings (what the trace means) as well.
   bool explain = false;
+  // A trace that holds the capture of the CUDA graphs this one replays, and replays after it:
+  // replays that the trace cannot pair with a capture of its own take their ops from it, matched
+  // by their kernel names (attribution "signature", docs/CUDA_GRAPHS.md). Empty: none.
+  std::string graph_capture;
   Limits limits;
   // Threads that read and parse the trace, the calling one included: 0 for one per core (at most
   // 8). analyze_files sets it when it reads several traces at once, so that together they keep

@@ -188,6 +188,7 @@ RegionSet find_regions(const Trace& trace, std::string_view pattern) {
   Region whole{"(whole trace)", 0, true, std::numeric_limits<int64_t>::max(),
                std::numeric_limits<int64_t>::min()};
   for (const HostEvent& e : trace.host_events) {
+    if (e.tid == kCopiedOpsTid) continue;  // ops copied from a capture trace, placed before it
     whole.start_ns = std::min(whole.start_ns, e.start_ns);
     whole.end_ns = std::max(whole.end_ns, e.end_ns());
   }

@@ -338,7 +338,7 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   out.facts.breakdown = breakdown_facts(out.regions);
   out.facts.waits = wait_facts(out.regions);
   out.typical_region = typical_region(out.regions, out.facts);
-  TopTablesMaker top_tables(trace, set, members);
+  TopTablesMaker top_tables(trace, set, members, options.ops_by_shape);
   for (size_t r = 0; r < out.regions.size(); ++r)
     if (options.tables_of_every_region || static_cast<int>(r) == out.typical_region)
       out.regions[r].tables = top_tables.tables(r);

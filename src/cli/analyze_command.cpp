@@ -32,8 +32,10 @@ struct AnalyzeArgs {
   std::string region;
   std::string format = "text";
   bool explain = false;
+  std::string graph_capture;
   TextView view;
   std::string table = "activities";
+  std::string group_by = "name";  // of the ops table: "name" or "shape"
   size_t jobs = 0;
   LimitOptions limits;
 };
@@ -53,6 +55,8 @@ int run(const AnalyzeArgs& args) {
   // each region's as it writes it (AnalyzeOptions::analyzed), never holding them all.
   options.tables_of_every_region = args.format == "csv" && args.table != "attention";
   options.explain = args.explain;
+  options.graph_capture = args.graph_capture;
+  options.ops_by_shape = args.group_by == "shape";
   options.limits = args.limits.to_limits();
   // JSON lists every region's activities: it is written to stdout as each trace is analyzed,
   // while its model is in memory, one region at a time (issue 13: built in memory first, the
@@ -162,6 +166,11 @@ void register_analyze(CLI::App& app, int& exit_code) {
                   "ops or modules (one row per kernel, op or nn.Module instance of every region), "
                   "attention (one row per attention call of every region)")
       ->check(CLI::IsMember({"activities", "kernels", "ops", "modules", "attention"}));
+  cmd->add_option("--group-by", args->group_by,
+                  "shape: the ops table has a row per op and input shapes, as PyTorch's "
+                  "key_averages(group_by_input_shape=True) (traces recorded with "
+                  "record_shapes=True)")
+      ->check(CLI::IsMember({"name", "shape"}));
   cmd->add_option("--top", args->view.top,
                   "Rows of each top table (kernels, ops, nn.Modules) in the text (default 10)")
       ->check(CLI::Range(size_t{1}, size_t{1000000}));
@@ -172,6 +181,10 @@ void register_analyze(CLI::App& app, int& exit_code) {
                 "Text: names cut to fit 120 columns are also written in full below their row");
   cmd->add_flag("--explain", args->explain,
                 "Also say what the trace means: findings with their evidence and suggestions");
+  cmd->add_option("--graph-capture", args->graph_capture,
+                  "A trace holding the capture of the CUDA graphs these traces replay, and a "
+                  "replay after it: replays without a capture of their own take its ops, matched "
+                  "by kernel names (attribution \"signature\"; docs/CUDA_GRAPHS.md)");
   cmd->add_option("-j,--jobs", args->jobs,
                   "Traces read at once (default: one per two cores); memory holds about this many "
                   "traces' models at a time")

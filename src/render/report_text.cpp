@@ -131,6 +131,12 @@ std::string render_report_headlines(const ReportData& data) {
     out += fmt::format("{} {}{}{}\n", escape_control(words->fastest), escape_control(words->lead),
                        words->as_fast.empty() ? "" : " ", escape_control(words->as_fast));
   }
+  // A run made --from-trace: what switching would save in its trace, under its line.
+  if (data.run) {
+    if (const auto words = projection_words(*data.run, data.conclusions))
+      for (const std::string& line : words->lines)
+        out += fmt::format("{:<{}}  {}\n", "", width, escape_control(line));
+  }
   return out;
 }
 

@@ -70,4 +70,18 @@ void write_json_spread(JsonWriter& w, const Spread& s, double divisor) {
   w.end_object();
 }
 
+std::string op_rate_words(const OpTotal& o) {
+  const std::optional<double> rate = o.achieved_per_s();
+  if (!rate) return {};
+  return o.memory_bound ? fmt::format("{:.0f} GB/s", *rate / 1e9)
+                        : fmt::format("{:.1f} TFLOP/s", *rate / 1e12);
+}
+
+std::string op_roof_words(const RegionTables& t) {
+  if (t.roof_gpu.empty()) return "% roof: none, " + t.no_roof_reason;
+  return "rate: FLOP/s of the calls that launched the work (GB/s if memory-bound); % roof: of "
+         "the " +
+         t.roof_gpu + "'s dense peak";
+}
+
 }  // namespace attnprof

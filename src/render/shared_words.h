@@ -21,6 +21,11 @@ std::string format_spread_us(const Spread& s);
 // A spread of counts: "5 (4..6)", or "5" when min and max are the same.
 std::string format_spread_count(const Spread& s);
 
+// An op's achieved rate: "612.3 TFLOP/s", "1520 GB/s" for a memory-bound op; "" without a cost.
+std::string op_rate_words(const OpTotal& o);
+// Whose peaks the ops' % roof used, or why there are none (RegionTables::roof_gpu).
+std::string op_roof_words(const RegionTables& t);
+
 // "; rank 1 of 4 (nccl)" from distributedInfo, saying only what it gives: "; rank 1 (gloo)",
 // "; rank unknown (nccl)"; "" without distributedInfo.
 std::string distributed_words(const TraceAnalysis& t);
