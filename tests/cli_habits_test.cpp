@@ -265,7 +265,8 @@ TEST(CliHabits, DiffColumnsStayAlignedAtAnyWidth) {
     EXPECT_NE(wide[delta_column], U' ') << line;
     EXPECT_LE(wide.size(), 120u) << line;
   }
-  EXPECT_EQ(rows, 10u) << r.output;  // kernels, memcpy, memset and seven times
+  // kernels, memcpy, memset, seven times, and the waits that changed (region_waits.h)
+  EXPECT_GE(rows, 10u) << r.output;
   EXPECT_NE(r.output.find(" 47295.8 (45566.2..49025.5) "), std::string::npos) << r.output;
 }
 

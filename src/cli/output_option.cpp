@@ -55,14 +55,21 @@ bool contains(const std::vector<std::string>& list, const std::string& item) {
 }  // namespace
 
 bool OutputOption::is_standard_output(const std::string& path) {
-  return path.empty() || path == "-" || path == "/dev/stdout";
+  return path == "-" || path == "/dev/stdout";
 }
 
 void OutputOption::add_to(CLI::App& cmd, const std::vector<std::string>& formats,
                           const std::string& format_help, const std::string& more_names) {
   cmd.add_option("-o,--output" + more_names, path,
                  "The file to write (default and -: standard output); written whole or not at "
-                 "all, never over an input");
+                 "all, never over an input")
+      ->check([](const std::string& name) {
+        // An empty name (an unset shell variable) is a mistake, not standard output.
+        return name.empty() ? std::string(
+                                  "cannot write '': give a file name, or - for standard "
+                                  "output")
+                            : std::string();
+      });
   if (formats.empty()) return;
   cmd.add_option("--format", format,
                  fmt::format("Output format: {}; default: the one -o's extension names (.json, "
