@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/spread.h"
 #include "attnprof/analysis.h"
 #include "base/format_units.h"
 
@@ -40,12 +41,6 @@ CallKey key_of(const AttentionCall& c) {
 
 bool has_shapes(const AttentionCall& c) {
   return c.batch && c.heads && c.q_len && c.kv_len && c.head_dim;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 struct Group {
@@ -188,12 +183,12 @@ Result<TraceProblems> trace_problems(const std::string& path, const std::string&
     }
     TraceCall call;
     call.calls = static_cast<int>(g.times.size());
-    call.trace_ns = median(g.times);
+    call.trace_ns = spread_of(g.times).median;
     CallKey backward = key;
     std::get<8>(backward) = true;
     if (auto b = groups.find(backward); b != groups.end()) {
       problem->backward = true;
-      call.trace_ns += median(b->second.times);
+      call.trace_ns += spread_of(b->second.times).median;
     }
     call.problem = *problem;
     call.backend = std::string(attention_backend_id(c.backend));
