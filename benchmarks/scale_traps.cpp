@@ -15,12 +15,14 @@
 //                  (50,000 characters at N = 300k): glob_match backtracked over the name for each
 //                  place, name x pattern (115 s for a 1 MB name); now linear (analysis/regions.cpp)
 //   cpu-threads    N CPU ops, each on a thread of its own: each thread's table mapped its own
-//                  block, and past vm.max_map_count (~70k threads) the CLI aborted; the blocks
-//                  now share mappings (model/huge_pages.cpp)
-//   overlapping-steps  N/100 ProfilerStep regions that all span the whole trace, around N kernels:
-//                  every kernel belongs to every region, so the members are (N/100) x N and the
-//                  cost is quadratic by its output (docs/SECURITY.md, "Known gaps": it needs a
-//                  limit)
+//                  block, and past vm.max_map_count (~70k threads) the CLI aborted; then each
+//                  touched a page of a block of its own; now a thread's first rows share the
+//                  heap (model/small_first_rows.h)
+//   overlapping-steps  N/2 ProfilerStep regions that all span the whole trace, around N kernels
+//                  (30k: 15,000 regions in 11 MB, the 16,000 in 10 MB; 100k: 50,000 in
+//                  37 MB): every kernel belongs to every region, (N/2) x N members, and each
+//                  region's list and summary were made anew (slope 2.2, 32 s at N/100 regions
+//                  and 100k); regions that hold the same work now share them (analysis/regions.h)
 //
 // usage: scale_traps [--max N] [--case NAME]...
 
@@ -115,11 +117,13 @@ std::string cpu_threads(int n) {
 
 std::string overlapping_steps(int n) {
   std::string events;
-  const int64_t span = int64_t{n} * 10'000 + 10'000;
-  for (int i = 0; i < n / 100; ++i)
+  // The regions start within the first N/2 ns, before the first launch, and end after the last.
+  const int64_t first_launch = n;
+  const int64_t span = first_launch + int64_t{n} * 10'000 + 10'000;
+  for (int i = 0; i < n / 2; ++i)
     events += annotation(fmt::format("ProfilerStep#{}", i).c_str(), i, span - 2 * i);
   for (int i = 0; i < n; ++i) {
-    const int64_t t = int64_t{i} * 10'000 + 1'000;
+    const int64_t t = first_launch + int64_t{i} * 10'000 + 1'000;
     events += launch(1, 1, t, i + 1);
     events += kernel(t + 1'000, i + 1);
   }

@@ -19,10 +19,12 @@
 
 #include "analysis/activity_columns.h"
 #include "analysis/kernel_class.h"
+#include "analysis/region_waits.h"
 #include "analysis/top_tables.h"
 #include "attnprof/analysis.h"
 #include "attnprof/cross_trace.h"
 #include "attnprof/trace_summary.h"
+#include "command_bindings.h"
 #include "io/trace_directory.h"
 
 namespace py = pybind11;
@@ -137,6 +139,13 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
   Column<double> start_us, wall_us, cpu_us, gpu_busy_us;
   // The time breakdown (docs/BREAKDOWN.md); the overlap NaN where the region has no communication.
   Column<double> span_us, idle_us, compute_us, communication_us, memory_us, overlap_pct;
+  // Idle time by cause, launch delays and queues, as check's metrics name them
+  // (analysis/region_waits.h); a launch delay NaN where no launch call of the region is in the
+  // trace.
+  Column<double> idle_host_wait_us, idle_kernel_gap_us, idle_other_us, launch_delay_median_us,
+      launch_delay_p95_us, launch_delay_max_us, op_to_launch_median_us, queue_mean_length,
+      full_queue_us;
+  Column<int64_t> queue_max_length;
   Column<bool> typical;
   for (const TraceAnalysis& t : traces) {
     for (size_t i = 0; i < t.regions.size(); ++i) {
@@ -157,6 +166,18 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
       communication_us.push(b.communication_ns / 1000.0);
       memory_us.push(b.memory_ns / 1000.0);
       overlap_pct.push(b.communication_overlap_pct().value_or(std::nan("")));
+      const RegionWaits w = region_waits(r);
+      idle_host_wait_us.push(w.idle_host_wait_ns / 1000.0);
+      idle_kernel_gap_us.push(w.idle_kernel_gap_ns / 1000.0);
+      idle_other_us.push(w.idle_other_ns / 1000.0);
+      auto us = [](const std::optional<double>& ns) { return ns ? *ns / 1000.0 : kMissing; };
+      launch_delay_median_us.push(us(w.launch_delay_median_ns));
+      launch_delay_p95_us.push(us(w.launch_delay_p95_ns));
+      launch_delay_max_us.push(us(w.launch_delay_max_ns));
+      op_to_launch_median_us.push(us(w.op_to_launch_median_ns));
+      queue_max_length.push(w.queue_max_length);
+      queue_mean_length.push(w.queue_mean_length);
+      full_queue_us.push(w.full_queue_ns / 1000.0);
       kernels.push(r.kernels);
       memcpy.push(r.memcpy);
       memset.push(r.memset);
@@ -178,6 +199,16 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
   d["communication_us"] = communication_us.to_python();
   d["memory_us"] = memory_us.to_python();
   d["communication_overlap_pct"] = overlap_pct.to_python();
+  d["idle_host_wait_us"] = idle_host_wait_us.to_python();
+  d["idle_kernel_gap_us"] = idle_kernel_gap_us.to_python();
+  d["idle_other_us"] = idle_other_us.to_python();
+  d["launch_delay_median_us"] = launch_delay_median_us.to_python();
+  d["launch_delay_p95_us"] = launch_delay_p95_us.to_python();
+  d["launch_delay_max_us"] = launch_delay_max_us.to_python();
+  d["op_to_launch_median_us"] = op_to_launch_median_us.to_python();
+  d["queue_max_length"] = queue_max_length.to_python();
+  d["queue_mean_length"] = queue_mean_length.to_python();
+  d["full_queue_us"] = full_queue_us.to_python();
   d["kernels"] = kernels.to_python();
   d["memcpy"] = memcpy.to_python();
   d["memset"] = memset.to_python();
@@ -347,19 +378,31 @@ py::dict kernel_columns(const std::vector<TraceAnalysis>& traces) {
 
 py::dict op_columns(const std::vector<TraceAnalysis>& traces) {
   RegionOrigin where;
-  TextColumn name;
+  TextColumn name, input_shapes, roof;
   Column<int64_t> calls;
   Column<double> cpu_us, self_cpu_us, gpu_us, self_gpu_us;
+  // NaN where JSON has null: no recorded shapes, or an op outside the cost model.
+  Column<double> flops, bytes, costed_gpu_us, tflops_per_s, gb_per_s, roof_pct;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
   for (const TraceAnalysis& t : traces)
     for (size_t r = 0; r < t.regions.size(); ++r)
       for (const OpTotal& o : t.regions[r].tables.ops) {
         where.push(t, r);
         name.push(o.name);
+        input_shapes.push(o.input_shapes);
         calls.push(o.calls);
         cpu_us.push(o.cpu_ns / 1000.0);
         self_cpu_us.push(o.self_cpu_ns / 1000.0);
         gpu_us.push(o.gpu_ns / 1000.0);
         self_gpu_us.push(o.self_gpu_ns / 1000.0);
+        flops.push(o.flops.value_or(nan));
+        bytes.push(o.bytes.value_or(nan));
+        costed_gpu_us.push(o.costed_gpu_ns / 1000.0);
+        const std::optional<double> rate = o.achieved_per_s();
+        tflops_per_s.push(rate && !o.memory_bound ? *rate / 1e12 : nan);
+        gb_per_s.push(rate && o.memory_bound ? *rate / 1e9 : nan);
+        roof_pct.push(o.roof_pct.value_or(nan));
+        roof.push(o.roof);
       }
   py::dict d;
   where.into(d);
@@ -369,6 +412,14 @@ py::dict op_columns(const std::vector<TraceAnalysis>& traces) {
   d["self_cpu_us"] = self_cpu_us.to_python();
   d["gpu_us"] = gpu_us.to_python();
   d["self_gpu_us"] = self_gpu_us.to_python();
+  d["input_shapes"] = input_shapes.to_python();
+  d["flops"] = flops.to_python();
+  d["bytes"] = bytes.to_python();
+  d["costed_gpu_us"] = costed_gpu_us.to_python();
+  d["tflops_per_s"] = tflops_per_s.to_python();
+  d["gb_per_s"] = gb_per_s.to_python();
+  d["roof_pct"] = roof_pct.to_python();
+  d["roof"] = roof.to_python();
   return d;
 }
 
@@ -467,8 +518,9 @@ py::dict across_columns(const CrossTraceSummary& across) {
 // float64 columns for that reason), an unknown causal None.
 py::dict attention_columns(const std::vector<TraceAnalysis>& traces) {
   RegionOrigin where;
-  TextColumn op, backend, dtype, backend_op, main_kernel, assumed, note;
-  Column<double> batch, heads, kv_heads, q_len, kv_len, head_dim, window, flops, gpu_us, tflops;
+  TextColumn op, backend, dtype, backend_op, main_kernel, assumed, note, roof;
+  Column<double> batch, heads, kv_heads, q_len, kv_len, head_dim, window, flops, gpu_us, tflops,
+      bytes, roof_pct;
   Column<bool> backward, explicit_mask;
   Column<int64_t> kernels;
   py::list causal;
@@ -495,6 +547,9 @@ py::dict attention_columns(const std::vector<TraceAnalysis>& traces) {
         number(flops, c.flops);
         gpu_us.push(c.gpu_ns / 1000.0);
         number(tflops, c.tflops());
+        number(bytes, c.bytes);
+        number(roof_pct, c.roof_pct);
+        roof.push(c.roof);
         backward.push(c.backward);
         backend_op.push(c.backend_op);
         kernels.push(c.kernels);
@@ -519,6 +574,9 @@ py::dict attention_columns(const std::vector<TraceAnalysis>& traces) {
   d["flops"] = flops.to_python();
   d["gpu_us"] = gpu_us.to_python();
   d["tflops_per_s"] = tflops.to_python();
+  d["bytes"] = bytes.to_python();
+  d["roof_pct"] = roof_pct.to_python();
+  d["roof"] = roof.to_python();
   d["backward"] = backward.to_python();
   d["backend_op"] = backend_op.to_python();
   d["kernels"] = kernels.to_python();
@@ -653,4 +711,5 @@ PYBIND11_MODULE(_attnprof, m) {
   m.def("expand", &attnprof::python::expand, py::arg("paths"),
         "Files, and each folder's traces in natural order, as `attnprof analyze DIR` reads them");
   m.attr("summary_version") = attnprof::kTraceSummaryVersion;
+  attnprof::python::add_command_bindings(m);
 }

@@ -186,7 +186,7 @@ TEST(Regions, NestedRegionsOfOneNameEachHoldTheirMembers) {
   RegionMembers members = assign_to_regions(*trace, set);
   auto names = [&](size_t r) {
     std::string out;
-    for (GpuActivityId g : members.activities[r])
+    for (GpuActivityId g : members.activities(r))
       out += trace->strings.view(trace->gpu_activities[g].name);
     return out;
   };
@@ -196,9 +196,9 @@ TEST(Regions, NestedRegionsOfOneNameEachHoldTheirMembers) {
   EXPECT_EQ(names(0), "bca");
   EXPECT_EQ(names(1), "a");
   EXPECT_EQ(names(2), "b");
-  ASSERT_EQ(members.top_level_ops[0].size(), 1u);
-  ASSERT_EQ(members.top_level_ops[1].size(), 1u);
-  EXPECT_TRUE(members.top_level_ops[2].empty());
+  ASSERT_EQ(members.top_level_ops(0).size(), 1u);
+  ASSERT_EQ(members.top_level_ops(1).size(), 1u);
+  EXPECT_TRUE(members.top_level_ops(2).empty());
 }
 
 TEST(Regions, MediansOverAnEvenNumberOfRegionsAndTheTypicalOne) {

@@ -4,7 +4,11 @@
 // causal), one call per layer and pass in each step, and FLOPs equal to a brute-force count of
 // the pairs for those shapes (docs/ATTENTION_CALLS.md).
 
+#include <algorithm>
+#include <map>
+
 #include <gtest/gtest.h>
+#include <simdjson.h>
 
 #include "analysis/attention_backend.h"
 #include "analysis/attention_calls.h"
@@ -80,6 +84,14 @@ TEST(AttentionCalls, LlamaPrefillSdpaRunsCudnnOncePerLayer) {
       EXPECT_EQ(*c.flops, attention_flops(2, 16, 512, 512, 64, true));
       EXPECT_EQ(c.kernels, 1);
       EXPECT_NE(c.main_kernel.find("cudnn_generated_fort_native_sdpa_sm90"), std::string::npos);
+      // An H200 (datasheet: bf16 dense 989.4 TFLOP/s, 4800 GB/s): the roof is the lower of the
+      // peak and the bandwidth times the call's FLOPs per byte; 512 tokens sit at about 205
+      // FLOP/B, just under the ridge (206), so the bandwidth side is the roof.
+      ASSERT_TRUE(c.bytes);
+      const double roof = std::min(989.4, 4800.0 * *c.flops / *c.bytes / 1e3);
+      EXPECT_EQ(c.roof.starts_with("memory 4800 GB/s"), roof < 989.4) << c.roof;
+      ASSERT_TRUE(c.roof_pct);
+      EXPECT_NEAR(*c.roof_pct, 100.0 * *c.tflops() / roof, 1e-9);
     }
   }
   expect_times_add_up(t);
@@ -129,6 +141,11 @@ TEST(AttentionCalls, LlamaDecodeSdpaSeesOneQueryAgainstTheGrowingCache) {
       EXPECT_EQ(c.causal, false);
       ASSERT_TRUE(c.flops);
       EXPECT_EQ(*c.flops, attention_flops(2, 16, 1, *c.kv_len, 64, false));
+      // One query against the cache: a few FLOPs per byte, so the memory bandwidth is the roof.
+      EXPECT_TRUE(c.roof.starts_with("memory ")) << c.roof;
+      ASSERT_TRUE(c.roof_pct);
+      EXPECT_GT(*c.roof_pct, 0);
+      EXPECT_LT(*c.roof_pct, 100);
     }
     keys.push_back(*r.attention.calls[0].kv_len);
   }
@@ -279,6 +296,101 @@ TEST(AttentionCalls, ATraceWithoutAttentionHasNoCalls) {
   for (const RegionSummary& r : t.regions) EXPECT_TRUE(r.attention.calls.empty());
   EXPECT_TRUE(t.attention.calls.empty());
   EXPECT_EQ(t.attention.gpu_ns, 0);
+}
+
+// tests/data/op_families: SDPA pinned to each backend, one `case: NAME` annotation per problem,
+// and op_families.json with each problem's shapes and FLOPs counted by brute force on the GPU
+// machine (scripts/gpu/record_op_families.py).
+TEST(AttentionCalls, PinnedBackendsMatchTheRecordersBruteForceCounts) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element cases_doc;
+  ASSERT_EQ(parser.load(fixture("op_families/op_families.json")).get(cases_doc), simdjson::SUCCESS);
+  const std::vector<std::pair<std::string, AttentionBackend>> traces = {
+      {"sdpa-math.json.gz", AttentionBackend::kMath},
+      {"sdpa-efficient.json.gz", AttentionBackend::kEfficient},
+      {"sdpa-flash.json.gz", AttentionBackend::kFlash},
+      {"sdpa-cudnn.json.gz", AttentionBackend::kCudnn}};
+  size_t checked = 0;
+  for (const auto& [trace, backend] : traces) {
+    AnalyzeOptions options;
+    options.region_pattern = "case: *";
+    auto r = analyze_file(fixture("op_families/" + trace), options);
+    ASSERT_TRUE(r.ok());
+    for (simdjson::dom::element c : cases_doc["cases"].get_array()) {
+      // Each problem once, by the math backend's trace, which runs them all ("trace" is null
+      // for a backend that refused one).
+      std::string_view listed;
+      if (c["trace"].get_string().get(listed) != simdjson::SUCCESS || listed != "sdpa-math.json.gz")
+        continue;
+      const std::string name(c["case"].get_string().value());
+      const RegionSummary* region = nullptr;
+      for (const RegionSummary& s : r.value().regions)
+        if (s.name == "case: " + name) region = &s;
+      if (!region)
+        continue;  // a problem the backend does not take (flash: a top-left causal
+                   // mask with fewer queries than keys)
+      SCOPED_TRACE(trace + " " + name);
+      ASSERT_FALSE(region->attention.calls.empty());
+      const AttentionCall& call = region->attention.calls[0];
+      EXPECT_EQ(call.backend, backend);
+      EXPECT_FALSE(call.backward);
+      expect_shape(call, c["batch"].get_int64(), c["heads"].get_int64(), c["kv_heads"].get_int64(),
+                   c["q_len"].get_int64(), c["kv_len"].get_int64(), c["head_dim"].get_int64());
+      ASSERT_TRUE(call.flops);
+      // A mask tensor's contents are not recorded: every pair is counted (docs/OP_COSTS.md).
+      // Efficient's and flash's own ops take a lower-right causal mask as a flag, and count it.
+      if (call.explicit_mask) {
+        EXPECT_TRUE(c["explicit_mask"].get_bool().value());
+        EXPECT_EQ(*call.flops, attention_flops(c["batch"].get_int64(), c["heads"].get_int64(),
+                                               c["q_len"].get_int64(), c["kv_len"].get_int64(),
+                                               c["head_dim"].get_int64(), false));
+      } else {
+        EXPECT_EQ(*call.flops, static_cast<double>(c["flops_forward"].get_int64().value()));
+      }
+      if (name == "causal_backward") {
+        ASSERT_GE(region->attention.calls.size(), 2u);
+        const AttentionCall& back = region->attention.calls[1];
+        EXPECT_TRUE(back.backward);
+        // The math backend's backward is autograd's, op by op: an unfused chain.
+        EXPECT_EQ(back.backend,
+                  backend == AttentionBackend::kMath ? AttentionBackend::kUnfused : backend);
+        if (backend != AttentionBackend::kMath) {
+          ASSERT_TRUE(back.flops);
+          EXPECT_EQ(*back.flops, static_cast<double>(c["flops_backward"].get_int64().value()));
+        }
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 25u);
+}
+
+// SDPA's own choice (tests/data/op_families/sdpa-default.json.gz): fp64 inputs leave only the
+// math backend, and the call says why; fp32 and a head dim of 512 go to the efficient one.
+TEST(AttentionCalls, DefaultDispatchSaysWhyItFellBackToMath) {
+  AnalyzeOptions options;
+  options.region_pattern = "case: *";
+  auto r = analyze_file(fixture("op_families/sdpa-default.json.gz"), options);
+  ASSERT_TRUE(r.ok());
+  std::map<std::string, const AttentionCall*> by_case;
+  for (const RegionSummary& s : r.value().regions) {
+    ASSERT_EQ(s.attention.calls.size(), 1u) << s.name;
+    by_case[s.name] = &s.attention.calls[0];
+  }
+  ASSERT_EQ(by_case.size(), 5u);
+  EXPECT_EQ(by_case["case: bf16_causal"]->backend, AttentionBackend::kCudnn);
+  EXPECT_EQ(by_case["case: bf16_bool_mask"]->backend, AttentionBackend::kCudnn);
+  EXPECT_EQ(by_case["case: fp32_causal"]->backend, AttentionBackend::kEfficient);
+  EXPECT_EQ(by_case["case: bf16_head_dim_512"]->backend, AttentionBackend::kEfficient);
+  const AttentionCall& fp64 = *by_case["case: fp64_causal"];
+  EXPECT_EQ(fp64.backend, AttentionBackend::kMath);
+  EXPECT_EQ(fp64.dtype, "fp64");
+  EXPECT_NE(fp64.note.find("fell back to its math backend"), std::string::npos) << fp64.note;
+  EXPECT_NE(fp64.note.find("fp64 inputs"), std::string::npos) << fp64.note;
+  for (const auto& [name, call] : by_case)
+    if (call->backend != AttentionBackend::kMath) {
+      EXPECT_EQ(call->note, "") << name;
+    }
 }
 
 // The implementations no recording here ran (FA2/3/4, xformers, FlashInfer, Triton), by the names

@@ -96,7 +96,7 @@ TEST(CheckBaseline, CommandLineGatesAStudyVariantByVariant) {
   const std::string gate = " --baseline " + std::string(ATTNPROF_SOURCE_DIR) +
                            "/examples/h200-study --expect 'gpu_busy_us <= baseline.gpu_busy_us * "
                            "1.05'";
-  auto r = run_cli("check " + candidate.string() + gate);
+  auto r = run_cli("check --wide " + candidate.string() + gate);
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("sdpa-flash"), std::string::npos);
   EXPECT_NE(r.output.find("no baseline: give check --baseline"), std::string::npos)

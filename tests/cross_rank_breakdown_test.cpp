@@ -36,7 +36,7 @@ TEST(CrossRankBreakdown, NcclRanks) {
 
   const std::string text =
       testing::run_cli("analyze " + testing::fixture("foreign/hta_nccl_rank0.json.gz") + " " +
-                       testing::fixture("foreign/hta_nccl_rank1.json.gz"))
+                       testing::fixture("foreign/hta_nccl_rank1.json.gz") + " --wide")
           .output;
   EXPECT_NE(text.find("starts its collectives last (a straggler the others wait for): rank 1 in 2 "
                       "of 2 regions with collectives, its median lag up to 35.53 ms"),

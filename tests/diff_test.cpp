@@ -224,7 +224,7 @@ TEST(DiffCommand, JsonAndMarkdown) {
       << md.output;
   // Names in full below the table (tests/markdown_names_test.cpp).
   EXPECT_NE(md.output.find("<details><summary>Kernel names in full</summary>\n\n1. Memcpy DtoD "
-                           "(Device -&gt; Device)\n"),
+                           "\\(Device -&gt; Device\\)\n"),
             std::string::npos)
       << md.output;
 }

@@ -64,9 +64,10 @@ TEST(FlexTraces, InductorKernelNamesByTheirPrefix) {
   EXPECT_EQ(classify_kernel("triton_tem_fused_flex_decoding_0", ""), KernelClass::kFusedAttention);
   EXPECT_EQ(classify_kernel("triton_poi_fused_add_cos_sin_0", ""), KernelClass::kElementwise);
   EXPECT_EQ(classify_kernel("triton_per_fused_sum_0", ""), KernelClass::kReduction);
-  // The earlier rules still come first: a fused softmax is a softmax, a template matmul other.
+  // What they fuse comes first (kernel_class.h, rule 2b): a fused softmax is a softmax, a
+  // template matmul a GEMM.
   EXPECT_EQ(classify_kernel("triton_red_fused__softmax_0", ""), KernelClass::kSoftmax);
-  EXPECT_EQ(classify_kernel("triton_tem_fused_mm_0", ""), KernelClass::kOther);
+  EXPECT_EQ(classify_kernel("triton_tem_fused_mm_0", ""), KernelClass::kGemm);
 }
 
 // record_flex.py builds summary.json's region facts from these keys of `analyze --format json`.

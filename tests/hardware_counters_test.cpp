@@ -384,7 +384,8 @@ TEST(ShippedCounters, CheckReadsThemFromTheStudyFolder) {
 }
 
 TEST(ShippedCounters, TheReportShowsTheTableFindingsAndRoofline) {
-  auto r = testing::run_command(std::string(ATTNPROF_CLI) + " report " + kStudy + " -o -");
+  auto r =
+      testing::run_command(std::string(ATTNPROF_CLI) + " report " + kStudy + " --format html -o -");
   ASSERT_EQ(r.exit_code, 0) << r.output.substr(0, 300);
   const std::string& html = r.output;
   EXPECT_NE(html.find(R"(<a href="#counters">counters</a>)"), std::string::npos);

@@ -219,10 +219,11 @@ TEST(Headline, LeadsTheReportInHtmlAndMarkdown) {
   const std::string md = render_report_markdown(d);
   const size_t lead = md.find(
       "**sdpa-cudnn** is the fastest: 101.7 µs GPU median per call, 22.4× "
-      "faster than naive (2.28 ms).");
+      "faster than naive \\(2.28 ms\\).");
   ASSERT_NE(lead, std::string::npos) << md.substr(0, 600);
   EXPECT_LT(lead, md.find("| variant |"));
-  EXPECT_NE(md.find("- **naive** 22.4× slower (2.28 ms): unfused attention"), std::string::npos);
+  EXPECT_NE(md.find("- **naive** 22.4× slower \\(2.28 ms\\): unfused attention"),
+            std::string::npos);
 
   // Plain traces: timed by their median GPU busy time per region; no naive among them.
   const ReportData traces = load(
@@ -297,7 +298,7 @@ TEST(BackwardStudy, ShippedStudyShowsItsTableFindingsAndHeadline) {
   const std::string md_backward = md.substr(md_section);
   EXPECT_NE(md_backward.find("**sdpa-cudnn** is the fastest: 393.7 µs"), std::string::npos);
   EXPECT_NE(
-      md_backward.find("\n| naive | 5 | 8 | `softmax_warp_forward<...>` | 1 (DtoD) | 4795.2 |"),
+      md_backward.find("\n| naive | 5 | 8 | `softmax_warp_forward<...>` | 1 \\(DtoD\\) | 4795.2 |"),
       std::string::npos)
       << md_backward.substr(0, 3000);
   EXPECT_NE(md_backward.find("- naive: **hidden-copy** in the backward: "), std::string::npos);
@@ -306,8 +307,9 @@ TEST(BackwardStudy, ShippedStudyShowsItsTableFindingsAndHeadline) {
             std::string::npos);
 }
 
-// Issue 16: findings that explain time first, the most time first, the headline's reason leading;
-// before, they came in the rules' order (naive's 255 µs copy before its 1.96 ms of unfused passes).
+// Findings that explain time first (docs/METRICS.md, "Findings"), the most time first, the
+// headline's reason leading; before, they came in the rules' order (naive's 255 µs copy before
+// its 1.96 ms of unfused passes).
 TEST(Headline, FindingsAreRankedByTheTimeTheyExplain) {
   using K = KernelClass;
   const std::vector<std::string> ids = {"hidden-copy", "persistent-kernel", "not-fused",

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/inductor_kernel.h"
 #include "analysis/kernel_class.h"
 #include "analysis/kernel_names.h"
 #include "analysis/region_metrics.h"
@@ -137,6 +138,66 @@ TEST(KernelClass, CollectivesAreCommunication) {
   EXPECT_EQ(classify_kernel("reduce_kernel [MeanOps]", "void at::native::reduce_kernel<512, 1>"),
             KernelClass::kReduction);
   EXPECT_EQ(kernel_class_id(KernelClass::kCommunication), "communication");
+}
+
+// Inductor's kernels by what their names say they fuse (analysis/inductor_kernel.h), on the names
+// of the compiled traces of tests/data/graphs and models.
+TEST(KernelClass, InductorKernelsByWhatTheyFuse) {
+  const std::pair<const char*, KernelClass> cases[] = {
+      // the compiled naive attention's fused scale, mask and softmax
+      {"triton_per_fused__softmax_exp_masked_fill_mul_prepare_softmax_online_sub_view_0",
+       KernelClass::kSoftmax},
+      // the reduce-overhead decode: RMSNorm is a reduction, SiLU a pointwise op, a cast with a
+      // broadcast only moves data, the rotary embedding beside SDPA is pointwise work, not
+      // attention
+      {"triton_per_fused__to_copy__unsafe_view_add_embedding_mean_mul_pow_rsqrt_10",
+       KernelClass::kReduction},
+      {"triton_red_fused__to_copy_add_embedding_mean_mul_pow_rsqrt_0", KernelClass::kReduction},
+      {"triton_poi_fused__unsafe_view_mul_silu_8", KernelClass::kElementwise},
+      {"triton_poi_fused__to_copy_expand_unsqueeze_1", KernelClass::kCopy},
+      {"triton_poi_fused__unsafe_view_add_arange_index_copy_transpose_view_3",
+       KernelClass::kElementwise},
+      {"triton_poi_fused_add_copy__12", KernelClass::kElementwise},
+      {"triton_poi_fused__scaled_dot_product_cudnn_attention__to_copy__unsafe_view_add_arange_cat_"
+       "clone_cos_expand_le_mul_neg_scalar_tensor_sin_slice_transpose_unsqueeze_view_where_4",
+       KernelClass::kElementwise},
+      {"triton_poi_fused__to_copy_clone_slice_sum_transpose_4", KernelClass::kElementwise},
+      {"triton_per_fused__to_copy_clone_slice_sort_transpose_3", KernelClass::kReduction},
+      // templates: a matmul is a GEMM, FlexAttention's is attention, its split-KV combine a
+      // reduction
+      {"triton_tem_fused_mm_0", KernelClass::kGemm},
+      {"triton_tem_fused_addmm_1", KernelClass::kGemm},
+      {"triton_tem_fused_flex_attention_0", KernelClass::kFusedAttention},
+      {"triton_red_fused_flex_attention_1", KernelClass::kReduction},
+      {"triton_tem_fused_convolution_0", KernelClass::kOther},
+  };
+  for (const auto& [name, expected] : cases)
+    EXPECT_EQ(classify_kernel(name, name), expected) << name;
+}
+
+// Whole op names only: the fused list cannot be split exactly (masked_fill has an underscore), so
+// an op is found where its name stands between underscores, never inside a word.
+TEST(KernelClass, InductorNamesListTheirOpsWhole) {
+  auto k = parse_inductor_kernel(
+      "triton_per_fused__softmax_exp_masked_fill_mul_prepare_softmax_online_sub_view_0");
+  ASSERT_TRUE(k.has_value());
+  EXPECT_EQ(k->kind, InductorKind::kPersistentReduction);
+  EXPECT_EQ(k->fused, "_softmax_exp_masked_fill_mul_prepare_softmax_online_sub_view");
+  EXPECT_TRUE(k->fuses("masked_fill"));
+  EXPECT_TRUE(k->fuses("_softmax"));
+  EXPECT_TRUE(k->fuses("view"));
+  EXPECT_FALSE(k->fuses("mask"));
+  // What cannot be told: masked_fill's second word reads as an op of its own.
+  EXPECT_TRUE(k->fuses("fill"));
+  EXPECT_FALSE(k->fuses("ex"));
+  EXPECT_TRUE(k->fuses_softmax());
+  EXPECT_FALSE(k->only_moves_data());
+  auto copy = parse_inductor_kernel("triton_poi_fused_add_copy__12");
+  ASSERT_TRUE(copy.has_value());
+  EXPECT_EQ(copy->fused, "add_copy_");
+  EXPECT_TRUE(copy->fuses("copy_"));
+  EXPECT_FALSE(parse_inductor_kernel("softmax_warp_forward").has_value());
+  EXPECT_FALSE(parse_inductor_kernel("triton_red_0")->fuses("red"));
 }
 
 }  // namespace

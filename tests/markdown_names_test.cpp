@@ -80,7 +80,7 @@ TEST(MarkdownKernelNames, LongNamesAreCutAtAnUnderscoreAndNumbered) {
             "`softmax_warp_forward<...>` [2]");
   EXPECT_EQ(names.details(),
             "<details><summary>Kernel names in full</summary>\n\n1. " + cudnn +
-                "\n2. void softmax_warp_forward&lt;float, 11&gt;(float*)\n\n</details>\n\n");
+                "\n2. void softmax_warp_forward&lt;float, 11&gt;\\(float*\\)\n\n</details>\n\n");
   EXPECT_EQ(MarkdownKernelNames().details(), "");
 }
 
@@ -112,9 +112,10 @@ TEST(MarkdownKernelNames, AnalyzeActivitiesTableNamesKernelsInFullBelow) {
   EXPECT_LE(widest_cell(md), 200u);  // the op chains are long; the names are not
   EXPECT_NE(md.find("| 11 | `sm80_xmma_gemm_f32f32_f32f32_f32_tn_n…` [7] |"), std::string::npos)
       << md;
-  EXPECT_NE(md.find("\n9. void (anonymous namespace)::softmax_warp_forward&lt;float, float, float, "
-                    "11, false, false&gt;"),
-            std::string::npos);
+  EXPECT_NE(
+      md.find("\n9. void \\(anonymous namespace\\)::softmax_warp_forward&lt;float, float, float, "
+              "11, false, false&gt;"),
+      std::string::npos);
   EXPECT_NE(md.find("| dur (µs) |"), std::string::npos);
 }
 
@@ -125,7 +126,8 @@ TEST(Units, FindingsTablesAndTextSpellMicrosecondsOneWay) {
   const std::string report_md = render_report_markdown(load_study());
   EXPECT_FALSE(std::regex_search(report_md, kAsciiMicro));
   // sdpa-math's upcast: its FP32 GEMMs, 1017.7 + 822.1 µs, as the tables print a duration.
-  EXPECT_NE(report_md.find("2 FP32 GEMM kernel(s) on CUDA cores (1.84 ms) and 5 cast kernel(s)"),
+  EXPECT_NE(report_md.find(
+                "2 FP32 GEMM kernel\\(s\\) on CUDA cores \\(1.84 ms\\) and 5 cast kernel\\(s\\)"),
             std::string::npos);
   const std::string html = render_report_html(load_study());
   EXPECT_FALSE(std::regex_search(html, kAsciiMicro));

@@ -47,8 +47,8 @@ std::string generated_table() {
     if (!f.family.empty() && !families.insert(f.family).second) continue;
     const std::string& name = f.family.empty() ? f.name : f.family;
     out += "| `" + name + "` | " + std::string(fact_unit_name(f.unit)) + " | " + f.meaning + " | " +
-           json_place(f) + " | " + (f.per_region ? "yes" : "–") + " | " + (f.check ? "yes" : "–") +
-           " |\n";
+           json_place(f) + " | " + (f.python_region ? "yes" : "–") + " | " +
+           (f.check ? "yes" : "–") + " |\n";
   }
   return out;
 }

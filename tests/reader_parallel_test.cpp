@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "model/row_blocks.h"
+#include "model/small_first_rows.h"
 #include "model/sorted_runs.h"
 #include "model/string_pool.h"
 #include "reader/read_trace.h"
@@ -136,6 +137,39 @@ TEST(RowBlocks, GrowsTruncatesAndReleases) {
   rows.for_each_span(n - 2, n, [&](const int64_t* r, size_t count) { tail.assign(r, r + count); });
   EXPECT_EQ(tail,
             (std::vector<int64_t>{-static_cast<int64_t>(n - 2), -static_cast<int64_t>(n - 1)}));
+}
+
+// A thread's rows: the head in the heap, the rest in blocks; a rollback may cut either part, and
+// a span that crosses from the head into the blocks comes in two pieces.
+TEST(SmallFirstRows, GrowsTruncatesAndReleasesAcrossTheHead) {
+  using Rows = SmallFirstRows<int64_t>;
+  const size_t head = Rows::kHeadRows;
+  Rows rows;
+  for (size_t i = 0; i < head + 100; ++i) rows.push_back(static_cast<int64_t>(i));
+  EXPECT_EQ(rows.size(), head + 100);
+  rows.truncate(head + 50);  // inside the blocks
+  EXPECT_EQ(rows.size(), head + 50);
+  rows.truncate(head - 10);  // back into the head: the blocks hold nothing
+  EXPECT_EQ(rows.size(), head - 10);
+  for (size_t i = rows.size(); i < head + 20; ++i) rows.push_back(-static_cast<int64_t>(i));
+  std::vector<int64_t> seen;
+  size_t spans = 0;
+  rows.for_each_span(head - 12, head + 2, [&](const int64_t* r, size_t count) {
+    seen.insert(seen.end(), r, r + count);
+    ++spans;
+  });
+  EXPECT_EQ(spans, 2u);
+  std::vector<int64_t> expected;
+  for (size_t i = head - 12; i < head + 2; ++i)
+    expected.push_back(i < head - 10 ? static_cast<int64_t>(i) : -static_cast<int64_t>(i));
+  EXPECT_EQ(seen, expected);
+  rows.release_before(head + 5);  // the head has been copied out; the rows stay counted
+  EXPECT_EQ(rows.size(), head + 20);
+  std::vector<int64_t> last;
+  rows.for_each_span(head + 18, head + 20,
+                     [&](const int64_t* r, size_t count) { last.assign(r, r + count); });
+  EXPECT_EQ(last, (std::vector<int64_t>{-static_cast<int64_t>(head + 18),
+                                        -static_cast<int64_t>(head + 19)}));
 }
 
 TEST(StableSortRuns, SortsLikeStableSort) {

@@ -14,9 +14,12 @@
 #include "analysis/region_timeline.h"
 #include "analysis/regions.h"
 #include "analysis/summarize.h"
+#include "base/format_units.h"
 #include "pipeline/report_inputs.h"
 #include "reader/read_trace.h"
 #include "reader/run_summary.h"
+#include "render/display_text.h"
+#include "render/escape_html.h"
 #include "render/report.h"
 #include "render/report_svg.h"
 #include "report_support.h"
@@ -67,7 +70,7 @@ RegionTimeline timeline_of(const std::string& fixture, const TimelineOptions& op
   RegionSet set = find_regions(*trace, "forward");
   RegionMembers members = assign_to_regions(*trace, set);
   const auto r = static_cast<size_t>(a.typical_region);
-  return build_region_timeline(*trace, set.regions[r], members.activities[r],
+  return build_region_timeline(*trace, set.regions[r], members.activities(r),
                                a.regions[r].activities, options);
 }
 
@@ -562,6 +565,35 @@ TEST_F(ShippedStudyReport, HtmlHasTheBarChartAndTheSweepCharts) {
   }
 }
 
+// The breakdown section's waits are the typical region's, as analyze's JSON has them: the host
+// wait summed over its streams' idle_by_stream, the longest of its streams' queues.
+TEST_F(ShippedStudyReport, WaitsTableHasEachVariantsTypicalRegion) {
+  size_t rows = 0;
+  for (const ReportVariant& v : data_->variants) {
+    if (!v.analysis || v.analysis->typical_region < 0) continue;
+    const RegionSummary& r = v.analysis->regions[static_cast<size_t>(v.analysis->typical_region)];
+    int64_t host_wait_ns = 0;
+    for (const StreamIdle& s : r.idle_by_stream) host_wait_ns += s.host_wait_ns;
+    int32_t longest = 0;
+    for (const StreamQueue& q : r.queues) longest = std::max(longest, q.max_length);
+    ASSERT_GT(r.launch_delays.launched, 0) << v.name;
+    const std::string row = "<tr><td class=\"variant\">" + html_escape(v.name) +
+                            "</td><td class=\"num\">" +
+                            format_us(static_cast<double>(host_wait_ns)) + "</td>";
+    const size_t at = html_->find(row, html_->find("id=\"waits\""));
+    ASSERT_NE(at, std::string::npos) << row;
+    const std::string line = html_->substr(at, html_->find("</tr>", at) - at);
+    EXPECT_NE(line.find("<td class=\"num\">" + format_us(r.launch_delays.median_ns) + "</td>"),
+              std::string::npos)
+        << line;
+    EXPECT_NE(line.find("<td class=\"num\">" + std::to_string(longest) + "</td>"),
+              std::string::npos)
+        << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, kVariants.size());
+}
+
 TEST_F(ShippedStudyReport, HtmlIsSelfContainedAndSmall) {
   const std::string& html = *html_;
   for (const char* outside : {"http://", "https://", "src=", "<script", "<link", "@import", "<img"})
@@ -579,7 +611,7 @@ TEST_F(ShippedStudyReport, MarkdownHasTheTableAndTheFindings) {
   EXPECT_NE(md.find("## bf16, batch 4, 16 heads, seq 2048"), std::string::npos);
   EXPECT_NE(md.find("| variant | kernels/fwd | main kernel |"), std::string::npos);
   for (const std::string& v : kVariants)
-    EXPECT_NE(md.find("\n| " + v + " |"), std::string::npos) << v;
+    EXPECT_NE(md.find("\n| " + markdown_cell(v) + " |"), std::string::npos) << v;
   EXPECT_NE(md.find("not-fused, hidden-copy"), std::string::npos);
   EXPECT_NE(md.find("- naive: **hidden-copy** aten::masked_fill copies its input"),
             std::string::npos);
@@ -588,8 +620,8 @@ TEST_F(ShippedStudyReport, MarkdownHasTheTableAndTheFindings) {
   EXPECT_EQ(md.find("<svg"), std::string::npos);
 }
 
-// Issue 15: the other shapes shipped beside the study (gqa/, decode/, window/) each get a section
-// with their headline and table; the decode step's rate is the bandwidth of K and V.
+// docs/STUDY.md: the other shapes shipped beside the study (gqa/, decode/, window/) each get a
+// section with their headline and table; the decode step's rate is the bandwidth of K and V.
 TEST_F(ShippedStudyReport, StudiesBesideTheRunEachGetASection) {
   std::vector<std::string> folders;
   for (const ReportBeside& b : data_->beside) folders.push_back(b.folder);
@@ -619,8 +651,8 @@ TEST_F(ShippedStudyReport, StudiesBesideTheRunEachGetASection) {
   EXPECT_NE(md.find("causal, window 1024, forward on cuda"), std::string::npos);
 }
 
-// Issue 16: informational findings (how a kernel is built) come after those that explain time,
-// folded into a <details>, in the page and in the Markdown.
+// Informational findings (how a kernel is built, docs/METRICS.md) come after those that explain
+// time, folded into a <details>, in the page and in the Markdown.
 TEST_F(ShippedStudyReport, InformationalFindingsComeLastAndFolded) {
   std::string notes = between(*html_, R"(<div class="notes">)", "</section>");
   std::string naive =
@@ -648,7 +680,7 @@ TEST_F(ShippedStudyReport, InformationalFindingsComeLastAndFolded) {
   EXPECT_GT(md.find("- sdpa-cudnn: **cuLaunchKernelEx**"), details);
 }
 
-// Issue 16: sdpa-auto picks cuDNN, so its sweep line lay exactly on sdpa-cudnn's and hid it.
+// sdpa-auto picks cuDNN (docs/STUDY.md), so its sweep line lay exactly on sdpa-cudnn's and hid it.
 TEST_F(ShippedStudyReport, CoincidingSweepLinesAreDrawnApartAndNamed) {
   std::string chart = between(*html_, R"(id="sweep-time")", "</svg>");
   ASSERT_FALSE(chart.empty());
@@ -759,14 +791,18 @@ TEST(ReportCli, WritesHtmlAndMarkdownAndRefusesBadInputWithOneLine) {
     EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
     EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << bad << "\n" << r.output;
   }
-  EXPECT_EQ(testing::run_cli("report " + kStudy).exit_code, 2);  // no -o: a usage error
+  // No -o: the text on standard output, as every command writes.
+  const auto plain = testing::run_cli("report " + kStudy);
+  EXPECT_EQ(plain.exit_code, 0);
+  EXPECT_EQ(plain.output.rfind("attnprof study: NVIDIA H200", 0), 0u) << plain.output;
 }
 
 // The table as text is the bench's table.txt, read back from summary.json: for the shipped study
 // the bench printed, every line of its table comes out the same (the bench's own first line
 // names the bench), then its findings and how each column is measured.
 TEST(ReportCli, TextIsTheBenchsTableFromSummaryJson) {
-  auto text = testing::run_cli("report --format text " + kStudy + " -o -");
+  // --wide: the table whole, as the bench printed it, and no line wrapped.
+  auto text = testing::run_cli("report --format text --wide " + kStudy + " -o -");
   ASSERT_EQ(text.exit_code, 0) << text.output;
   const std::string bench = read_file(kStudy + "/table.txt");
   const size_t from = bench.find("\nbf16, batch 4");
@@ -786,10 +822,42 @@ TEST(ReportCli, TextIsTheBenchsTableFromSummaryJson) {
             std::string::npos);
 }
 
+// Without --wide, text fits 120 columns when it goes to no terminal (the study's
+// table ran to 211): the table in panels that each repeat the variant column, every header once,
+// and the headlines wrapped under their own column.
+size_t occurrences(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+TEST(ReportCli, TextAndHeadlinesFit120Columns) {
+  for (const std::string format : {"text", "headline"}) {
+    SCOPED_TRACE(format);
+    const auto r = testing::run_cli("report --format " + format + " " + kStudy);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    std::istringstream lines(r.output);
+    size_t count = 0;
+    for (std::string line; std::getline(lines, line); ++count)
+      EXPECT_LE(display_width(line), 120u) << line;
+    EXPECT_GT(count, 10u);
+  }
+  const std::string text = testing::run_cli("report --format text " + kStudy).output;
+  const std::string run = text.substr(0, text.find("\nWhat the traces show"));
+  for (const char* header : {"kernels/fwd", "main kernel", "GPU median (µs)", "peak mem",
+                             "launch API", "rel. error", "status"})
+    EXPECT_EQ(occurrences(run, header), 1u) << header << "\n" << run;
+  // Each panel starts with the variant column: each variant's row is in every panel.
+  const size_t panels = occurrences(run, "\nvariant ");
+  EXPECT_GE(panels, 2u) << run;
+  EXPECT_EQ(occurrences(run, "\nnaive "), panels) << run;
+  EXPECT_EQ(occurrences(run, "\nsdpa-auto (cudnn) "), panels) << run;
+}
+
 // What a terminal shows of a folder of studies (scripts/run-main.sh): the headline of the run and
-// of each study beside it, one line each, the folders in one column.
+// of each study beside it, one line each with --wide, the folders in one column.
 TEST(ReportCli, HeadlineIsOneLinePerStudy) {
-  auto r = testing::run_cli("report --format headline " + kStudy + "/ -o -");
+  auto r = testing::run_cli("report --format headline --wide " + kStudy + "/ -o -");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::vector<std::string> lines;
   for (size_t at = 0, end; (end = r.output.find('\n', at)) != std::string::npos; at = end + 1)

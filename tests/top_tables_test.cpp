@@ -177,10 +177,12 @@ TEST(TopTables, CsvAndMarkdown) {
   testing::TempFile file("nested.json", kNested);
   auto ops = testing::run_cli("analyze --format csv --table ops " + file.path());
   EXPECT_EQ(ops.exit_code, 0);
-  EXPECT_NE(ops.output.find("name,calls,cpu_us,self_cpu_us,gpu_us,self_gpu_us\n"),
+  EXPECT_NE(ops.output.find("name,input_shapes,calls,cpu_us,self_cpu_us,gpu_us,self_gpu_us,flops,"
+                            "bytes,costed_gpu_us,tflops_per_s,gb_per_s,roof_pct,roof\n"),
             std::string::npos)
       << ops.output;
-  EXPECT_NE(ops.output.find(",ProfilerStep#1,0,1,true,aten::copy_,2,140,100,7,7\n"),
+  // No shapes recorded: no cost, empty fields rather than 0.
+  EXPECT_NE(ops.output.find(",ProfilerStep#1,0,1,true,aten::copy_,,2,140,100,7,7,,,0,,,,\n"),
             std::string::npos)
       << ops.output;
   auto modules = testing::run_cli("analyze --format csv --table modules " + file.path());

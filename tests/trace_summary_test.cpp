@@ -172,8 +172,8 @@ TEST(TraceSummary, WhatIsNoSummaryIsRefusedWithItsLineAndByte) {
   missing.erase(missing.find("\"kernels\":"), std::string("\"kernels\":").size() + 2);
   EXPECT_NE(refused(missing).find("is missing"), std::string::npos) << refused(missing);
   std::string later = good;
-  later.replace(later.find("\"version\":1"), 11, "\"version\":2");
-  EXPECT_NE(refused(later).find("version 2, written by a later attnprof"), std::string::npos);
+  later.replace(later.find("\"version\":2"), 11, "\"version\":3");
+  EXPECT_NE(refused(later).find("version 3, written by a later attnprof"), std::string::npos);
   EXPECT_NE(refused("{\"traceEvents\": []}").find("not a trace summary: format"),
             std::string::npos);
   EXPECT_NE(refused("{\"format\"").find("not JSON"), std::string::npos);

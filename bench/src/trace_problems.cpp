@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/spread.h"
 #include "attnprof/analysis.h"
 #include "base/format_units.h"
 
@@ -40,12 +41,6 @@ CallKey key_of(const AttentionCall& c) {
 
 bool has_shapes(const AttentionCall& c) {
   return c.batch && c.heads && c.q_len && c.kv_len && c.head_dim;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 struct Group {
@@ -87,9 +82,18 @@ std::optional<Problem> problem_of(const AttentionCall& c, DeviceKind device, std
           p.q_seq, p.seq);
   } else if (c.causal.has_value()) {
     p.mask = MaskKind::kNone;
+  } else if (c.backend == AttentionBackend::kUnfused) {
+    // An eager chain adds its mask as a tensor (or none): every pair is computed either way.
+    p.mask = MaskKind::kExplicit;
+    assumed =
+        "an unfused chain, whose mask (if any) is a tensor the trace does not show: timed as the "
+        "causal pattern given as a tensor";
   } else {
-    why = "its mask is not recorded";
-    return std::nullopt;
+    p.mask = MaskKind::kCausal;
+    assumed = fmt::format(
+        "{}'s mask is not recorded (a block mask's contents are not in the trace): timed as the "
+        "causal pattern",
+        attention_backend_id(c.backend));
   }
   if (c.window) {
     p.window = *c.window + 1;  // the bench's window counts the query's own key
@@ -179,12 +183,12 @@ Result<TraceProblems> trace_problems(const std::string& path, const std::string&
     }
     TraceCall call;
     call.calls = static_cast<int>(g.times.size());
-    call.trace_ns = median(g.times);
+    call.trace_ns = spread_of(g.times).median;
     CallKey backward = key;
     std::get<8>(backward) = true;
     if (auto b = groups.find(backward); b != groups.end()) {
       problem->backward = true;
-      call.trace_ns += median(b->second.times);
+      call.trace_ns += spread_of(b->second.times).median;
     }
     call.problem = *problem;
     call.backend = std::string(attention_backend_id(c.backend));

@@ -134,6 +134,13 @@ struct TraceMarker {
   int64_t ts_ns = 0;  // trace clock
 };
 
+// The user annotations (record_function) of a trace by name, numbered names (ProfilerStep#3)
+// counted under their pattern (ProfilerStep#*), which --region accepts.
+struct AnnotationCount {
+  std::string name;
+  int64_t count = 0;
+};
+
 struct TraceAnalysis {
   std::string path;
   uint64_t json_bytes = 0;          // decompressed
@@ -142,6 +149,9 @@ struct TraceAnalysis {
   // From distributedInfo; -1 where it does not say (never guessed).
   int32_t rank = -1, world_size = -1;
   std::string region_pattern;  // what regions were matched against, "" for the whole trace
+  // When the default fell back to the whole trace: the annotations --region could pick instead,
+  // the most frequent first (README.md, `attnprof analyze`); empty otherwise.
+  std::vector<AnnotationCount> annotations;
   std::vector<DeviceSummary> devices;
   std::vector<RegionSummary> regions;
   // The processes the regions come from, when more than one: each region then names its pid.
@@ -178,8 +188,15 @@ struct AnalyzeOptions {
   // Top tables (RegionSummary::tables) for every region; else for the typical region only, as
   // analyze's text shows them (a trace of many regions then holds one region's tables).
   bool tables_of_every_region = true;
+  // The ops table has a row per op name and input shapes (key_averages(group_by_input_shape=
+  // True)) instead of per name: `analyze --group-by shape`.
+  bool ops_by_shape = false;
   // Compute findings (what the trace means) as well.
   bool explain = false;
+  // A trace that holds the capture of the CUDA graphs this one replays, and replays after it:
+  // replays that the trace cannot pair with a capture of its own take their ops from it, matched
+  // by their kernel names (attribution "signature", docs/CUDA_GRAPHS.md). Empty: none.
+  std::string graph_capture;
   Limits limits;
   // Threads that read and parse the trace, the calling one included: 0 for one per core (at most
   // 8). analyze_files sets it when it reads several traces at once, so that together they keep

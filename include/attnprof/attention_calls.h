@@ -53,7 +53,14 @@ struct AttentionCall {
   std::optional<int64_t> window;
   std::optional<double> flops;  // op_cost's count for the op that ran
   std::string assumed;          // what the count assumed, in words
-  int64_t gpu_ns = 0;           // busy time of its GPU work (the union of its intervals)
+  std::optional<double> bytes;  // the fewest bytes it must move (op_cost's), where counted
+  // Achieved TFLOP/s against the roof of the GPU named in deviceProperties (its datasheet,
+  // analysis/gpu_datasheet.h): the dense peak of its dtype, or, where FLOPs per byte are too few
+  // to reach it (a decode step), the memory bandwidth times those FLOPs per byte. None for a GPU
+  // the datasheet does not hold, or a call without FLOPs.
+  std::optional<double> roof_pct;
+  std::string roof;    // which roof: "bf16 dense 989 TFLOP/s", "memory 4800 GB/s x 0.9 FLOP/B"
+  int64_t gpu_ns = 0;  // busy time of its GPU work (the union of its intervals)
   int64_t kernels = 0;
   std::string main_kernel;  // the short name of its longest kernel
   // For a user to act on: why SDPA ran its math backend, from the recorded inputs.

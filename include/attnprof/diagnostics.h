@@ -26,6 +26,8 @@ enum class DiagnosticKind : uint8_t {
   kScopesAsOps,              // PyTorch 1.8-1.9 wrote record_function scopes as ops
   kCarriedIn,                // GPU work launched before the profiler's window opened
   kWorkOutsideRegions,       // GPU work that no region holds
+  kReplayNotMatched,         // a graph replay that --graph-capture's trace does not match
+  kLaunchCaptured,           // a launch recorded into a CUDA graph while it was captured
   kCount
 };
 

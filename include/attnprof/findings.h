@@ -23,6 +23,7 @@ enum class FindingKind {
   kSplitKv,             // the keys split across blocks of work, then combined (decode)
   kKvRepeat,            // K and V repeated per query head by hand (grouped-query attention)
   kCommunicationBound,  // communication not overlapping compute is most of the GPU's busy time
+  kGraphReplay,         // CUDA graph replays: their CPU cost against the launches they replaced
 };
 
 // Stable identifiers, used in JSON and in tests: "hidden-copy", "precision-upcast", ...

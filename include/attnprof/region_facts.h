@@ -58,6 +58,26 @@ struct BreakdownFacts {
   Spread communication_overlap_pct;
 };
 
+// A region's waits as single numbers, named as check's metrics are (docs/BREAKDOWN.md): its idle
+// time by cause summed over its streams, its launch delays, and its streams' queues. check, diff,
+// the Python module's regions table and the report read these, so that each says the same.
+struct RegionWaits {
+  int64_t idle_host_wait_ns = 0, idle_kernel_gap_ns = 0, idle_other_ns = 0;
+  // Launch call to GPU start; none when no activity's launch is in the trace.
+  std::optional<double> launch_delay_median_ns, launch_delay_p95_ns, launch_delay_max_ns;
+  std::optional<double> op_to_launch_median_ns;  // none when no launch has an op
+  int32_t queue_max_length = 0;                  // the longest queue of any stream
+  double queue_mean_length = 0;  // the longest of the streams' time-weighted mean queues
+  int64_t full_queue_ns = 0;     // time at a full queue, summed over the streams
+};
+
+// RegionWaits over the regions: each spread over the regions that have the value.
+struct WaitFacts {
+  Spread idle_host_wait_ns, idle_kernel_gap_ns, idle_other_ns;
+  Spread launch_delay_median_ns, launch_delay_p95_ns, launch_delay_max_ns, op_to_launch_median_ns;
+  Spread queue_max_length, queue_mean_length, full_queue_ns;
+};
+
 struct KernelClassFacts {
   Spread count;    // activities of the class per region
   Spread time_ns;  // sum of their durations per region
@@ -89,6 +109,7 @@ struct RegionFacts {
   // Indexed by KernelClass, over every region.
   std::array<KernelClassFacts, kKernelClassCount> by_class;
   BreakdownFacts breakdown;
+  WaitFacts waits;
   std::optional<MainKernel> main_kernel;  // none when the typical region ran no kernel
   // What Nsight Compute measured of one typical call (bench --counters, docs/counters.md): the
   // call's kernels summed. A trace alone has none; the bench and `check` on a study folder (from

@@ -4,6 +4,7 @@
 // (what is counted where, and never twice) are in docs/top-tables.md.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct KernelClassTotal {
 // the time of the ops directly under each call. GPU time is the work its calls launched: `self`
 // the work whose innermost op it is, `total` also the work of the ops under it, each activity
 // counted once per name however deep the name recurs.
+//
+// Costs (docs/OP_COSTS.md) sit on the calls that launched GPU work themselves (the innermost op
+// of a kernel's launch): aten::linear's FLOPs are its aten::addmm's, never counted in both. None
+// where no such call had recorded shapes (record_shapes=True) or the op is outside the cost model.
 struct OpTotal {
   std::string name;
   int64_t calls = 0;
@@ -39,6 +44,27 @@ struct OpTotal {
   int64_t self_cpu_ns = 0;
   int64_t gpu_ns = 0;
   int64_t self_gpu_ns = 0;
+  // The inputs' sizes as the trace records them ("[[4096, 1024], [1024, 1024]]"), when the table
+  // is grouped by input shape (key_averages(group_by_input_shape=True)); empty otherwise, and
+  // for the calls whose shapes were not recorded.
+  std::string input_shapes;
+  std::optional<double> flops;  // summed over the costed calls
+  std::optional<double> bytes;  // the fewest bytes those calls must move
+  int64_t costed_gpu_ns = 0;    // the costed calls' own GPU time (self_gpu_ns of those calls)
+  // Judged by bytes/s against the memory bandwidth (elementwise, reductions, copies) rather than
+  // by FLOP/s against a compute peak (GEMMs, convolutions, attention).
+  bool memory_bound = false;
+  // The peak the op is held to ("bf16 dense 989.4 TFLOP/s", "HBM 4800 GB/s") and the share of it
+  // reached: FLOP/s or bytes/s over costed_gpu_ns. None without a datasheet row for the GPU or a
+  // peak for the operands' type.
+  std::string roof;
+  std::optional<double> roof_pct;
+  // flops (or bytes) per second over costed_gpu_ns; none without a cost or GPU time.
+  std::optional<double> achieved_per_s() const {
+    const std::optional<double>& work = memory_bound ? bytes : flops;
+    if (!work || costed_gpu_ns <= 0) return std::nullopt;
+    return *work / (static_cast<double>(costed_gpu_ns) * 1e-9);
+  }
 };
 
 // One nn.Module instance ("Linear_3", from python_function events "nn.Module: Linear_3") or
@@ -60,6 +86,11 @@ struct RegionTables {
   std::vector<KernelTotal> kernels;
   std::vector<KernelClassTotal> kernel_classes;
   std::vector<OpTotal> ops;
+  // The datasheet row the ops' % of roof used ("H200"), or why there is none ("no datasheet for
+  // the GPU \"NVIDIA GeForce RTX 4090\"", "the trace names no GPU"); one of the two is set when
+  // some op has a cost.
+  std::string roof_gpu;
+  std::string no_roof_reason;
   std::vector<ModuleTotal> module_classes;
   std::vector<ModuleTotal> module_instances;
 };

@@ -80,10 +80,22 @@ struct TraceSide {
 
 struct TraceDiff {
   TraceSide a, b;
+  // What makes the sides not like for like: a different device, attention element type or shape,
+  // one phrase each (analysis/workload_mismatch.h); empty when they agree or do not say.
+  std::vector<std::string> unlike;
   QuantityDiff kernels, memcpy, memset, gpu_busy_ns, wall_ns, cpu_ns;
   // The time breakdown (attnprof/time_breakdown.h) per region.
   QuantityDiff idle_ns, compute_ns, communication_ns, memory_ns;
   std::map<std::string, QuantityDiff> memcpy_by_kind;  // kinds present in either trace
+  // Idle time by cause, launch delays and queues (RegionWaits), named as check's metrics are
+  // (idle_host_wait_us, ...), each a time (ns) or a count; a launch delay only where both traces
+  // have one. Text and Markdown show the changed ones.
+  struct WaitDiff {
+    std::string metric;
+    bool is_time = true;
+    QuantityDiff quantity;
+  };
+  std::vector<WaitDiff> waits;
   std::vector<ClassDiff>
       classes;  // classes with activities in either trace, in kAllKernelClasses order
   std::vector<ActivityDiff> activities;  // the aligned sequence, in GPU order

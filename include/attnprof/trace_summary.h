@@ -23,7 +23,8 @@ namespace attnprof {
 // What the summary's "format" key says, and the version this attnprof writes and reads (a
 // summary of a later version is refused, with a line saying so).
 inline constexpr std::string_view kTraceSummaryFormat = "attnprof-trace-summary";
-inline constexpr int kTraceSummaryVersion = 1;
+// Version 2 added each region's waits (idle by cause per stream, launch delays, queues).
+inline constexpr int kTraceSummaryVersion = 2;
 
 // One JSON object on one line, ending in a newline: summaries of many traces are JSON Lines.
 std::string write_trace_summary(const TraceAnalysis& analysis);

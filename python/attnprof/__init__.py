@@ -18,9 +18,16 @@ pandas DataFrames.
     lines = [attnprof.summarize(p) for p in paths]      # or attnprof.distributed.analyze(...)
     run = attnprof.merge(lines)                          # run.across as analyze gives it
 
+    # The other commands, with the CLI's semantics (README.md, "From Python"):
+    d = attnprof.diff("before.json.gz", "after.json.gz")  # d.per_region, d.activities, d.unlike
+    c = attnprof.check("t.json.gz", expect=["kernels <= 3"])  # c.passed, c.results
+    page = attnprof.report("out/study", format="md")      # or output="report.html"
+
 The columns are those of `attnprof analyze --format csv` (activities; kernels, ops, modules
-and attention with --table) and of its JSON output;
-times are in microseconds (columns ending in _us). Nothing here parses JSON in Python.
+and attention with --table) and of its JSON output, value for value; a value the trace does not
+give (grid, block, registers, shared memory, bytes; a trace's rank and world size) is NaN here,
+empty in the CSV and null in the JSON. Times are in microseconds (columns ending in _us); every
+name and unit is in docs/METRICS.md. Nothing here parses JSON in Python.
 """
 
 import errno
@@ -43,7 +50,8 @@ except ImportError as error:  # the compiled half is missing or built for anothe
         f"attnprof_python` and put build/release/python on PYTHONPATH, or install the module "
         f"(README.md, 'From Python')") from error
 
-__all__ = ["Traces", "TraceReadError", "read", "analyze", "summarize", "merge"]
+__all__ = ["Traces", "TraceReadError", "Diff", "Check", "read", "analyze", "summarize", "merge",
+           "diff", "check", "report"]
 
 
 class TraceReadError(ValueError):
@@ -160,3 +168,99 @@ def merge(summaries: Iterable[str]) -> Traces:
         summaries = [summaries]
     return _frames(_attnprof.merge(list(summaries)))
 
+
+
+def _raise_failure(result):
+    """The C++ half returns {"error", "error_kind"} where the CLI would print its one line and
+    exit 2."""
+    if isinstance(result, dict) and "error" in result:
+        raise TraceReadError(result["error"], result["error_kind"])
+    return result
+
+
+@dataclass
+class Diff:
+    """What changed from trace `a` to trace `b`, as `attnprof diff a b` says it.
+
+    `per_region`: one row per quantity (kernels, memcpy, memset, gpu_busy_us, wall_us, cpu_us,
+    idle_us, compute_us, communication_us, memory_us), the median, min and max of each side over
+    its regions, `delta` (b - a), the `threshold` a change must exceed and `changed`.
+    `classes`: per kernel class, counts and GPU time. `activities`: the typical regions' activities
+    aligned, each `same`, `changed`, `added` or `removed`. `unlike`: what makes the sides not like
+    for like (device, attention element type or shapes), empty when they agree."""
+
+    a: str
+    b: str
+    unlike: List[str]
+    aligned_in_order: bool
+    per_region: pd.DataFrame
+    classes: pd.DataFrame
+    activities: pd.DataFrame
+
+
+def diff(a: PathLike, b: PathLike, region: Optional[str] = None) -> Diff:
+    """Compares trace `b` with trace `a` (the baseline), region by region; raises TraceReadError
+    with attnprof's line when either cannot be read or has no region."""
+    d = _raise_failure(_attnprof.diff(_path(a), _path(b), region or ""))
+    return Diff(a=d["a"], b=d["b"], unlike=list(d["unlike"]),
+                aligned_in_order=bool(d["aligned_in_order"]),
+                per_region=pd.DataFrame(d["per_region"]), classes=pd.DataFrame(d["classes"]),
+                activities=pd.DataFrame(d["activities"]))
+
+
+@dataclass
+class Check:
+    """Expectations checked as `attnprof check` checks them: `passed` is its exit code 0.
+
+    `results`: one row per expectation (per variant of a study folder): trace, variant,
+    expression, source, holds, actual. `unchecked`: a study's traces its summary.json lists but
+    that are missing (the check then fails)."""
+
+    passed: bool
+    results: pd.DataFrame
+    unchecked: List[str] = field(default_factory=list)
+
+
+def check(target: PathLike, expect: Union[str, Iterable[str]] = (),
+          expectations: Optional[PathLike] = None, region: Optional[str] = None,
+          baseline: Optional[PathLike] = None) -> Check:
+    """Checks a trace, or a study folder variant by variant, against `expect` (expressions such
+    as "kernels <= 3", docs/check-and-diff.md) and the lines of an `expectations` file; a
+    `baseline` (trace, or study folder) is what `baseline.METRIC` reads. An expression that does
+    not parse raises ValueError; a file that cannot be read, TraceReadError."""
+    if isinstance(expect, str):
+        expect = [expect]
+    c = _raise_failure(_attnprof.check(
+        _path(target), list(expect), _path(expectations) if expectations is not None else "",
+        region or "", _path(baseline) if baseline is not None else ""))
+    return Check(passed=bool(c["passed"]), results=pd.DataFrame(c["results"]),
+                 unchecked=list(c["unchecked"]))
+
+
+# The formats a file name's extension names, as the CLI's -o chooses them (src/cli/output_option.cpp).
+_REPORT_EXTENSIONS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md",
+                      ".txt": "text"}
+
+
+def report(inputs: Union[PathLike, Iterable[PathLike]], format: Optional[str] = None,
+           region: Optional[str] = None, output: Optional[PathLike] = None,
+           wide: bool = False) -> Optional[str]:
+    """The report of a bench run folder or of traces, as `attnprof report` writes it.
+
+    Without `output`, returns it as a string (text unless `format` says html, md or headline).
+    With `output`, writes the file whole or not at all, never over an input, and returns None;
+    its format is `format`, else the one the file's extension names, else html. A `format` the
+    extension contradicts raises ValueError, as the CLI refuses it. Text fits 120 columns, as the
+    CLI writes it to a file or a pipe, unless `wide`."""
+    if isinstance(inputs, (str, bytes, os.PathLike)):
+        inputs = [inputs]
+    paths = [_path(p) for p in inputs]
+    out = _path(output) if output is not None else ""
+    named = next((f for ext, f in _REPORT_EXTENSIONS.items() if out.lower().endswith(ext)), None)
+    if format is not None and named is not None and format != named and not (
+            named == "text" and format == "headline"):
+        raise ValueError(f"format {format!r} but output {out} names a {named} file: drop format, "
+                         f"or name the file for {format}")
+    chosen = format or named or ("html" if out else "text")
+    text = _raise_failure(_attnprof.report(paths, chosen, region or "", out, wide))
+    return None if out else text

@@ -137,6 +137,106 @@ def test_regions_have_the_time_breakdown():
     assert parts.tolist() == pytest.approx(t.regions["gpu_busy_us"].tolist())
 
 
+def waits_of_json_region(r):
+    """A region's waits as analyze's JSON has them, summed and taken as check and the frames do."""
+    idle = r["idle_by_stream"]
+    delays = r["launch_delays"]
+    launched = delays["launched"] > 0
+    nan = float("nan")
+    return {
+        "idle_host_wait_us": sum(s["host_wait_us"] for s in idle),
+        "idle_kernel_gap_us": sum(s["kernel_gap_us"] for s in idle),
+        "idle_other_us": sum(s["other_us"] for s in idle),
+        "launch_delay_median_us": delays["median_us"] if launched else nan,
+        "launch_delay_p95_us": delays["p95_us"] if launched else nan,
+        "launch_delay_max_us": delays["max_us"] if launched else nan,
+        "op_to_launch_median_us": nan if delays["op_to_launch_median_us"] is None
+        else delays["op_to_launch_median_us"],
+        "queue_max_length": max([q["max_length"] for q in r["queues"]], default=0),
+        "queue_mean_length": max([q["mean_length"] for q in r["queues"]], default=0.0),
+        "full_queue_us": sum(q["full_queue_us"] for q in r["queues"]),
+    }
+
+
+WAIT_TRACES = ["models/llama-decode-sdpa.json.gz", "models/llama-train-sdpa.json.gz",
+               "foreign/hta_nccl_rank0.json.gz"]
+
+
+@pytest.mark.parametrize("name", WAIT_TRACES)
+def test_regions_have_idle_causes_launch_delays_and_queues(name):
+    """Real H200 traces and HTA's NCCL rank: per region, the frame's values are the JSON's."""
+    t = attnprof.read(fixture(name))
+    doc = cli_json(fixture(name))["traces"][0]
+    expected = [waits_of_json_region(r) for r in doc["regions"]]
+    assert len(expected) == len(t.regions) > 0
+    for column in expected[0]:
+        assert t.regions[column].tolist() == pytest.approx(
+            [e[column] for e in expected], nan_ok=True), column
+    # Something to compare: the decode steps wait on the host, and every trace launches.
+    assert t.regions["launch_delay_median_us"].notna().all()
+    assert (t.regions["queue_max_length"] > 0).all()
+
+
+@pytest.mark.parametrize("name", WAIT_TRACES)
+def test_check_metrics_of_waits_are_the_json_medians(name):
+    """check's metrics are the medians over the regions of the same values (check --format json)."""
+    doc = cli_json(fixture(name))["traces"][0]
+    expected = [waits_of_json_region(r) for r in doc["regions"]]
+    metrics = list(expected[0])
+    out = subprocess.run([CLI, "check", fixture(name), "--format", "json"] +
+                         sum((["--expect", f"{m} >= 0"] for m in metrics), []),
+                         capture_output=True, text=True)
+    assert out.returncode in (0, 1), out.stdout + out.stderr
+    got = json.loads(out.stdout)
+    values = json.dumps(got)
+    for m in metrics:
+        present = sorted(e[m] for e in expected if e[m] == e[m])  # NaN is absent
+        median = (present[len(present) // 2] if len(present) % 2 else
+                  (present[len(present) // 2 - 1] + present[len(present) // 2]) / 2)
+        assert m in values, m
+        assert median == pytest.approx(metric_median(got, m), rel=1e-6, abs=1e-3), m
+
+
+def test_diff_shows_the_waits_that_changed():
+    """A prefill against a decode step (real H200 traces): diff's JSON has every wait, with A's
+    median that of analyze's JSON; its text has a line for each changed one, and none for the
+    others."""
+    a, b = fixture("models/llama-prefill-sdpa.json.gz"), fixture("models/llama-decode-sdpa.json.gz")
+    run = lambda *args: subprocess.run([CLI, "diff", *args, a, b], capture_output=True, text=True)
+    doc = json.loads(run("--format", "json").stdout)["per_region"]
+    text = run().stdout
+    expected = [waits_of_json_region(r) for r in cli_json(a)["traces"][0]["regions"]]
+    changed = 0
+    for metric in expected[0]:
+        assert metric in doc, metric
+        present = sorted(e[metric] for e in expected)
+        median = (present[len(present) // 2] if len(present) % 2 else
+                  (present[len(present) // 2 - 1] + present[len(present) // 2]) / 2)
+        assert doc[metric]["a"]["median"] == pytest.approx(median, rel=1e-6, abs=1e-3), metric
+        lines = [line for line in text.splitlines() if line.lstrip().startswith(metric + " ")]
+        assert len(lines) == (1 if doc[metric]["changed"] else 0), (metric, lines)
+        changed += doc[metric]["changed"]
+    assert changed > 0  # a decode step waits otherwise than a prefill
+
+
+def metric_median(check_json, metric):
+    """The median check reports for `metric`, wherever its JSON keeps it."""
+    found = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if metric in node and isinstance(node[metric], dict) and "median" in node[metric]:
+                found.append(node[metric]["median"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+    walk(check_json)
+    assert found, metric
+    return found[0]
+
+
 # Hostile input, second pass (docs/SECURITY.md): paths are taken as open() takes them.
 def test_read_refuses_an_embedded_nul_as_open_does():
     with pytest.raises(ValueError, match="embedded null"):
@@ -189,3 +289,29 @@ def test_top_tables_match_the_json_output():
     attention = t.modules[(t.modules["name"] == "Attention_0") & t.modules["typical"]]
     assert list(attention["class"]) == ["Attention"]
     assert list(attention["gpu_activities"]) == [14]
+
+
+def test_attention_calls_match_the_json_output():
+    path = fixture("models/llama-train-sdpa.json.gz")
+    t = attnprof.read(path)
+    doc = cli_json(path)["traces"][0]
+    calls = t.attention_calls
+    expected = [c for region in doc["regions"] for c in region["attention_calls"]]
+    assert len(calls) == len(expected) == 8  # 2 steps x 2 layers x forward and backward
+    assert list(calls["backend"]) == [c["backend"] for c in expected]
+    assert list(calls["backward"]) == [c["backward"] for c in expected]
+    for column in ["batch", "heads", "kv_heads", "q_len", "kv_len", "head_dim", "flops", "gpu_us"]:
+        assert list(calls[column]) == pytest.approx([c[column] for c in expected]), column
+    assert list(calls["causal"]) == [c["causal"] for c in expected]
+    assert set(calls["kv_heads"]) == {4}
+
+
+def test_attention_calls_unknown_shapes_are_nan_and_none():
+    # A graph's replays without their capture: the cuDNN kernels' ops are unknown.
+    t = attnprof.read(fixture("graphs/hf-decode-graph-replay.json.gz"))
+    calls = t.attention_calls
+    assert len(calls) > 0
+    assert set(calls["backend"]) == {"cudnn"}
+    assert calls["heads"].isna().all()
+    assert calls["flops"].isna().all()
+    assert all(c is None for c in calls["causal"])

@@ -65,7 +65,7 @@ def test_merge_refuses_text_that_is_no_summary():
     with pytest.raises(ValueError, match=r"summary 0: line 1 \(byte 0\): not a trace summary"):
         attnprof.merge(['{"format": "something else"}'])
     line = attnprof.summarize(os.path.join(DATA, "study_naive.json.gz"))
-    newer = line.replace('"version":1', '"version":99')
+    newer = line.replace('"version":2', '"version":99')
     with pytest.raises(ValueError, match="written by a later attnprof"):
         attnprof.merge([newer])
 

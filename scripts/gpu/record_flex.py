@@ -179,28 +179,29 @@ def describe(a):
 
 
 # ---------------------------------------------------------------------------------------------
-# The datasheet peaks: the bench's own table (bench/src/gpu_peaks.cpp), read from its source so
-# that there is one table.
+# The datasheet peaks: the core's table (src/analysis/gpu_datasheet.cpp, docs/GPU_DATASHEET.md),
+# asked of attnprof (`attnprof datasheet --device NAME`), so that there is one table.
 
-def datasheet(device_name):
-    """The row of `device_name`: bf16, fp16, tf32, fp32 TFLOP/s, HBM TB/s, and the peaks' source;
-    None for a GPU not in the table."""
-    try:
-        with open(os.path.join(ROOT, "bench", "src", "gpu_peaks.cpp")) as f:
-            table = f.read()
-        with open(os.path.join(ROOT, "bench", "src", "gpu_peaks.h")) as f:
-            source = re.search(r'kPeakSource = "([^"]+)"', f.read()).group(1)
-    except (OSError, AttributeError):
+def datasheet(device_name, attnprof=None):
+    """The row of `device_name`: bf16, fp16, tf32, fp32 TFLOP/s, memory TB/s, and the peaks'
+    source; None for a GPU not in the table or without an attnprof binary to ask."""
+    attnprof = find_attnprof(attnprof)
+    if not attnprof:
         return None
-    number = r"\s*([0-9.]+)\s*"
-    for m in re.finditer(r'\{"([^"]+)",' + ",".join([number] * 5) + r"\}", table):
-        if m.group(1) == device_name:
-            return [float(m.group(i)) for i in range(2, 7)] + [source]
-    return None
+    done = subprocess.run([attnprof, "datasheet", "--format", "json", "--device", device_name],
+                          capture_output=True, text=True)
+    try:
+        row = json.loads(done.stdout) if done.returncode == 0 else None
+    except ValueError:
+        row = None
+    if not row:
+        return None
+    return [row["bf16_tflops"], row["fp16_tflops"], row["tf32_tflops"], row["fp32_tflops"],
+            row["memory_gb_per_s"] / 1e3, f"{row['source']}, dense, without sparsity"]
 
 
-def dense_peak(device_name, dtype, tf32):
-    row = datasheet(device_name)
+def dense_peak(device_name, dtype, tf32, attnprof=None):
+    row = datasheet(device_name, attnprof)
     if not row:
         return None
     bf16, fp16, tf32_rate, fp32, _, source = row
@@ -209,11 +210,11 @@ def dense_peak(device_name, dtype, tf32):
     return {"tflops": rate, "precision": precision, "source": source}
 
 
-def hbm_bandwidth(device_name):
+def hbm_bandwidth(device_name, attnprof=None):
     """The bandwidth a K/V rate is compared with: the datasheet's (the bench's, without
     --counters; the recorder measures no copy kernel)."""
-    row = datasheet(device_name)
-    return {"bytes_per_s": row[4] * 1e12, "source": "the NVIDIA datasheet's"} if row else None
+    row = datasheet(device_name, attnprof)
+    return {"bytes_per_s": row[4] * 1e12, "source": "the datasheet's"} if row else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -608,9 +609,9 @@ def record(a, variants):
         print(f"record_flex: {name}: {m['status']} {m['reason']}".rstrip(), file=sys.stderr,
               flush=True)
         rows.append(m)
-    peak = dense_peak(env["device"], a.dtype, env["tf32_matmul"])
+    peak = dense_peak(env["device"], a.dtype, env["tf32_matmul"], a.attnprof)
     flops = attention_flops(a)
-    point = bound_fields(a, flops, peak, hbm_bandwidth(env["device"]))
+    point = bound_fields(a, flops, peak, hbm_bandwidth(env["device"], a.attnprof))
     summary = {
         "schemaVersion": 2,
         "tool": "scripts/gpu/record_flex.py",

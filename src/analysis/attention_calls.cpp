@@ -7,6 +7,7 @@
 
 #include "analysis/attention_backend.h"
 #include "analysis/busy_time.h"
+#include "analysis/gpu_datasheet.h"
 #include "analysis/kernel_names.h"
 #include "analysis/spread.h"
 
@@ -114,6 +115,7 @@ AttentionCall op_call(const FindingContext& c, const AttentionOp& a,
         set_shape(call, *s);
         if (const auto cost = op_cost(name, *args)) {
           call.flops = cost->flops;
+          call.bytes = cost->bytes;
           call.assumed = cost->assumed;
         } else {
           call.flops = shape_flops(*s);
@@ -162,10 +164,42 @@ AttentionCall chain_call(const FindingContext& c, const AttentionOp& a,
   const auto pv = op_cost(name_of(t, a.second_product), *second);
   if (qk && pv) {
     call.flops = qk->flops + pv->flops;
+    call.bytes = qk->bytes + pv->bytes;
     call.assumed =
         "two products over every query-key pair (what a mask hides is computed all the same)";
   }
   return call;
+}
+
+std::optional<PeakPrecision> precision_of(std::string_view dtype) {
+  if (dtype == "bf16") return PeakPrecision::kBf16;
+  if (dtype == "fp16") return PeakPrecision::kFp16;
+  if (dtype == "fp32") return PeakPrecision::kFp32;
+  if (dtype.starts_with("fp8")) return PeakPrecision::kFp8;
+  return std::nullopt;
+}
+
+// The call's roof on its GPU: the dense peak of its dtype, or the bandwidth times its FLOPs per
+// byte where that is lower (a roofline's two sides).
+void set_roof(const Trace& t, const std::vector<GpuActivityId>& activities, AttentionCall& call) {
+  const std::optional<double> achieved = call.tflops();
+  const std::optional<PeakPrecision> precision = precision_of(call.dtype);
+  if (!achieved || !precision || activities.empty()) return;
+  const DeviceProperties* device = t.device(t.gpu_activities[activities.front()].device);
+  const GpuDatasheet* sheet = device ? find_gpu_datasheet(device->name) : nullptr;
+  if (!sheet || sheet->tflops(*precision) <= 0) return;
+  double roof = sheet->tflops(*precision);
+  call.roof = fmt::format("{} dense {:g} TFLOP/s", precision_name(*precision), roof);
+  if (call.bytes && *call.bytes > 0) {
+    const double intensity = *call.flops / *call.bytes;  // FLOPs per byte
+    const double memory_roof = sheet->memory_gb_per_s * intensity / 1e3;
+    if (memory_roof < roof) {
+      roof = memory_roof;
+      call.roof =
+          fmt::format("memory {:g} GB/s x {:.3g} FLOP/B", sheet->memory_gb_per_s, intensity);
+    }
+  }
+  call.roof_pct = 100.0 * *achieved / roof;
 }
 
 }  // namespace
@@ -220,6 +254,7 @@ AttentionCalls attention_calls_of(const FindingContext& c, size_t region,
     call.kernels = k.count;
     call.main_kernel = k.main;
     call.gpu_ns = a.busy_ns;
+    set_roof(t, a.activities, call);
     claimed.insert(claimed.end(), a.activities.begin(), a.activities.end());
     const int64_t start = a.activities.empty() ? t.host_events[a.op].start_ns
                                                : t.gpu_activities[a.activities.front()].start_ns;

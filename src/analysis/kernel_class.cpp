@@ -5,6 +5,7 @@
 #include <string>
 
 #include "analysis/findings/kernel_traits.h"
+#include "analysis/inductor_kernel.h"
 #include "analysis/text_match.h"
 
 namespace attnprof {
@@ -19,6 +20,22 @@ constexpr std::array<std::string_view, kKernelClassCount> kLabels = {
 bool has_any(const std::string& text, std::initializer_list<std::string_view> keywords) {
   return std::any_of(keywords.begin(), keywords.end(),
                      [&](std::string_view k) { return text.find(k) != std::string::npos; });
+}
+
+// Rule 2b: an Inductor kernel by what it fuses.
+KernelClass inductor_class(const InductorKernel& k) {
+  if (k.is_matmul_template()) return KernelClass::kGemm;
+  if (k.fuses_softmax()) return KernelClass::kSoftmax;
+  switch (k.kind) {
+    case InductorKind::kReduction:
+    case InductorKind::kPersistentReduction:
+      return KernelClass::kReduction;
+    case InductorKind::kPointwise:
+      return k.only_moves_data() ? KernelClass::kCopy : KernelClass::kElementwise;
+    case InductorKind::kTemplate:
+      break;
+  }
+  return KernelClass::kOther;
 }
 
 }  // namespace
@@ -48,15 +65,14 @@ KernelClass classify_kernel(std::string_view short_name, std::string_view name) 
                      "cudnn_generated_fort_native_sdpa"}) ||
       kernel_traits::is_flex_attention(full))
     return KernelClass::kFusedAttention;
+  if (auto inductor = parse_inductor_kernel(name.empty() ? short_name : name))
+    return inductor_class(*inductor);
   if (has_any(full, {"gemm", "nvjet", "xmma", "cublas", "cutlass"})) return KernelClass::kGemm;
   if (has_any(brief, {"softmax"})) return KernelClass::kSoftmax;
   if (has_any(brief, {"triu_tril"})) return KernelClass::kMask;
   if (has_any(brief, {"copy"})) return KernelClass::kCopy;
-  if (has_any(brief, {"reduce_kernel", "reduction"}) || kernel_traits::is_inductor_reduction(brief))
-    return KernelClass::kReduction;
-  if (has_any(brief, {"elementwise", "multi_tensor_apply"}) ||
-      kernel_traits::is_inductor_pointwise(brief))
-    return KernelClass::kElementwise;
+  if (has_any(brief, {"reduce_kernel", "reduction"})) return KernelClass::kReduction;
+  if (has_any(brief, {"elementwise", "multi_tensor_apply"})) return KernelClass::kElementwise;
   return KernelClass::kOther;
 }
 

@@ -13,17 +13,21 @@
 //      template (triton_tem_fused_flex_attention_0; not the split-KV reductions beside it,
 //      triton_red_fused_flex_attention_1) (checked before GEMMs: fused attention kernels are
 //      built from CUTLASS and their full names mention gemm);
+//   2b. Inductor's Triton kernels (analysis/inductor_kernel.h), by what their names say they
+//      fuse: a matmul template (triton_tem_fused_mm_0, bmm, addmm) is "gemm"; any kernel that
+//      fuses a softmax is "softmax"; another reduction (triton_red_, triton_per_) is
+//      "reduction"; a pointwise kernel (triton_poi_) that only moves, views or casts data
+//      (triton_poi_fused__to_copy_expand_unsqueeze_1) is "copy", any other "elementwise"; any
+//      other template is "other";
 //   3. "gemm": the full name has gemm, nvjet, xmma, cublas or cutlass (cuBLAS's nvjet and xmma
 //      kernels, CUTLASS kernels, whose short names fold the gemm away into template arguments);
 //   4. "softmax": the short name has softmax (softmax_warp_forward, cunn_SoftMaxForward, ...);
 //   5. "mask": the short name has triu_tril (the causal mask being built);
 //   6. "copy": the short name (the kernel and the functor it runs) has copy: direct_copy_kernel,
 //      bfloat16_copy_kernel, CatArrayBatchedCopy, i.e. dtype casts and layout copies;
-//   7. "reduction": the short name has reduce_kernel or reduction, or is Inductor's reduction
-//      (triton_red_, triton_per_);
+//   7. "reduction": the short name has reduce_kernel or reduction;
 //   8. "elementwise": the short name has elementwise (elementwise_kernel, vectorized_ and
-//      unrolled_elementwise_kernel: masked_fill, mul, fill, where, ...) or multi_tensor_apply,
-//      or is Inductor's pointwise kernel (triton_poi_);
+//      unrolled_elementwise_kernel: masked_fill, mul, fill, where, ...) or multi_tensor_apply;
 //   9. "other".
 // The short name is used from rule 4 on because a full name lists every template argument, where
 // words such as "copy" may appear by accident; the short name keeps the kernel and its functor.

@@ -130,6 +130,12 @@ std::optional<OpCost> gemm_cost(std::string_view op, const std::vector<OpArgumen
     if (c) c->bytes += tensor_bytes(args[0]);
     return c;
   }
+  if (op == "aten::addmv" || op == "aten::addmv_") {  // (self, mat, vec): what aten::mv runs
+    if (!tensor_at(args, 1, 2) || !tensor_at(args, 2, 1)) return std::nullopt;
+    auto c = matmul_cost(args[1], args[2]);
+    if (c) c->bytes += tensor_bytes(args[0]);
+    return c;
+  }
   if (op == "aten::bmm") {
     if (!tensor_at(args, 0, 3) || !tensor_at(args, 1, 3)) return std::nullopt;
     return matmul_cost(args[0], args[1]);
@@ -166,14 +172,21 @@ std::optional<OpCost> convolution_cost(std::string_view op, const std::vector<Op
   struct Layout {
     std::string_view op;
     size_t stride, padding, dilation, transposed, groups;
+    bool always_transposed = false;  // the op is a transposed convolution by its name
   };
-  static constexpr std::array<Layout, 6> kLayouts = {{
+  static constexpr std::array<Layout, 10> kLayouts = {{
       {"aten::convolution", 3, 4, 5, 6, 8},
       {"aten::_convolution", 3, 4, 5, 6, 8},
       {"aten::conv1d", 3, 4, 5, SIZE_MAX, 6},
       {"aten::conv2d", 3, 4, 5, SIZE_MAX, 6},
       {"aten::conv3d", 3, 4, 5, SIZE_MAX, 6},
       {"aten::cudnn_convolution", 3, 2, 4, SIZE_MAX, 5},
+      // (input, weight, bias, stride, padding, output_padding, groups, dilation)
+      {"aten::conv_transpose1d", 3, 4, 7, SIZE_MAX, 6, true},
+      {"aten::conv_transpose2d", 3, 4, 7, SIZE_MAX, 6, true},
+      {"aten::conv_transpose3d", 3, 4, 7, SIZE_MAX, 6, true},
+      // (input, weight, padding, output_padding, stride, dilation, groups, ...): what cuDNN runs
+      {"aten::cudnn_convolution_transpose", 4, 2, 5, SIZE_MAX, 6, true},
   }};
   const auto layout =
       std::find_if(kLayouts.begin(), kLayouts.end(), [&](const Layout& l) { return l.op == op; });
@@ -184,7 +197,8 @@ std::optional<OpCost> convolution_cost(std::string_view op, const std::vector<Op
   if (in.size() < 3 || w.size() != in.size()) return std::nullopt;
   const size_t spatial = in.size() - 2;
   const int64_t groups = integer_at(args, layout->groups).value_or(1);
-  const bool transposed = flag_at(args, layout->transposed).value_or(false);
+  const bool transposed =
+      layout->always_transposed || flag_at(args, layout->transposed).value_or(false);
   auto per_dim = [&](size_t index, int64_t fallback) {
     std::vector<int64_t> v = list_at(args, index).value_or(std::vector<int64_t>{});
     if (v.size() == 1) v.assign(spatial, v[0]);
@@ -245,7 +259,11 @@ struct AttentionLayout {
   size_t causal;      // a bool is_causal
   size_t mask_type;   // xformers' custom_mask_type: 0 none, 1 top left, 2 bottom right
   size_t window_left, window_right, window;  // flash's two sides, or xformers' one size
-  bool bottom_right;                         // the causal alignment of the op's own kernels
+  // The causal alignment of the op's own kernels. PyTorch's flash ops align to the bottom right:
+  // SDPA hands them is_causal only when the query and key lengths are equal (where the two
+  // alignments agree) or for a lower-right CausalBias (tests/data/op_families/sdpa-flash.json.gz,
+  // case lower_right_q256_k1024).
+  bool bottom_right;
 };
 
 constexpr size_t kNone = SIZE_MAX;
@@ -255,7 +273,7 @@ constexpr std::array<AttentionLayout, 17> kAttentionOps = {{
     {"aten::_scaled_dot_product_attention_math", false, 0, true, 3, 5, kNone, kNone, kNone, kNone,
      false},
     {"aten::_scaled_dot_product_flash_attention", false, 0, true, kNone, 4, kNone, kNone, kNone,
-     kNone, false},
+     kNone, true},
     {"aten::_scaled_dot_product_flash_attention_for_cpu", false, 0, true, 5, 4, kNone, kNone, kNone,
      kNone, false},
     {"aten::_scaled_dot_product_efficient_attention", false, 0, true, 3, 6, kNone, kNone, kNone,
@@ -263,17 +281,17 @@ constexpr std::array<AttentionLayout, 17> kAttentionOps = {{
     {"aten::_scaled_dot_product_cudnn_attention", false, 0, true, 3, 6, kNone, kNone, kNone, kNone,
      false},
     {"aten::_cudnn_attention_forward", false, 0, true, 3, 10, kNone, kNone, kNone, kNone, false},
-    {"aten::_flash_attention_forward", false, 0, false, kNone, 8, kNone, 11, 12, kNone, false},
+    {"aten::_flash_attention_forward", false, 0, false, kNone, 8, kNone, 11, 12, kNone, true},
     {"aten::_efficient_attention_forward", false, 0, false, 3, kNone, 9, kNone, kNone, 13, false},
     {"flash_attn::_flash_attn_forward", false, 0, false, kNone, 5, kNone, 6, 7, kNone, true},
     {"aten::_scaled_dot_product_flash_attention_backward", true, 1, true, kNone, 11, kNone, kNone,
-     kNone, kNone, false},
+     kNone, kNone, true},
     {"aten::_scaled_dot_product_efficient_attention_backward", true, 1, true, 4, 11, kNone, kNone,
      kNone, kNone, false},
     {"aten::_scaled_dot_product_cudnn_attention_backward", true, 1, true, 8, 14, kNone, kNone,
      kNone, kNone, false},
     {"aten::_cudnn_attention_backward", true, 1, true, 8, 14, kNone, kNone, kNone, kNone, false},
-    {"aten::_flash_attention_backward", true, 1, false, kNone, 11, kNone, 15, 16, kNone, false},
+    {"aten::_flash_attention_backward", true, 1, false, kNone, 11, kNone, 15, 16, kNone, true},
     {"aten::_efficient_attention_backward", true, 1, false, 4, kNone, 14, kNone, kNone, 18, false},
     {"flash_attn::_flash_attn_backward", true, 1, false, kNone, 11, kNone, 12, 13, kNone, true},
 }};
@@ -446,21 +464,29 @@ bool is_memory_op(std::string_view op) {
 
 std::optional<OpCost> memory_cost(std::string_view op, const std::vector<OpArgument>& args) {
   if (!is_memory_op(op)) return std::nullopt;
+  // copy_, fill_ and zero_ overwrite their first argument without reading it: a copy moves the
+  // source once and the destination once, a fill only writes (a DtoD copy_ of 512 MiB counted
+  // three times its bytes showed 133 % of the H200's bandwidth in tests/data/study_naive).
+  const bool overwrites_first = op == "aten::copy_" || op == "aten::fill_" || op == "aten::zero_";
   OpCost c;
-  double largest = 0;
+  double largest = 0, read = 0;
+  bool first_tensor = true;
   for (const OpArgument& a : args) {
     if (!is_tensor(a)) continue;
-    c.bytes += tensor_bytes(a);
+    if (!(overwrites_first && first_tensor)) read += tensor_bytes(a);
+    first_tensor = false;
     if (tensor_bytes(a) > largest) {
       largest = tensor_bytes(a);
       c.dtype = a.type;
     }
   }
-  if (c.bytes == 0) return std::nullopt;
+  if (largest == 0) return std::nullopt;
   const bool reduces = op == "aten::sum" || op == "aten::mean";
-  if (!reduces) c.bytes += largest;  // an output the size of the largest input
-  c.assumed = reduces ? "the inputs read once (the reduced output not counted)"
-                      : "the inputs read once, an output the size of the largest written once";
+  c.bytes = read + (reduces ? 0 : largest);  // an output the size of the largest input
+  c.assumed = reduces            ? "the inputs read once (the reduced output not counted)"
+              : overwrites_first ? "the destination written once, the other inputs read once"
+                                 : "the inputs read once, an output the size of the largest "
+                                   "written once";
   return c;
 }
 

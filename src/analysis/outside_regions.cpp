@@ -14,8 +14,8 @@ WorkOutsideRegions work_outside_regions(const Trace& trace, const RegionSet& set
   WorkOutsideRegions out;
   const auto& gpu = trace.gpu_activities;
   std::vector<bool> in_region(gpu.size(), false);
-  for (const auto& list : members.activities)
-    for (GpuActivityId id : list) in_region[id.index()] = true;
+  for (const MemberSet& held : members.sets)
+    for (GpuActivityId id : held.activities) in_region[id.index()] = true;
   std::vector<GpuActivityId> outside, carried;
   for (size_t g = 0; g < gpu.size(); ++g) {
     const GpuActivity& a = gpu[g];

@@ -46,16 +46,40 @@ using J = FactJson;
 // A fact measured per region, given as its Spread over the regions.
 RegionFact region(std::string name, U unit, J json, bool per_region, std::string meaning,
                   std::function<Spread(const RegionFacts&)> get) {
-  RegionFact f{std::move(name),    {}, unit, S::kRegions, json, per_region, true,
+  RegionFact f{std::move(name),    {}, unit, S::kRegions, json, per_region, per_region, true,
                std::move(meaning), {}, {}};
   f.of_facts = [get = std::move(get)](const RegionFacts& m) { return number(get(m)); };
+  return f;
+}
+
+// A region's wait (analysis/region_waits.h): per region in the Python module's `regions` table,
+// not in analyze's JSON `regions[]`, which has the waits stream by stream.
+RegionFact python_region(std::string name, U unit, std::string meaning,
+                         std::function<Spread(const RegionFacts&)> get) {
+  RegionFact f = region(std::move(name), unit, J::kNone, false, std::move(meaning), std::move(get));
+  f.python_region = true;
+  return f;
+}
+
+// A launch delay, which a region without the launch calls of its GPU work in the trace lacks:
+// over the regions that have it, unknown when none has.
+RegionFact launch_wait(std::string name, std::string meaning,
+                       std::function<Spread(const WaitFacts&)> get) {
+  RegionFact f = python_region(std::move(name), U::kMicroseconds, std::move(meaning), {});
+  f.of_facts = [get = std::move(get)](const RegionFacts& m) {
+    const Spread s = get(m.waits);
+    if (s.count > 0) return number(divided(s, kNsPerUs));
+    MetricValue v;
+    v.why_unavailable = "no region holds a launch call of its GPU work";
+    return v;
+  };
   return f;
 }
 
 // A property of the typical region's main kernel.
 RegionFact main_kernel(std::string name, U unit, std::string meaning,
                        std::function<MetricValue(const MainKernel&)> get) {
-  RegionFact f{std::move(name),    {}, unit, S::kMainKernel, J::kMainKernel, false, true,
+  RegionFact f{std::move(name),    {}, unit, S::kMainKernel, J::kMainKernel, false, false, true,
                std::move(meaning), {}, {}};
   f.of_main_kernel = std::move(get);
   return f;
@@ -65,7 +89,7 @@ RegionFact main_kernel(std::string name, U unit, std::string meaning,
 // without counters.
 RegionFact counter(std::string name, U unit, std::string meaning,
                    std::function<std::optional<double>(const CounterTotals&)> get) {
-  RegionFact f{std::move(name),    {}, unit, S::kCounters, J::kNone, false, true,
+  RegionFact f{std::move(name),    {}, unit, S::kCounters, J::kNone, false, false, true,
                std::move(meaning), {}, {}};
   f.of_facts = [get = std::move(get)](const RegionFacts& m) {
     if (!m.counters) {
@@ -104,6 +128,7 @@ std::vector<RegionFact> build_catalog() {
                      U::kCount,
                      S::kRegions,
                      J::kMedian,
+                     false,
                      false,
                      false,
                      "memory copies per region by kind (DtoD, HtoD, ...), an object; check "
@@ -163,6 +188,42 @@ std::vector<RegionFact> build_catalog() {
     return v;
   };
   c.push_back(std::move(overlap));
+  // Idle time by cause, launch delays and queues (analysis/region_waits.h, docs/BREAKDOWN.md).
+  c.push_back(python_region(
+      "idle_host_wait_us", U::kMicroseconds,
+      "GPU idle waiting for the host to launch work, summed over the region's streams",
+      [](const RegionFacts& m) { return divided(m.waits.idle_host_wait_ns, kNsPerUs); }));
+  c.push_back(python_region(
+      "idle_kernel_gap_us", U::kMicroseconds,
+      "GPU idle between back-to-back kernels, summed over the region's streams",
+      [](const RegionFacts& m) { return divided(m.waits.idle_kernel_gap_ns, kNsPerUs); }));
+  c.push_back(python_region(
+      "idle_other_us", U::kMicroseconds,
+      "GPU idle for other causes (another stream, an event, a peer), summed over the streams",
+      [](const RegionFacts& m) { return divided(m.waits.idle_other_ns, kNsPerUs); }));
+  c.push_back(launch_wait("launch_delay_median_us",
+                          "median launch call to GPU start per region, over the regions that "
+                          "hold launch calls",
+                          [](const WaitFacts& w) { return w.launch_delay_median_ns; }));
+  c.push_back(launch_wait("launch_delay_p95_us", "95th percentile launch call to GPU start",
+                          [](const WaitFacts& w) { return w.launch_delay_p95_ns; }));
+  c.push_back(launch_wait("launch_delay_max_us", "longest launch call to GPU start",
+                          [](const WaitFacts& w) { return w.launch_delay_max_ns; }));
+  c.push_back(launch_wait("op_to_launch_median_us",
+                          "median op start to its launch call, over the regions whose launches "
+                          "have an op",
+                          [](const WaitFacts& w) { return w.op_to_launch_median_ns; }));
+  c.push_back(python_region("queue_max_length", U::kCount,
+                            "the longest launch queue of any stream per region",
+                            [](const RegionFacts& m) { return m.waits.queue_max_length; }));
+  c.push_back(
+      python_region("queue_mean_length", U::kCount,
+                    "the longest of the streams' time-weighted mean launch queues per region",
+                    [](const RegionFacts& m) { return m.waits.queue_mean_length; }));
+  c.push_back(python_region(
+      "full_queue_us", U::kMicroseconds,
+      "time a stream's launch queue was full (the CPU blocked), summed over the streams",
+      [](const RegionFacts& m) { return divided(m.waits.full_queue_ns, kNsPerUs); }));
 
   c.push_back(main_kernel(
       "main_kernel", U::kText,

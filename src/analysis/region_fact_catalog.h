@@ -54,9 +54,13 @@ struct RegionFact {
   FactUnit unit = FactUnit::kCount;
   FactSource source = FactSource::kRegions;
   FactJson json = FactJson::kNone;
-  // Also measured per region under the same name: analyze's JSON `regions[]` (the breakdown's in
-  // its `time_breakdown`) and the Python module's `regions` table.
+  // Also measured per region under the same name in analyze's JSON `regions[]` (the breakdown's
+  // in its `time_breakdown`).
   bool per_region = false;
+  // A column of the Python module's `regions` table: every per_region fact, and the waits, which
+  // analyze's JSON gives stream by stream (and trace summaries of version 2 carry, so that merge
+  // and Dask give the same columns).
+  bool python_region = false;
   bool check = true;  // a metric of `check` (all but memcpy_by_kind, which has memcpy_dtod, ...)
   std::string meaning;
   // Exactly one of these reads the value: of the facts (regions and counters), or of the main

@@ -1,11 +1,13 @@
 #include "analysis/regions.h"
 
 #include <algorithm>
+#include <array>
 #include <future>
 #include <limits>
 #include <map>
 #include <optional>
 #include <thread>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -93,59 +95,73 @@ struct Point {
   uint32_t index;              // the activity's or the op's
 };
 
-// Calls visit(point index, region) for every region of the point's process (or of any process,
-// for a point without one) whose span holds the point's time. A sweep over time per process: the
-// regions that have started are kept in a heap by end, and those that ended are dropped, so that
-// the heap holds exactly the regions at the current time. The cost is the points and regions
-// sorted, plus the pairs found: a walk back over all earlier regions, as before, took 54 s for
-// one long region around 100k short ones (docs/SECURITY.md).
-template <typename Visit>
-void for_each_region_holding(const RegionSet& set, std::vector<Point>& points, Visit&& visit) {
-  const auto& regions = set.regions;
+// By process (none first), then time; equal times in table order.
+void sort_points(std::vector<Point>& points) {
   std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) {
-    if (a.pid != b.pid) return a.pid < b.pid;  // none first
-    return a.t < b.t;
+    return std::tie(a.pid, a.t, a.index) < std::tie(b.pid, b.t, b.index);
   });
-  std::vector<uint32_t> any_process, all;
-  std::map<int32_t, std::vector<uint32_t>> by_pid;  // regions sorted by start, as in the set
-  for (size_t r = 0; r < regions.size(); ++r) {
-    const auto index = static_cast<uint32_t>(r);
-    all.push_back(index);
-    if (regions[r].any_process)
-      any_process.push_back(index);
-    else
-      by_pid[regions[r].pid].push_back(index);
-  }
-  auto ends_later = [&](uint32_t a, uint32_t b) { return regions[a].end_ns > regions[b].end_ns; };
-  std::vector<uint32_t> candidates, open;  // open: a min-heap by end
-  for (size_t p = 0; p < points.size();) {
-    size_t group_end = p;
-    while (group_end < points.size() && points[group_end].pid == points[p].pid) ++group_end;
-    if (!points[p].pid) {
-      candidates = all;
-    } else {
-      auto it = by_pid.find(*points[p].pid);
-      candidates = it == by_pid.end() ? std::vector<uint32_t>() : it->second;
-      candidates.insert(candidates.end(), any_process.begin(), any_process.end());
-      std::stable_sort(candidates.begin(), candidates.end(), [&](uint32_t a, uint32_t b) {
-        return regions[a].start_ns < regions[b].start_ns;
-      });
-    }
-    open.clear();
-    size_t next = 0;
-    for (; p < group_end; ++p) {
-      const int64_t t = points[p].t;
-      while (next < candidates.size() && regions[candidates[next]].start_ns <= t) {
-        open.push_back(candidates[next++]);
-        std::push_heap(open.begin(), open.end(), ends_later);
-      }
-      while (!open.empty() && regions[open.front()].end_ns <= t) {
-        std::pop_heap(open.begin(), open.end(), ends_later);
-        open.pop_back();
-      }
-      for (uint32_t r : open) visit(points[p].index, r);
-    }
-  }
+}
+
+// [first, last) of `sorted` (sort_points): the points of process `pid` (none: those without one)
+// whose time is in [start, end). An empty range is [0, 0), so that regions holding nothing of a
+// kind compare equal.
+std::pair<uint32_t, uint32_t> range_of(const std::vector<Point>& sorted, std::optional<int32_t> pid,
+                                       int64_t start, int64_t end) {
+  auto before = [](const Point& p, const std::pair<std::optional<int32_t>, int64_t>& key) {
+    return std::pair(p.pid, p.t) < key;
+  };
+  const auto first = std::lower_bound(sorted.begin(), sorted.end(), std::pair(pid, start), before);
+  const auto last = std::lower_bound(first, sorted.end(), std::pair(pid, end), before);
+  if (first == last) return {0, 0};
+  return {static_cast<uint32_t>(first - sorted.begin()),
+          static_cast<uint32_t>(last - sorted.begin())};
+}
+
+// The points a region holds, as ranges of the sorted points of each kind: its process's and, for
+// activities, those of no process. Regions with equal keys hold the same members.
+using MemberKey = std::array<uint32_t, 8>;
+
+// The points the regions hold, sorted (sort_points). Activities without a launch or an op but
+// with a correlation id go to the whole trace only (`whole_only`), as assign_activities says.
+struct RegionPoints {
+  std::vector<Point> activities, syncs, ops;
+  std::vector<GpuActivityId> whole_only;
+};
+
+MemberKey key_of(const RegionPoints& points, const Region& region) {
+  const auto [a_first, a_last] =
+      range_of(points.activities, region.pid, region.start_ns, region.end_ns);
+  const auto [n_first, n_last] =
+      range_of(points.activities, std::nullopt, region.start_ns, region.end_ns);
+  const auto [o_first, o_last] = range_of(points.ops, region.pid, region.start_ns, region.end_ns);
+  const auto [s_first, s_last] = range_of(points.syncs, region.pid, region.start_ns, region.end_ns);
+  return {a_first, a_last, n_first, n_last, o_first, o_last, s_first, s_last};
+}
+
+// The members of one region, every point of its span whatever the process: the whole trace.
+MemberSet members_of_whole(const RegionPoints& points, const Region& region) {
+  MemberSet set;
+  auto in_span = [&](const Point& p) { return p.t >= region.start_ns && p.t < region.end_ns; };
+  for (const Point& p : points.activities)
+    if (in_span(p)) set.activities.push_back(static_cast<GpuActivityId>(p.index));
+  set.activities.insert(set.activities.end(), points.whole_only.begin(), points.whole_only.end());
+  for (const Point& p : points.ops)
+    if (in_span(p)) set.top_level_ops.push_back(static_cast<HostEventId>(p.index));
+  for (const Point& p : points.syncs)
+    if (in_span(p)) set.syncs.push_back(static_cast<GpuActivityId>(p.index));
+  return set;
+}
+
+MemberSet members_of_key(const RegionPoints& points, const MemberKey& key) {
+  MemberSet set;
+  for (size_t range : {0, 2})
+    for (uint32_t i = key[range]; i < key[range + 1]; ++i)
+      set.activities.push_back(static_cast<GpuActivityId>(points.activities[i].index));
+  for (uint32_t i = key[4]; i < key[5]; ++i)
+    set.top_level_ops.push_back(static_cast<HostEventId>(points.ops[i].index));
+  for (uint32_t i = key[6]; i < key[7]; ++i)
+    set.syncs.push_back(static_cast<GpuActivityId>(points.syncs[i].index));
+  return set;
 }
 
 }  // namespace
@@ -172,6 +188,7 @@ RegionSet find_regions(const Trace& trace, std::string_view pattern) {
   Region whole{"(whole trace)", 0, true, std::numeric_limits<int64_t>::max(),
                std::numeric_limits<int64_t>::min()};
   for (const HostEvent& e : trace.host_events) {
+    if (e.tid == kCopiedOpsTid) continue;  // ops copied from a capture trace, placed before it
     whole.start_ns = std::min(whole.start_ns, e.start_ns);
     whole.end_ns = std::max(whole.end_ns, e.end_ns());
   }
@@ -186,35 +203,7 @@ RegionSet find_regions(const Trace& trace, std::string_view pattern) {
   return set;
 }
 
-size_t most_regions_at_once(const RegionSet& set) {
-  // Starts and ends as +1 and -1 steps, an end before a start at the same time (half-open).
-  std::vector<std::pair<int64_t, int>> steps;
-  steps.reserve(2 * set.regions.size());
-  for (const Region& r : set.regions) {
-    steps.emplace_back(r.start_ns, 1);
-    steps.emplace_back(r.end_ns, -1);
-  }
-  std::sort(steps.begin(), steps.end());
-  int64_t open = 0, most = 0;
-  for (const auto& [t, step] : steps) most = std::max(most, open += step);
-  return static_cast<size_t>(most);
-}
-
-Status check_region_overlap(const Trace& trace, std::string_view pattern, uint64_t limit,
-                            std::string_view path) {
-  const size_t most = most_regions_at_once(find_regions(trace, pattern));
-  if (most <= limit) return Status::success();
-  // Quoted by fmt, not by "\"" + string: g++ 12 warns falsely on the latter (-Wrestrict).
-  const std::string matching = pattern.empty() ? "" : fmt::format(" matching \"{}\"", pattern);
-  return make_error(ErrorKind::kLimit,
-                    "{}: {} regions{} are open at one time, more than --max-region-overlap {}: "
-                    "each activity would belong to every one of them; choose --region names that "
-                    "do not overlap, or raise the limit",
-                    path, most, matching, limit);
-}
-
-Error no_region_matches(const Trace& trace, std::string_view path, std::string_view pattern) {
-  constexpr size_t kNamesShown = 12;
+std::vector<AnnotationCount> annotation_counts(const Trace& trace) {
   std::vector<int64_t> per_name(trace.strings.size(), 0);
   for (const HostEvent& e : trace.host_events)
     if (e.kind == HostKind::kUserAnnotation) ++per_name[e.name];
@@ -228,18 +217,25 @@ Error no_region_matches(const Trace& trace, std::string_view path, std::string_v
     counts[numbered ? std::string(text.substr(0, hash + 1)) + "*" : std::string(text)] +=
         per_name[name];
   }
-  if (counts.empty())
+  std::vector<AnnotationCount> ranked;
+  for (auto& [name, count] : counts) ranked.push_back({name, count});
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.count > b.count; });
+  return ranked;
+}
+
+Error no_region_matches(const Trace& trace, std::string_view path, std::string_view pattern) {
+  constexpr size_t kNamesShown = 12;
+  const std::vector<AnnotationCount> ranked = annotation_counts(trace);
+  if (ranked.empty())
     return make_error(
         ErrorKind::kUnmatched,
         "{}: no region matches \"{}\": the trace has no user annotations (record_function) to "
         "match; leave out --region to summarize the whole trace",
         path, pattern);
-  std::vector<std::pair<std::string, int64_t>> ranked(counts.begin(), counts.end());
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [](const auto& a, const auto& b) { return a.second > b.second; });
   std::string names;
   for (size_t i = 0; i < ranked.size() && i < kNamesShown; ++i)
-    names += fmt::format("{}{} ({})", i == 0 ? "" : ", ", ranked[i].first, ranked[i].second);
+    names += fmt::format("{}{} ({})", i == 0 ? "" : ", ", ranked[i].name, ranked[i].count);
   if (ranked.size() > kNamesShown)
     names += fmt::format(" and {} more", ranked.size() - kNamesShown);
   return make_error(ErrorKind::kUnmatched,
@@ -261,15 +257,15 @@ std::vector<int32_t> host_processes(const Trace& trace) {
 
 namespace {
 
-// Each GPU activity and synchronization into the regions whose span holds its launch.
-void assign_activities(const Trace& trace, const RegionSet& set, RegionMembers& members) {
+// The points of GPU work and synchronizations: each at its launch.
+void collect_activity_points(const Trace& trace, const RegionSet& set, RegionPoints& points) {
   const auto& host = trace.host_events;
-  std::vector<Point> points, sync_points;
+  const bool whole = set.regions.size() == 1 && set.regions[0].any_process;
   for (size_t g = 0; g < trace.gpu_activities.size(); ++g) {
     const GpuActivity& a = trace.gpu_activities[g];
     if (a.kind == GpuKind::kSync && trace.activity_launch[g] != kNoId) {
       const HostEvent& call = host[trace.activity_launch[g]];
-      sync_points.push_back({call.start_ns, call.pid, static_cast<uint32_t>(g)});
+      points.syncs.push_back({call.start_ns, call.pid, static_cast<uint32_t>(g)});
     }
     if (!is_gpu_work(a.kind)) continue;
     HostEventId anchor =
@@ -279,29 +275,21 @@ void assign_activities(const Trace& trace, const RegionSet& set, RegionMembers& 
     // overlaps, though the whole trace holds it. Work without any id (MTIA's DMA transfers)
     // never had a call to find, and the GPU's own time must do.
     if (anchor == kNoId && a.correlation != kNoValue) {
-      if (set.regions.size() == 1 && set.regions[0].any_process)
-        members.activities[0].push_back(static_cast<GpuActivityId>(g));
+      if (whole) points.whole_only.push_back(static_cast<GpuActivityId>(g));
       continue;
     }
     std::optional<int32_t> pid;
     if (anchor != kNoId) pid = host[anchor].pid;
-    points.push_back(
+    points.activities.push_back(
         {anchor != kNoId ? host[anchor].start_ns : a.start_ns, pid, static_cast<uint32_t>(g)});
   }
-  for_each_region_holding(set, points, [&](uint32_t g, uint32_t r) {
-    members.activities[r].push_back(static_cast<GpuActivityId>(g));
-  });
-  for_each_region_holding(set, sync_points, [&](uint32_t g, uint32_t r) {
-    members.syncs[r].push_back(static_cast<GpuActivityId>(g));
-  });
-  // The sweep visits by process and time; each list is kept in table order, as documented.
-  for (auto& list : members.activities) std::sort(list.begin(), list.end());
+  sort_points(points.activities);
+  sort_points(points.syncs);
 }
 
-// Each top-level op (an op under no other op) into the regions whose span holds its start.
-void assign_top_level_ops(const Trace& trace, const RegionSet& set, RegionMembers& members) {
+// The points of top-level ops (an op under no other op): each at its start.
+void collect_op_points(const Trace& trace, const RegionSet& set, std::vector<Point>& points) {
   const auto& host = trace.host_events;
-  std::vector<Point> points;
   // Regions that are ops are not CPU work of their own: the ops under them are the top level.
   std::vector<bool> region_op(set.from_ops ? host.size() : 0, false);
   for (const Region& r : set.regions)
@@ -326,32 +314,107 @@ void assign_top_level_ops(const Trace& trace, const RegionSet& set, RegionMember
     if (!counts_as_op(static_cast<HostEventId>(i)) || op_above[i]) continue;
     points.push_back({host[i].start_ns, host[i].pid, static_cast<uint32_t>(i)});
   }
-  for_each_region_holding(set, points, [&](uint32_t i, uint32_t r) {
-    members.top_level_ops[r].push_back(static_cast<HostEventId>(i));
-  });
-  for (auto& list : members.top_level_ops) std::sort(list.begin(), list.end());
+  sort_points(points);
 }
 
 // Below this many host events a second thread costs more than it saves.
 constexpr size_t kEventsWorthASecondThread = 100'000;
 
-}  // namespace
-
-RegionMembers assign_to_regions(const Trace& trace, const RegionSet& set) {
-  RegionMembers members;
-  members.activities.resize(set.regions.size());
-  members.top_level_ops.resize(set.regions.size());
-  members.syncs.resize(set.regions.size());
-  if (set.regions.empty()) return members;
+RegionPoints region_points(const Trace& trace, const RegionSet& set) {
+  RegionPoints points;
   // The two halves write to different lists; each sorts its own points (most of the time here).
   if (trace.host_events.size() >= kEventsWorthASecondThread &&
       std::thread::hardware_concurrency() > 1) {
-    auto ops = std::async(std::launch::async, [&] { assign_top_level_ops(trace, set, members); });
-    assign_activities(trace, set, members);
+    auto ops = std::async(std::launch::async, [&] { collect_op_points(trace, set, points.ops); });
+    collect_activity_points(trace, set, points);
     ops.get();
   } else {
-    assign_activities(trace, set, members);
-    assign_top_level_ops(trace, set, members);
+    collect_activity_points(trace, set, points);
+    collect_op_points(trace, set, points.ops);
+  }
+  return points;
+}
+
+// Per region, the index of the first region with its key (regions holding the same members).
+std::vector<uint32_t> first_with_same_key(const RegionPoints& points, const RegionSet& set) {
+  std::vector<uint32_t> first(set.regions.size());
+  std::map<MemberKey, uint32_t> seen;
+  for (size_t r = 0; r < set.regions.size(); ++r) {
+    const Region& region = set.regions[r];
+    first[r] = static_cast<uint32_t>(r);
+    if (region.any_process) continue;  // the whole trace is the set's only region
+    first[r] = seen.try_emplace(key_of(points, region), static_cast<uint32_t>(r)).first->second;
+  }
+  return first;
+}
+
+// The most regions open at one time, of those whose `counted` is true: starts and ends as +1 and
+// -1 steps, an end before a start at the same time (half-open).
+size_t most_at_once(const RegionSet& set, const std::vector<bool>& counted) {
+  std::vector<std::pair<int64_t, int>> steps;
+  steps.reserve(2 * set.regions.size());
+  for (size_t r = 0; r < set.regions.size(); ++r) {
+    if (!counted[r]) continue;
+    steps.emplace_back(set.regions[r].start_ns, 1);
+    steps.emplace_back(set.regions[r].end_ns, -1);
+  }
+  std::sort(steps.begin(), steps.end());
+  int64_t open = 0, most = 0;
+  for (const auto& [t, step] : steps) most = std::max(most, open += step);
+  return static_cast<size_t>(most);
+}
+
+}  // namespace
+
+size_t most_distinct_regions_at_once(const Trace& trace, const RegionSet& set) {
+  const std::vector<uint32_t> first = first_with_same_key(region_points(trace, set), set);
+  std::vector<bool> counted(set.regions.size());
+  for (size_t r = 0; r < first.size(); ++r) counted[r] = first[r] == r;
+  return most_at_once(set, counted);
+}
+
+Status check_region_overlap(const Trace& trace, std::string_view pattern, uint64_t limit,
+                            std::string_view path, bool with_findings) {
+  const RegionSet set = find_regions(trace, pattern);
+  // Counting every region costs no pass over the trace, and is enough when it is under the limit.
+  size_t most = most_at_once(set, std::vector<bool>(set.regions.size(), true));
+  if (most <= limit) return Status::success();
+  // Quoted by fmt, not by "\"" + string: g++ 12 warns falsely on the latter (-Wrestrict).
+  const std::string matching = pattern.empty() ? "" : fmt::format(" matching \"{}\"", pattern);
+  if (with_findings)
+    return make_error(ErrorKind::kLimit,
+                      "{}: {} regions{} are open at one time, more than --max-region-overlap {}: "
+                      "the findings would read each activity once for every one of them; choose "
+                      "--region names that do not overlap, or raise the limit",
+                      path, most, matching, limit);
+  most = most_distinct_regions_at_once(trace, set);
+  if (most <= limit) return Status::success();
+  return make_error(ErrorKind::kLimit,
+                    "{}: {} regions{} that hold different work are open at one time, more than "
+                    "--max-region-overlap {}: each activity would belong to every one of them; "
+                    "choose --region names that do not overlap, or raise the limit",
+                    path, most, matching, limit);
+}
+
+RegionMembers assign_to_regions(const Trace& trace, const RegionSet& set) {
+  RegionMembers members;
+  if (set.regions.empty()) return members;
+  const RegionPoints points = region_points(trace, set);
+  const std::vector<uint32_t> first = first_with_same_key(points, set);
+  members.set_of.resize(set.regions.size());
+  for (size_t r = 0; r < set.regions.size(); ++r) {
+    if (first[r] != r) {
+      members.set_of[r] = members.set_of[first[r]];
+      continue;
+    }
+    members.set_of[r] = static_cast<uint32_t>(members.sets.size());
+    members.sets.push_back(set.regions[r].any_process
+                               ? members_of_whole(points, set.regions[r])
+                               : members_of_key(points, key_of(points, set.regions[r])));
+    // Each list in table order, as documented; the syncs stay in the order of their calls.
+    MemberSet& added = members.sets.back();
+    std::sort(added.activities.begin(), added.activities.end());
+    std::sort(added.top_level_ops.begin(), added.top_level_ops.end());
   }
   return members;
 }

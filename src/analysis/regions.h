@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "attnprof/analysis.h"
 #include "attnprof/result.h"
 #include "model/trace.h"
 
@@ -44,15 +45,22 @@ bool glob_match(std::string_view pattern, std::string_view text);
 // annotations, else the whole trace as one region. A pattern that matches nothing gives none.
 RegionSet find_regions(const Trace& trace, std::string_view pattern);
 
-// The most regions of `set` open at one time. Each GPU activity and op belongs to every region
-// open at its time, so N regions that all overlap hold N x (activities) members: 16,000 whole-
-// trace ProfilerSteps in a 10 MB file took 9.5 s and 1.2 GB.
-size_t most_regions_at_once(const RegionSet& set);
+// The most regions of `set` open at one time that hold different members: N regions that hold
+// different work at one time hold up to N x (activities) members, which regions holding the
+// same work share (RegionMembers).
+size_t most_distinct_regions_at_once(const Trace& trace, const RegionSet& set);
 
 // Fails with a limit error naming `path`, the count and --max-region-overlap when more than
-// `limit` regions matching `pattern` are open at one time.
+// `limit` regions matching `pattern` that hold different work are open at one time; with
+// `with_findings`, when more than `limit` regions are, whatever they hold: the findings
+// (analysis/findings/) read every region's activities anew, so that their cost still grows as
+// regions x activities where the summaries share it.
 Status check_region_overlap(const Trace& trace, std::string_view pattern, uint64_t limit,
-                            std::string_view path);
+                            std::string_view path, bool with_findings);
+
+// The trace's user annotations by name, the most frequent first (names of equal counts in name
+// order); numbered names under their pattern.
+std::vector<AnnotationCount> annotation_counts(const Trace& trace);
 
 // Why `pattern` (not empty) matched no region in `trace`, read from `path`: one line that lists
 // the annotation names the trace has, the most frequent first, with their counts; numbered names
@@ -63,13 +71,37 @@ Error no_region_matches(const Trace& trace, std::string_view path, std::string_v
 // The processes (pids) whose CPU events the trace holds, in increasing order.
 std::vector<int32_t> host_processes(const Trace& trace);
 
-struct RegionMembers {
-  std::vector<std::vector<GpuActivityId>> activities;   // per region, in GPU start order
-  std::vector<std::vector<HostEventId>> top_level_ops;  // per region: cpu_ops with no cpu_op above
-  // per region: synchronizations on the GPU timeline (cuda_sync), placed by their runtime call
-  std::vector<std::vector<GpuActivityId>> syncs;
+// What one region holds. Regions whose spans hold the same launches, ops and synchronizations
+// share one MemberSet: N fully overlapping ProfilerSteps hold one list, not N copies of it
+// (docs/SECURITY.md, "Limits and costs").
+struct MemberSet {
+  std::vector<GpuActivityId> activities;   // in table (GPU start) order
+  std::vector<HostEventId> top_level_ops;  // cpu_ops with no cpu_op above, in table order
+  // synchronizations on the GPU timeline (cuda_sync), placed by their runtime call, by its time
+  std::vector<GpuActivityId> syncs;
 };
 
+struct RegionMembers {
+  std::vector<uint32_t> set_of;  // per region: its index in `sets`
+  std::vector<MemberSet> sets;   // distinct
+
+  size_t regions() const { return set_of.size(); }
+  const MemberSet& of(size_t region) const { return sets[set_of[region]]; }
+  const std::vector<GpuActivityId>& activities(size_t region) const {
+    return of(region).activities;
+  }
+  const std::vector<HostEventId>& top_level_ops(size_t region) const {
+    return of(region).top_level_ops;
+  }
+  const std::vector<GpuActivityId>& syncs(size_t region) const { return of(region).syncs; }
+};
+
+// Each region's members, from points sorted by process and time: a region's members are the
+// points of its process (and those of none) in its span, two ranges of that order, found by
+// binary search. Regions with the same ranges share a MemberSet, so the cost is the points sorted
+// plus the members of the distinct sets: linear in the trace for any number of regions that hold
+// the same work, and bounded by what it makes where their members differ (the limit of
+// check_region_overlap).
 RegionMembers assign_to_regions(const Trace& trace, const RegionSet& regions);
 
 }  // namespace attnprof

@@ -70,7 +70,17 @@ void conclude_report(ReportData& data) {
     data.conclusions = conclude_run(*data.run, std::max(data.focus_point, 0));
   }
   // The variants' traces were read: the headline weighs their findings by them.
-  data.conclusions.headline = compute_headline(headline_variants(data));
+  std::vector<HeadlineVariant> variants = headline_variants(data);
+  if (data.run && data.run->from_trace && data.focus_point >= 0) {
+    // A run made from a trace is judged as the trace is, by its kernels' GPU time per call: a
+    // small call's CUDA-event median holds the launch gaps (trace_projection.h).
+    const RunPoint& point = data.run->points[static_cast<size_t>(data.focus_point)];
+    for (size_t i = 0; i < variants.size() && i < point.variants.size(); ++i) {
+      bool by_events = false;
+      variants[i].time_ns = call_ns(point.variants[i], point.problem.backward, by_events);
+    }
+  }
+  data.conclusions.headline = compute_headline(variants);
   if (data.backward) {
     ReportBackward& b = *data.backward;
     b.conclusions = conclude_run(b.run, b.focus_point);

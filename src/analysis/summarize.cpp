@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <future>
+#include <limits>
 #include <thread>
 #include <unordered_map>
 
@@ -21,6 +22,7 @@
 #include "analysis/op_arguments.h"
 #include "analysis/outside_regions.h"
 #include "analysis/region_facts.h"
+#include "analysis/region_waits.h"
 #include "analysis/regions.h"
 #include "analysis/spread.h"
 #include "analysis/time_breakdown.h"
@@ -135,25 +137,31 @@ std::vector<uint8_t> classes_of_activities(const Trace& trace, RowMaker& rows) {
 }
 
 // Each class's count and time per region, one class at a time: a trace of a million regions
-// holds two values per region at once, not two per region and class.
+// holds two values per region at once, not two per region and class. Worked out once per member
+// set, which regions holding the same work share.
 std::array<KernelClassFacts, kKernelClassCount> class_facts(const Trace& trace,
                                                             const RegionMembers& members,
                                                             const std::vector<uint8_t>& class_of) {
   std::array<bool, kKernelClassCount> present{};
-  for (const auto& region : members.activities)
-    for (GpuActivityId id : region) present[class_of[id.index()]] = true;
-  const size_t regions = members.activities.size();
+  for (const MemberSet& set : members.sets)
+    for (GpuActivityId id : set.activities) present[class_of[id.index()]] = true;
+  const size_t regions = members.regions();
   std::array<KernelClassFacts, kKernelClassCount> out;
   for (size_t c = 0; c < kKernelClassCount; ++c) {
-    std::vector<double> counts(regions, 0.0), times(regions, 0.0);
+    std::vector<double> set_counts(members.sets.size(), 0.0), set_times(members.sets.size(), 0.0);
     if (present[c]) {
-      for (size_t r = 0; r < regions; ++r) {
-        for (GpuActivityId id : members.activities[r]) {
+      for (size_t m = 0; m < members.sets.size(); ++m) {
+        for (GpuActivityId id : members.sets[m].activities) {
           if (class_of[id.index()] != c) continue;
-          counts[r] += 1;
-          times[r] += static_cast<double>(trace.gpu_activities[id].dur_ns);
+          set_counts[m] += 1;
+          set_times[m] += static_cast<double>(trace.gpu_activities[id].dur_ns);
         }
       }
+    }
+    std::vector<double> counts(regions), times(regions);
+    for (size_t r = 0; r < regions; ++r) {
+      counts[r] = set_counts[members.set_of[r]];
+      times[r] = set_times[members.set_of[r]];
     }
     out[c] = KernelClassFacts{spread_of(std::move(counts)), spread_of(std::move(times))};
   }
@@ -263,19 +271,26 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   for (const auto& d : trace.devices) out.devices.push_back(summarize_device(d));
 
   out.region_pattern = set.pattern;
+  if (set.pattern.empty()) out.annotations = annotation_counts(trace);
   explain_region_sources(trace, set, out);
   out.outside_regions = work_outside_regions(trace, set, members);
   diagnose_work_outside_regions(out.outside_regions, out.diagnostics);
 
-  for (size_t r = 0; r < set.regions.size(); ++r) {
-    const Region& region = set.regions[r];
-    RegionSummary s;
-    s.name = region.name;
-    s.pid = region.any_process ? 0 : region.pid;
-    s.start_ns = region.start_ns;
-    // The whole trace's end is one past its last event's, to hold it: its wall is the span.
-    s.wall_ns = region.end_ns - region.start_ns - (region.any_process ? 1 : 0);
-    for (GpuActivityId id : members.activities[r]) {
+  // What a region's activities say is worked out once per member set (regions that hold the same
+  // work share one) and copied; the span, the name and the CPU time are the region's own.
+  RowMaker rows(trace, set);
+  const std::vector<uint8_t> class_of = classes_of_activities(trace, rows);
+  std::vector<RegionSummary> of_set(members.sets.size());
+  std::vector<int64_t> last_op_end(members.sets.size(), std::numeric_limits<int64_t>::min());
+  for (size_t m = 0; m < members.sets.size(); ++m) {
+    const MemberSet& held = members.sets[m];
+    RegionSummary& s = of_set[m];
+    for (HostEventId op : held.top_level_ops) {
+      const HostEvent& e = trace.host_events[op];
+      add_duration(s.cpu_ns, e.dur_ns);
+      last_op_end[m] = std::max(last_op_end[m], e.end_ns());
+    }
+    for (GpuActivityId id : held.activities) {
       const GpuActivity& a = trace.gpu_activities[id];
       if (is_gpu_work(a.kind))
         ++s.by_attribution[static_cast<size_t>(trace.activity_attribution[id])];
@@ -288,34 +303,43 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
         ++s.memset;
       }
     }
-    s.gpu_busy_ns = busy_time(trace, members.activities[r]);
-    s.gpu_syncs = static_cast<int64_t>(members.syncs[r].size());
-    for (HostEventId op : members.top_level_ops[r]) {
-      const HostEvent& e = trace.host_events[op];
-      add_duration(s.cpu_ns, std::min(e.end_ns(), region.end_ns) - e.start_ns);
+    s.gpu_busy_ns = busy_time(trace, held.activities);
+    s.gpu_syncs = static_cast<int64_t>(held.syncs.size());
+    // Classes and breakdowns before the findings start, so that the findings can read them.
+    s.breakdown = breakdown_of(trace, held.activities, class_of);
+    s.idle_by_stream = idle_of(trace, held.activities);
+    s.launch_delays = launch_delays(trace, held.activities, /*region_start=*/0);
+    s.queues = stream_queues(trace, held.activities);
+    for (GpuActivityId id : held.activities)
+      if (class_of[id.index()] == static_cast<uint8_t>(KernelClass::kCommunication))
+        s.communication_starts_ns.push_back(trace.gpu_activities[id].start_ns);
+  }
+  for (size_t r = 0; r < set.regions.size(); ++r) {
+    const Region& region = set.regions[r];
+    RegionSummary s = of_set[members.set_of[r]];
+    s.name = region.name;
+    s.pid = region.any_process ? 0 : region.pid;
+    s.start_ns = region.start_ns;
+    // The whole trace's end is one past its last event's, to hold it: its wall is the span.
+    s.wall_ns = region.end_ns - region.start_ns - (region.any_process ? 1 : 0);
+    for (LaunchDelay& d : s.launch_delays.longest) d.start_ns -= region.start_ns;
+    // An op that outlasts the region counts up to the region's end only.
+    if (last_op_end[members.set_of[r]] > region.end_ns) {
+      s.cpu_ns = 0;
+      for (HostEventId op : members.top_level_ops(r)) {
+        const HostEvent& e = trace.host_events[op];
+        add_duration(s.cpu_ns, std::min(e.end_ns(), region.end_ns) - e.start_ns);
+      }
     }
     out.regions.push_back(std::move(s));
-  }
-
-  // Classes and breakdowns before the findings start, so that the findings can read them.
-  RowMaker rows(trace, set);
-  const std::vector<uint8_t> class_of = classes_of_activities(trace, rows);
-  for (size_t r = 0; r < out.regions.size(); ++r) {
-    out.regions[r].breakdown = breakdown_of(trace, members.activities[r], class_of);
-    out.regions[r].idle_by_stream = idle_of(trace, members.activities[r]);
-    out.regions[r].launch_delays =
-        launch_delays(trace, members.activities[r], set.regions[r].start_ns);
-    out.regions[r].queues = stream_queues(trace, members.activities[r]);
-    for (GpuActivityId id : members.activities[r])
-      if (class_of[id.index()] == static_cast<uint8_t>(KernelClass::kCommunication))
-        out.regions[r].communication_starts_ns.push_back(trace.gpu_activities[id].start_ns);
   }
   out.breakdown = breakdown_of_trace(trace, class_of);
 
   out.facts = facts_of_summaries(out.regions);
   out.facts.breakdown = breakdown_facts(out.regions);
+  out.facts.waits = wait_facts(out.regions);
   out.typical_region = typical_region(out.regions, out.facts);
-  TopTablesMaker top_tables(trace, set, members);
+  TopTablesMaker top_tables(trace, set, members, options.ops_by_shape);
   for (size_t r = 0; r < out.regions.size(); ++r)
     if (options.tables_of_every_region || static_cast<int>(r) == out.typical_region)
       out.regions[r].tables = top_tables.tables(r);
@@ -365,8 +389,8 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
 
   auto activities_of = [&](size_t r) {
     std::vector<ActivityRow> list;
-    list.reserve(members.activities[r].size());
-    for (GpuActivityId id : members.activities[r])
+    list.reserve(members.activities(r).size());
+    for (GpuActivityId id : members.activities(r))
       list.push_back(rows.make(id, set.regions[r].start_ns));
     return list;
   };

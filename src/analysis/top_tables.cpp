@@ -4,9 +4,14 @@
 #include <tuple>
 #include <unordered_map>
 
+#include <fmt/format.h>
+
 #include "analysis/duration_sum.h"
+#include "analysis/gpu_datasheet.h"
 #include "analysis/kernel_class.h"
 #include "analysis/kernel_names.h"
+#include "analysis/op_arguments.h"
+#include "model/op_input_text.h"
 
 namespace attnprof {
 
@@ -46,11 +51,44 @@ bool first_time(std::vector<StringId>& seen, StringId name) {
   return true;
 }
 
+// Each host event's recorded inputs: the events and the records are both sorted by thread, then
+// start, so one walk pairs them; events that start together are told apart by name.
+std::vector<StringId> inputs_by_event(const Trace& trace) {
+  std::vector<StringId> out;
+  if (trace.op_inputs.empty()) return out;
+  const auto& host = trace.host_events;
+  const auto& records = trace.op_inputs;
+  out.assign(host.size(), StringPool::kEmpty);
+  size_t p = 0;
+  for (size_t e = 0; e < host.size(); ++e) {
+    const HostEvent& h = host[HostEventId(e)];
+    if (h.kind != HostKind::kCpuOp) continue;
+    const auto at = std::tuple(h.pid, h.tid, h.start_ns);
+    while (p < records.size() &&
+           std::tuple(records[p].pid, records[p].tid, records[p].start_ns) < at)
+      ++p;
+    for (size_t q = p; q < records.size() &&
+                       std::tuple(records[q].pid, records[q].tid, records[q].start_ns) == at;
+         ++q)
+      if (records[q].name == h.name) {
+        out[e] = records[q].inputs;
+        break;
+      }
+  }
+  return out;
+}
+
 }  // namespace
 
 TopTablesMaker::TopTablesMaker(const Trace& trace, const RegionSet& set,
-                               const RegionMembers& members)
-    : trace_(trace), set_(set), members_(members) {
+                               const RegionMembers& members, bool ops_by_shape)
+    : trace_(trace),
+      set_(set),
+      members_(members),
+      inputs_of_(inputs_by_event(trace)),
+      ops_by_shape_(ops_by_shape) {
+  regions_of_set_.assign(members.sets.size(), 0);
+  for (uint32_t held : members.set_of) ++regions_of_set_[held];
   const auto& host = trace.host_events;
   const size_t n = host.size();
   module_name_.assign(trace.strings.size(), false);
@@ -122,17 +160,44 @@ TopTablesMaker::TopTablesMaker(const Trace& trace, const RegionSet& set,
 }
 
 RegionTables TopTablesMaker::tables(size_t r) {
+  // Regions that share their members (regions.h) and start the same module calls have the same
+  // tables: N fully overlapping steps make them once, not N times.
+  const Region& region = set_.regions[r];
+  const uint32_t held = members_.set_of[r];
+  std::tuple<uint32_t, size_t, size_t> key;
+  const bool shared = !region.any_process && regions_of_set_[held] > 1;
+  if (shared) {
+    const auto [first, last] = module_calls_of(region);
+    key = {held, static_cast<size_t>(first - modules_.begin()),
+           static_cast<size_t>(last - modules_.begin())};
+    if (auto it = made_.find(key); it != made_.end()) return it->second;
+  }
   RegionTables out;
   kernels_of(r, out);
   ops_of(r, out);
   modules_of(r, out);
+  if (shared) made_.emplace(key, out);
   return out;
+}
+
+std::pair<std::vector<int32_t>::const_iterator, std::vector<int32_t>::const_iterator>
+TopTablesMaker::module_calls_of(const Region& region) const {
+  if (region.any_process) return {modules_.begin(), modules_.end()};
+  const auto& host = trace_.host_events;
+  auto by_start = [&](int64_t t) {
+    return std::lower_bound(modules_.begin(), modules_.end(), std::tuple(region.pid, t),
+                            [&](int32_t m, const auto& key) {
+                              return std::tuple(host[m].pid, host[m].start_ns) < key;
+                            });
+  };
+  const auto first = by_start(region.start_ns);
+  return {first, std::max(first, by_start(region.end_ns))};
 }
 
 void TopTablesMaker::kernels_of(size_t r, RegionTables& out) {
   std::unordered_map<StringId, size_t> row_of;
   std::array<KernelClassTotal, kKernelClassCount> classes{};
-  for (GpuActivityId id : members_.activities[r]) {
+  for (GpuActivityId id : members_.activities(r)) {
     const GpuActivity& a = trace_.gpu_activities[id];
     auto [it, fresh] = row_of.try_emplace(a.name, out.kernels.size());
     if (fresh) {
@@ -175,38 +240,129 @@ void TopTablesMaker::kernels_of(size_t r, RegionTables& out) {
       [](const KernelClassTotal& a, const KernelClassTotal& b) { return a.total_ns > b.total_ns; });
 }
 
-void TopTablesMaker::ops_of(size_t r, RegionTables& out) const {
-  const auto& host = trace_.host_events;
-  std::unordered_map<StringId, size_t> row_of;
-  auto row = [&](StringId name) -> OpTotal& {
-    auto [it, fresh] = row_of.try_emplace(name, out.ops.size());
-    if (fresh) out.ops.push_back(OpTotal{std::string(trace_.strings.view(name))});
-    return out.ops[it->second];
-  };
-  for (HostEventId top : members_.top_level_ops[r]) {
-    for (int32_t i = ops_under_start_[top.index()]; i < ops_under_start_[top.index() + 1]; ++i) {
-      const HostEvent& e = host[static_cast<size_t>(ops_under_[i])];
-      OpTotal& self = row(e.name);
-      ++self.calls;
-      add_duration(self.cpu_ns, e.dur_ns);
-      add_duration(self.self_cpu_ns, e.dur_ns);
-      const int32_t parent = op_parent_[ops_under_[i]];
-      if (parent >= 0) add_duration(row(host[parent].name).self_cpu_ns, -e.dur_ns);
+// The row of event `e`: its name, and with ops_by_shape_ its "Input Dims" text too.
+uint64_t TopTablesMaker::op_row_key(size_t e) {
+  const StringId name = trace_.host_events[HostEventId(e)].name;
+  uint32_t dims = 0;
+  if (ops_by_shape_ && !inputs_of_.empty() && inputs_of_[e] != StringPool::kEmpty) {
+    const auto fields = split_op_input_fields(trace_.op_input_texts.view(inputs_of_[e]));
+    if (fields && !fields->dims.empty()) {
+      auto [it, fresh] = dims_ids_.try_emplace(fields->dims, dims_texts_.size() + 1);
+      if (fresh) dims_texts_.push_back(fields->dims);
+      dims = it->second;
     }
   }
-  std::vector<StringId> seen;
-  for (GpuActivityId id : members_.activities[r]) {
+  return uint64_t{name} << 32 | dims;
+}
+
+const std::optional<OpCost>& TopTablesMaker::cost_of(size_t e) {
+  static const std::optional<OpCost> kNone;
+  if (inputs_of_.empty() || inputs_of_[e] == StringPool::kEmpty) return kNone;
+  const StringId name = trace_.host_events[HostEventId(e)].name;
+  const uint64_t key = uint64_t{name} << 32 | inputs_of_[e];
+  auto [it, fresh] = costs_.try_emplace(key);
+  if (fresh) {
+    if (auto args = op_arguments_of_text(trace_.op_input_texts.view(inputs_of_[e])))
+      it->second = op_cost(trace_.strings.view(name), *args);
+  }
+  return it->second;
+}
+
+void TopTablesMaker::ops_of(size_t r, RegionTables& out) {
+  const auto& host = trace_.host_events;
+  std::unordered_map<uint64_t, size_t> row_of;
+  auto row = [&](size_t e) -> OpTotal& {
+    const uint64_t key = op_row_key(e);
+    auto [it, fresh] = row_of.try_emplace(key, out.ops.size());
+    if (fresh) {
+      out.ops.push_back(OpTotal{std::string(trace_.strings.view(host[HostEventId(e)].name))});
+      if (const uint32_t dims = static_cast<uint32_t>(key))
+        out.ops.back().input_shapes = dims_texts_[dims - 1];
+    }
+    return out.ops[it->second];
+  };
+  for (HostEventId top : members_.top_level_ops(r)) {
+    for (int32_t i = ops_under_start_[top.index()]; i < ops_under_start_[top.index() + 1]; ++i) {
+      const size_t e = static_cast<size_t>(ops_under_[i]);
+      OpTotal& self = row(e);
+      ++self.calls;
+      add_duration(self.cpu_ns, host[e].dur_ns);
+      add_duration(self.self_cpu_ns, host[e].dur_ns);
+      const int32_t parent = op_parent_[ops_under_[i]];
+      if (parent >= 0) add_duration(row(static_cast<size_t>(parent)).self_cpu_ns, -host[e].dur_ns);
+    }
+  }
+  std::vector<uint64_t> seen;
+  std::vector<std::pair<int32_t, int64_t>> launches;  // (innermost op, GPU time) per activity
+  for (GpuActivityId id : members_.activities(r)) {
     HostEventId op = trace_.activity_op[id];
     if (op == kNoId) continue;
     int32_t at = is_op(op.index()) ? op.value() : op_parent_[op.index()];
     if (at == kIsNotOp) at = -1;
     const int64_t dur = trace_.gpu_activities[id].dur_ns;
-    if (at >= 0) add_duration(row(host[at].name).self_gpu_ns, dur);
+    if (at >= 0) {
+      add_duration(row(static_cast<size_t>(at)).self_gpu_ns, dur);
+      launches.emplace_back(at, dur);
+    }
     seen.clear();
-    for (; at >= 0; at = op_parent_[at])
-      if (first_time(seen, host[at].name)) add_duration(row(host[at].name).gpu_ns, dur);
+    for (; at >= 0; at = op_parent_[at]) {
+      const uint64_t key = op_row_key(static_cast<size_t>(at));
+      if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+      seen.push_back(key);
+      add_duration(row(static_cast<size_t>(at)).gpu_ns, dur);
+    }
   }
+  op_costs_of(r, launches, row_of, out);
   sort_rows(out.ops, &OpTotal::cpu_ns);
+}
+
+// The cost of each call that launched GPU work, once per call however many kernels it launched,
+// on its own row; then each row's rate against the peak of its operands' type.
+void TopTablesMaker::op_costs_of(size_t r, std::vector<std::pair<int32_t, int64_t>>& launches,
+                                 const std::unordered_map<uint64_t, size_t>& row_of,
+                                 RegionTables& out) {
+  if (inputs_of_.empty() || launches.empty()) return;
+  std::sort(launches.begin(), launches.end());
+  std::vector<std::optional<PeakPrecision>> precision(out.ops.size());
+  for (size_t i = 0; i < launches.size();) {
+    const int32_t call = launches[i].first;
+    int64_t gpu_ns = 0;
+    for (; i < launches.size() && launches[i].first == call; ++i)
+      add_duration(gpu_ns, launches[i].second);
+    const std::optional<OpCost>& cost = cost_of(static_cast<size_t>(call));
+    if (!cost) continue;
+    const size_t index = row_of.at(op_row_key(static_cast<size_t>(call)));
+    OpTotal& row = out.ops[index];
+    row.flops = row.flops.value_or(0) + cost->flops;
+    row.bytes = row.bytes.value_or(0) + cost->bytes;
+    add_duration(row.costed_gpu_ns, gpu_ns);
+    row.memory_bound = cost->family == OpFamily::kMemory;
+    if (!precision[index]) precision[index] = peak_precision(cost->dtype);
+  }
+  // The GPU of the region's work (the first activity's device; a region's work runs on one).
+  const GpuActivity& first = trace_.gpu_activities[members_.activities(r).front()];
+  const DeviceProperties* device = trace_.device(first.device);
+  const GpuDatasheet* sheet = device ? find_gpu_datasheet(device->name) : nullptr;
+  if (!device)
+    out.no_roof_reason = "the trace's deviceProperties do not name its GPU";
+  else if (!sheet)
+    out.no_roof_reason = "attnprof has no datasheet for \"" + device->name + "\"";
+  else
+    out.roof_gpu = std::string(sheet->name);
+  if (!sheet) return;
+  for (size_t i = 0; i < out.ops.size(); ++i) {
+    OpTotal& row = out.ops[i];
+    const std::optional<double> rate = row.achieved_per_s();
+    if (!rate) continue;
+    if (row.memory_bound) {
+      row.roof = fmt::format("memory {:.0f} GB/s", sheet->memory_gb_per_s);
+      row.roof_pct = 100.0 * *rate / (sheet->memory_gb_per_s * 1e9);
+    } else if (precision[i] && sheet->tflops(*precision[i]) > 0) {
+      const double peak = sheet->tflops(*precision[i]);
+      row.roof = fmt::format("{} dense {:g} TFLOP/s", precision_name(*precision[i]), peak);
+      row.roof_pct = 100.0 * *rate / (peak * 1e12);
+    }
+  }
 }
 
 void TopTablesMaker::modules_of(size_t r, RegionTables& out) const {
@@ -265,7 +421,7 @@ void TopTablesMaker::modules_of(size_t r, RegionTables& out) const {
 
   std::vector<StringId> seen_instances;
   std::vector<std::string_view> seen_classes;
-  for (GpuActivityId id : members_.activities[r]) {
+  for (GpuActivityId id : members_.activities(r)) {
     const HostEventId launch = trace_.activity_launch[id];
     if (launch == kNoId) continue;
     const int64_t dur = trace_.gpu_activities[id].dur_ns;

@@ -3,11 +3,16 @@
 // The facts of the trace's tree that every region reads (each op's nearest op above, each
 // event's nearest module above) are worked out once, in one pass over the host events.
 
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "analysis/op_cost.h"
 #include "analysis/regions.h"
 #include "attnprof/top_tables.h"
 #include "model/trace.h"
@@ -22,15 +27,25 @@ std::string_view module_class_name(std::string_view instance);
 
 class TopTablesMaker {
  public:
-  TopTablesMaker(const Trace& trace, const RegionSet& set, const RegionMembers& members);
+  // `ops_by_shape`: one op row per name and input shapes, as key_averages(group_by_input_shape=
+  // True) groups them.
+  TopTablesMaker(const Trace& trace, const RegionSet& set, const RegionMembers& members,
+                 bool ops_by_shape = false);
   // The tables of region `r` (an index into set.regions), complete and sorted.
   RegionTables tables(size_t r);
 
  private:
   bool is_op(size_t e) const { return op_parent_[e] != kIsNotOp; }
   void kernels_of(size_t r, RegionTables& out);
-  void ops_of(size_t r, RegionTables& out) const;
+  void ops_of(size_t r, RegionTables& out);
+  void op_costs_of(size_t r, std::vector<std::pair<int32_t, int64_t>>& launches,
+                   const std::unordered_map<uint64_t, size_t>& row_of, RegionTables& out);
+  uint64_t op_row_key(size_t e);
+  const std::optional<OpCost>& cost_of(size_t e);
   void modules_of(size_t r, RegionTables& out) const;
+  // The module calls (modules_) of the region's process that start in its span.
+  std::pair<std::vector<int32_t>::const_iterator, std::vector<int32_t>::const_iterator>
+  module_calls_of(const Region& region) const;
 
   static constexpr int32_t kIsNotOp = -2;
   const Trace& trace_;
@@ -50,10 +65,22 @@ class TopTablesMaker {
     KernelClass kernel_class;
   };
   std::unordered_map<StringId, KernelName> kernel_names_;
+  // Per host event: the id of its recorded inputs' text (Trace::op_input_texts), kEmpty for
+  // none; empty when the trace recorded no shapes.
+  std::vector<StringId> inputs_of_;
+  bool ops_by_shape_ = false;
+  // The cost of each (name, inputs text) met, and the id of each distinct "Input Dims" text.
+  std::unordered_map<uint64_t, std::optional<OpCost>> costs_;
+  std::unordered_map<std::string_view, uint32_t> dims_ids_;
+  std::vector<std::string_view> dims_texts_;  // by dims id - 1
   // nn.Module events, sorted by (pid, start).
   std::vector<int32_t> modules_;
   // Per name id: is it an nn.Module event's name.
   std::vector<bool> module_name_;
+  // Per member set: the regions that hold it; the tables of those held by several, by (member
+  // set, module calls): regions that hold the same work share their tables.
+  std::vector<uint32_t> regions_of_set_;
+  std::map<std::tuple<uint32_t, size_t, size_t>, RegionTables> made_;
 };
 
 }  // namespace attnprof

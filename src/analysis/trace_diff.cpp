@@ -8,6 +8,7 @@
 #include "analysis/kernel_class.h"
 #include "analysis/region_metrics.h"
 #include "analysis/spread.h"
+#include "analysis/workload_mismatch.h"
 
 namespace attnprof {
 
@@ -248,6 +249,7 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
   TraceDiff d;
   d.a = side_of(a);
   d.b = side_of(b);
+  d.unlike = workload_mismatches(a, b);
   d.kernels = diff_count(ma.kernels, mb.kernels);
   d.memcpy = diff_count(ma.memcpy, mb.memcpy);
   d.memset = diff_count(ma.memset, mb.memset);
@@ -258,6 +260,22 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
   d.compute_ns = diff_time(ma.breakdown.compute_ns, mb.breakdown.compute_ns);
   d.communication_ns = diff_time(ma.breakdown.communication_ns, mb.breakdown.communication_ns);
   d.memory_ns = diff_time(ma.breakdown.memory_ns, mb.breakdown.memory_ns);
+  const WaitFacts &wa = ma.waits, &wb = mb.waits;
+  auto wait = [&](const char* metric, bool is_time, const Spread WaitFacts::*spread) {
+    const Spread &sa = wa.*spread, &sb = wb.*spread;
+    if (sa.count == 0 || sb.count == 0) return;
+    d.waits.push_back({metric, is_time, is_time ? diff_time(sa, sb) : diff_count(sa, sb)});
+  };
+  wait("idle_host_wait_us", true, &WaitFacts::idle_host_wait_ns);
+  wait("idle_kernel_gap_us", true, &WaitFacts::idle_kernel_gap_ns);
+  wait("idle_other_us", true, &WaitFacts::idle_other_ns);
+  wait("launch_delay_median_us", true, &WaitFacts::launch_delay_median_ns);
+  wait("launch_delay_p95_us", true, &WaitFacts::launch_delay_p95_ns);
+  wait("launch_delay_max_us", true, &WaitFacts::launch_delay_max_ns);
+  wait("op_to_launch_median_us", true, &WaitFacts::op_to_launch_median_ns);
+  wait("queue_max_length", false, &WaitFacts::queue_max_length);
+  wait("queue_mean_length", false, &WaitFacts::queue_mean_length);
+  wait("full_queue_us", true, &WaitFacts::full_queue_ns);
   std::map<std::string, int> kinds;
   for (const auto* m : {&ma, &mb})
     for (const auto& [kind, spread] : m->memcpy_by_kind)

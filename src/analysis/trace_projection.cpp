@@ -9,6 +9,17 @@ std::string study_variant_of(const std::string& backend) {
   return "";
 }
 
+std::optional<double> call_ns(const RunVariant& v, bool backward, bool& by_events) {
+  if (v.forward && v.forward->facts.regions > 0 && (!backward || v.backward)) {
+    double ns = static_cast<double>(v.forward->facts.gpu_busy_ns.median);
+    if (backward) ns += static_cast<double>(v.backward->facts.gpu_busy_ns.median);
+    if (ns > 0) return ns;
+  }
+  if (!v.median_ms) return std::nullopt;
+  by_events = true;
+  return *v.median_ms * 1e6;
+}
+
 std::optional<TraceProjection> project_trace(const RunSummary& run) {
   if (!run.from_trace) return std::nullopt;
   TraceProjection out;
@@ -24,8 +35,9 @@ std::optional<TraceProjection> project_trace(const RunSummary& run) {
     p.assumed = call.assumed;
     p.same_variant = study_variant_of(call.backend);
     for (const RunVariant& v : point.variants) {
-      if (!v.median_ms) continue;
-      const double ns = *v.median_ms * 1e6;
+      const std::optional<double> time = call_ns(v, point.problem.backward, p.by_events);
+      if (!time) continue;
+      const double ns = *time;
       if (v.variant == p.same_variant) p.same_ns = ns;
       // Only a variant that ran and passed the float64 check can be recommended.
       if (v.status == "ok" && (!p.best_ns || ns < *p.best_ns)) {
@@ -33,7 +45,7 @@ std::optional<TraceProjection> project_trace(const RunSummary& run) {
         p.best_variant = variant_label(v);
       }
     }
-    if (p.best_ns && *p.best_ns < p.trace_ns)
+    if (p.best_ns && *p.best_ns < p.trace_ns * (1 - kProjectionNoise))
       p.saving_ns = (p.trace_ns - *p.best_ns) * static_cast<double>(p.calls);
     out.saving_ns += p.saving_ns;
     out.calls.push_back(std::move(p));

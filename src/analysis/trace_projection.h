@@ -17,14 +17,20 @@ struct CallProjection {
   double trace_ns = 0;  // one call in the trace
   std::string backend;  // what ran it in the trace
   std::string assumed;  // how the trace's call became the point's problem, where it assumed
+  // Each variant's time here is the GPU time of one call's kernels in its own trace (the median
+  // over its forward regions, plus its backward regions' for a backward): the trace's own measure,
+  // which a small call's CUDA-event median is not (it holds the launch gaps). Where a variant has
+  // no trace, its CUDA-event median stands in, and `by_events` says so.
+  bool by_events = false;
   // The study's variant that is the trace's backend ("sdpa-cudnn" for cuDNN, "naive" for an
-  // unfused chain) and its GPU median here: the check that the run reproduces the trace.
+  // unfused chain) and its time here: the check that the run reproduces the trace.
   std::string same_variant;
   std::optional<double> same_ns;
-  // The fastest variant that passed the float64 check, and its GPU median; none when none did.
+  // The fastest variant that passed the float64 check, and its time; none when none did.
   std::string best_variant;
   std::optional<double> best_ns;
-  // (trace_ns - best_ns) x calls, when the best is faster than the trace's; else 0.
+  // (trace_ns - best_ns) x calls, when the best is faster than the trace's by more than
+  // kProjectionNoise; else 0.
   double saving_ns = 0;
 };
 
@@ -33,6 +39,14 @@ struct TraceProjection {
   double saving_ns = 0;      // per region, every call
   double region_gpu_ns = 0;  // what the saving is a share of
 };
+
+// A backend saves time only when it is faster than the trace's call by more than this share: two
+// runs of the same kernel differ by a few percent (docs/STUDY.md).
+inline constexpr double kProjectionNoise = 0.05;
+
+// One call's time for a variant of a point: its kernels' GPU time in its trace, else its
+// CUDA-event median (`by_events` set).
+std::optional<double> call_ns(const RunVariant& variant, bool backward, bool& by_events);
 
 // None unless the run was made --from-trace.
 std::optional<TraceProjection> project_trace(const RunSummary& run);

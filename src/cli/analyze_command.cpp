@@ -1,5 +1,5 @@
-// `attnprof analyze (TRACE | DIR)... [--region NAME] [--format text|json|md|csv|summary]
-//  [--jobs N]`
+// `attnprof analyze (TRACE | DIR | STUDY_DIR)... [--region NAME]
+//  [--format text|json|md|csv|summary] [-o FILE] [--jobs N]`
 //
 // Several traces are read at once (docs/ARCHITECTURE.md), and a trace that cannot be read does not
 // stop the others: every trace read is reported, the others get their one-line error on stderr
@@ -8,9 +8,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "attnprof/analysis.h"
 #include "attnprof/cross_trace.h"
@@ -18,9 +20,11 @@
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
+#include "cli/output_option.h"
 #include "cli/terminal_progress.h"
 #include "cli/trace_inputs.h"
 #include "io/input_guard.h"
+#include "io/output_file.h"
 #include "render/analyze_output.h"
 #include "render/json_writer.h"
 
@@ -31,35 +35,83 @@ namespace {
 struct AnalyzeArgs {
   std::vector<std::string> traces;
   std::string region;
-  std::string format = "text";
+  OutputOption output;
   bool explain = false;
+  std::string graph_capture;
   TextView view;
   std::string table = "activities";
+  std::string group_by = "name";  // of the ops table: "name" or "shape"
   size_t jobs = 0;
   LimitOptions limits;
 };
 
+const std::vector<std::string> kFormats = {"text", "json", "md", "csv", "summary"};
+
+// The regions to read when --region is not given: a study's traces are read over the bench's
+// `forward` annotations, as report and check read them; other traces as analyze_file chooses.
+// Both at once would need two patterns: refused, with the flag that settles it.
+Result<std::string> region_pattern(const AnalyzeArgs& args, const std::vector<TraceInput>& inputs) {
+  if (!args.region.empty()) return args.region;
+  const size_t of_study = static_cast<size_t>(
+      std::count_if(inputs.begin(), inputs.end(), [](const TraceInput& i) { return i.of_study; }));
+  if (of_study == 0) return std::string();
+  if (of_study < inputs.size())
+    return make_error(ErrorKind::kUsage,
+                      "a study folder's traces are read over their '{}' regions and the other "
+                      "traces over ProfilerStep#*: give --region, or analyze them apart",
+                      kStudyRegion);
+  return std::string(kStudyRegion);
+}
+
 int run(const AnalyzeArgs& args) {
   if (Status once = refuse_standard_input_twice(args.traces); !once.ok()) return fail(once.error());
+  // An output over an input is said first: it is the mistake that would cost a trace.
+  const std::string& out_path = args.output.path;
+  if (Status refused = refuse_output_over_inputs(out_path, args.traces); !refused.ok())
+    return fail(refused.error());
+  auto format_chosen = resolve_output_format("analyze", args.output, kFormats, "text");
+  if (!format_chosen.ok()) return fail(format_chosen.error());
+  const std::string& format = *format_chosen;
   const std::vector<TraceInput> inputs = expand_trace_inputs(args.traces);
+  auto pattern = region_pattern(args, inputs);
+  if (!pattern.ok()) return fail(pattern.error());
   std::vector<std::string> paths;
   for (const auto& input : inputs)
     if (!input.error) paths.push_back(input.path);
 
   AnalyzeOptions options;
-  options.region_pattern = args.region;
+  options.region_pattern = *pattern;
   // CSV lists every region's activities too, held in memory (it has no streamed form yet).
-  options.activities_of_every_region = args.format == "csv" && args.table == "activities";
+  options.activities_of_every_region = format == "csv" && args.table == "activities";
   // The text and Markdown show the typical region's tables only; CSV every region's; JSON makes
   // each region's as it writes it (AnalyzeOptions::analyzed), never holding them all.
-  options.tables_of_every_region = args.format == "csv" && args.table != "attention";
+  options.tables_of_every_region = format == "csv" && args.table != "attention";
   options.explain = args.explain;
+  options.graph_capture = args.graph_capture;
+  options.ops_by_shape = args.group_by == "shape";
   options.limits = args.limits.to_limits();
   // JSON lists every region's activities: it is written to stdout as each trace is analyzed,
-  // while its model is in memory, one region at a time (docs/PERFORMANCE.md: built in memory first,
-  // the output of a trace of a million regions took 2.7 GB).
-  const bool json = args.format == "json";
-  JsonWriter json_out(stdout);
+  // while its model is in memory, one region at a time (docs/PERFORMANCE.md: built in memory
+  // first, the output of a trace of a million regions took 2.7 GB).
+  const bool json = format == "json";
+  // JSON to a file goes through the one safe writer as it is made; it is put in place (or
+  // dropped) once every trace is read.
+  std::optional<OutputFile> json_file;
+  if (json && !args.output.to_standard_output()) {
+    auto opened = OutputFile::open(out_path);
+    if (!opened.ok()) return fail(opened.error());
+    json_file.emplace(std::move(opened).value());
+  }
+  int json_file_error = 0;
+  JsonWriter json_out = json_file ? JsonWriter(JsonWriter::Sink([&](std::string_view bytes) {
+    Status written = json_file->write(bytes);
+    if (!written.ok() && json_file_error == 0) {
+      print_error(written.error().message);
+      json_file_error = 2;
+    }
+    return written.ok();
+  }))
+                                  : JsonWriter(stdout);
   AnalyzeJsonStream json_stream(json_out);
   std::vector<Result<TraceAnalysis>> outcomes;
   {
@@ -73,7 +125,7 @@ int run(const AnalyzeArgs& args) {
       progress.finished(i, outcome);
     };
     // A progress line on the terminal the JSON goes to would cut into it: it stops there.
-    const bool json_on_terminal = json && isatty(fileno(stdout));
+    const bool json_on_terminal = json && !json_file && isatty(fileno(stdout));
     if (json)
       many.analyzed_in_order = [&](size_t, const TraceAnalysis& analysis,
                                    const RegionActivities& activities,
@@ -102,7 +154,7 @@ int run(const AnalyzeArgs& args) {
   }
 
   int exit_code = unread.empty() ? 0 : 2;
-  if (args.format == "summary") {
+  if (format == "summary") {
     // The map half of docs/DISTRIBUTED.md: one line per trace, in input order, its error's line
     // too, so that merge reports every trace.
     std::string out;
@@ -115,23 +167,31 @@ int run(const AnalyzeArgs& args) {
         out += write_trace_summary(read[next_read++]);
       }
     }
-    if (write_command_output(out) != 0) exit_code = 2;
+    if (write_command_output(out, out_path) != 0) exit_code = 2;
   } else if (!read.empty()) {
     std::optional<CrossTraceSummary> across;
     if (are_ranks_of_one_run(read)) across = summarize_across_traces(read);
     if (json) {
       json_stream.finish(across ? &*across : nullptr, read, unread);
-      if (!json_out.flush() || std::fflush(stdout) != 0) exit_code = standard_output_failed(errno);
+      if (json_file) {
+        Status done = json_out.flush() ? json_file->commit() : Status::success();
+        if (json_file_error != 0)
+          exit_code = 2;
+        else if (!done.ok())
+          exit_code = fail(done.error());
+      } else if (!json_out.flush() || std::fflush(stdout) != 0) {
+        exit_code = standard_output_failed(errno);
+      }
     } else {
       const AnalyzeOutput output{read, across ? &*across : nullptr, unread};
-      std::string out = args.format == "md" ? render_analyze_markdown(output)
-                        : args.format == "csv" && args.table == "attention"
-                            ? render_attention_calls_csv(output)
-                        : args.format == "csv" && args.table != "activities"
-                            ? render_top_table_csv(output, args.table)
-                        : args.format == "csv" ? render_analyze_csv(output)
-                                               : render_analyze_text(output, args.view);
-      if (write_command_output(out) != 0) exit_code = 2;
+      std::string out =
+          format == "md"                                  ? render_analyze_markdown(output)
+          : format == "csv" && args.table == "attention"  ? render_attention_calls_csv(output)
+          : format == "csv" && args.table != "activities" ? render_top_table_csv(output, args.table)
+          : format == "csv"                               ? render_analyze_csv(output)
+          : args.view.wide                                ? render_analyze_text(output, args.view)
+                           : args.output.fit_text(render_analyze_text(output, args.view));
+      if (write_command_output(out, out_path) != 0) exit_code = 2;
     }
   }
   for (const auto& u : unread) print_error(u.error);
@@ -149,20 +209,26 @@ void register_analyze(CLI::App& app, int& exit_code) {
   cmd->add_option(
          "traces", args->traces,
          "Trace files (.json or .json.gz), or folders: every *.json and *.json.gz in one, in "
-         "natural order (rank_2 before rank_10)")
+         "natural order (rank_2 before rank_10); a study folder (attnprof bench --out): its "
+         "traces over their forward regions")
       ->required();
   cmd->add_option("--region", args->region,
                   "Regions are the user annotations with this name (wildcards * and ?); default: "
-                  "ProfilerStep#* when present, else the whole trace");
-  cmd->add_option("--format", args->format,
-                  "Output format; csv: one row per GPU activity of every region; summary: one "
-                  "line of JSON per trace for `attnprof merge` (docs/DISTRIBUTED.md)")
-      ->check(CLI::IsMember({"text", "json", "md", "csv", "summary"}));
+                  "forward for a study folder's traces, else ProfilerStep#* when present, else "
+                  "the whole trace");
+  args->output.add_to(*cmd, kFormats,
+                      "text; csv: one row per GPU activity of every region; summary: one line of "
+                      "JSON per trace for `attnprof merge` (docs/DISTRIBUTED.md)");
   cmd->add_option("--table", args->table,
                   "With --format csv: activities (one row per GPU activity, the default), kernels, "
                   "ops or modules (one row per kernel, op or nn.Module instance of every region), "
                   "attention (one row per attention call of every region)")
       ->check(CLI::IsMember({"activities", "kernels", "ops", "modules", "attention"}));
+  cmd->add_option("--group-by", args->group_by,
+                  "shape: the ops table has a row per op and input shapes, as PyTorch's "
+                  "key_averages(group_by_input_shape=True) (traces recorded with "
+                  "record_shapes=True)")
+      ->check(CLI::IsMember({"name", "shape"}));
   cmd->add_option("--top", args->view.top,
                   "Rows of each top table (kernels, ops, nn.Modules) in the text (default 10)")
       ->check(CLI::Range(size_t{1}, size_t{1000000}));
@@ -170,9 +236,14 @@ void register_analyze(CLI::App& app, int& exit_code) {
                 "Text: also list every GPU activity of the typical region, in order, with the op "
                 "chain that launched it");
   cmd->add_flag("--wide", args->view.wide,
-                "Text: names cut to fit 120 columns are also written in full below their row");
+                "Text: names cut to fit 120 columns are also written in full below their row, "
+                "and no line is wrapped at the terminal's width");
   cmd->add_flag("--explain", args->explain,
                 "Also say what the trace means: findings with their evidence and suggestions");
+  cmd->add_option("--graph-capture", args->graph_capture,
+                  "A trace holding the capture of the CUDA graphs these traces replay, and a "
+                  "replay after it: replays without a capture of their own take its ops, matched "
+                  "by kernel names (attribution \"signature\"; docs/CUDA_GRAPHS.md)");
   cmd->add_option("-j,--jobs", args->jobs,
                   "Traces read at once (default: one per two cores); memory holds about this many "
                   "traces' models at a time")

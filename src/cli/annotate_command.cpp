@@ -52,8 +52,9 @@ void register_annotate(CLI::App& app, int& exit_code) {
       "Write a copy of a trace with attnprof's findings as instant events, the typical region "
       "marked, and each hidden copy linked to the op that made it; open it in Perfetto UI");
   cmd->add_option("trace", args->trace, "Trace file (.json or .json.gz)")->required();
+  // --out was its only name before -o/--output was every command's; it stays.
   cmd->add_option(
-         "-o,--out", args->out,
+         "-o,--output,--out", args->out,
          "The annotated copy (.json, or .json.gz for gzip; - for standard output); written whole "
          "or not at all, never over the trace")
       ->required();

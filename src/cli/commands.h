@@ -14,6 +14,8 @@ void register_annotate(CLI::App& app, int& exit_code);
 void register_merge(CLI::App& app, int& exit_code);
 // `completion bash|zsh|fish`, and the hidden `manpage` the build runs.
 void register_completion(CLI::App& app, int& exit_code);
+// The hidden `datasheet --format json`: the GPU datasheet for the project's scripts.
+void register_datasheet(CLI::App& app, int& exit_code);
 // `bench` when LibTorch was not found at build time: says how to get it.
 void register_bench_unavailable(CLI::App& app, int& exit_code);
 // Its one line on stderr; returns the exit code, 2.

@@ -1,4 +1,6 @@
-// `attnprof report (RUN_DIR | TRACE...) -o FILE [--format html|md|text|headline] [--region NAME]`
+// `attnprof report (RUN_DIR | TRACE...) [-o FILE] [--format html|md|text|headline] [--region NAME]`
+// Without -o the report goes to standard output as text, a terminal's format; to a file it is
+// the HTML page unless --format or the file's extension says otherwise.
 
 #include <memory>
 #include <string>
@@ -7,6 +9,7 @@
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
+#include "cli/output_option.h"
 #include "io/input_guard.h"
 #include "pipeline/report_file.h"
 
@@ -16,25 +19,30 @@ namespace {
 
 struct ReportArgs {
   std::vector<std::string> inputs;
-  std::string out;
-  std::string format = "html";
+  OutputOption output;
   std::string region;
   LimitOptions limits;
 };
+
+const std::vector<std::string> kFormats = {"html", "md", "text", "headline"};
 
 int run(const ReportArgs& args) {
   ReportOptions options;
   options.region_pattern = args.region;
   options.limits = args.limits.to_limits();
-  const ReportFormat format = args.format == "md"         ? ReportFormat::kMarkdown
-                              : args.format == "text"     ? ReportFormat::kText
-                              : args.format == "headline" ? ReportFormat::kHeadline
-                                                          : ReportFormat::kHtml;
-  // The report must not replace what it reads (docs/SECURITY.md: `report t.json -o t.json` replaced
-  // the trace with HTML), nor any file of a run folder it reads.
-  if (Status refused = refuse_output_over_inputs(args.out, args.inputs); !refused.ok())
+  const std::string out = args.output.to_standard_output() ? "-" : args.output.path;
+  // The report must not replace what it reads (docs/SECURITY.md: `report t.json -o t.json`
+  // replaced the trace with HTML), nor any file of a run folder it reads.
+  if (Status refused = refuse_output_over_inputs(out, args.inputs); !refused.ok())
     return fail(refused.error());
-  Status written = write_report(args.inputs, options, format, args.out);
+  auto chosen = resolve_output_format("report", args.output, kFormats,
+                                      args.output.to_standard_output() ? "text" : "html");
+  if (!chosen.ok()) return fail(chosen.error());
+  const ReportFormat format = *chosen == "md"         ? ReportFormat::kMarkdown
+                              : *chosen == "text"     ? ReportFormat::kText
+                              : *chosen == "headline" ? ReportFormat::kHeadline
+                                                      : ReportFormat::kHtml;
+  Status written = write_report(args.inputs, options, format, out, args.output.text_width());
   if (!written.ok()) return fail(written.error());
   return 0;
 }
@@ -50,15 +58,12 @@ void register_report(CLI::App& app, int& exit_code) {
   cmd->add_option("inputs", args->inputs,
                   "A bench output folder (with summary.json), or trace files (.json or .json.gz)")
       ->required();
-  cmd->add_option("-o,--output", args->out,
-                  "The file to write (- for standard output); never one of the inputs")
-      ->required();
-  cmd->add_option("--format", args->format,
-                  "html (default), md (the table and findings), text (the table, findings and "
-                  "methods as the bench prints them: its table.txt) or headline (the fastest "
-                  "variant and its speed-up, one line for the run and one for each study beside "
-                  "it)")
-      ->check(CLI::IsMember({"html", "md", "text", "headline"}));
+  args->output.add_to(*cmd, kFormats,
+                      "text on standard output and html in a file; md: the table and findings; "
+                      "text: the table, findings and methods as the bench prints them (its "
+                      "table.txt); headline: the fastest variant and its speed-up, one line for "
+                      "the run and one for each study beside it");
+  args->output.add_wide_flag(*cmd);
   cmd->add_option("--region", args->region,
                   "Regions are the user annotations with this name (wildcards * and ?); default: "
                   "forward for a bench folder, else as analyze chooses");

@@ -1,25 +1,43 @@
 #include "cli/trace_inputs.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "io/trace_directory.h"
 
 namespace attnprof::cli {
 
+namespace fs = std::filesystem;
+
 std::vector<TraceInput> expand_trace_inputs(const std::vector<std::string>& arguments) {
   std::vector<TraceInput> inputs;
   for (const auto& argument : arguments) {
     std::error_code ec;
-    if (!std::filesystem::is_directory(argument, ec)) {
+    if (!fs::is_directory(argument, ec)) {
       inputs.push_back({argument, std::nullopt});
       continue;
     }
-    auto traces = list_trace_directory(argument);
+    const fs::path folder = argument;
+    const bool study = fs::is_regular_file(folder / "summary.json", ec);
+    const bool bench_layout = study && fs::is_directory(folder / "traces", ec);
+    auto traces = list_trace_directory(bench_layout ? (folder / "traces").string() : argument);
     if (!traces.ok()) {
       inputs.push_back({argument, traces.take_error()});
       continue;
     }
-    for (auto& path : *traces) inputs.push_back({std::move(path), std::nullopt});
+    const size_t before = inputs.size();
+    for (auto& path : *traces) {
+      // The study's table, not a trace (it made `analyze STUDY_DIR` fail before).
+      if (study && fs::path(path).filename() == "summary.json") continue;
+      inputs.push_back({std::move(path), std::nullopt, study});
+    }
+    if (inputs.size() == before)
+      inputs.push_back({argument,
+                        make_error(ErrorKind::kUsage,
+                                   "{}: a study folder without traces: its summary.json is read "
+                                   "by `attnprof report`, its traces/ by analyze",
+                                   argument),
+                        study});
   }
   return inputs;
 }

@@ -54,6 +54,13 @@ constexpr std::array<DiagnosticDescription, kDiagnosticKindCount> kTable{{
     {K::kWorkOutsideRegions, "GPU work in no region", "work_outside_regions", S::kInfo, kAnalysis,
      "GPU work that no matched region holds (launched by another process, outside every region, "
      "or its launch missing): its count and time are said beside the regions"},
+    {K::kReplayNotMatched, "graph replay not matched", "replay_not_matched", S::kInfo, kAnalysis,
+     "a CUDA graph replay without a capture in its trace that the trace given by --graph-capture "
+     "does not match (no graph of it has the replay's kernel names, or two have them with other "
+     "ops): its activities stay unknown (docs/CUDA_GRAPHS.md)"},
+    {K::kLaunchCaptured, "launch captured into a graph", "launch_captured", S::kInfo, kTrace,
+     "a kernel launch made while a CUDA graph was captured: it recorded a node of the graph and "
+     "ran nothing; the graph's replays run its work (docs/CUDA_GRAPHS.md)"},
 }};
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -89,6 +90,11 @@ inline bool is_gpu_work(GpuKind k) {
 // Unknown launch properties (a kernel without "grid", "block", "registers per thread" or
 // "shared memory"; a copy without "bytes") hold this, never 0: 0 is a value.
 constexpr int32_t kUnknownCount = -1;
+
+// The thread of the ops a trace of graph replays takes from a capture trace given apart
+// (--graph-capture: reader/graph_signatures.h). They are placed before the trace's first event,
+// so that no region holds them, and the whole trace's span leaves this thread out.
+inline constexpr int32_t kCopiedOpsTid = std::numeric_limits<int32_t>::min();
 
 struct HostEvent {
   int64_t start_ns = 0;

@@ -5,29 +5,30 @@
 #include <filesystem>
 
 #include "io/output_file.h"
+#include "render/text_wrap.h"
 
 namespace attnprof {
 
-namespace {
-
-std::string render(const ReportData& data, ReportFormat format) {
+std::string render_report(const ReportData& data, ReportFormat format, size_t text_width) {
   switch (format) {
     case ReportFormat::kMarkdown:
       return render_report_markdown(data);
-    case ReportFormat::kText:
-      return render_report_text(data);
-    case ReportFormat::kHeadline:
-      return render_report_headlines(data);
+    case ReportFormat::kText: {
+      std::string text = render_report_text(data, text_width);
+      return text_width > 0 ? wrap_text(text, text_width) : text;
+    }
+    case ReportFormat::kHeadline: {
+      std::string text = render_report_headlines(data);
+      return text_width > 0 ? wrap_text(text, text_width) : text;
+    }
     case ReportFormat::kHtml:
       break;
   }
   return render_report_html(data);
 }
 
-}  // namespace
-
 Status write_report(const std::vector<std::string>& inputs, const ReportOptions& options,
-                    ReportFormat format, const std::string& out_path) {
+                    ReportFormat format, const std::string& out_path, size_t text_width) {
   // Opened first: a bad -o ('' included) is said before the inputs are read.
   Result<OutputFile> out = OutputFile::open(out_path);
   if (!out) return out.take_error();
@@ -47,7 +48,7 @@ Status write_report(const std::vector<std::string>& inputs, const ReportOptions&
     const fs::path link = fs::proximate(trace, page_dir, error);
     if (!error) v.trace_href = link.generic_string();
   }
-  ATTNPROF_RETURN_IF_ERROR(out->write(render(*data, format)));
+  ATTNPROF_RETURN_IF_ERROR(out->write(render_report(*data, format, text_width)));
   return out->commit();
 }
 

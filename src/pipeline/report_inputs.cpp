@@ -56,7 +56,8 @@ Status analyze_variant(ReportVariant& variant, const std::string& path,
     return trace.take_error();
   }
   if (Status overlap =
-          check_region_overlap(*trace, region_pattern, options.limits.max_region_overlap, path);
+          check_region_overlap(*trace, region_pattern, options.limits.max_region_overlap, path,
+                               /*with_findings=*/true);
       !overlap.ok()) {
     variant.missing = overlap.error().message;
     return overlap;
@@ -326,7 +327,7 @@ void describe_variant(ReportVariant& variant, const Trace& trace, const ReportOp
   } else {
     const auto r = static_cast<size_t>(analysis.typical_region);
     const RegionSummary& summary = analysis.regions[r];
-    variant.timeline = build_region_timeline(trace, set.regions[r], members.activities[r],
+    variant.timeline = build_region_timeline(trace, set.regions[r], members.activities(r),
                                              summary.activities, options.timeline);
     for (const ActivityRow& row : summary.activities)
       add_duration(variant.class_ns[static_cast<size_t>(classify_activity(row))], row.duration_ns);

@@ -5,12 +5,14 @@
 #include <simdjson.h>
 
 #include <array>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <variant>
 
 #include "analysis/region_facts.h"
 #include "analysis/time_breakdown.h"
+#include "attnprof/launch_queue.h"
 #include "attnprof/trace_summary.h"
 #include "render/json_writer.h"
 
@@ -21,8 +23,8 @@ namespace {
 template <typename Owner>
 struct Field {
   std::string_view key;
-  std::variant<int64_t Owner::*, int32_t Owner::*, uint64_t Owner::*, std::string Owner::*,
-               std::vector<int64_t> Owner::*>
+  std::variant<int64_t Owner::*, int32_t Owner::*, uint64_t Owner::*, double Owner::*,
+               std::string Owner::*, std::vector<int64_t> Owner::*>
       member;
 };
 
@@ -62,6 +64,29 @@ const std::array<Field<TimeBreakdown>, 8> kBreakdownFields = {{
     {"memory_ns", &TimeBreakdown::memory_ns},
     {"communication_union_ns", &TimeBreakdown::communication_union_ns},
     {"communication_overlap_ns", &TimeBreakdown::communication_overlap_ns},
+}};
+
+// What a region waited on (analysis/region_waits.h reads these): each stream's idle time by cause,
+// the launch delays' statistics (not their five longest) and each stream's queue.
+const std::array<Field<StreamIdle>, 5> kStreamIdleFields = {{
+    {"stream", &StreamIdle::stream},
+    {"host_wait_ns", &StreamIdle::host_wait_ns},
+    {"kernel_gap_ns", &StreamIdle::kernel_gap_ns},
+    {"other_ns", &StreamIdle::other_ns},
+    {"busy_ns", &StreamIdle::busy_ns},
+}};
+const std::array<Field<LaunchDelays>, 5> kLaunchDelayFields = {{
+    {"launched", &LaunchDelays::launched},
+    {"median_ns", &LaunchDelays::median_ns},
+    {"p95_ns", &LaunchDelays::p95_ns},
+    {"max_ns", &LaunchDelays::max_ns},
+    {"op_to_launch_median_ns", &LaunchDelays::op_to_launch_median_ns},
+}};
+const std::array<Field<StreamQueue>, 4> kQueueFields = {{
+    {"stream", &StreamQueue::stream},
+    {"max_length", &StreamQueue::max_length},
+    {"mean_length", &StreamQueue::mean_length},
+    {"full_ns", &StreamQueue::full_ns},
 }};
 
 // Each region's own numbers: everything the comparison across ranks and the facts read. Its
@@ -186,6 +211,9 @@ void read_fields(Reading& r, const object& o, std::string_view where, Owner& own
           } else if constexpr (std::is_same_v<T, uint64_t>) {
             if (e.get_uint64().get(value) != simdjson::SUCCESS)
               return r.fail(at, fmt::format("is {} where a count belongs", type_name(e)));
+          } else if constexpr (std::is_same_v<T, double>) {
+            if (e.get_double().get(value) != simdjson::SUCCESS || !std::isfinite(value))
+              return r.fail(at, fmt::format("is {} where a number belongs", type_name(e)));
           } else {
             int64_t v;
             if (e.get_int64().get(v) != simdjson::SUCCESS || v < std::numeric_limits<T>::min() ||
@@ -195,6 +223,27 @@ void read_fields(Reading& r, const object& o, std::string_view where, Owner& own
           }
         },
         f.member);
+    if (r.error) return;
+  }
+}
+
+// An array of objects under `key`, each read with `fields` into a new element of `out`.
+template <typename Owner, size_t N>
+void read_objects(Reading& r, const object& o, std::string_view key, const std::string& where,
+                  std::vector<Owner>& out, const std::array<Field<Owner>, N>& fields) {
+  const std::string at = fmt::format("{}.{}", where, key);
+  element e;
+  simdjson::dom::array list;
+  if (o.at_key(key).get(e) != simdjson::SUCCESS) return r.fail(at, "is missing");
+  if (e.get_array().get(list) != simdjson::SUCCESS)
+    return r.fail(at, fmt::format("is {} where an array belongs", type_name(e)));
+  size_t i = 0;
+  for (element item : list) {
+    const std::string item_at = fmt::format("{}[{}]", at, i++);
+    object io;
+    if (item.get_object().get(io) != simdjson::SUCCESS)
+      return r.fail(item_at, fmt::format("is {} where an object belongs", type_name(item)));
+    read_fields(r, io, item_at, out.emplace_back(), fields);
     if (r.error) return;
   }
 }
@@ -317,6 +366,15 @@ std::optional<SummarizedTrace> read_summary(Reading& r, const object& o) {
       if (auto b = object_at(r, ro, "breakdown", at + ".breakdown"))
         read_fields(r, *b, at + ".breakdown", region.breakdown, kBreakdownFields);
       if (r.error) break;
+      if (version >= 2) {  // version 1 summaries had no waits: they read as none
+        read_objects(r, ro, "idle_by_stream", at, region.idle_by_stream, kStreamIdleFields);
+        if (r.error) break;
+        if (auto d = object_at(r, ro, "launch_delays", at + ".launch_delays"))
+          read_fields(r, *d, at + ".launch_delays", region.launch_delays, kLaunchDelayFields);
+        if (r.error) break;
+        read_objects(r, ro, "queues", at, region.queues, kQueueFields);
+        if (r.error) break;
+      }
       if (auto kinds = object_at(r, ro, "memcpy_by_kind", at + ".memcpy_by_kind")) {
         for (auto [kind, count] : *kinds) {
           int64_t n;
@@ -376,6 +434,23 @@ std::string write_trace_summary(const TraceAnalysis& analysis) {
     w.key("memcpy_by_kind").begin_object();
     for (const auto& [kind, n] : r.memcpy_by_kind) w.key(kind).number(n);
     w.end_object();
+    w.key("idle_by_stream").begin_array();
+    for (const StreamIdle& s : r.idle_by_stream) {
+      w.begin_object();
+      write_fields(w, s, kStreamIdleFields);
+      w.end_object();
+    }
+    w.end_array();
+    w.key("launch_delays").begin_object();
+    write_fields(w, r.launch_delays, kLaunchDelayFields);
+    w.end_object();
+    w.key("queues").begin_array();
+    for (const StreamQueue& q : r.queues) {
+      w.begin_object();
+      write_fields(w, q, kQueueFields);
+      w.end_object();
+    }
+    w.end_array();
     w.end_object();
   }
   w.end_array();

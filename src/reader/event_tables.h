@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "model/row_blocks.h"
+#include "model/small_first_rows.h"
 #include "model/trace.h"
 #include "reader/event_fields.h"
 #include "reader/trace_document.h"
@@ -68,9 +69,9 @@ class EventTables final : public EventBatchSink {
   // The host events of one thread, in document order. The trace sorts host events by thread
   // first: keeping them apart here lets the merge write each thread's rows in one sweep.
   struct HostThread {
-    int32_t pid = 0, tid = 0;  // this worker's keys
-    uint32_t text = 0;         // kPidIsText | kTidIsText
-    RowBlocks<HostRow> rows;
+    int32_t pid = 0, tid = 0;      // this worker's keys
+    uint32_t text = 0;             // kPidIsText | kTidIsText
+    SmallFirstRows<HostRow> rows;  // most threads hold a few rows: they share the heap
     // (sequence, first row) of each batch that added rows here, in order.
     std::vector<std::pair<uint64_t, size_t>> batch_starts;
   };

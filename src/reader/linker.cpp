@@ -209,13 +209,27 @@ void link_launches(Trace& trace, std::vector<Launch>& launches) {
           std::lower_bound(ops.begin(), ops.end(), std::pair(gpu[g].external_id, HostEventId()))
               ->second;
   }
+  // A launch made while its thread captures a CUDA graph records a node of the graph and runs
+  // nothing until a replay (docs/CUDA_GRAPHS.md): counted apart, not as lost work. Host events
+  // are in table order, by thread and then start, so a capture is open from its begin to its end.
+  const StringId begin_capture = trace.strings.intern(kineto::kBeginCapture);
+  const StringId end_capture = trace.strings.intern(kineto::kEndCapture);
   std::vector<signed char> launch_api(trace.strings.size(), -1);  // per name: unknown, no, yes
+  bool capturing = false;
   for (size_t i = 0; i < host.size(); ++i) {
     const HostEvent& e = host[i];
+    if (i > 0 && (host[i - 1].pid != e.pid || host[i - 1].tid != e.tid)) capturing = false;
+    if (e.name == begin_capture) capturing = true;
+    if (e.name == end_capture) capturing = false;
     if ((e.kind != HostKind::kRuntime && e.kind != HostKind::kDriver) || launched[i]) continue;
     signed char& api = launch_api[e.name];
     if (api < 0) api = kineto::is_kernel_launch_api(trace.strings.view(e.name)) ? 1 : 0;
-    if (api)
+    if (api && capturing)
+      diagnose(trace, DiagnosticKind::kLaunchCaptured, [&] {
+        return fmt::format("{} (correlation {}) recorded a node while a CUDA graph was captured",
+                           trace.strings.view(e.name), e.correlation);
+      });
+    else if (api)
       diagnose(trace, DiagnosticKind::kLaunchWithoutActivity, [&] {
         return fmt::format("{} (correlation {}) launched nothing the trace shows",
                            trace.strings.view(e.name), e.correlation);

@@ -104,12 +104,18 @@ void merge_op_inputs(std::vector<std::unique_ptr<EventTables>>& tables,
   std::vector<uint32_t> thread_of(records.size());
   {
     std::unordered_map<uint64_t, uint32_t> index;
+    uint64_t last_key = ~uint64_t{0};
+    uint32_t last = 0;
     for (size_t i = 0; i < records.size(); ++i) {
       const uint64_t key = uint64_t{static_cast<uint32_t>(records[i].pid)} << 32 |
                            static_cast<uint32_t>(records[i].tid);
-      auto [it, added] = index.try_emplace(key, static_cast<uint32_t>(threads.size()));
-      if (added) threads.emplace_back(records[i].pid, records[i].tid);
-      thread_of[i] = it->second;
+      if (key != last_key) {  // records come in long runs of one thread
+        auto [it, added] = index.try_emplace(key, static_cast<uint32_t>(threads.size()));
+        if (added) threads.emplace_back(records[i].pid, records[i].tid);
+        last_key = key;
+        last = it->second;
+      }
+      thread_of[i] = last;
     }
   }
   std::vector<uint32_t> order(threads.size());

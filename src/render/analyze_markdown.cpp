@@ -29,6 +29,8 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
     put(out, "{} region(s) {}; medians:\n\n", t.regions.size(),
         t.region_pattern.empty() ? std::string("(the whole trace)")
                                  : fmt::format("matching {}", markdown_code(t.region_pattern)));
+    if (const std::string choice = region_choice_words(t); !choice.empty())
+      put(out, "{}\n\n", markdown_cell(choice));
     put(out, "| kernels | memcpy | memset | GPU busy (µs) | wall (µs) | CPU (µs) |\n");
     put(out, "|---:|---:|---:|---:|---:|---:|\n");
     const RegionFacts& m = t.facts;

@@ -47,22 +47,26 @@ std::string occupancy_cell(const ActivityRow& a) {
 }
 
 // Per region, how the op of each activity was found, when any was not by its own launch: a CUDA
-// graph replay's by its capture, or unknown (docs/CUDA_GRAPHS.md, "Attribution").
+// graph replay's by its capture (in the trace, or given apart), or unknown (docs/CUDA_GRAPHS.md,
+// "Attribution").
 void write_graph_attribution(std::string& out, const TraceAnalysis& t) {
   auto count = [](const RegionSummary& r, Attribution a) {
     return r.by_attribution[static_cast<size_t>(a)];
   };
   bool any = false;
   for (const auto& r : t.regions)
-    any |= count(r, Attribution::kCaptureOrder) + count(r, Attribution::kUnknown) > 0;
+    any |= count(r, Attribution::kCaptureOrder) + count(r, Attribution::kSignature) +
+               count(r, Attribution::kUnknown) >
+           0;
   if (!any) return;
   std::string cells;
   for (const auto& r : t.regions)
-    cells += fmt::format("{}{}/{}/{}", cells.empty() ? "" : ", ", count(r, Attribution::kLaunch),
-                         count(r, Attribution::kCaptureOrder), count(r, Attribution::kUnknown));
+    cells += fmt::format("{}{}/{}/{}/{}", cells.empty() ? "" : ", ", count(r, Attribution::kLaunch),
+                         count(r, Attribution::kCaptureOrder), count(r, Attribution::kSignature),
+                         count(r, Attribution::kUnknown));
   fmt::format_to(std::back_inserter(out),
-                 "  op found by launch/capture_order/unknown per region (unknown: op unknown "
-                 "(graph replay)): {}\n",
+                 "  op found by launch/capture_order/signature/unknown per region (unknown: op "
+                 "unknown (graph replay)): {}\n",
                  cells);
 }
 
@@ -88,6 +92,10 @@ void render_trace(std::string& out, const TraceAnalysis& t, const TextView& view
                    t.region_pattern.empty()
                        ? std::string("(no ProfilerStep#*: the whole trace)")
                        : fmt::format("matching \"{}\"", escape_control(t.region_pattern)));
+    if (const std::string choice = region_choice_words(t); !choice.empty()) {
+      out.pop_back();  // the hint belongs under the line it explains
+      fmt::format_to(std::back_inserter(out), "  {}\n\n", choice);
+    }
     // Regions of several processes (merged ranks) say whose they are.
     const bool pids = !t.region_pids.empty();
     auto label = [&](const RegionSummary& r) {

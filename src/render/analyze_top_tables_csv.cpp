@@ -26,17 +26,24 @@ double us(int64_t ns) {
 
 std::string render_top_table_csv(const AnalyzeOutput& output, std::string_view table) {
   const bool kernels = table == "kernels", ops = table == "ops";
-  CsvWriter csv(
-      kernels ? header_with({"short_name", "name", "class", "count", "total_us", "mean_us",
-                             "min_us", "max_us", "busy_share_pct"})
-      : ops
-          ? header_with({"name", "calls", "cpu_us", "self_cpu_us", "gpu_us", "self_gpu_us"})
-          : header_with({"name", "class", "depth", "calls", "cpu_us", "gpu_us", "gpu_activities"}));
+  CsvWriter csv(kernels ? header_with({"short_name", "name", "class", "count", "total_us",
+                                       "mean_us", "min_us", "max_us", "busy_share_pct"})
+                : ops   ? header_with({"name", "input_shapes", "calls", "cpu_us", "self_cpu_us",
+                                       "gpu_us", "self_gpu_us", "flops", "bytes", "costed_gpu_us",
+                                       "tflops_per_s", "gb_per_s", "roof_pct", "roof"})
+                        : header_with({"name", "class", "depth", "calls", "cpu_us", "gpu_us",
+                                       "gpu_activities"}));
   for (const TraceAnalysis& t : output.traces) {
     for (size_t i = 0; i < t.regions.size(); ++i) {
       const RegionSummary& region = t.regions[i];
       auto start_row = [&] {
-        csv.text(t.path).number(int64_t{t.rank}).text(region.name).number(int64_t(i));
+        // An unknown rank (no distributedInfo) is an empty field, as in the activities' CSV.
+        csv.text(t.path);
+        if (t.rank >= 0)
+          csv.number(int64_t{t.rank});
+        else
+          csv.empty();
+        csv.text(region.name).number(int64_t(i));
         csv.number(int64_t{region.pid}).text(int(i) == t.typical_region ? "true" : "false");
       };
       if (kernels) {
@@ -57,8 +64,18 @@ std::string render_top_table_csv(const AnalyzeOutput& output, std::string_view t
       } else if (ops) {
         for (const OpTotal& o : region.tables.ops) {
           start_row();
-          csv.text(o.name).number(o.calls).number(us(o.cpu_ns)).number(us(o.self_cpu_ns));
+          csv.text(o.name).text(o.input_shapes);
+          csv.number(o.calls).number(us(o.cpu_ns)).number(us(o.self_cpu_ns));
           csv.number(us(o.gpu_ns)).number(us(o.self_gpu_ns));
+          auto maybe = [&](const std::optional<double>& v) { v ? csv.number(*v) : csv.empty(); };
+          maybe(o.flops);
+          maybe(o.bytes);
+          csv.number(us(o.costed_gpu_ns));
+          const std::optional<double> rate = o.achieved_per_s();
+          maybe(o.memory_bound || !rate ? std::nullopt : std::optional(*rate / 1e12));
+          maybe(o.memory_bound && rate ? std::optional(*rate / 1e9) : std::nullopt);
+          maybe(o.roof_pct);
+          csv.text(o.roof);
           csv.end_row();
         }
       } else {

@@ -10,6 +10,7 @@
 #include "base/format_units.h"
 #include "render/analyze_top_tables.h"
 #include "render/display_text.h"
+#include "render/shared_words.h"
 
 namespace attnprof {
 
@@ -49,14 +50,23 @@ void render_top_tables_markdown(std::string& out, const RegionSummary& r) {
   if (!t.ops.empty()) {
     put(out, "Top ops of the typical region by CPU time ({} of {}):\n\n",
         std::min(kRows, t.ops.size()), t.ops.size());
-    put(out, "| # | op | calls | CPU (µs) | self CPU (µs) | GPU (µs) | self GPU (µs) |\n");
-    put(out, "|---:|---|---:|---:|---:|---:|---:|\n");
+    // The rate columns only where some op has a cost (traces recorded with record_shapes=True).
+    const bool costs = std::any_of(t.ops.begin(), t.ops.end(),
+                                   [](const OpTotal& o) { return o.achieved_per_s().has_value(); });
+    put(out, "| # | op | calls | CPU (µs) | self CPU (µs) | GPU (µs) | self GPU (µs) |{}\n",
+        costs ? " rate | % roof |" : "");
+    put(out, "|---:|---|---:|---:|---:|---:|---:|{}\n", costs ? "---:|---:|" : "");
     for (size_t i = 0; i < t.ops.size() && i < kRows; ++i) {
       const OpTotal& o = t.ops[i];
-      put(out, "| {} | {} | {} | {} | {} | {} | {} |\n", i + 1, markdown_code(o.name), o.calls,
+      put(out, "| {} | {} | {} | {} | {} | {} | {} |", i + 1, markdown_code(o.name), o.calls,
           format_us(o.cpu_ns), format_us(o.self_cpu_ns), format_us(o.gpu_ns),
           format_us(o.self_gpu_ns));
+      if (costs)
+        put(out, " {} | {} |", op_rate_words(o),
+            o.roof_pct ? fmt::format("{:.1f}", *o.roof_pct) : std::string());
+      put(out, "\n");
     }
+    if (costs) put(out, "\n{}\n", op_roof_words(t));
     put(out, "\n");
   }
   if (!t.module_instances.empty()) {

@@ -9,6 +9,7 @@
 #include "base/format_units.h"
 #include "render/analyze_top_tables.h"
 #include "render/display_text.h"
+#include "render/shared_words.h"
 
 namespace attnprof {
 
@@ -104,18 +105,33 @@ void ops_table(std::string& out, const RegionSummary& r, const TextView& view) {
   const auto& rows = r.tables.ops;
   if (rows.empty()) return;
   const size_t shown = std::min(view.top, rows.size());
+  // The rate columns only where some op has a cost: a trace without shapes keeps its table.
+  const bool costs = std::any_of(rows.begin(), rows.end(),
+                                 [](const OpTotal& o) { return o.achieved_per_s().has_value(); });
   put(out,
       "\n  Top ops by CPU time ({}); GPU: the work each launched, self: not under another op:\n",
       shown_words(shown, rows.size()));
-  put(out, "  {:>3} {:<{}} {:>6} {:>12} {:>12} {:>12} {:>12}\n", "#", "op", kOpName, "calls",
+  // The rate columns take their width from the name's, so that a row still fits 120 columns.
+  const size_t name_width = costs ? kOpName - 11 : kOpName;
+  put(out, "  {:>3} {:<{}} {:>6} {:>12} {:>12} {:>12} {:>12}", "#", "op", name_width, "calls",
       "CPU µs", "self CPU µs", "GPU µs", "self GPU µs");
+  out += costs ? fmt::format(" {:>14} {:>6}\n", "rate", "% roof") : "\n";
   for (size_t i = 0; i < shown; ++i) {
     const OpTotal& o = rows[i];
-    put(out, "  {:>3} {:<{}} {:>6} {:>12} {:>12} {:>12} {:>12}\n", i + 1, cell(o.name, kOpName),
-        kOpName, o.calls, format_us(o.cpu_ns), format_us(o.self_cpu_ns), format_us(o.gpu_ns),
+    put(out, "  {:>3} {:<{}} {:>6} {:>12} {:>12} {:>12} {:>12}", i + 1, cell(o.name, name_width),
+        name_width, o.calls, format_us(o.cpu_ns), format_us(o.self_cpu_ns), format_us(o.gpu_ns),
         format_us(o.self_gpu_ns));
-    full_name_below(out, view, o.name, kOpName);
+    if (costs)
+      out += fmt::format(" {:>14} {:>6}", op_rate_words(o),
+                         o.roof_pct ? fmt::format("{:.1f}", *o.roof_pct) : std::string());
+    while (out.back() == ' ') out.pop_back();  // no padding after the last cell with a value
+    out += "\n";
+    full_name_below(out, view, o.name, name_width);
+    if (!o.input_shapes.empty())
+      put(out, "      input shapes {}\n", escape_control(o.input_shapes));
   }
+  if (!costs) return;
+  put(out, "  {}\n", escape_control(op_roof_words(r.tables)));
 }
 
 void modules_table(std::string& out, const std::vector<ModuleTotal>& rows, std::string_view what,

@@ -23,12 +23,12 @@ void optional_cell(CsvWriter& csv, const std::optional<T>& v) {
 }  // namespace
 
 std::string render_attention_calls_csv(const AnalyzeOutput& output) {
-  CsvWriter csv({"trace",         "rank",     "region",        "region_index", "region_pid",
-                 "typical",       "op",       "backend",       "batch",        "heads",
-                 "kv_heads",      "q_len",    "kv_len",        "head_dim",     "dtype",
-                 "causal",        "window",   "explicit_mask", "flops",        "gpu_us",
-                 "tflops_per_s",  "backward", "backend_op",    "kernels",      "main_kernel",
-                 "flops_assumed", "note"});
+  CsvWriter csv({"trace",        "rank",    "region",        "region_index",  "region_pid",
+                 "typical",      "op",      "backend",       "batch",         "heads",
+                 "kv_heads",     "q_len",   "kv_len",        "head_dim",      "dtype",
+                 "causal",       "window",  "explicit_mask", "flops",         "gpu_us",
+                 "tflops_per_s", "bytes",   "roof_pct",      "roof",          "backward",
+                 "backend_op",   "kernels", "main_kernel",   "flops_assumed", "note"});
   for (const TraceAnalysis& t : output.traces) {
     for (size_t i = 0; i < t.regions.size(); ++i) {
       const RegionSummary& region = t.regions[i];
@@ -49,6 +49,9 @@ std::string render_attention_calls_csv(const AnalyzeOutput& output) {
         optional_cell(csv, c.flops);
         csv.number(static_cast<double>(c.gpu_ns) / 1000.0);
         optional_cell(csv, c.tflops());
+        optional_cell(csv, c.bytes);
+        optional_cell(csv, c.roof_pct);
+        csv.text(c.roof);
         csv.text(c.backward ? "true" : "false").text(c.backend_op).number(c.kernels);
         csv.text(c.main_kernel).text(c.assumed).text(c.note);
         csv.end_row();

@@ -42,6 +42,9 @@ void write_calls(JsonWriter& w, const std::vector<AttentionCall>& calls) {
     optional_value(w, "flops", c.flops);
     w.key("gpu_us").number(c.gpu_ns / 1000.0);
     optional_value(w, "tflops_per_s", c.tflops());
+    optional_value(w, "bytes", c.bytes);
+    optional_value(w, "roof_pct", c.roof_pct);
+    optional_text(w, "roof", c.roof);
     w.key("backward").boolean(c.backward);
     optional_text(w, "backend_op", c.backend_op);
     w.key("kernels").number(c.kernels);

@@ -12,7 +12,7 @@ namespace attnprof {
 
 namespace {
 
-constexpr size_t kOpWidth = 24;
+constexpr size_t kOpWidth = 20;
 
 // Calls alike in all but their GPU time.
 struct CallGroup {
@@ -90,6 +90,14 @@ std::string tflops_cell(const CallGroup& g) {
              : std::string("-");
 }
 
+// The group's rate against its roof (the same for every call of a group: alike shapes, one GPU).
+std::string roof_cell(const CallGroup& g) {
+  const AttentionCall& c = *g.first;
+  if (!c.roof_pct || !c.tflops() || g.gpu_ns <= 0) return "-";
+  const double rate = g.flops / static_cast<double>(g.gpu_ns) / 1e3;
+  return fmt::format("{:.1f}", *c.roof_pct * rate / *c.tflops());
+}
+
 std::string heading(const TraceAnalysis& t) {
   const MedianAttentionCalls& m = t.attention;
   return fmt::format("Attention calls of the typical region (#{}){}", t.typical_region + 1,
@@ -127,18 +135,21 @@ void render_attention_calls_text(std::string& out, const TraceAnalysis& t) {
   auto line = std::back_inserter(out);
   fmt::format_to(line, "\n  {}:\n", heading(t));
   constexpr std::string_view kRow =
-      "  {:>5} {:<{}} {:<10} {:<4} {:>5} {:>6} {:>11} {:>3} {:<5} {:<10} {:>7} {:>8} {:>7}\n";
+      "  {:>5} {:<{}} {:<10} {:<4} {:>5} {:>6} {:>9} {:>3} {:<5} {:<10} {:>7} {:>7} {:>7} {:>6}\n";
   fmt::format_to(line, kRow, "calls", "op", kOpWidth, "backend", "pass", "batch", "heads", "q x kv",
-                 "dim", "dtype", "mask", "GFLOP", "µs/call", "TFLOP/s");
+                 "dim", "dtype", "mask", "GFLOP", "µs/call", "TFLOP/s", "% roof");
   for (const CallGroup& g : groups) {
     const AttentionCall& c = *g.first;
-    fmt::format_to(
-        line, kRow, g.count, op_cell(c), kOpWidth, attention_backend_id(c.backend),
-        c.backward ? "bwd" : "fwd", cell(c.batch), heads_cell(c), lengths_cell(c), cell(c.head_dim),
-        c.dtype.empty() ? "-" : escape_control(c.dtype), mask_cell(c), gflop_cell(g),
-        format_us(static_cast<double>(g.gpu_ns) / static_cast<double>(g.count)), tflops_cell(g));
+    fmt::format_to(line, kRow, g.count, op_cell(c), kOpWidth, attention_backend_id(c.backend),
+                   c.backward ? "bwd" : "fwd", cell(c.batch), heads_cell(c), lengths_cell(c),
+                   cell(c.head_dim), c.dtype.empty() ? "-" : escape_control(c.dtype), mask_cell(c),
+                   gflop_cell(g),
+                   format_us(static_cast<double>(g.gpu_ns) / static_cast<double>(g.count)),
+                   tflops_cell(g), roof_cell(g));
   }
   fmt::format_to(line, "    {}\n", share_words(t));
+  for (const std::string& r : distinct(groups, &AttentionCall::roof))
+    fmt::format_to(line, "    roof: {}\n", escape_control(r));
   for (const std::string& a : distinct(groups, &AttentionCall::assumed))
     fmt::format_to(line, "    FLOPs: {}\n", escape_control(a));
   for (const std::string& n : distinct(groups, &AttentionCall::note))
@@ -152,18 +163,21 @@ void render_attention_calls_markdown(std::string& out, const TraceAnalysis& t) {
   fmt::format_to(line, "\n{}\n\n", markdown_cell(heading(t)));
   out +=
       "| calls | op | backend | pass | batch | heads | q x kv | head dim | dtype | mask | GFLOP | "
-      "µs/call | TFLOP/s |\n"
-      "|---:|---|---|---|---:|---:|---:|---:|---|---|---:|---:|---:|\n";
+      "µs/call | TFLOP/s | % roof |\n"
+      "|---:|---|---|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|\n";
   for (const CallGroup& g : groups) {
     const AttentionCall& c = *g.first;
     fmt::format_to(
-        line, "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", g.count,
+        line, "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", g.count,
         markdown_code(c.op.empty() ? c.main_kernel : c.op), attention_backend_id(c.backend),
         c.backward ? "bwd" : "fwd", cell(c.batch), heads_cell(c), lengths_cell(c), cell(c.head_dim),
         c.dtype.empty() ? "-" : markdown_cell(c.dtype), mask_cell(c), gflop_cell(g),
-        format_us(static_cast<double>(g.gpu_ns) / static_cast<double>(g.count)), tflops_cell(g));
+        format_us(static_cast<double>(g.gpu_ns) / static_cast<double>(g.count)), tflops_cell(g),
+        roof_cell(g));
   }
   fmt::format_to(line, "\n{}\n", markdown_cell(share_words(t)));
+  for (const std::string& r : distinct(groups, &AttentionCall::roof))
+    fmt::format_to(line, "\nRoof: {}\n", markdown_cell(r));
   for (const std::string& a : distinct(groups, &AttentionCall::assumed))
     fmt::format_to(line, "\nFLOPs: {}\n", markdown_cell(a));
   for (const std::string& n : distinct(groups, &AttentionCall::note))

@@ -1,6 +1,8 @@
 // `attnprof diff` output: the per-region totals of A and B, GPU time per kernel class, and the
 // typical regions' activities aligned, each added, removed or changed one with its op chain.
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -145,29 +147,60 @@ std::string summary_words(const TraceDiff& d) {
 
 // --- text -------------------------------------------------------------------------------------
 
-void text_row(std::string& out, const std::string& label, const std::string& a,
-              const std::string& b, const std::string& delta, const std::string& verdict) {
-  std::string line = fmt::format("  {:<16} {:<28} {:<28} {:<22} {}", label, a, b, delta, verdict);
-  line.erase(line.find_last_not_of(' ') + 1);
-  out += line + "\n";
-}
+// The rows of a text table, written once all are known so that each column is as wide as its
+// widest cell: a value of any width keeps the columns aligned (they stopped lining up
+// past 6 digits), and narrow values leave the row within 120 columns.
+class TextRows {
+ public:
+  void add(std::string label, std::string a, std::string b, std::string delta,
+           std::string verdict) {
+    rows_.push_back(
+        {std::move(label), std::move(a), std::move(b), std::move(delta), std::move(verdict)});
+  }
+  void write(std::string& out) const {
+    std::array<size_t, 4> width = {0, 0, 0, 0};
+    for (const auto& row : rows_)
+      for (size_t c = 0; c < width.size(); ++c)
+        width[c] = std::max(width[c], display_width(row[c]));
+    for (const auto& row : rows_) {
+      std::string line = "  ";
+      for (size_t c = 0; c < width.size(); ++c)
+        line += row[c] + std::string(width[c] - display_width(row[c]) + 1, ' ');
+      line += row[4];
+      line.erase(line.find_last_not_of(' ') + 1);
+      out += line + "\n";
+    }
+  }
 
-void text_count_row(std::string& out, const std::string& label, const QuantityDiff& q) {
-  text_row(out, label, format_spread_count(q.a), format_spread_count(q.b), signed_count(q.delta),
+ private:
+  std::vector<std::array<std::string, 5>> rows_;
+};
+
+void text_count_row(TextRows& rows, const std::string& label, const QuantityDiff& q) {
+  rows.add(label, format_spread_count(q.a), format_spread_count(q.b), signed_count(q.delta),
            q.changed ? "changed" : "");
 }
 
-void text_time_row(std::string& out, const std::string& label, const QuantityDiff& q) {
-  text_row(out, label, format_spread_us(q.a), format_spread_us(q.b), time_delta(q),
-           time_verdict(q));
+void text_time_row(TextRows& rows, const std::string& label, const QuantityDiff& q) {
+  rows.add(label, format_spread_us(q.a), format_spread_us(q.b), time_delta(q), time_verdict(q));
 }
 
-void text_activity(std::string& out, const ActivityDiff& d) {
+// The durations' column width: 9, or the widest duration of the listed activities.
+size_t duration_width(const TraceDiff& d) {
+  size_t width = 9;
+  for (const ActivityDiff& x : d.activities)
+    for (const auto* side : {&x.a, &x.b})
+      if (*side) width = std::max(width, format_us((*side)->duration_ns.median).size());
+  return width;
+}
+
+void text_activity(std::string& out, const ActivityDiff& d, size_t width) {
   const ActivityRow& row = row_of(d);
-  put(out, "  {} {:>9} {:>9}  {}\n", change_mark(d.change),
-      d.a ? format_us(d.a->duration_ns.median) : "", d.b ? format_us(d.b->duration_ns.median) : "",
-      clip(row.short_name, 72));
-  constexpr const char* kIndent = "                         ";  // under the activity's name
+  put(out, "  {} {:>{}} {:>{}}  {}\n", change_mark(d.change),
+      d.a ? format_us(d.a->duration_ns.median) : "", width,
+      d.b ? format_us(d.b->duration_ns.median) : "", width, clip(row.short_name, 72));
+  // Under the activity's name.
+  const std::string kIndent(2 * width + 7, ' ');
   if (d.change == ActivityChange::kAdded || d.change == ActivityChange::kRemoved) {
     put(out, "{}{}\n", kIndent, launch_chain(row.op_chain, row.launch_api));
     return;
@@ -219,40 +252,61 @@ void md_row(std::string& out, const std::string& label, const std::string& a, co
 
 }  // namespace
 
+std::string render_unlike_text(const std::vector<std::string>& unlike) {
+  if (unlike.empty()) return {};
+  std::string out =
+      "Not like for like: the sides ran different work, which the numbers below include:\n";
+  for (const std::string& u : unlike) put(out, "  {}\n", escape_control(u));
+  return out + "\n";
+}
+
 std::string render_diff_text(const TraceDiff& d) {
   std::string out;
   put(out, "A  {}\nB  {}\n\n", side_words(d.a), side_words(d.b));
-  text_row(out, "per region", "A: median (min..max)", "B: median (min..max)", "B - A", "");
-  text_count_row(out, "kernels", d.kernels);
-  text_count_row(out, "memcpy", d.memcpy);
+  out += render_unlike_text(d.unlike);
+  TextRows totals;
+  totals.add("per region", "A: median (min..max)", "B: median (min..max)", "B - A", "");
+  text_count_row(totals, "kernels", d.kernels);
+  text_count_row(totals, "memcpy", d.memcpy);
   for (const auto& [kind, q] : d.memcpy_by_kind)
-    text_count_row(out, "  " + escape_control(kind), q);
-  text_count_row(out, "memset", d.memset);
-  text_time_row(out, "GPU busy µs", d.gpu_busy_ns);
-  text_time_row(out, "wall µs", d.wall_ns);
-  text_time_row(out, "CPU µs", d.cpu_ns);
-  text_time_row(out, "GPU idle µs", d.idle_ns);
-  text_time_row(out, "compute µs", d.compute_ns);
-  text_time_row(out, "communication µs", d.communication_ns);
-  text_time_row(out, "memory µs", d.memory_ns);
+    text_count_row(totals, "  " + escape_control(kind), q);
+  text_count_row(totals, "memset", d.memset);
+  text_time_row(totals, "GPU busy µs", d.gpu_busy_ns);
+  text_time_row(totals, "wall µs", d.wall_ns);
+  text_time_row(totals, "CPU µs", d.cpu_ns);
+  text_time_row(totals, "GPU idle µs", d.idle_ns);
+  text_time_row(totals, "compute µs", d.compute_ns);
+  text_time_row(totals, "communication µs", d.communication_ns);
+  text_time_row(totals, "memory µs", d.memory_ns);
+  for (const TraceDiff::WaitDiff& w : d.waits) {
+    if (!w.quantity.changed) continue;
+    if (w.is_time)
+      text_time_row(totals, w.metric, w.quantity);
+    else
+      text_count_row(totals, w.metric, w.quantity);
+  }
+  totals.write(out);
 
   put(out, "\n");
-  text_row(out, "GPU time, µs", "A [activities]", "B [activities]", "B - A", "");
+  TextRows classes;
+  classes.add("GPU time, µs", "A [activities]", "B [activities]", "B - A", "");
   for (const auto& c : d.classes) {
     std::string delta = time_delta(c.time_ns);
     if (c.count.delta != 0) delta += " [" + signed_count(c.count.delta) + "]";
-    text_row(out, std::string(kernel_class_label(c.kernel_class)),
-             format_spread_us(c.time_ns.a) + " [" + format_count(c.count.a.median) + "]",
-             format_spread_us(c.time_ns.b) + " [" + format_count(c.count.b.median) + "]", delta,
-             c.count.changed ? "changed" : time_verdict(c.time_ns));
+    classes.add(std::string(kernel_class_label(c.kernel_class)),
+                format_spread_us(c.time_ns.a) + " [" + format_count(c.count.a.median) + "]",
+                format_spread_us(c.time_ns.b) + " [" + format_count(c.count.b.median) + "]", delta,
+                c.count.changed ? "changed" : time_verdict(c.time_ns));
   }
+  classes.write(out);
 
   put(out, "\nGPU activities of the typical regions (A {}, B {}){}:\n", typical_words(d.a),
       typical_words(d.b),
       d.aligned_in_order ? ", aligned in GPU order" : ", matched by name (too many to align)");
-  put(out, "  {} {:>9} {:>9}  {}\n", " ", "A µs", "B µs", "activity");
+  const size_t width = duration_width(d);
+  put(out, "  {} {:>{}} {:>{}}  {}\n", " ", "A µs", width, "B µs", width, "activity");
   walk_activities(
-      d, [&out](const ActivityDiff& x) { text_activity(out, x); },
+      d, [&out, width](const ActivityDiff& x) { text_activity(out, x, width); },
       [&out](size_t n) { put(out, "    ... {} unchanged ...\n", n); });
   put(out, "{}\n", summary_words(d));
   return out;
@@ -267,6 +321,9 @@ std::string render_diff_json(const TraceDiff& d) {
   json_side(w, d.a);
   w.key("b");
   json_side(w, d.b);
+  w.key("unlike").begin_array();
+  for (const std::string& u : d.unlike) w.string(u);
+  w.end_array();
   w.key("per_region").begin_object();
   w.key("kernels");
   json_quantity(w, d.kernels, 1);
@@ -294,6 +351,10 @@ std::string render_diff_json(const TraceDiff& d) {
   json_quantity(w, d.communication_ns, 1000);
   w.key("memory_us");
   json_quantity(w, d.memory_ns, 1000);
+  for (const TraceDiff::WaitDiff& wait : d.waits) {
+    w.key(wait.metric);
+    json_quantity(w, wait.quantity, wait.is_time ? 1000 : 1);
+  }
   w.end_object();
   w.key("kernel_classes").begin_array();
   for (const auto& c : d.classes) {
@@ -344,6 +405,13 @@ std::string render_diff_markdown(const TraceDiff& d) {
   put(out, "### attnprof diff\n\n- A: {}, {}\n- B: {}, {}\n\n", markdown_code(d.a.path),
       markdown_cell(describe_regions(d.a.regions, d.a.region_pattern)), markdown_code(d.b.path),
       markdown_cell(describe_regions(d.b.regions, d.b.region_pattern)));
+  if (!d.unlike.empty()) {
+    put(out,
+        "**Not like for like:** the sides ran different work, which the numbers below "
+        "include:\n\n");
+    for (const std::string& u : d.unlike) put(out, "- {}\n", markdown_cell(u));
+    put(out, "\n");
+  }
   put(out, "| per region | A: median (min..max) | B: median (min..max) | B − A | |\n");
   put(out, "|---|---:|---:|---:|---|\n");
   auto count_row = [&out](const std::string& label, const QuantityDiff& q) {
@@ -364,6 +432,13 @@ std::string render_diff_markdown(const TraceDiff& d) {
   time_row("compute (µs)", d.compute_ns);
   time_row("communication (µs)", d.communication_ns);
   time_row("memory (µs)", d.memory_ns);
+  for (const TraceDiff::WaitDiff& w : d.waits) {
+    if (!w.quantity.changed) continue;
+    if (w.is_time)
+      time_row(w.metric, w.quantity);
+    else
+      count_row(w.metric, w.quantity);
+  }
 
   put(out, "\n| GPU time per class (µs) | A [activities] | B [activities] | B − A | |\n");
   put(out, "|---|---:|---:|---:|---|\n");

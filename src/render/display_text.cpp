@@ -132,8 +132,8 @@ std::string markdown_cell(std::string_view text) {
       out += "&lt;";
     else if (c == '>')
       out += "&gt;";
-    else if (c == '[' || c == ']' || c == '`')
-      out += {'\\', c};  // no link, image or code span from a name
+    else if (c == '[' || c == ']' || c == '(' || c == ')' || c == '!' || c == '`')
+      out += {'\\', c};  // no link, image or code span from a name, whatever the renderer
     else
       out += c;
   }

@@ -36,11 +36,12 @@ size_t display_width(std::string_view text);
 // "..." when cut. The cut falls between characters, never inside a UTF-8 sequence or an escape.
 std::string clip(std::string_view text, size_t width);
 
-// Text for a Markdown table cell, a list item or a heading: escaped, `|`, `\`, `[`, `]` and
-// backticks escaped with a backslash, `<` and `>` as entities, newlines as \x0a (escape_control).
-// Without a bare `[` or `]` no link, reference or image can form (`![img](u)` needs both), and
-// without `<` no autolink or HTML, so `(`, `)` and `!` stay as they are: kernel signatures such as
-// `softmax<float>(float*)` read as they did.
+// Text for a Markdown table cell, a list item or a heading: escaped, `|`, `\`, `[`, `]`, `(`, `)`,
+// `!` and backticks escaped with a backslash, `<` and `>` as entities, newlines as \x0a
+// (escape_control). `[` and `]` alone would stop a CommonMark link, but renderers differ
+// (some link a bare `(url)` or read `!` before a reference), so every character of link and
+// image syntax is escaped (docs/SECURITY.md, "Escaping"); a backslash escape of ASCII punctuation
+// renders as the character itself, so `softmax<float>(float*)` reads as it did.
 std::string markdown_cell(std::string_view text);
 // A code span for a Markdown table cell: escaped, fenced with more backticks than the text holds
 // in a row, `|` escaped (entities would show literally inside a code span).

@@ -146,10 +146,14 @@ JsonWriter& JsonWriter::text(std::string_view raw) {
   return written();
 }
 
+JsonWriter::JsonWriter(std::FILE* sink)
+    : sink_([sink](std::string_view bytes) {
+        return std::fwrite(bytes.data(), 1, bytes.size(), sink) == bytes.size();
+      }) {}
+
 bool JsonWriter::flush() {
   if (!sink_) return true;
-  if (!out_.empty() && std::fwrite(out_.data(), 1, out_.size(), sink_) != out_.size())
-    sink_failed_ = true;
+  if (!out_.empty() && !sink_(out_)) sink_failed_ = true;
   out_.clear();
   return !sink_failed_;
 }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -21,7 +22,11 @@ class JsonWriter {
   enum Layout { kIndented, kCompact };
   explicit JsonWriter(Layout layout) : compact_(layout == kCompact) {}
   // Writes to `sink` (not owned) rather than into memory; call flush() at the end.
-  explicit JsonWriter(std::FILE* sink) : sink_(sink) {}
+  explicit JsonWriter(std::FILE* sink);
+  // Hands the text to `sink` as it goes (a file of io/output_file.h); `sink` returns false on a
+  // failed write. Call flush() at the end.
+  using Sink = std::function<bool(std::string_view)>;
+  explicit JsonWriter(Sink sink) : sink_(std::move(sink)) {}
   JsonWriter(const JsonWriter&) = delete;
   JsonWriter& operator=(const JsonWriter&) = delete;
 
@@ -61,7 +66,7 @@ class JsonWriter {
   }
 
   static constexpr size_t kSinkChunk = size_t{64} << 10;
-  std::FILE* sink_ = nullptr;
+  Sink sink_;
   bool sink_failed_ = false;
   std::string out_;
   std::vector<bool> has_items_;  // per open container

@@ -35,7 +35,8 @@ std::optional<ProjectionWords> projection_words(const RunSummary& run,
   ProjectionWords w;
   w.heading = fmt::format(
       "What switching attention would save in {} (its typical region {}, {} region(s)), per "
-      "region:",
+      "region; each call's time is the GPU time of its kernels, in that trace and in each "
+      "variant's own:",
       t.trace, t.region.empty() ? "the whole trace" : "`" + t.region + "`", t.regions);
   for (const CallProjection& c : p.calls) {
     const RunPoint& point = run.points[static_cast<size_t>(c.point)];
@@ -43,7 +44,7 @@ std::optional<ProjectionWords> projection_words(const RunSummary& run,
         fmt::format("{} call(s) of {} ({}) at {} each in the trace", c.calls, c.backend,
                     problem_words(point.problem), format_duration(c.trace_ns));
     if (c.same_ns)
-      line += fmt::format(" ({} measures {} here)", c.same_variant, format_duration(*c.same_ns));
+      line += fmt::format(" ({} takes {} here)", c.same_variant, format_duration(*c.same_ns));
     if (!c.best_ns) {
       line += ": no variant passed the float64 check here";
     } else if (c.saving_ns > 0) {
@@ -51,9 +52,14 @@ std::optional<ProjectionWords> projection_words(const RunSummary& run,
           fmt::format(" -> {} at {}: -{} per region{}", c.best_variant, format_duration(*c.best_ns),
                       format_duration(c.saving_ns), share(c.saving_ns, p.region_gpu_ns));
     } else {
-      line += fmt::format(": no measured backend beats it (the fastest, {}, takes {})",
-                          c.best_variant, format_duration(*c.best_ns));
+      line += fmt::format(
+          ": no measured backend is more than {:.0f} % faster (the fastest, {}, "
+          "takes {})",
+          100 * kProjectionNoise, c.best_variant, format_duration(*c.best_ns));
     }
+    if (c.by_events)
+      line +=
+          "; some variants had no trace: their CUDA-event medians stand in, launch gaps and all";
     if (!c.assumed.empty()) line += "; assumed: " + c.assumed;
     w.lines.push_back(std::move(line));
   }

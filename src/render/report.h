@@ -18,8 +18,10 @@ enum class ReportFormat { kHtml, kMarkdown, kText, kHeadline };
 std::string render_report_html(const ReportData& data);
 // The table(s) and the findings.
 std::string render_report_markdown(const ReportData& data);
-// The table(s), findings and methods as plain text, as the bench prints them (its table.txt).
-std::string render_report_text(const ReportData& data);
+// The table(s), findings and methods as plain text, as the bench prints them (its table.txt);
+// a table wider than `width` columns in panels of the columns that fit (0, as the bench prints
+// it: whole).
+std::string render_report_text(const ReportData& data, size_t width = 0);
 // The headline of the run and of each study beside it (backward/, then the other subfolders),
 // one line each, its folder first: what a terminal shows of a folder of studies at a glance.
 std::string render_report_headlines(const ReportData& data);

@@ -138,6 +138,8 @@ HeadlineWords headline_words(const Headline& h, const std::string& time_label) {
 std::optional<HeadlineWords> report_headline_words(const ReportData& data) {
   const std::optional<Headline>& h = data.conclusions.headline;
   if (!h) return std::nullopt;
+  if (data.run && data.run->from_trace)
+    return headline_words(*h, "GPU time of its kernels per call, as the trace measures");
   return headline_words(*h, data.run ? "GPU median per call" : "median GPU busy per region");
 }
 

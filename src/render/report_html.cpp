@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -11,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/region_waits.h"
 #include "base/format_units.h"
 #include "render/escape_html.h"
 #include "render/projection_words.h"
@@ -285,6 +287,33 @@ void write_class_bars(std::string& out, const ReportData& data) {
   put(out, "</section>");
 }
 
+// Each variant's typical region: its idle time by cause, launch delays and queues, under the
+// names check and diff use (analysis/region_waits.h, docs/BREAKDOWN.md). "-" where no launch call
+// of the region is in the trace.
+void write_waits_table(std::string& out, const ReportData& data) {
+  put(out, R"(<div class="table-wrap"><table class="waits" id="waits"><thead><tr><th>variant</th>)"
+           R"(<th class="num">idle_host_wait_us</th><th class="num">idle_kernel_gap_us</th>)"
+           R"(<th class="num">idle_other_us</th><th class="num">launch_delay_median_us</th>)"
+           R"(<th class="num">launch_delay_p95_us</th><th class="num">queue_max_length</th>)"
+           R"(<th class="num">full_queue_us</th></tr></thead><tbody>)");
+  auto us = [](const std::optional<double>& ns) { return ns ? format_us(*ns) : std::string("-"); };
+  for (const ReportVariant& v : data.variants) {
+    if (!v.analysis || v.analysis->typical_region < 0) continue;
+    const RegionWaits w =
+        region_waits(v.analysis->regions[static_cast<size_t>(v.analysis->typical_region)]);
+    put(out,
+        R"(<tr><td class="variant">{}</td><td class="num">{}</td><td class="num">{}</td>)"
+        R"(<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td>)"
+        R"(<td class="num">{}</td><td class="num">{}</td></tr>)",
+        escape(v.name), format_us(static_cast<double>(w.idle_host_wait_ns)),
+        format_us(static_cast<double>(w.idle_kernel_gap_ns)),
+        format_us(static_cast<double>(w.idle_other_ns)), us(w.launch_delay_median_ns),
+        us(w.launch_delay_p95_ns), w.queue_max_length,
+        format_us(static_cast<double>(w.full_queue_ns)));
+  }
+  put(out, "</tbody></table></div>");
+}
+
 // Each variant's typical region, its span cut into compute, communication, memory and idle.
 void write_breakdown_bars(std::string& out, const ReportData& data) {
   std::vector<svg::BreakdownBar> bars;
@@ -297,8 +326,9 @@ void write_breakdown_bars(std::string& out, const ReportData& data) {
   }
   put(out, R"(<section class="card" id="breakdown"><h2>Where the GPU time goes</h2>)");
   put(out,
-      R"(<p class="lead">Each variant's typical region, from its first GPU activity's start to its last one's end: compute kernels, communication (NCCL) not overlapping them, copies and memsets overlapping neither, and idle. Hover a segment for its time (docs/BREAKDOWN.md).</p>)");
+      R"(<p class="lead">Each variant's typical region, from its first GPU activity's start to its last one's end: compute kernels, communication (NCCL) not overlapping them, copies and memsets overlapping neither, and idle. Hover a segment for its time. Below, its idle time by cause, launch delays and queues, under the names check and diff use (docs/BREAKDOWN.md).</p>)");
   out += R"(<div class="svg-scroll">)" + svg::breakdown_bars(bars) + "</div>";
+  write_waits_table(out, data);
   put(out, "</section>");
 }
 

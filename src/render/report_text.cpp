@@ -17,16 +17,63 @@
 #include "render/report_headline.h"
 #include "render/report_table.h"
 #include "render/study_columns.h"
+#include "render/text_wrap.h"
 
 namespace attnprof {
 
 namespace {
 
+size_t widest_line(std::string_view text) {
+  size_t widest = 0;
+  for (size_t at = 0; at < text.size();) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    widest = std::max(widest, display_width(text.substr(at, end - at)));
+    at = end + 1;
+  }
+  return widest;
+}
+
+StudyTable columns_of(const StudyTable& cells, const std::vector<size_t>& columns) {
+  StudyTable part;
+  for (size_t c : columns) {
+    part.header.push_back(cells.header[c]);
+    part.numeric.push_back(cells.numeric[c]);
+    part.kernel_names.push_back(cells.kernel_names[c]);
+  }
+  for (const auto& row : cells.rows) {
+    auto& cut = part.rows.emplace_back();
+    for (size_t c : columns) cut.push_back(c < row.size() ? row[c] : std::string());
+  }
+  return part;
+}
+
+// The table as text within `width` columns (the study's table ran to 211): wider,
+// it is written as panels of the columns that fit, one under the other, each led by the first
+// column (the variant) again, so that no row is wrapped into unreadable pieces.
+std::string table_text_within(const StudyTable& cells, size_t width) {
+  std::string whole = study_table_text(cells);
+  if (widest_line(whole) <= width || cells.header.size() < 3) return whole;
+  std::string out;
+  std::vector<size_t> panel = {0};
+  for (size_t c = 1; c < cells.header.size(); ++c) {
+    std::vector<size_t> wider = panel;
+    wider.push_back(c);
+    if (panel.size() > 1 && widest_line(study_table_text(columns_of(cells, wider))) > width) {
+      out += study_table_text(columns_of(cells, panel)) + "\n";
+      panel = {0, c};
+    } else {
+      panel = std::move(wider);
+    }
+  }
+  return out + study_table_text(columns_of(cells, panel));
+}
+
 // A table: the heading, the cells (cut to a terminal's width for a run, as the bench prints
-// them), then each row's findings in words.
-void write_table(std::string& out, const ReportTable& table, const StudyTable& cells) {
+// them, and in panels of columns within `width`), then each row's findings in words.
+void write_table(std::string& out, const ReportTable& table, const StudyTable& cells,
+                 size_t width) {
   if (!table.heading.empty()) out += fmt::format("\n{}\n", escape_control(table.heading));
-  out += study_table_text(cells);
+  out += width > 0 ? table_text_within(cells, width) : study_table_text(cells);
   std::string notes;
   for (size_t r = 0; r < table.rows.size(); ++r) {
     for (const ReportNote& note : table.notes[r]) {
@@ -51,10 +98,11 @@ StudyTable terminal_cells(const ReportTable& table, const RunPoint* point) {
   return cells;
 }
 
-void write_tables(std::string& out, const std::vector<ReportTable>& tables, const RunSummary* run) {
+void write_tables(std::string& out, const std::vector<ReportTable>& tables, const RunSummary* run,
+                  size_t width) {
   for (size_t i = 0; i < tables.size(); ++i) {
     const RunPoint* point = run && i < run->points.size() ? &run->points[i] : nullptr;
-    write_table(out, tables[i], terminal_cells(tables[i], point));
+    write_table(out, tables[i], terminal_cells(tables[i], point), width);
   }
 }
 
@@ -77,7 +125,7 @@ std::string run_label(const ReportData& data) {
 
 }  // namespace
 
-std::string render_report_text(const ReportData& data) {
+std::string render_report_text(const ReportData& data, size_t width) {
   // A run's heading is the same whether the bench prints it or report reads the run back.
   std::string out = data.run ? "attnprof study" : "attnprof report";
   const std::string env = environment_line(data);
@@ -89,15 +137,15 @@ std::string render_report_text(const ReportData& data) {
       for (const std::string& line : words->lines) out += "  - " + escape_control(line) + "\n";
     }
   }
-  write_tables(out, report_tables(data), data.run ? &*data.run : nullptr);
+  write_tables(out, report_tables(data), data.run ? &*data.run : nullptr, width);
   if (data.backward) {
     out += "\nThe backward study (backward/summary.json):\n";
-    write_tables(out, backward_tables(data), &data.backward->run);
+    write_tables(out, backward_tables(data), &data.backward->run, width);
     write_counter_notes(out, data.backward->run, data.backward->conclusions);
   }
   for (const ReportBeside& beside : data.beside) {
     out += "\nBeside it: " + escape_control(beside.folder) + "/ (its own summary.json):\n";
-    write_tables(out, beside_tables(beside), &beside.run);
+    write_tables(out, beside_tables(beside), &beside.run, width);
     const std::vector<std::string> notes = methods_beside(data, beside);
     if (!notes.empty()) out += "\nMeasured as the run, and:\n";
     for (const std::string& m : notes) out += "  - " + escape_control(m) + "\n";
@@ -130,6 +178,12 @@ std::string render_report_headlines(const ReportData& data) {
     }
     out += fmt::format("{} {}{}{}\n", escape_control(words->fastest), escape_control(words->lead),
                        words->as_fast.empty() ? "" : " ", escape_control(words->as_fast));
+  }
+  // A run made --from-trace: what switching would save in its trace, under its line.
+  if (data.run) {
+    if (const auto words = projection_words(*data.run, data.conclusions))
+      for (const std::string& line : words->lines)
+        out += fmt::format("{:<{}}  {}\n", "", width, escape_control(line));
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include "base/format_units.h"
 #include "render/report_svg.h"
 #include "render/report_top_tables.h"
+#include "render/shared_words.h"
 
 namespace attnprof {
 
@@ -53,18 +54,26 @@ void write_top_tables_html(std::string& out, const RegionSummary& r) {
     put(out, "</tbody></table></div></details>");
   }
   if (!t.ops.empty()) {
+    // The rate columns only where some op has a cost (traces recorded with record_shapes=True).
+    const bool costs = std::any_of(t.ops.begin(), t.ops.end(),
+                                   [](const OpTotal& o) { return o.achieved_per_s().has_value(); });
     put(out,
-        R"(<details><summary>Top ops of this region by CPU time ({})</summary><div class="table-wrap"><table class="activities"><thead><tr><th>#</th><th>op</th><th>calls</th><th>CPU</th><th>self CPU</th><th>GPU</th><th>self GPU</th></tr></thead><tbody>)",
-        shown(t.ops.size()));
+        R"(<details><summary>Top ops of this region by CPU time ({})</summary><div class="table-wrap"><table class="activities"><thead><tr><th>#</th><th>op</th><th>calls</th><th>CPU</th><th>self CPU</th><th>GPU</th><th>self GPU</th>{}</tr></thead><tbody>)",
+        shown(t.ops.size()), costs ? "<th>rate</th><th>% roof</th>" : "");
     for (size_t i = 0; i < t.ops.size() && i < kRows; ++i) {
       const OpTotal& o = t.ops[i];
       put(out,
-          R"(<tr><td>{}</td><td class="mono">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>)",
+          R"(<tr><td>{}</td><td class="mono">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>)",
           i + 1, svg::escape(o.name), o.calls, escape_duration(static_cast<double>(o.cpu_ns)),
           escape_duration(static_cast<double>(o.self_cpu_ns)),
           escape_duration(static_cast<double>(o.gpu_ns)),
           escape_duration(static_cast<double>(o.self_gpu_ns)));
+      if (costs)
+        put(out, R"(<td title="{}">{}</td><td>{}</td>)", svg::escape(o.roof), op_rate_words(o),
+            o.roof_pct ? fmt::format("{:.1f}", *o.roof_pct) : std::string());
+      put(out, "</tr>");
     }
+    if (costs) put(out, R"(<tr><td colspan="9">{}</td></tr>)", svg::escape(op_roof_words(t)));
     put(out, "</tbody></table></div></details>");
   }
 }

@@ -24,6 +24,24 @@ std::string format_spread(const Spread& s, Format format) {
 
 }  // namespace
 
+std::string region_choice_words(const TraceAnalysis& t) {
+  if (!t.region_pattern.empty() || t.annotations.empty()) return {};
+  constexpr size_t kOthersShown = 3;
+  const AnnotationCount& top = t.annotations.front();
+  const std::string name = escape_control(top.name);
+  // A pattern or a name with spaces goes to the shell quoted.
+  const bool quote = name.find_first_of(" *?#'\"$") != std::string::npos;
+  std::string words = fmt::format("{} \"{}\" region{} exist{}: --region {}", top.count, name,
+                                  top.count == 1 ? "" : "s", top.count == 1 ? "s" : "",
+                                  quote ? "'" + name + "'" : name);
+  for (size_t i = 1; i < t.annotations.size() && i <= kOthersShown; ++i)
+    words += fmt::format("{}{} ({})", i == 1 ? "; also " : ", ",
+                         escape_control(t.annotations[i].name), t.annotations[i].count);
+  if (t.annotations.size() > kOthersShown + 1)
+    words += fmt::format(" and {} more", t.annotations.size() - kOthersShown - 1);
+  return words;
+}
+
 std::string format_spread_us(const Spread& s) {
   return format_spread(s, [](double ns) { return format_us(ns); });
 }
@@ -68,6 +86,20 @@ void write_json_spread(JsonWriter& w, const Spread& s, double divisor) {
   w.key("max").number(s.max / divisor);
   w.key("regions").number(s.count);
   w.end_object();
+}
+
+std::string op_rate_words(const OpTotal& o) {
+  const std::optional<double> rate = o.achieved_per_s();
+  if (!rate) return {};
+  return o.memory_bound ? fmt::format("{:.0f} GB/s", *rate / 1e9)
+                        : fmt::format("{:.1f} TFLOP/s", *rate / 1e12);
+}
+
+std::string op_roof_words(const RegionTables& t) {
+  if (t.roof_gpu.empty()) return "% roof: none, " + t.no_roof_reason;
+  return "rate: FLOP/s of the calls that launched the work (GB/s if memory-bound); % roof: of "
+         "the " +
+         t.roof_gpu + "'s dense peak";
 }
 
 }  // namespace attnprof

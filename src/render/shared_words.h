@@ -15,11 +15,21 @@ namespace attnprof {
 // "3 regions matching \"forward\"", "1 region (the whole trace)"; the pattern escaped.
 std::string describe_regions(int64_t count, const std::string& pattern);
 
+// When the default region fell back to the whole trace although the trace has annotations: how
+// to pick them, as `5 "forward" regions exist: --region forward` (and the next names with their
+// counts); "" otherwise. Names escaped (render/display_text.h).
+std::string region_choice_words(const TraceAnalysis& t);
+
 // A spread of nanoseconds in microseconds: "2271.2 (2270.8..2272.5)", or "2271.2" when min and
 // max read the same.
 std::string format_spread_us(const Spread& s);
 // A spread of counts: "5 (4..6)", or "5" when min and max are the same.
 std::string format_spread_count(const Spread& s);
+
+// An op's achieved rate: "612.3 TFLOP/s", "1520 GB/s" for a memory-bound op; "" without a cost.
+std::string op_rate_words(const OpTotal& o);
+// Whose peaks the ops' % roof used, or why there are none (RegionTables::roof_gpu).
+std::string op_roof_words(const RegionTables& t);
 
 // "; rank 1 of 4 (nccl)" from distributedInfo, saying only what it gives: "; rank 1 (gloo)",
 // "; rank unknown (nccl)"; "" without distributedInfo.

@@ -66,12 +66,28 @@ void write_top_tables_json(JsonWriter& w, const RegionTables& tables, int64_t gp
     w.key("self_cpu_us").number(o.self_cpu_ns / 1000.0);
     w.key("gpu_us").number(o.gpu_ns / 1000.0);
     w.key("self_gpu_us").number(o.self_gpu_ns / 1000.0);
-    // Filled by a later change from the recorded shapes; null until then, never 0.
-    w.key("flops").null();
-    w.key("bytes").null();
+    if (!o.input_shapes.empty()) w.key("input_shapes").string(o.input_shapes);
+    // null where unknown (no recorded shapes, an op outside the cost model), never 0.
+    auto maybe = [&](const char* key, const std::optional<double>& v) {
+      w.key(key);
+      v ? w.number(*v) : w.null();
+    };
+    maybe("flops", o.flops);
+    maybe("bytes", o.bytes);
+    w.key("costed_gpu_us").number(o.costed_gpu_ns / 1000.0);
+    const std::optional<double> rate = o.achieved_per_s();
+    maybe("tflops_per_s", o.memory_bound || !rate ? std::nullopt : std::optional(*rate / 1e12));
+    maybe("gb_per_s", o.memory_bound && rate ? std::optional(*rate / 1e9) : std::nullopt);
+    maybe("roof_pct", o.roof_pct);
+    w.key("roof");
+    o.roof.empty() ? w.null() : w.string(o.roof);
     w.end_object();
   }
   w.end_array();
+  w.key("ops_roof_gpu");
+  tables.roof_gpu.empty() ? w.null() : w.string(tables.roof_gpu);
+  w.key("ops_no_roof_reason");
+  tables.no_roof_reason.empty() ? w.null() : w.string(tables.no_roof_reason);
   w.key("module_classes");
   write_modules(w, tables.module_classes);
   w.key("modules");

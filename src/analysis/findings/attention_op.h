@@ -36,6 +36,11 @@ struct AttentionOp {
     return query_rows > 0 && query_rows <= kDecodeQueryRows && query_rows < keys;
   }
   bool fused = false;  // one fused attention kernel does the work
+  // The torch.compile frame it runs in ("Torch-Compiled Region: 0/0"); "" when eager.
+  std::string compiled_region;
+  // Its activities replayed in a CUDA graph, their ops found by the capture (capture_order or
+  // signature: attnprof/attribution.h), not by their own launches.
+  bool graph_replay = false;
   int64_t busy_ns = 0;
 };
 

@@ -7,6 +7,7 @@
 #include "analysis/busy_time.h"
 #include "analysis/findings/kernel_traits.h"
 #include "analysis/host_tree_facts.h"
+#include "analysis/inductor_kernel.h"
 
 namespace attnprof {
 
@@ -16,8 +17,14 @@ using kernel_traits::contains;
 
 enum class Stage { kOther, kMatmul, kSoftmax };
 
-// An outermost op's part in a naive attention chain, forward or backward.
+// An outermost op's part in a naive attention chain, forward or backward. Under torch.compile
+// the chain's ops are Inductor's kernels (their launchers are ops named after them) and the
+// extern matmuls: a matmul template is a product, a kernel that fuses a softmax the softmax.
 Stage stage_of(std::string_view name) {
+  if (auto inductor = parse_inductor_kernel(name)) {
+    if (inductor->is_matmul_template()) return Stage::kMatmul;
+    return inductor->fuses_softmax() ? Stage::kSoftmax : Stage::kOther;
+  }
   if (name == "aten::matmul" || name == "aten::bmm" || name == "aten::baddbmm" ||
       name == "aten::einsum" || contains(name, "BmmBackward") || contains(name, "MatmulBackward") ||
       contains(name, "BaddbmmBackward"))
@@ -45,8 +52,12 @@ struct OuterOp {
   std::vector<GpuActivityId> activities;
 };
 
-AttentionOp make(const FindingContext& c, std::vector<GpuActivityId> activities) {
+AttentionOp make(const FindingContext& c, std::vector<GpuActivityId> activities,
+                 HostEventId compiled_region) {
   AttentionOp a;
+  if (compiled_region != kNoId)
+    a.compiled_region =
+        std::string(c.trace.strings.view(c.trace.host_events[compiled_region].name));
   std::sort(activities.begin(), activities.end(), [&](GpuActivityId x, GpuActivityId y) {
     return c.activity(x).start_ns < c.activity(y).start_ns;
   });
@@ -59,6 +70,10 @@ AttentionOp make(const FindingContext& c, std::vector<GpuActivityId> activities)
     a.softmax += kernel.softmax;
     a.fused |= kernel.fused_attention;
   }
+  a.graph_replay = std::any_of(activities.begin(), activities.end(), [&](GpuActivityId id) {
+    const Attribution how = c.trace.activity_attribution[id];
+    return how == Attribution::kCaptureOrder || how == Attribution::kSignature;
+  });
   a.busy_ns = busy_time(c.trace, activities);
   a.activities = std::move(activities);
   return a;
@@ -91,14 +106,22 @@ std::string parent_name(const FindingContext& c, HostEventId op) {
 
 // What find_attention_ops asks of an activity's ops: the outermost op at or above it, and the
 // outermost and innermost SDPA ops. Kept per event and shared by every region.
+// A compiled frame's op (Torch-Compiled Region) is not the outermost op: the ops of the
+// compiled graph below it are, so that its attention chain is found as an eager one's.
 struct OpsAbove {
   HostEventId outermost = kNoId, outermost_sdpa = kNoId, innermost_sdpa = kNoId;
+  HostEventId compiled_region = kNoId;
 };
 
 OpsAbove ops_above(HostTreeFacts<OpsAbove>& facts, const Trace& t, HostEventId e) {
   return facts.at(e, [&](OpsAbove above, HostEventId op) {
     const HostEvent& event = t.host_events[op];
     if (event.kind != HostKind::kCpuOp) return above;
+    if (above.outermost == kNoId && above.compiled_region == kNoId &&
+        is_compiled_region(t.strings.view(event.name))) {
+      above.compiled_region = op;
+      return above;
+    }
     if (above.outermost == kNoId) above.outermost = op;
     if (is_attention_op(t.strings.view(event.name))) {
       if (above.outermost_sdpa == kNoId) above.outermost_sdpa = op;
@@ -118,6 +141,8 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region
     GpuActivityId id;
   };
   std::vector<Under> sdpa, outer;
+  // An outermost op -> its compiled frame's op (Torch-Compiled Region); compiled code only.
+  std::map<HostEventId, HostEventId> compiled;
   for (GpuActivityId id : c.activities(region)) {
     if (t.activity_op[id] == kNoId) continue;
     const OpsAbove above = ops_above(facts, t, t.activity_op[id]);
@@ -125,6 +150,9 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region
       sdpa.push_back({above.outermost_sdpa, above.innermost_sdpa, id});
     else if (above.outermost != kNoId)
       outer.push_back({above.outermost, kNoId, id});
+    const HostEventId top = above.outermost_sdpa != kNoId ? above.outermost_sdpa : above.outermost;
+    if (top != kNoId && above.compiled_region != kNoId)
+      compiled.emplace(top, above.compiled_region);
   }
   // Calls `each(first row, activities)` per op, its activities in their order.
   auto by_op = [](std::vector<Under>& rows, auto&& each) {
@@ -139,7 +167,7 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region
   std::vector<std::pair<int64_t, AttentionOp>> found;  // by start
   by_op(sdpa, [&](const Under& first, std::vector<GpuActivityId>&& activities) {
     const HostEventId op = first.op;
-    AttentionOp a = make(c, std::move(activities));
+    AttentionOp a = make(c, std::move(activities), compiled.contains(op) ? compiled[op] : kNoId);
     a.sdpa = true;
     a.op = op;
     a.innermost = first.innermost;
@@ -211,7 +239,8 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region
         if (name.starts_with(kEngine)) name.remove_prefix(kEngine.size());
         label += (label.empty() ? "" : " -> ") + std::string(name);
       }
-      AttentionOp a = make(c, std::move(activities));
+      const HostEventId region = compiled.contains(ops[first].op) ? compiled[ops[first].op] : kNoId;
+      AttentionOp a = make(c, std::move(activities), region);
       a.label = std::move(label);
       a.parent = parent_name(c, ops[from].op);
       a.op = ops[from].op;

@@ -36,6 +36,8 @@ constexpr std::array<FindingDescription, kFindingKindCount + 1> kCatalog = {{
      "K and V repeated per query head by hand (grouped-query attention written out)"},
     {K::kCommunicationBound, "communication-bound", E::kCommunication, 0, true,
      "communication that overlaps no compute is most of the GPU's busy time"},
+    {K::kGraphReplay, "graph-replay", E::kNone, 0, false,
+     "CUDA graph replays: their CPU cost against the launches they replaced"},
     // The study's.
     {std::nullopt, "masked-not-skipped", E::kUnmeasured, 0, true,
      "a variant computes every query-key pair and its mask throws most away (a window, a causal "
@@ -50,7 +52,7 @@ constexpr bool in_order() {
   return true;
 }
 static_assert(in_order(), "the catalog lists every FindingKind once, in the enum's order");
-static_assert(static_cast<size_t>(FindingKind::kCommunicationBound) + 1 == kFindingKindCount);
+static_assert(static_cast<size_t>(FindingKind::kGraphReplay) + 1 == kFindingKindCount);
 
 }  // namespace
 

@@ -44,7 +44,7 @@ constexpr uint16_t class_bits(std::initializer_list<KernelClass> classes) {
   return bits;
 }
 
-inline constexpr size_t kFindingKindCount = 13;
+inline constexpr size_t kFindingKindCount = 14;
 
 // A trace's findings first, indexed by FindingKind, then the study's.
 std::span<const FindingDescription> finding_catalog();

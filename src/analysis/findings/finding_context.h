@@ -30,7 +30,7 @@ struct FindingContext {
   size_t region_count() const { return regions.regions.size(); }
   int typical() const { return analysis.typical_region; }
   const std::vector<GpuActivityId>& activities(size_t region) const {
-    return members.activities[region];
+    return members.activities(region);
   }
   const GpuActivity& activity(GpuActivityId id) const { return trace.gpu_activities[id]; }
   std::string_view name(GpuActivityId id) const { return trace.strings.view(activity(id).name); }
@@ -96,6 +96,7 @@ void find_not_fused(const FindingContext&, std::vector<Finding>&);
 void find_low_occupancy(const FindingContext&, std::vector<Finding>&);
 void find_cpu_side_cost(const FindingContext&, std::vector<Finding>&);
 void find_launch_bound(const FindingContext&, std::vector<Finding>&);
+void find_graph_replays(const FindingContext&, std::vector<Finding>&);
 void find_communication_bound(const FindingContext&, std::vector<Finding>&);
 // Communication not overlapping compute is more than half the busy time (find_communication_bound;
 // find_launch_bound does not claim such a region).

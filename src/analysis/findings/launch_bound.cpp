@@ -4,12 +4,20 @@
 // late (host wait, docs/BREAKDOWN.md) are at least half of its idle time. Not claimed in a region
 // whose busy time is mostly communication (communication-bound says that instead), nor where the
 // stream's gaps are waits on other streams or peers.
+//
+// CUDA graphs (docs/CUDA_GRAPHS.md, "Findings"): a region whose work is mostly graph replays is
+// judged by its graph launches, not by its kernel count: one cudaGraphLaunch runs the whole
+// graph, so where the GPU still waits for the host the cause is the CPU's work around the
+// launches (guards, input copies, Python), and "capture it in a CUDA graph" is no advice. A
+// region that captures a graph is not judged: its launches record work into the graph and run
+// none, so its GPU idles by design.
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "analysis/findings/finding_context.h"
+#include "analysis/findings/graph_launches.h"
 #include "base/format_units.h"
 
 namespace attnprof {
@@ -18,9 +26,13 @@ void find_launch_bound(const FindingContext& c, std::vector<Finding>& out) {
   Finding f{FindingKind::kLaunchBound, {}, {}, {}, 0};
   double typical_busy_share = 0;
   int64_t typical_idle = 0;
+  const GraphLaunches graphs = find_graph_launches(c);
+  const RegionGraphLaunches* shown_graphs = nullptr;
+  int64_t shown_cpu = 0;
   for (size_t r = 0; r < c.region_count(); ++r) {
     const auto& ids = c.activities(r);
-    if (ids.size() < 2) continue;
+    const RegionGraphLaunches& g = graphs.regions[r];
+    if (ids.size() < 2 || g.captures) continue;
     int64_t first = c.activity(ids.front()).start_ns, last = first;
     for (GpuActivityId id : ids) last = std::max(last, c.activity(id).end_ns());
     const RegionSummary& s = c.analysis.regions[r];
@@ -43,6 +55,14 @@ void find_launch_bound(const FindingContext& c, std::vector<Finding>& out) {
                       c.region_label(r), format_duration(s.gpu_busy_ns), format_duration(span),
                       format_duration(s.cpu_ns), ids.size(), main->stream,
                       format_duration(main->host_wait_ns), format_duration(main->idle_ns()))};
+      shown_graphs = g.replayed > g.launched_alone ? &g : nullptr;
+      shown_cpu = s.cpu_ns;
+      if (shown_graphs)
+        f.evidence.push_back(fmt::format(
+            "{}: {} graph launch(es) replay {} of its {} GPU activities, {} of CPU in the "
+            "launch calls; {} launched one by one",
+            c.region_label(r), g.graph_launches, g.replayed, g.replayed + g.launched_alone,
+            format_duration(g.graph_launch_cpu_ns), g.launched_alone));
     }
   }
   if (f.regions_affected == 0) return;
@@ -51,9 +71,22 @@ void find_launch_bound(const FindingContext& c, std::vector<Finding>& out) {
       "last kernel ({} idle), waiting for the CPU to launch, in {} of {} regions",
       100 * typical_busy_share, format_duration(typical_idle), f.regions_affected,
       c.region_count());
-  f.suggestion =
-      "give each launch more work (larger batch), fuse kernels, or capture the region in a "
-      "CUDA graph to launch it at once";
+  if (shown_graphs) {
+    f.summary += fmt::format(
+        ", though {} of its {} GPU activities replay from a CUDA graph: the wait is not their "
+        "launches",
+        shown_graphs->replayed, shown_graphs->replayed + shown_graphs->launched_alone);
+    f.suggestion = fmt::format(
+        "the kernels already replay from {} graph launch(es) ({} of CPU); the host's time is the "
+        "work around them ({} in ops: guards, input copies, Python): capture more of the step "
+        "in the graph, or take that work off the path between replays",
+        shown_graphs->graph_launches, format_duration(shown_graphs->graph_launch_cpu_ns),
+        format_duration(shown_cpu));
+  } else {
+    f.suggestion =
+        "give each launch more work (larger batch), fuse kernels, or capture the region in a "
+        "CUDA graph to launch it at once";
+  }
   out.push_back(std::move(f));
 }
 

@@ -1,7 +1,11 @@
 // Not fused: attention computed as separate GEMM, softmax and elementwise kernels (a naive
 // implementation or SDPA's math backend), where the fused backends run one kernel. Said of the
 // attention ops themselves (attention_ops.h), each with its share of the region's GPU time: a
-// region without attention (a CNN's step) gets nothing.
+// region without attention (a CNN's step) gets nothing. Two cases say more, as a user could
+// believe them fused (docs/CUDA_GRAPHS.md): attention captured in a CUDA graph (one launch
+// replays the kernels, which still run apart), and attention compiled by Inductor, which fuses
+// the scale, mask and softmax into one Triton kernel but leaves the two products as GEMMs, so
+// the scores still go through memory (tests/data/graphs/naive-compiled.json.gz).
 
 #include <algorithm>
 #include <string>
@@ -9,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "analysis/findings/finding_context.h"
+#include "analysis/inductor_kernel.h"
 #include "base/format_units.h"
 
 namespace attnprof {
@@ -39,6 +44,24 @@ std::string scores_written(const std::vector<AttentionOp>& ops, int gemms, int t
   return "the S x S score matrix";
 }
 
+// The Inductor kernels of a compiled attention op, each with what it fuses: "triton_per_fused_..._0
+// (fuses _softmax, exp, masked_fill, ...)". "" when it has none.
+std::string inductor_kernels(const FindingContext& c, const AttentionOp& op) {
+  std::string out;
+  std::vector<StringId> seen;
+  for (GpuActivityId id : op.activities) {
+    const GpuActivity& a = c.activity(id);
+    if (a.kind != GpuKind::kKernel || std::find(seen.begin(), seen.end(), a.name) != seen.end())
+      continue;
+    seen.push_back(a.name);
+    auto kernel = parse_inductor_kernel(c.name(id));
+    if (!kernel) continue;
+    out += fmt::format("{}{}{}", out.empty() ? "" : ", ", c.name(id),
+                       kernel->fuses_softmax() ? " (the softmax, with the ops around it)" : "");
+  }
+  return out;
+}
+
 }  // namespace
 
 void find_not_fused(const FindingContext& c, std::vector<Finding>& out) {
@@ -64,7 +87,14 @@ void find_not_fused(const FindingContext& c, std::vector<Finding>& out) {
   };
   int kernels = 0, gemms = 0, softmax = 0, thin_gemms = 0;
   int64_t busy = 0;
+  std::string compiled, compiled_kernels;
+  bool in_graph = false;
   for (const AttentionOp& op : shown) {
+    if (compiled.empty() && !op.compiled_region.empty()) {
+      compiled = op.compiled_region;
+      compiled_kernels = inductor_kernels(c, op);
+    }
+    in_graph |= op.graph_replay;
     kernels += op.kernels;
     gemms += op.gemms;
     softmax += op.softmax;
@@ -82,6 +112,15 @@ void find_not_fused(const FindingContext& c, std::vector<Finding>& out) {
       "{} softmax, the rest elementwise and copies; {} of the region's GPU "
       "time), in {} of {} regions: it is not fused",
       kernels, shown.size(), gemms, softmax, share(busy), f.regions_affected, c.region_count());
+  if (!compiled.empty())
+    f.summary += fmt::format(
+        "; compiled by Inductor ({}), it still writes {} between its GEMMs{}", compiled,
+        scores_written(shown, gemms, thin_gemms),
+        compiled_kernels.empty() ? "" : ": " + compiled_kernels + " runs apart from them");
+  if (in_graph)
+    f.summary +=
+        "; captured in a CUDA graph, one launch replays these kernels, which still run one by "
+        "one (their ops found by the graph's capture)";
   f.suggestion =
       "scaled_dot_product_attention's flash, efficient or cuDNN backend computes it in "
       "one kernel, without writing " +

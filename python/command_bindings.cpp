@@ -1,0 +1,221 @@
+#include "command_bindings.h"
+
+#include <pybind11/stl.h>
+
+#include <limits>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "analysis/expectation_parser.h"
+#include "analysis/kernel_class.h"
+#include "attnprof/analysis.h"
+#include "attnprof/trace_diff.h"
+#include "io/input_guard.h"
+#include "pipeline/check_run.h"
+#include "pipeline/report_file.h"
+#include "pipeline/report_inputs.h"
+#include "render/report.h"
+#include "render/text_wrap.h"
+
+namespace py = pybind11;
+
+namespace attnprof::python {
+
+namespace {
+
+// A failure as the Python half raises it: TraceReadError(message, kind).
+py::dict failure(const Error& error) {
+  py::dict out;
+  out["error"] = error.message;
+  out["error_kind"] = std::string(error_kind_name(error.kind));
+  return out;
+}
+
+const char* change_name(ActivityChange change) {
+  switch (change) {
+    case ActivityChange::kChanged:
+      return "changed";
+    case ActivityChange::kAdded:
+      return "added";
+    case ActivityChange::kRemoved:
+      return "removed";
+    case ActivityChange::kSame:
+      break;
+  }
+  return "same";
+}
+
+// Rows of a table as a dict of lists, which pandas takes as columns.
+class Rows {
+ public:
+  explicit Rows(std::vector<const char*> names) : names_(std::move(names)) {
+    for (const char* name : names_) columns_[name] = py::list();
+  }
+  void add(std::initializer_list<py::object> cells) {
+    size_t i = 0;
+    for (const py::object& cell : cells) columns_[names_[i++]].cast<py::list>().append(cell);
+  }
+  py::dict columns() const { return columns_; }
+
+ private:
+  std::vector<const char*> names_;
+  py::dict columns_;
+};
+
+// A spread's median, min and max in `divisor` units (1000: ns to us); NaN where a side has none.
+void add_quantity(Rows& rows, const std::string& name, const QuantityDiff& q, double divisor) {
+  rows.add({py::str(name), py::float_(q.a.median / divisor), py::float_(q.a.min / divisor),
+            py::float_(q.a.max / divisor), py::float_(q.b.median / divisor),
+            py::float_(q.b.min / divisor), py::float_(q.b.max / divisor),
+            py::float_(q.delta / divisor), py::float_(q.threshold / divisor),
+            py::bool_(q.changed)});
+}
+
+// attnprof diff A B: what changed from A to B, with the JSON output's names
+// (docs/check-and-diff.md).
+py::dict diff(const std::string& a_path, const std::string& b_path, const std::string& region) {
+  Result<TraceDiff> made = [&]() -> Result<TraceDiff> {
+    py::gil_scoped_release unlocked;
+    AnalyzeOptions options;
+    options.region_pattern = region;
+    options.activities_of_every_region = true;  // each activity's spread over every region
+    auto a = analyze_file(a_path, options);
+    if (!a.ok()) return a.take_error();
+    auto b = analyze_file(b_path, options);
+    if (!b.ok()) return b.take_error();
+    return diff_traces(*a, *b);
+  }();
+  if (!made.ok()) return failure(made.error());
+  const TraceDiff& d = *made;
+  Rows per_region({"quantity", "a_median", "a_min", "a_max", "b_median", "b_min", "b_max", "delta",
+                   "threshold", "changed"});
+  add_quantity(per_region, "kernels", d.kernels, 1);
+  add_quantity(per_region, "memcpy", d.memcpy, 1);
+  for (const auto& [kind, q] : d.memcpy_by_kind) add_quantity(per_region, "memcpy " + kind, q, 1);
+  add_quantity(per_region, "memset", d.memset, 1);
+  add_quantity(per_region, "gpu_busy_us", d.gpu_busy_ns, 1000);
+  add_quantity(per_region, "wall_us", d.wall_ns, 1000);
+  add_quantity(per_region, "cpu_us", d.cpu_ns, 1000);
+  add_quantity(per_region, "idle_us", d.idle_ns, 1000);
+  add_quantity(per_region, "compute_us", d.compute_ns, 1000);
+  add_quantity(per_region, "communication_us", d.communication_ns, 1000);
+  add_quantity(per_region, "memory_us", d.memory_ns, 1000);
+
+  Rows classes({"class", "a_count", "b_count", "a_time_us", "b_time_us", "delta_us", "changed"});
+  for (const ClassDiff& c : d.classes)
+    classes.add({py::str(std::string(kernel_class_id(c.kernel_class))),
+                 py::float_(c.count.a.median), py::float_(c.count.b.median),
+                 py::float_(c.time_ns.a.median / 1000), py::float_(c.time_ns.b.median / 1000),
+                 py::float_(c.time_ns.delta / 1000),
+                 py::bool_(c.count.changed || c.time_ns.changed)});
+
+  Rows activities({"change", "class", "kind", "short_name", "name", "a_duration_us",
+                   "b_duration_us", "what_changed"});
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const ActivityDiff& x : d.activities) {
+    const ActivityRow& row = x.b ? x.b->row : x.a->row;
+    std::string what;
+    for (const std::string& w : x.what_changed) what += (what.empty() ? "" : ", ") + w;
+    activities.add({py::str(change_name(x.change)),
+                    py::str(std::string(kernel_class_id(x.kernel_class))),
+                    py::str(row.kind == ActivityKind::kKernel   ? "kernel"
+                            : row.kind == ActivityKind::kMemcpy ? "memcpy"
+                                                                : "memset"),
+                    py::str(row.short_name), py::str(row.name),
+                    py::float_(x.a ? x.a->duration_ns.median / 1000 : nan),
+                    py::float_(x.b ? x.b->duration_ns.median / 1000 : nan), py::str(what)});
+  }
+  py::dict out;
+  out["a"] = d.a.path;
+  out["b"] = d.b.path;
+  out["unlike"] = d.unlike;
+  out["aligned_in_order"] = d.aligned_in_order;
+  out["per_region"] = per_region.columns();
+  out["classes"] = classes.columns();
+  out["activities"] = activities.columns();
+  return out;
+}
+
+// attnprof check TARGET: the expectations' results, one row per expectation (per variant of a
+// study). An expression that does not parse raises ValueError with the CLI's words.
+py::dict check(const std::string& target, const std::vector<std::string>& expressions,
+               const std::string& expectations_file, const std::string& region,
+               const std::string& baseline) {
+  CheckRequest request;
+  request.target = target;
+  request.region = region;
+  request.expectations_file = expectations_file;
+  request.baseline = baseline;
+  for (const std::string& text : expressions) {
+    auto parsed = parse_expression(text);
+    if (const auto* e = std::get_if<SyntaxError>(&parsed))
+      throw py::value_error("expect: " + describe(*e, text));
+    request.expressions.push_back(std::get<Expectation>(std::move(parsed)));
+  }
+  Result<CheckRun> run = [&] {
+    py::gil_scoped_release unlocked;
+    return run_check(request);
+  }();
+  if (!run.ok()) return failure(run.error());
+  Rows results({"trace", "variant", "expression", "source", "holds", "actual"});
+  for (const CheckReport& report : run->reports)
+    for (const ExpectationResult& r : report.results)
+      results.add({py::str(report.analysis.path), py::str(report.variant), py::str(r.text),
+                   py::str(r.source), py::bool_(r.holds), py::str(r.actual)});
+  py::dict out;
+  out["passed"] = run->holds();
+  out["results"] = results.columns();
+  out["unchecked"] = run->unchecked_lines();
+  return out;
+}
+
+ReportFormat report_format(const std::string& format) {
+  if (format == "html") return ReportFormat::kHtml;
+  if (format == "md") return ReportFormat::kMarkdown;
+  if (format == "text") return ReportFormat::kText;
+  if (format == "headline") return ReportFormat::kHeadline;
+  throw py::value_error("format must be html, md, text or headline, not '" + format + "'");
+}
+
+// attnprof report INPUTS: the page or table as text, or written to `output` (whole or not at
+// all, never over an input) when it is not empty, then "".
+py::object report(const std::vector<std::string>& inputs, const std::string& format,
+                  const std::string& region, const std::string& output, bool wide) {
+  // As the CLI writes to a file or a pipe: within 120 columns unless wide.
+  const size_t width = wide ? 0 : kDefaultTextWidth;
+  const ReportFormat chosen = report_format(format);
+  ReportOptions options;
+  options.region_pattern = region;
+  if (!output.empty()) {
+    if (Status refused = refuse_output_over_inputs(output, inputs); !refused.ok())
+      return failure(refused.error());
+    Status written = [&] {
+      py::gil_scoped_release unlocked;
+      return write_report(inputs, options, chosen, output, width);
+    }();
+    if (!written.ok()) return failure(written.error());
+    return py::str("");
+  }
+  Result<ReportData> data = [&] {
+    py::gil_scoped_release unlocked;
+    return load_report(inputs, options);
+  }();
+  if (!data.ok()) return failure(data.error());
+  return py::str(render_report(*data, chosen, width));
+}
+
+}  // namespace
+
+void add_command_bindings(py::module_& m) {
+  m.def("diff", &diff, py::arg("a"), py::arg("b"), py::arg("region") = "",
+        "What changed from trace A to trace B, as `attnprof diff` says it");
+  m.def("check", &check, py::arg("target"), py::arg("expressions"),
+        py::arg("expectations_file") = "", py::arg("region") = "", py::arg("baseline") = "",
+        "Expectations checked against a trace or a study folder, as `attnprof check`");
+  m.def("report", &report, py::arg("inputs"), py::arg("format"), py::arg("region") = "",
+        py::arg("output") = "", py::arg("wide") = false,
+        "The report of a run folder or traces, as `attnprof report`");
+}
+
+}  // namespace attnprof::python

@@ -1,0 +1,86 @@
+#include "analysis/workload_mismatch.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace attnprof {
+
+namespace {
+
+std::string devices_of(const TraceAnalysis& t) {
+  std::set<std::string> names;
+  for (const DeviceSummary& d : t.devices) names.insert(d.name + " (" + d.description + ")");
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// "bf16, fp32": each element type the typical region's attention calls had.
+std::string dtypes_of(const TraceAnalysis& t) {
+  std::set<std::string> types;
+  for (const AttentionCall& c : t.attention.calls)
+    if (!c.dtype.empty()) types.insert(c.dtype);
+  return fmt::format("{}", fmt::join(types, ", "));
+}
+
+// "16x512x512x64": heads x queries x keys x head dim, "?" where the trace does not say.
+std::string shape_of(const AttentionCall& c) {
+  auto part = [](const std::optional<int64_t>& v) { return v ? std::to_string(*v) : "?"; };
+  return fmt::format("{}x{}x{}x{}", part(c.heads), part(c.q_len), part(c.kv_len), part(c.head_dim));
+}
+
+// The distinct shapes of the typical region's attention calls, the most frequent first; the four
+// most frequent say what the side ran, the rest are counted.
+std::string shapes_of(const TraceAnalysis& t) {
+  std::map<std::string, int64_t> calls;
+  for (const AttentionCall& c : t.attention.calls)
+    if (c.q_len || c.kv_len) ++calls[shape_of(c)];
+  std::vector<std::pair<int64_t, std::string>> ranked;
+  for (const auto& [shape, count] : calls) ranked.push_back({-count, shape});
+  std::sort(ranked.begin(), ranked.end());
+  constexpr size_t kShown = 4;
+  std::vector<std::string> words;
+  for (size_t i = 0; i < ranked.size() && i < kShown; ++i) words.push_back(ranked[i].second);
+  std::string text = fmt::format("{}", fmt::join(words, ", "));
+  if (ranked.size() > kShown) text += fmt::format(" and {} more", ranked.size() - kShown);
+  return text;
+}
+
+void compare(std::vector<std::string>& out, std::string_view what, const std::string& a,
+             const std::string& b) {
+  if (!a.empty() && !b.empty() && a != b) out.push_back(fmt::format("{}: {} vs {}", what, a, b));
+}
+
+std::string problem_of(const RunProblem& p) {
+  return fmt::format("batch {}, heads {}/{}, seq {}/{}, head_dim {}, {}{}", p.batch, p.heads,
+                     p.kv_heads, p.q_seq, p.seq, p.head_dim, p.mask,
+                     p.window > 0 ? fmt::format(" window {}", p.window) : std::string());
+}
+
+}  // namespace
+
+std::vector<std::string> workload_mismatches(const TraceAnalysis& a, const TraceAnalysis& b) {
+  std::vector<std::string> out;
+  compare(out, "device", devices_of(a), devices_of(b));
+  compare(out, "attention dtype", dtypes_of(a), dtypes_of(b));
+  compare(out, "attention shapes (heads x queries x keys x head dim)", shapes_of(a), shapes_of(b));
+  return out;
+}
+
+std::vector<std::string> workload_mismatches(const RunSummary& a, const RunSummary& b) {
+  std::vector<std::string> out;
+  compare(out, "device", a.device, b.device);
+  std::set<std::string> dtypes_a, dtypes_b;
+  for (const RunPoint& p : a.points) dtypes_a.insert(p.problem.dtype);
+  for (const RunPoint& p : b.points) dtypes_b.insert(p.problem.dtype);
+  compare(out, "dtype", fmt::format("{}", fmt::join(dtypes_a, ", ")),
+          fmt::format("{}", fmt::join(dtypes_b, ", ")));
+  // Points are compared in order, as the counters' diff pairs them (analysis/counter_diff.h).
+  for (size_t i = 0; i < a.points.size() && i < b.points.size(); ++i)
+    compare(out, a.points.size() == 1 ? "problem" : fmt::format("point {} problem", i + 1),
+            problem_of(a.points[i].problem), problem_of(b.points[i].problem));
+  return out;
+}
+
+}  // namespace attnprof
