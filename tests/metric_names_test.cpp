@@ -123,7 +123,9 @@ TEST(MetricNames, TheDocsFindingsTableIsTheCatalogs) {
   std::set<std::string_view> ids;
   for (const FindingDescription& f : finding_catalog()) {
     EXPECT_TRUE(ids.insert(f.id).second) << f.id;
-    if (f.kind) EXPECT_EQ(finding_id(*f.kind), f.id);
+    if (f.kind) {
+      EXPECT_EQ(finding_id(*f.kind), f.id);
+    }
     EXPECT_EQ(find_finding(f.id), &f);
     EXPECT_EQ(f.explains == ExplainedTime::kKernelClasses, f.classes != 0) << f.id;
   }
