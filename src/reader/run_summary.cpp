@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "io/side_file.h"
+#include "reader/run_summary_fields.h"
 
 namespace attnprof {
 
@@ -304,21 +305,36 @@ RunVariant read_variant(const object& o) {
   return v;
 }
 
+// Reads the fields of one table into `out`; an absent field keeps its default.
+template <typename Owner, size_t N>
+void read_fields(const object& o, const std::array<SummaryField<Owner>, N>& fields, Owner& out) {
+  for (const SummaryField<Owner>& f : fields) {
+    switch (f.type) {
+      case SummaryType::kInteger:
+        if (auto v = integer(o, f.key)) out.*f.integer = *v;
+        break;
+      case SummaryType::kText:
+        out.*f.text = text(o, f.key);
+        break;
+      case SummaryType::kBoolean:
+        if (auto e = field(o, f.key)) {
+          bool v = false;
+          if (e->get_bool().get(v) == simdjson::SUCCESS)
+            out.*f.boolean = v;
+          else
+            wrong_type(f.key, *e, "a boolean");
+        }
+        break;
+    }
+  }
+}
+
 RunProblem read_problem(const object& o) {
   RunProblem p;
-  p.batch = integer(o, "batch").value_or(0);
-  p.heads = integer(o, "heads").value_or(0);
-  p.seq = integer(o, "seq").value_or(0);
-  p.head_dim = integer(o, "head_dim").value_or(0);
-  p.kv_heads = integer(o, "kv_heads").value_or(p.heads);
-  p.q_seq = integer(o, "q_seq").value_or(p.seq);
-  p.window = integer(o, "window").value_or(0);
-  p.dtype = text(o, "dtype");
-  p.mask = text(o, "mask");
-  p.device = text(o, "device");
-  bool backward = false;
-  auto b = field(o, "backward");
-  if (b && b->get_bool().get(backward) == simdjson::SUCCESS) p.backward = backward;
+  read_fields(o, kProblemFields, p);
+  // Absent (files written before these options): as kProblemFields says.
+  if (!field(o, "kv_heads")) p.kv_heads = p.heads;
+  if (!field(o, "q_seq")) p.q_seq = p.seq;
   return p;
 }
 
@@ -464,15 +480,7 @@ Result<RunSummary> read_fields(const std::string& path, const object& top) {
                       "{}: not a bench summary of schemaVersion {} (found {})", path,
                       kRunSummarySchemaVersion, s.schema_version);
   }
-  if (auto env = child(top, "environment")) {
-    s.device = text(*env, "device");
-    s.sm_count = integer(*env, "sm_count").value_or(0);
-    s.compute_capability = text(*env, "compute_capability");
-    s.memory_bytes = integer(*env, "memory_bytes").value_or(0);
-    s.torch = text(*env, "torch");
-    s.cuda_runtime = text(*env, "cuda_runtime");
-    s.cudnn = text(*env, "cudnn");
-  }
+  if (auto env = child(top, "environment")) read_fields(*env, kEnvironmentFields, s);
   if (auto methods = list(top, "methods")) {
     for (element e : *methods) {
       std::string_view note;
