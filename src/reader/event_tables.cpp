@@ -66,7 +66,6 @@ void EventTables::begin_batch(uint64_t sequence) {
   m.flows = flows.size();
   m.names = thread_names.size();
   m.shapes = attention_shapes.size();
-  m.op_inputs = op_inputs.size();
   m.op_input_texts = op_input_texts.size();
   m.strings = strings.size();
   m.instant_text_keys = instant_text_keys.size();
@@ -85,13 +84,13 @@ void EventTables::truncate_to(const Mark& m) {
       t.rows.truncate(t.batch_starts.back().second);
       t.batch_starts.pop_back();
     }
+    while (!t.inputs.empty() && t.inputs.back().first >= t.rows.size()) t.inputs.pop_back();
   }
   gpu_activities.truncate(m.gpu);
   instants.truncate(m.instants);
   flows.truncate(m.flows);
   thread_names.resize(m.names);
   attention_shapes.resize(m.shapes);
-  op_inputs.resize(m.op_inputs);
   op_input_texts.truncate(m.op_input_texts);
   recent_inputs_.clear();
   strings.truncate(m.strings);
