@@ -81,6 +81,7 @@ struct Kernels {
 Kernels kernels_of(const Trace& t, const std::vector<GpuActivityId>& activities) {
   Kernels k;
   int64_t longest = -1;
+  std::string_view main;
   for (GpuActivityId id : activities) {
     const GpuActivity& a = t.gpu_activities[id];
     if (a.kind != GpuKind::kKernel) continue;
@@ -88,9 +89,10 @@ Kernels kernels_of(const Trace& t, const std::vector<GpuActivityId>& activities)
     k.names.push_back(t.strings.view(a.name));
     if (a.dur_ns > longest) {
       longest = a.dur_ns;
-      k.main = short_kernel_name(k.names.back());
+      main = k.names.back();
     }
   }
+  if (longest >= 0) k.main = short_kernel_name(main);  // once: short names cost a parse
   return k;
 }
 
