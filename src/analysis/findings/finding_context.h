@@ -66,7 +66,9 @@ struct FindingContext {
 
  private:
   // Filled at the first question; the context belongs to one thread, as the analysis does.
-  mutable std::vector<kernel_traits::KernelNameTraits> kernel_traits_;          // by activity
+  // By name id: a trace repeats a few hundred kernel names over its activities.
+  mutable std::vector<kernel_traits::KernelNameTraits> kernel_traits_;
+  mutable std::vector<bool> kernel_traits_known_;
   mutable std::optional<std::vector<std::vector<AttentionOp>>> attention_ops_;  // by region
   mutable HostTreeFacts<HostEventId> top_level_op_{trace, kNoId};
 };
