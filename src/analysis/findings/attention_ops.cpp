@@ -130,9 +130,21 @@ struct OpsAboveKept {
   uint32_t rest = 0;  // into OpsAboveFacts::rest
 };
 struct OpsAboveFacts {
-  explicit OpsAboveFacts(const Trace& t) : kept(t, OpsAboveKept{}) {}
+  explicit OpsAboveFacts(const Trace& t) : kept(t, OpsAboveKept{}), names(t.strings.size(), 0) {}
   HostTreeFacts<OpsAboveKept> kept;
   std::vector<OpsAboveRest> rest{OpsAboveRest{}};
+  // Per name id, what the walk asks of an op's name, worked out once (a dozen prefixes to test):
+  // kNameKnown, with kCompiledRegion and kAttentionOp where they hold.
+  static constexpr uint8_t kNameKnown = 1, kCompiledRegion = 2, kAttentionOp = 4;
+  std::vector<uint8_t> names;
+  uint8_t name_bits(const Trace& t, StringId name) {
+    if (names[name] == 0) {
+      const std::string_view text = t.strings.view(name);
+      names[name] = kNameKnown | (is_compiled_region(text) ? kCompiledRegion : 0) |
+                    (is_attention_op(text) ? kAttentionOp : 0);
+    }
+    return names[name];
+  }
 };
 
 OpsAbove ops_above(OpsAboveFacts& facts, const Trace& t, HostEventId e) {
@@ -141,12 +153,13 @@ OpsAbove ops_above(OpsAboveFacts& facts, const Trace& t, HostEventId e) {
     if (event.kind != HostKind::kCpuOp) return above;
     const OpsAboveRest before = facts.rest[above.rest];
     OpsAboveRest rest = before;
+    const uint8_t name = facts.name_bits(t, event.name);
     if (above.outermost == kNoId && rest.compiled_region == kNoId &&
-        is_compiled_region(t.strings.view(event.name))) {
+        (name & OpsAboveFacts::kCompiledRegion)) {
       rest.compiled_region = op;
     } else {
       if (above.outermost == kNoId) above.outermost = op;
-      if (is_attention_op(t.strings.view(event.name))) {
+      if (name & OpsAboveFacts::kAttentionOp) {
         if (rest.outermost_sdpa == kNoId) rest.outermost_sdpa = op;
         rest.innermost_sdpa = op;
       }
