@@ -6,6 +6,7 @@
 
 #include "analysis/findings/attention_ops.h"
 #include "analysis/findings/kernel_traits.h"
+#include "analysis/kernel_names.h"
 
 namespace attnprof {
 
@@ -22,6 +23,13 @@ const kernel_traits::KernelNameTraits& FindingContext::kernel(GpuActivityId id) 
     kernel_traits_known_[a.name] = true;
   }
   return kernel_traits_[a.name];
+}
+
+const std::string& FindingContext::short_name(GpuActivityId id) const {
+  const StringId name = activity(id).name;
+  auto [it, fresh] = short_names_.try_emplace(name);
+  if (fresh) it->second = short_kernel_name(trace.strings.view(name));
+  return it->second;
 }
 
 const std::vector<AttentionOp>& FindingContext::attention_ops(size_t region) const {
