@@ -3,7 +3,9 @@
 # in headless Chromium (Debian's `chromium`, installed by scripts/setup-debian.sh), takes a
 # screenshot, checks the laid-out DOM (tests/browser/check_report.html: the headline, the table,
 # the backward study when the run has one, every timeline,
-# the bar chart, the sweep charts, present and not empty) and proves that the page made no
+# the bar chart, the sweep charts, present and not empty; the table of contents, the plots before
+# the long tables, those tables folded; every SVG label inside its SVG, clear of the other labels
+# and of the plots' points, at 800 and 1400 px) and proves that the page made no
 # request: Chromium's net log must hold no URL request that the page started, and the page's
 # own resource timing must be empty.
 #
@@ -138,6 +140,14 @@ if dom_check "$out/too-wide.html" 1 800 >/dev/null; then
   echo "FAIL: a page wider than the window passed the narrow-screen check"; status=1
 else
   echo "PASS a page wider than the window fails the narrow-screen check"
+fi
+
+# ...and one with a label past its plot's edge by the label check.
+sed 's|<svg id="class-bars"\([^>]*\)>|<svg id="class-bars"\1><text x="-40" y="12" font-size="12">clipped label</text>|' "$report" >"$out/clipped-label.html"
+if dom_check "$out/clipped-label.html" 1 >/dev/null; then
+  echo "FAIL: a report with a label past its plot's edge passed the label check"; status=1
+else
+  echo "PASS a report with a label past its plot's edge fails the label check"
 fi
 
 echo "screenshots: $out/report.png (top), $out/report-full.png (whole page), $out/report-800.png, $out/report-1400.png"
