@@ -17,6 +17,7 @@
 #include "render/escape_html.h"
 #include "render/projection_words.h"
 #include "render/report.h"
+#include "render/report_attention_calls.h"
 #include "render/report_counters.h"
 #include "render/report_headline.h"
 #include "render/report_svg.h"
@@ -580,6 +581,7 @@ void write_contents(std::string& out, const ReportData& data) {
   item("breakdown", "Where the GPU time goes");
   if (has_sweep(data)) item("sweep", "Across sizes");
   if (has_counters_section(data)) item("counters", "Counters and the roofline");
+  if (has_attention_calls_section(data)) item("attention", "Attention calls");
   if (data.backward) item("backward", "The backward study");
   for (const ReportBeside& beside : data.beside) item(beside_anchor(beside), beside.folder + "/");
   put(out, R"(<li><a href="#timelines">Timelines</a>:)");
@@ -622,6 +624,7 @@ std::string render_report_html(const ReportData& data) {
   write_breakdown_bars(out, data);
   if (has_sweep(data)) write_sweep(out, data);
   write_counters_section(out, data);
+  write_attention_calls_html(out, data);
   write_backward(out, data);
   write_beside(out, data);
   write_timelines(out, data);

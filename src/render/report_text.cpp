@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "render/attention_calls_text.h"
 #include "render/counter_words.h"
 #include "render/display_text.h"
 #include "render/projection_words.h"
@@ -138,6 +139,18 @@ std::string render_report_text(const ReportData& data, size_t width) {
     }
   }
   write_tables(out, report_tables(data), data.run ? &*data.run : nullptr, width);
+  // Plain traces: each one's attention calls, as analyze prints them. (A bench run's text is the
+  // table the bench prints; its page has them.)
+  if (!data.run) {
+    for (const ReportVariant& v : data.variants) {
+      if (!v.analysis || v.analysis->attention.calls.empty()) continue;
+      // Appended piece by piece: g++ 12 warns (-Wrestrict, falsely) on "\n" + string here.
+      out += '\n';
+      out += escape_control(v.name);
+      out += ':';
+      render_attention_calls_text(out, *v.analysis);
+    }
+  }
   if (data.backward) {
     out += "\nThe backward study (backward/summary.json):\n";
     write_tables(out, backward_tables(data), &data.backward->run, width);
