@@ -20,6 +20,7 @@
 #include "render/report_attention_calls.h"
 #include "render/report_counters.h"
 #include "render/report_headline.h"
+#include "render/report_models.h"
 #include "render/report_svg.h"
 #include "render/report_svg_charts.h"
 #include "render/report_table.h"
@@ -582,6 +583,13 @@ void write_contents(std::string& out, const ReportData& data) {
   if (has_sweep(data)) item("sweep", "Across sizes");
   if (has_counters_section(data)) item("counters", "Counters and the roofline");
   if (has_attention_calls_section(data)) item("attention", "Attention calls");
+  if (!data.models.empty()) {
+    put(out, R"(<li><a href="#models">The models</a>:)");
+    for (size_t i = 0; i < data.models.size(); ++i)
+      put(out, R"({} <a href="#{}">{}</a>)", i == 0 ? "" : ",", model_anchor(data.models[i]),
+          escape(data.models[i].name));
+    put(out, "</li> ");
+  }
   if (data.backward) item("backward", "The backward study");
   for (const ReportBeside& beside : data.beside) item(beside_anchor(beside), beside.folder + "/");
   put(out, R"(<li><a href="#timelines">Timelines</a>:)");
@@ -625,6 +633,7 @@ std::string render_report_html(const ReportData& data) {
   if (has_sweep(data)) write_sweep(out, data);
   write_counters_section(out, data);
   write_attention_calls_html(out, data);
+  write_models_html(out, data);
   write_backward(out, data);
   write_beside(out, data);
   write_timelines(out, data);

@@ -14,6 +14,7 @@
 #include "render/projection_words.h"
 #include "render/report.h"
 #include "render/report_headline.h"
+#include "render/report_models.h"
 #include "render/report_svg.h"
 #include "render/report_table.h"
 #include "render/shared_words.h"
@@ -121,6 +122,7 @@ std::string render_report_markdown(const ReportData& data) {
       render_attention_calls_markdown(out, *v.analysis);
     }
   }
+  write_models_markdown(out, data);
   if (data.backward) {
     out +=
         "\n## The backward study\n\nForward and backward timed together "

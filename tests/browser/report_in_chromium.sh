@@ -12,13 +12,17 @@
 # Before trusting a pass, it shows that the checks can fail: a copy of the report that fetches an
 # image must fail the request check, and a copy without GPU spans must fail the DOM check.
 #
-# usage: report_in_chromium.sh ATTNPROF RUN_DIR VARIANTS OUT_DIR
+# usage: report_in_chromium.sh ATTNPROF RUN_DIR VARIANTS OUT_DIR [MODEL_DIR...]
+#   MODEL_DIR: model studies (bench --from-trace folders) reported beside the run; the page must
+#   have a row for each
 #   writes OUT_DIR/report.html, OUT_DIR/report.png (the top of the page, for docs/),
 #   OUT_DIR/report-full.png (the whole page), and OUT_DIR/report-800.png and report-1400.png (the
 #   top of the page in windows 800 and 1400 px wide: docs/report-800px.png and -1400px.png)
 set -euo pipefail
 
 attnprof=$1 run_dir=$2 variants=$3 out=$4
+shift 4
+models=("$@")
 # A run with a backward study beside it must show it (issue 16).
 backward=0
 [[ -f $run_dir/backward/summary.json ]] && backward=1
@@ -57,7 +61,7 @@ dom_check() {
   local report=$1 sweep=$2 width=${3:-1360} dom result
   dom=$(run_chromium --allow-file-access-from-files --virtual-time-budget=10000 --dump-dom \
     --window-size="$((width + 100)),1000" \
-    "file://$here/check_report.html?report=file://$report&variants=$variants&sweep=$sweep&width=$width&backward=$backward") || true
+    "file://$here/check_report.html?report=file://$report&variants=$variants&sweep=$sweep&width=$width&backward=$backward&models=${#models[@]}") || true
   # The <pre id="result"> block (not the script, which spells out its verdicts too), decoded.
   result=$(sed -n '/<pre id="result">/,/<\/pre>/p' <<<"$dom" | sed -e 's/<[^>]*>//g' \
     -e 's/&quot;/"/g' -e 's/&gt;/>/g' -e 's/&lt;/</g' -e 's/&amp;/\&/g')
@@ -82,7 +86,7 @@ page_requests() {
   [[ -z $urls ]] || { echo "$urls"; return 1; }
 }
 
-"$attnprof" report "$run_dir" -o "$out/report.html"
+"$attnprof" report "$run_dir" "${models[@]}" -o "$out/report.html"
 report="$out/report.html"
 echo "report: $report ($(wc -c <"$report") bytes)"
 
