@@ -176,6 +176,14 @@ TEST(Svg, TicksLabelsAndFitting) {
   EXPECT_EQ(svg::fit("aten::masked_fill", 8), "aten::m…");
   EXPECT_EQ(svg::fit("µs µs", 5), "µs µs");  // code points, not bytes
   EXPECT_EQ(svg::fit("abc", 1), "");
+  // Widths erring wide (DejaVu Sans): a label fit_width keeps whole draws within its room, a cut
+  // one too, ellipsis included; "m" is wider than "i".
+  EXPECT_DOUBLE_EQ(svg::text_width("mi", 10), 13.0);
+  EXPECT_EQ(svg::fit_width("naive", 40, 11), "naive");
+  const std::string cut = svg::fit_width("sm80_xmma_gemm_f32f32_f32f32_f32_tn_n", 120, 11);
+  EXPECT_EQ(cut, "sm80_xmma_gem…");  // 104.3 px, and 11 for the ellipsis
+  EXPECT_LE(svg::text_width(cut, 11), 120.0);
+  EXPECT_EQ(svg::fit_width("µs", 5, 11), "");  // not even one glyph and the ellipsis
   EXPECT_EQ(svg::escape(R"(<a href="x">&'</a>)"),
             "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
   EXPECT_EQ(svg::text_on("#fdba74"), "#0f172a");

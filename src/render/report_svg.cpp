@@ -169,11 +169,6 @@ Box label_box(double x, double baseline, std::string_view text, double font_px) 
   return {x, baseline - font_px * 0.93, text_width(text, font_px), font_px * 1.17};
 }
 
-int chars_in(double width, double font_px) {
-  // An average glyph of a sans-serif UI font is about 0.58 em wide.
-  return static_cast<int>(std::floor(width / (font_px * 0.58)));
-}
-
 std::string_view class_color(KernelClass c) {
   switch (c) {
     case KernelClass::kFusedAttention:

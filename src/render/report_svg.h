@@ -43,8 +43,6 @@ std::vector<double> log2_ticks(double lo, double hi);
 // Cuts `text` to at most `chars` characters (UTF-8 aware), ending in "…" when cut; "" when even
 // one character and the ellipsis do not fit.
 std::string fit(std::string_view text, int chars);
-// Roughly how many characters of the report's sans-serif font fit in `width` pixels at `font_px`.
-int chars_in(double width, double font_px);
 // How wide `text` draws at `font_px`, erring wide: per-glyph widths of DejaVu Sans, the widest of
 // the fonts the report's font list falls back to (Debian's Chromium draws with it), so that a
 // label placed by it never runs past what it was given (docs/REPORT.md, "Plots").
