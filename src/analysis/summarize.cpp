@@ -361,10 +361,15 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
         it = parsed.emplace(*text, op_arguments_of_text(trace.op_input_texts.view(*text))).first;
       return it->second;
     };
+    // Once per member set, as the summaries above: regions that hold the same work hold the
+    // same calls.
+    std::vector<AttentionCalls> of_set(members.sets.size());
+    for (size_t m = 0; m < members.sets.size(); ++m)
+      of_set[m] = attention_calls_of(context, context.first_region_of(m), arguments);
     std::vector<const AttentionCalls*> calls;
     std::vector<int64_t> busy;
     for (size_t r = 0; r < out.regions.size(); ++r) {
-      out.regions[r].attention = attention_calls_of(context, r, arguments);
+      out.regions[r].attention = of_set[members.set_of[r]];
       calls.push_back(&out.regions[r].attention);
       busy.push_back(out.regions[r].gpu_busy_ns);
     }

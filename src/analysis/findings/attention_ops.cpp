@@ -131,7 +131,7 @@ OpsAbove ops_above(HostTreeFacts<OpsAbove>& facts, const Trace& t, HostEventId e
   });
 }
 
-std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region,
+std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t set,
                                           HostTreeFacts<OpsAbove>& facts) {
   const Trace& t = c.trace;
   // Each activity under its outermost attention op, or else under its outermost op: rows sorted
@@ -143,7 +143,7 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region
   std::vector<Under> sdpa, outer;
   // An outermost op -> its compiled frame's op (Torch-Compiled Region); compiled code only.
   std::map<HostEventId, HostEventId> compiled;
-  for (GpuActivityId id : c.activities(region)) {
+  for (GpuActivityId id : c.set_activities(set)) {
     if (t.activity_op[id] == kNoId) continue;
     const OpsAbove above = ops_above(facts, t, t.activity_op[id]);
     if (above.outermost_sdpa != kNoId)
@@ -264,7 +264,7 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region
 std::vector<std::vector<AttentionOp>> find_attention_ops(const FindingContext& c) {
   HostTreeFacts<OpsAbove> facts(c.trace, OpsAbove{});
   std::vector<std::vector<AttentionOp>> out;
-  for (size_t r = 0; r < c.region_count(); ++r) out.push_back(attention_ops_of(c, r, facts));
+  for (size_t s = 0; s < c.set_count(); ++s) out.push_back(attention_ops_of(c, s, facts));
   return out;
 }
 
