@@ -1,10 +1,11 @@
 // The trace shapes that were quadratic (issue 12, and the hostile-input passes of
 // docs/SECURITY.md), grown through N = 10k, 30k, 100k, 300k, with the CPU time of `analyze` at
 // each N and the slope between neighbours: log(t2 / t1) / log(N2 / N1), 1 for linear time, 2 for
-// quadratic. CPU time (of every thread of the process), not wall time: the project's VM shares
-// its 2 cores, and a build beside the benchmark stretches the wall clock, not the CPU time. A
-// benchmark, not a timed test (the numbers depend on the machine); the goal is a slope near 1
-// (at most 1.15 between neighbours) and at most 2 s at 100k on the project's 2-core VM.
+// quadratic. CPU time (user and system, of a child process that analyzes with one reading
+// thread), not wall time: the project's VM shares its 2 cores, and a build beside the benchmark
+// stretches the wall clock, not the CPU time. A benchmark, not a timed test (the numbers depend
+// on the machine); the goal is a slope near 1 (at most 1.15 between neighbours) and at most 2 s
+// at 100k on the project's 2-core VM.
 //
 //   shared-id      N kernels whose launches all share one correlation id (merged ranks,
 //                  restarted sessions): SharedCorrelations::choose scanned every launch of the id
