@@ -175,8 +175,8 @@ OpsAbove ops_above(OpsAboveFacts& facts, const Trace& t, HostEventId e) {
 }
 
 // `stages`: per name id, its Stage + 1 once worked out (0 before), shared by every member set.
-std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t set,
-                                          OpsAboveFacts& facts, std::vector<uint8_t>& stages) {
+std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t set, OpsAboveFacts& facts,
+                                          std::vector<uint8_t>& stages) {
   const Trace& t = c.trace;
   auto stage_by_name = [&](StringId name) {
     if (stages[name] == 0)
@@ -342,8 +342,7 @@ std::vector<std::vector<AttentionOp>> find_attention_ops(const FindingContext& c
   OpsAboveFacts facts(c.trace);
   std::vector<uint8_t> stages(c.trace.strings.size(), 0);
   std::vector<std::vector<AttentionOp>> out;
-  for (size_t s = 0; s < c.set_count(); ++s)
-    out.push_back(attention_ops_of(c, s, facts, stages));
+  for (size_t s = 0; s < c.set_count(); ++s) out.push_back(attention_ops_of(c, s, facts, stages));
   return out;
 }
 
