@@ -30,6 +30,7 @@
 #include "render/diff_output.h"
 #include "render/display_text.h"
 #include "render/escape_html.h"
+#include "render/report_svg.h"
 
 namespace attnprof::fuzz {
 
@@ -156,7 +157,12 @@ size_t html_safe(std::string_view name) {
   if (colon != std::string::npos && colon < href.find('/') && !href.starts_with("http://") &&
       !href.starts_with("https://") && !href.starts_with("HTTP"))
     unsafe("an href with a scheme", name);
-  return text.size() + href.size();
+  // The SVG plots cut a name to their room (svg::fit, which may cut any byte sequence), then
+  // escape it.
+  const std::string svg_text = svg::escape(svg::fit(name, 24));
+  if (has_raw_control(svg_text, true) || svg_text.find_first_of("<>\"'") != std::string::npos)
+    unsafe("raw markup or control in SVG text", name);
+  return text.size() + href.size() + svg_text.size();
 }
 
 // Markdown cells of a name: no link, image, code span, HTML or cell break can start in them (a
@@ -172,7 +178,19 @@ size_t markdown_safe(std::string_view name) {
     if (std::string_view("[]`|<>\n").find(cell[i]) != std::string_view::npos)
       unsafe("an unescaped Markdown character", name);
   }
-  return cell.size();
+  // A code span (markdown_code): no raw control byte, every `|` escaped, and a fence longer than
+  // any run of backticks inside, so that nothing ends it early.
+  const std::string code = markdown_code(name);
+  if (has_raw_control(code, false)) unsafe("a raw control byte in a Markdown code span", name);
+  const size_t fence = code.find_first_not_of('`');
+  size_t run = 0;
+  for (size_t i = fence; fence != std::string::npos && i < code.size() - fence; ++i) {
+    run = code[i] == '`' ? run + 1 : 0;
+    if (run >= fence) unsafe("a Markdown code span that a backtick run ends early", name);
+    if (code[i] == '|' && code[i - 1] != '\\')
+      unsafe("an unescaped | in a Markdown code span", name);
+  }
+  return cell.size() + code.size();
 }
 
 // The one writer (io/output_file.h) with the text it is given, read back whole.

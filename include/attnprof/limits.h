@@ -22,9 +22,9 @@ struct Limits {
   // (io/side_file.h). Real ones are kilobytes.
   uint64_t max_side_file_bytes = uint64_t{64} << 20;
   // Regions open at one time (analysis/regions.h): each activity belongs to every one. Regions
-  // that hold the same work share it, so only those that hold different work count, whose
-  // members grow as this count times the activities; with findings, which read every region's
-  // activities, every region counts. Real traces nest a few (ProfilerSteps do not overlap;
+  // that hold the same work share it (their members, summaries and findings' work), so only
+  // those that hold different work count, whose members grow as this count times the
+  // activities. Real traces nest a few (ProfilerSteps do not overlap;
   // forward inside a step); thousands are an attack or a mistaken --region.
   uint64_t max_region_overlap = 1000;
 };

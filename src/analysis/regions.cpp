@@ -374,19 +374,13 @@ size_t most_distinct_regions_at_once(const Trace& trace, const RegionSet& set) {
 }
 
 Status check_region_overlap(const Trace& trace, std::string_view pattern, uint64_t limit,
-                            std::string_view path, bool with_findings) {
+                            std::string_view path) {
   const RegionSet set = find_regions(trace, pattern);
   // Counting every region costs no pass over the trace, and is enough when it is under the limit.
   size_t most = most_at_once(set, std::vector<bool>(set.regions.size(), true));
   if (most <= limit) return Status::success();
   // Quoted by fmt, not by "\"" + string: g++ 12 warns falsely on the latter (-Wrestrict).
   const std::string matching = pattern.empty() ? "" : fmt::format(" matching \"{}\"", pattern);
-  if (with_findings)
-    return make_error(ErrorKind::kLimit,
-                      "{}: {} regions{} are open at one time, more than --max-region-overlap {}: "
-                      "the findings would read each activity once for every one of them; choose "
-                      "--region names that do not overlap, or raise the limit",
-                      path, most, matching, limit);
   most = most_distinct_regions_at_once(trace, set);
   if (most <= limit) return Status::success();
   return make_error(ErrorKind::kLimit,

@@ -51,12 +51,11 @@ RegionSet find_regions(const Trace& trace, std::string_view pattern);
 size_t most_distinct_regions_at_once(const Trace& trace, const RegionSet& set);
 
 // Fails with a limit error naming `path`, the count and --max-region-overlap when more than
-// `limit` regions matching `pattern` that hold different work are open at one time; with
-// `with_findings`, when more than `limit` regions are, whatever they hold: the findings
-// (analysis/findings/) read every region's activities anew, so that their cost still grows as
-// regions x activities where the summaries share it.
+// `limit` regions matching `pattern` that hold different work are open at one time. Regions that
+// hold the same work share their members, summaries, attention calls and findings' work
+// (analysis/findings/finding_context.h), so they count once, with findings or without.
 Status check_region_overlap(const Trace& trace, std::string_view pattern, uint64_t limit,
-                            std::string_view path, bool with_findings);
+                            std::string_view path);
 
 // The trace's user annotations by name, the most frequent first (names of equal counts in name
 // order); numbered names under their pattern.

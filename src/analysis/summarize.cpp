@@ -359,21 +359,23 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
         it = parsed.emplace(*text, op_arguments_of_text(trace.op_input_texts.view(*text))).first;
       return it->second;
     };
-    std::vector<AttentionCalls> calls(out.regions.size());
-    for (size_t r = 0; r < out.regions.size(); ++r)
-      calls[r] = attention_calls_of(context, r, arguments);
-    return calls;
+    // Once per member set, as the summaries above: regions that hold the same work hold the
+    // same calls.
+    std::vector<AttentionCalls> of_set(members.sets.size());
+    for (size_t m = 0; m < members.sets.size(); ++m)
+      of_set[m] = attention_calls_of(context, context.first_region_of(m), arguments);
+    return of_set;
   });
   TopTablesMaker top_tables(trace, set, members, options.ops_by_shape);
   for (size_t r = 0; r < out.regions.size(); ++r)
     if (options.tables_of_every_region || static_cast<int>(r) == out.typical_region)
       out.regions[r].tables = top_tables.tables(r);
   {
-    std::vector<AttentionCalls> calls = attention.get();
+    const std::vector<AttentionCalls> of_set = attention.get();
     std::vector<const AttentionCalls*> of_regions;
     std::vector<int64_t> busy;
     for (size_t r = 0; r < out.regions.size(); ++r) {
-      out.regions[r].attention = std::move(calls[r]);
+      out.regions[r].attention = of_set[members.set_of[r]];
       of_regions.push_back(&out.regions[r].attention);
       busy.push_back(out.regions[r].gpu_busy_ns);
     }

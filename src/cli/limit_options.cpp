@@ -112,8 +112,8 @@ void LimitOptions::add_to(CLI::App& cmd) {
   add_size(cmd, "--max-side-file-bytes", limits.max_side_file_bytes,
            "Refuse an expectations file, summary.json or sweep.csv larger than this (default 64M)");
   add_count(cmd, "--max-region-overlap", limits.max_region_overlap,
-            "Refuse more regions than this open at one time that hold different work, or with "
-            "findings any regions (default 1000)");
+            "Refuse more regions than this open at one time that hold different work (default "
+            "1000)");
 }
 
 }  // namespace attnprof::cli

@@ -20,8 +20,8 @@ Result<TraceAnalysis> analyze_file(const std::string& path, const AnalyzeOptions
     if (!signatures.ok()) return signatures.take_error();
     attribute_by_signature(*trace, *signatures);
   }
-  ATTNPROF_RETURN_IF_ERROR(check_region_overlap(
-      *trace, options.region_pattern, options.limits.max_region_overlap, path, options.explain));
+  ATTNPROF_RETURN_IF_ERROR(check_region_overlap(*trace, options.region_pattern,
+                                                options.limits.max_region_overlap, path));
   TraceAnalysis analysis = summarize_trace(*trace, options);
   // One rule for every command (docs/SECURITY.md): a pattern that matches nothing is bad input.
   if (!options.region_pattern.empty() && analysis.regions.empty())

@@ -151,8 +151,7 @@ Result<AnnotateOutcome> annotate_file(const std::string& path, const std::string
     return make_error(ErrorKind::kUsage,
                       "{}: annotated by attnprof already; annotate the original trace", path);
   ATTNPROF_RETURN_IF_ERROR(check_region_overlap(*trace, options.region_pattern,
-                                                options.limits.max_region_overlap, path,
-                                                /*with_findings=*/true));
+                                                options.limits.max_region_overlap, path));
   TraceAnnotations annotations = annotate_trace(*trace, options);
   // One rule for every command (pipeline/analyze_file.cpp): a pattern that matches nothing is
   // bad input.

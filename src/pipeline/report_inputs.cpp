@@ -56,8 +56,7 @@ Status analyze_variant(ReportVariant& variant, const std::string& path,
     return trace.take_error();
   }
   if (Status overlap =
-          check_region_overlap(*trace, region_pattern, options.limits.max_region_overlap, path,
-                               /*with_findings=*/true);
+          check_region_overlap(*trace, region_pattern, options.limits.max_region_overlap, path);
       !overlap.ok()) {
     variant.missing = overlap.error().message;
     return overlap;

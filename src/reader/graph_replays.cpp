@@ -84,15 +84,18 @@ void attribute_graph_replays(Trace& trace) {
   }
   if (replays.empty()) return;
   const std::vector<Capture> captures = find_captures(trace, ran);
-  for (auto& [launch, activities] : replays) {
+  // Not a structured binding: clang 14 (the fuzz preset) cannot capture one in a lambda.
+  for (auto& replay : replays) {
+    const HostEventId launch = replay.first;
+    std::vector<GpuActivityId>& activities = replay.second;
     std::stable_sort(activities.begin(), activities.end(), [&](GpuActivityId a, GpuActivityId b) {
       return gpu[a].start_ns < gpu[b].start_ns;
     });
     // Pairing by order holds on one stream only: a graph's parallel branches run in an order
     // of the GPU's choosing.
+    const GpuActivity& first = gpu[activities.front()];
     const bool one_stream = std::all_of(activities.begin(), activities.end(), [&](GpuActivityId a) {
-      return gpu[a].stream == gpu[activities.front()].stream &&
-             gpu[a].device == gpu[activities.front()].device;
+      return gpu[a].stream == first.stream && gpu[a].device == first.device;
     });
     const Capture* match = nullptr;
     int matches = 0;

@@ -174,9 +174,9 @@ OpsAbove ops_above(OpsAboveFacts& facts, const Trace& t, HostEventId e) {
   return {kept.outermost, rest.outermost_sdpa, rest.innermost_sdpa, rest.compiled_region};
 }
 
-// `stages`: per name id, its Stage + 1 once worked out (0 before), shared by every region.
-std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region,
-                                          OpsAboveFacts& facts, std::vector<uint8_t>& stages) {
+// `stages`: per name id, its Stage + 1 once worked out (0 before), shared by every member set.
+std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t set, OpsAboveFacts& facts,
+                                          std::vector<uint8_t>& stages) {
   const Trace& t = c.trace;
   auto stage_by_name = [&](StringId name) {
     if (stages[name] == 0)
@@ -192,7 +192,7 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region
   std::vector<Under> sdpa, outer;
   // An outermost op -> its compiled frame's op (Torch-Compiled Region); compiled code only.
   std::map<HostEventId, HostEventId> compiled;
-  for (GpuActivityId id : c.activities(region)) {
+  for (GpuActivityId id : c.set_activities(set)) {
     if (t.activity_op[id] == kNoId) continue;
     const OpsAbove above = ops_above(facts, t, t.activity_op[id]);
     if (above.outermost_sdpa != kNoId)
@@ -342,8 +342,7 @@ std::vector<std::vector<AttentionOp>> find_attention_ops(const FindingContext& c
   OpsAboveFacts facts(c.trace);
   std::vector<uint8_t> stages(c.trace.strings.size(), 0);
   std::vector<std::vector<AttentionOp>> out;
-  for (size_t r = 0; r < c.region_count(); ++r)
-    out.push_back(attention_ops_of(c, r, facts, stages));
+  for (size_t s = 0; s < c.set_count(); ++s) out.push_back(attention_ops_of(c, s, facts, stages));
   return out;
 }
 

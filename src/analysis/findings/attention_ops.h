@@ -16,8 +16,8 @@
 
 namespace attnprof {
 
-// The attention ops of each region, each region's in the order they started. The rules ask
-// FindingContext::attention_ops, which finds them once.
+// The attention ops of each distinct member set (FindingContext::set_of), each set's in the order
+// they started. The rules ask FindingContext::attention_ops, which finds them once.
 std::vector<std::vector<AttentionOp>> find_attention_ops(const FindingContext& c);
 
 }  // namespace attnprof

@@ -23,12 +23,12 @@ struct OpGap {
   int64_t gap_ns = 0;  // op start -> its first launch
 };
 
-// Per region, the op with the longest wait before its first launch.
+// Per region, the op with the longest wait before its first launch: worked out per member set.
 std::vector<OpGap> largest_gaps(const FindingContext& c) {
-  std::vector<OpGap> gaps(c.region_count());
-  for (size_t r = 0; r < c.region_count(); ++r) {
+  std::vector<OpGap> of_set(c.set_count());
+  for (size_t s = 0; s < c.set_count(); ++s) {
     std::unordered_map<HostEventId, int64_t> first_launch;
-    for (GpuActivityId id : c.activities(r)) {
+    for (GpuActivityId id : c.set_activities(s)) {
       HostEventId launch = c.trace.activity_launch[id];
       if (launch == kNoId) continue;
       HostEventId op = c.top_level_op(launch);
@@ -39,9 +39,11 @@ std::vector<OpGap> largest_gaps(const FindingContext& c) {
     }
     for (const auto& [op, t] : first_launch) {
       int64_t gap = t - c.trace.host_events[op].start_ns;
-      if (gap > gaps[r].gap_ns) gaps[r] = {op, gap};
+      if (gap > of_set[s].gap_ns) of_set[s] = {op, gap};
     }
   }
+  std::vector<OpGap> gaps(c.region_count());
+  for (size_t r = 0; r < c.region_count(); ++r) gaps[r] = of_set[c.set_of(r)];
   return gaps;
 }
 

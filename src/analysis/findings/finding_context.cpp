@@ -10,6 +10,28 @@
 
 namespace attnprof {
 
+FindingContext::FindingContext(const Trace& trace, const RegionSet& regions,
+                               const RegionMembers& members, const TraceAnalysis& analysis)
+    : trace(trace), regions(regions), members(members), analysis(analysis) {
+  first_region_.assign(members.sets.size(), 0);
+  regions_of_set_.assign(members.sets.size(), 0);
+  for (size_t r = members.regions(); r-- > 0;) {
+    first_region_[members.set_of[r]] = r;
+    ++regions_of_set_[members.set_of[r]];
+  }
+}
+
+int FindingContext::regions_with(const std::vector<bool>& set_marked) const {
+  size_t regions = 0;
+  for (size_t s = 0; s < set_marked.size(); ++s)
+    if (set_marked[s]) regions += regions_of_set_[s];
+  return static_cast<int>(regions);
+}
+
+size_t FindingContext::typical_set() const {
+  return typical() >= 0 ? set_of(static_cast<size_t>(typical())) : set_count();
+}
+
 const kernel_traits::KernelNameTraits& FindingContext::kernel(GpuActivityId id) const {
   static const kernel_traits::KernelNameTraits kNotAKernel;
   const GpuActivity& a = trace.gpu_activities[id];
@@ -32,9 +54,9 @@ const std::string& FindingContext::short_name(GpuActivityId id) const {
   return it->second;
 }
 
-const std::vector<AttentionOp>& FindingContext::attention_ops(size_t region) const {
+const std::vector<AttentionOp>& FindingContext::set_attention_ops(size_t set) const {
   if (!attention_ops_) attention_ops_ = find_attention_ops(*this);
-  return (*attention_ops_)[region];
+  return (*attention_ops_)[set];
 }
 
 HostEventId FindingContext::top_level_op(HostEventId e) const {

@@ -1,6 +1,12 @@
 #pragma once
 // What every finding rule reads: the linked trace, its regions with their members, and the
 // summaries. Rules are pure functions of this context (docs/PRACTICES.md, pure analyses).
+//
+// Regions that hold the same work share one member set (regions.h, MemberSet): N overlapping
+// ProfilerSteps hold one list. A rule works out what a set's activities say once per set and
+// then counts the regions that hold it, so that its cost is the members of the distinct sets,
+// not regions x activities (docs/SECURITY.md, "Limits and costs"); only the region-specific
+// parts (a label, a span) are read per region.
 
 #include <optional>
 #include <string>
@@ -20,8 +26,7 @@ namespace attnprof {
 
 struct FindingContext {
   FindingContext(const Trace& trace, const RegionSet& regions, const RegionMembers& members,
-                 const TraceAnalysis& analysis)
-      : trace(trace), regions(regions), members(members), analysis(analysis) {}
+                 const TraceAnalysis& analysis);
 
   const Trace& trace;
   const RegionSet& regions;
@@ -34,14 +39,31 @@ struct FindingContext {
     return members.activities(region);
   }
   const GpuActivity& activity(GpuActivityId id) const { return trace.gpu_activities[id]; }
+
+  // The distinct member sets: set_of(region) < set_count().
+  size_t set_count() const { return members.sets.size(); }
+  size_t set_of(size_t region) const { return members.set_of[region]; }
+  const std::vector<GpuActivityId>& set_activities(size_t set) const {
+    return members.sets[set].activities;
+  }
+  // The first region that holds the set, and how many do.
+  size_t first_region_of(size_t set) const { return first_region_[set]; }
+  size_t regions_of_set(size_t set) const { return regions_of_set_[set]; }
+  // The regions whose set is marked in `set_marked` (one flag per set).
+  int regions_with(const std::vector<bool>& set_marked) const;
+  // The typical region's set, or set_count() when there is no typical region.
+  size_t typical_set() const;
   std::string_view name(GpuActivityId id) const { return trace.strings.view(activity(id).name); }
   // What a kernel's name says about it (all false for a memcpy or a memset).
   const kernel_traits::KernelNameTraits& kernel(GpuActivityId id) const;
   // A kernel's short name (kernel_names.h), made once per name: shortening parses the name.
   const std::string& short_name(GpuActivityId id) const;
-  // The region's attention ops (attention_ops.h), found for every region at the first question
-  // and kept: several rules ask, and finding them walks every activity's op chain.
-  const std::vector<AttentionOp>& attention_ops(size_t region) const;
+  // The region's attention ops (attention_ops.h), found for every member set at the first
+  // question and kept: several rules ask, and finding them walks every activity's op chain.
+  const std::vector<AttentionOp>& attention_ops(size_t region) const {
+    return set_attention_ops(set_of(region));
+  }
+  const std::vector<AttentionOp>& set_attention_ops(size_t set) const;
   // A device-to-device copy: a DtoD memcpy or a copy kernel (the copies hidden-copy and kv-repeat
   // blame).
   bool is_device_copy(GpuActivityId id) const;
@@ -73,7 +95,8 @@ struct FindingContext {
   mutable std::vector<kernel_traits::KernelNameTraits> kernel_traits_;
   mutable std::vector<bool> kernel_traits_known_;
   mutable std::unordered_map<StringId, std::string> short_names_;               // by name id
-  mutable std::optional<std::vector<std::vector<AttentionOp>>> attention_ops_;  // by region
+  mutable std::optional<std::vector<std::vector<AttentionOp>>> attention_ops_;  // by set
+  std::vector<size_t> first_region_, regions_of_set_;                           // by set
   mutable HostTreeFacts<HostEventId> top_level_op_{trace, kNoId};
 };
 
@@ -82,15 +105,17 @@ using FindingRule = void (*)(const FindingContext&, std::vector<Finding>&);
 // Every rule, in the order findings are shown.
 std::vector<Finding> find_all(const FindingContext& context);
 
-// A copy the hidden-copy rule blames: the GPU activity and the out-of-place op whose clone made it.
+// A copy the hidden-copy rule blames: the GPU activity and the out-of-place op whose clone made it,
+// with the first region that holds it (regions holding the same work share their copies).
 struct HiddenCopy {
   size_t region = 0;
   GpuActivityId activity = kNoId;
   HostEventId op = kNoId;
 };
 
-// Every hidden copy of every region, in region then GPU order (hidden_copy.cpp): the rule's
-// evidence, and `annotate`'s links from each copy to its op.
+// Every hidden copy of every distinct member set, in set (so first region) then GPU order
+// (hidden_copy.cpp): the rule's evidence, and `annotate`'s links from each copy to its op, one
+// per copy where N overlapping regions hold the same work.
 std::vector<HiddenCopy> find_hidden_copy_activities(const FindingContext& context);
 
 // The rules (one file each under src/analysis/findings/).

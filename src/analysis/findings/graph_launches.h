@@ -33,11 +33,13 @@ struct RegionGraphLaunches {
   // capture is in the trace (replays_with_capture of them), else one per replayed activity.
   int64_t replaced_launches = 0;
   int64_t replays_with_capture = 0;
-  bool captures = false;  // a cudaStreamBeginCapture of the region's process starts in it
 };
 
 struct GraphLaunches {
-  std::vector<RegionGraphLaunches> regions;  // by region
+  // By member set (FindingContext::set_of): regions that hold the same work share their launches.
+  std::vector<RegionGraphLaunches> sets;
+  // By region: a cudaStreamBeginCapture of the region's process starts in its span.
+  std::vector<bool> captures;
   // What one launch made alone costs the CPU: the median of the trace's own kernel launch calls
   // outside any graph (launches_measured of them), or kTypicalLaunchNs where it has fewer than
   // kMinLaunchesMeasured.

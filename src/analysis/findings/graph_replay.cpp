@@ -19,12 +19,12 @@ void find_graph_replays(const FindingContext& c, std::vector<Finding>& out) {
   Finding f{FindingKind::kGraphReplay, {}, {}, {}, 0};
   int shown = -1;
   for (size_t r = 0; r < c.region_count(); ++r) {
-    if (graphs.regions[r].graph_launches == 0) continue;
+    if (graphs.sets[c.set_of(r)].graph_launches == 0) continue;
     ++f.regions_affected;
     if (shown < 0 || static_cast<int>(r) == c.typical()) shown = static_cast<int>(r);
   }
   if (shown < 0) return;
-  const RegionGraphLaunches& g = graphs.regions[shown];
+  const RegionGraphLaunches& g = graphs.sets[c.set_of(static_cast<size_t>(shown))];
   const int64_t eager_ns = g.replayed * graphs.launch_ns;
   const int64_t saved_ns = eager_ns - g.graph_launch_cpu_ns;
   const std::string priced =

@@ -42,10 +42,11 @@ HostEventId cloning_op(const FindingContext& c, GpuActivityId id) {
 
 std::vector<HiddenCopy> find_hidden_copy_activities(const FindingContext& c) {
   std::vector<HiddenCopy> out;
-  for (size_t r = 0; r < c.region_count(); ++r) {
-    for (GpuActivityId id : c.activities(r)) {
+  for (size_t s = 0; s < c.set_count(); ++s) {
+    for (GpuActivityId id : c.set_activities(s)) {
       if (!c.is_device_copy(id)) continue;
-      if (HostEventId op = cloning_op(c, id); op != kNoId) out.push_back({r, id, op});
+      if (HostEventId op = cloning_op(c, id); op != kNoId)
+        out.push_back({c.first_region_of(s), id, op});
     }
   }
   return out;
@@ -58,25 +59,24 @@ void find_hidden_copies(const FindingContext& c, std::vector<Finding>& out) {
   // The typical region's copies are the evidence; where it has none (a trace whose steps differ),
   // the first region's that has some: never a finding without evidence or without its op.
   size_t shown = copies.front().region;
-  std::vector<bool> hit(c.region_count(), false);
-  for (const HiddenCopy& copy : copies) {
-    hit[copy.region] = true;
-    if (static_cast<int>(copy.region) == c.typical()) shown = copy.region;
-  }
+  std::vector<bool> hit(c.set_count(), false);
+  for (const HiddenCopy& copy : copies) hit[c.set_of(copy.region)] = true;
+  if (c.typical_set() < c.set_count() && hit[c.typical_set()])
+    shown = static_cast<size_t>(c.typical());
   std::string op;
   for (const HiddenCopy& copy : copies) {
-    if (copy.region != shown) continue;
+    if (c.set_of(copy.region) != c.set_of(shown)) continue;
     const GpuActivityId id = copy.activity;
     const GpuActivity& a = c.activity(id);
     std::string what = a.kind == GpuKind::kMemcpy
                            ? fmt::format("{} ({})", c.name(id).substr(0, c.name(id).find(" (")),
                                          format_size(a.bytes))
                            : short_kernel_name(c.name(id));
-    f.evidence.push_back(fmt::format("{}: {}, {} <- {}", c.region_label(copy.region), what,
+    f.evidence.push_back(fmt::format("{}: {}, {} <- {}", c.region_label(shown), what,
                                      format_duration(a.dur_ns), c.chain_text(id)));
     if (op.empty()) op = std::string(c.trace.strings.view(c.trace.host_events[copy.op].name));
   }
-  for (bool h : hit) f.regions_affected += h;
+  f.regions_affected = c.regions_with(hit);
   f.summary = fmt::format(
       "{} copies its input before writing (out of place): a device-to-device copy "
       "in {} of {} regions",

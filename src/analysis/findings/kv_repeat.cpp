@@ -37,25 +37,26 @@ void find_kv_repeat(const FindingContext& c, std::vector<Finding>& out) {
   int64_t copies = 0, bytes = 0;
   double copy_ns = 0;
   bool inside_sdpa = false;
-  for (size_t r = 0; r < c.region_count(); ++r) {
-    bool hit = false;
-    for (GpuActivityId id : c.activities(r)) {
+  const size_t typical_set = c.typical_set();
+  std::vector<bool> hit(c.set_count(), false);
+  for (size_t s = 0; s < c.set_count(); ++s) {
+    for (GpuActivityId id : c.set_activities(s)) {
       const Repeat repeat = repeat_of(c, id);
       if (!repeat.found) continue;
-      hit = true;
-      if (static_cast<int>(r) != typical) continue;
+      hit[s] = true;
+      if (s != typical_set) break;
       const GpuActivity& a = c.activity(id);
       ++copies;
       copy_ns += a.dur_ns;
       bytes += a.bytes;
       inside_sdpa = inside_sdpa || repeat.inside_sdpa;
       if (f.evidence.size() < 4)
-        f.evidence.push_back(fmt::format("{}: {}, {} <- {}", c.region_label(r),
+        f.evidence.push_back(fmt::format("{}: {}, {} <- {}", c.region_label(typical),
                                          short_kernel_name(c.name(id)), format_duration(a.dur_ns),
                                          c.chain_text(id)));
     }
-    f.regions_affected += hit;
   }
+  f.regions_affected = c.regions_with(hit);
   if (f.regions_affected == 0 || copies == 0) return;
   const double region_ns = static_cast<double>(c.analysis.regions[typical].gpu_busy_ns);
   const double share = region_ns > 0 ? 100.0 * copy_ns / region_ns : 0;

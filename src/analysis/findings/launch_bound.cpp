@@ -29,19 +29,31 @@ void find_launch_bound(const FindingContext& c, std::vector<Finding>& out) {
   const GraphLaunches graphs = find_graph_launches(c);
   const RegionGraphLaunches* shown_graphs = nullptr;
   int64_t shown_cpu = 0;
-  for (size_t r = 0; r < c.region_count(); ++r) {
-    const auto& ids = c.activities(r);
-    const RegionGraphLaunches& g = graphs.regions[r];
-    if (ids.size() < 2 || g.captures) continue;
+  // Per member set: the GPU span of its activities, from the first start to the last end, and
+  // its stream with the most work (the summaries of a set's regions share their streams).
+  std::vector<int64_t> set_span(c.set_count(), 0);
+  std::vector<size_t> set_main(c.set_count(), 0);
+  for (size_t m = 0; m < c.set_count(); ++m) {
+    const std::vector<StreamIdle>& streams =
+        c.analysis.regions[c.first_region_of(m)].idle_by_stream;
+    for (size_t i = 1; i < streams.size(); ++i)
+      if (streams[i].busy_ns > streams[set_main[m]].busy_ns) set_main[m] = i;
+    const auto& ids = c.set_activities(m);
+    if (ids.empty()) continue;
     int64_t first = c.activity(ids.front()).start_ns, last = first;
     for (GpuActivityId id : ids) last = std::max(last, c.activity(id).end_ns());
+    set_span[m] = last - first;
+  }
+  for (size_t r = 0; r < c.region_count(); ++r) {
+    const auto& ids = c.activities(r);
+    const RegionGraphLaunches& g = graphs.sets[c.set_of(r)];
+    if (ids.size() < 2 || graphs.captures[r]) continue;
     const RegionSummary& s = c.analysis.regions[r];
-    int64_t span = last - first;
+    int64_t span = set_span[c.set_of(r)];
     if (span <= 0) continue;
     double busy_share = static_cast<double>(s.gpu_busy_ns) / static_cast<double>(span);
-    const StreamIdle* main = nullptr;
-    for (const StreamIdle& stream : s.idle_by_stream)
-      if (!main || stream.busy_ns > main->busy_ns) main = &stream;
+    const StreamIdle* main =
+        s.idle_by_stream.empty() ? nullptr : &s.idle_by_stream[set_main[c.set_of(r)]];
     const bool host_waits = main && main->host_wait_ns * 2 >= main->idle_ns();
     bool hit = busy_share < 0.5 && s.cpu_ns > s.gpu_busy_ns && host_waits &&
                !is_communication_bound(s.breakdown);

@@ -11,21 +11,21 @@ namespace attnprof {
 
 void find_mask_rebuilt(const FindingContext& c, std::vector<Finding>& out) {
   Finding f{FindingKind::kMaskRebuilt, {}, {}, {}, 0};
-  for (size_t r = 0; r < c.region_count(); ++r) {
-    bool hit = false;
-    for (GpuActivityId id : c.activities(r)) {
+  std::vector<bool> hit(c.set_count(), false);
+  for (size_t s = 0; s < c.set_count(); ++s) {
+    for (GpuActivityId id : c.set_activities(s)) {
       if (c.activity(id).kind != GpuKind::kKernel || !c.kernel(id).mask_builder) continue;
       if (!c.any_op_above(
               id, [](std::string_view op) { return kernel_traits::contains(op, "attention"); }))
         continue;
-      hit = true;
-      if (static_cast<int>(r) == c.typical())
-        f.evidence.push_back(fmt::format("{}: {} ({}) <- {}", c.region_label(r),
-                                         c.name(id).substr(0, 50),
-                                         format_duration(c.activity(id).dur_ns), c.chain_text(id)));
+      hit[s] = true;
+      if (s != c.typical_set()) break;
+      f.evidence.push_back(fmt::format("{}: {} ({}) <- {}", c.region_label(c.typical()),
+                                       c.name(id).substr(0, 50),
+                                       format_duration(c.activity(id).dur_ns), c.chain_text(id)));
     }
-    f.regions_affected += hit;
   }
+  f.regions_affected = c.regions_with(hit);
   if (f.regions_affected == 0) return;
   f.summary =
       fmt::format("the attention op builds its causal mask on every call, in {} of {} regions",

@@ -66,25 +66,26 @@ std::string inductor_kernels(const FindingContext& c, const AttentionOp& op) {
 
 void find_not_fused(const FindingContext& c, std::vector<Finding>& out) {
   Finding f{FindingKind::kNotFused, {}, {}, {}, 0};
-  std::vector<AttentionOp> shown;  // of the typical region, or else the first that has some
-  int shown_region = -1;
-  for (size_t r = 0; r < c.region_count(); ++r) {
-    std::vector<AttentionOp> unfused;
-    for (const AttentionOp& op : c.attention_ops(r))
-      if (!op.fused && op.kernels > 1) unfused.push_back(op);
-    if (unfused.empty()) continue;
-    ++f.regions_affected;
-    if (shown_region < 0 || static_cast<int>(r) == c.typical()) {
-      shown_region = static_cast<int>(r);
-      shown = std::move(unfused);
-    }
+  std::vector<std::vector<AttentionOp>> unfused(c.set_count());
+  std::vector<bool> hit(c.set_count(), false);
+  for (size_t s = 0; s < c.set_count(); ++s) {
+    for (const AttentionOp& op : c.set_attention_ops(s))
+      if (!op.fused && op.kernels > 1) unfused[s].push_back(op);
+    hit[s] = !unfused[s].empty();
   }
+  f.regions_affected = c.regions_with(hit);
+  // The typical region's ops are shown, or else the first region's that has some.
+  int shown_region = -1;
+  if (c.typical_set() < c.set_count() && hit[c.typical_set()]) shown_region = c.typical();
+  for (size_t r = 0; shown_region < 0 && r < c.region_count(); ++r)
+    if (hit[c.set_of(r)]) shown_region = static_cast<int>(r);
   if (f.regions_affected == 0) return;
   const int64_t region_busy = c.analysis.regions[shown_region].gpu_busy_ns;
   auto share = [&](int64_t ns) {
     return region_busy > 0 ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(ns) / region_busy)
                            : std::string("-");
   };
+  const std::vector<AttentionOp>& shown = unfused[c.set_of(static_cast<size_t>(shown_region))];
   int kernels = 0, gemms = 0, softmax = 0, thin_gemms = 0;
   int64_t busy = 0;
   std::string compiled, compiled_kernels;

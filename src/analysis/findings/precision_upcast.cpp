@@ -17,14 +17,15 @@ void find_precision_upcast(const FindingContext& c, std::vector<Finding>& out) {
   int gemms = 0, casts = 0;
   int64_t gemm_ns = 0;
   std::string gemm_example, cast_example;
-  for (size_t r = 0; r < c.region_count(); ++r) {
+  std::vector<bool> hit(c.set_count(), false);
+  for (size_t s = 0; s < c.set_count(); ++s) {
+    const bool typical = s == c.typical_set();
     bool fp32_gemm = false, cast = false;
-    for (const AttentionOp& op : c.attention_ops(r)) {
+    for (const AttentionOp& op : c.set_attention_ops(s)) {
       for (GpuActivityId id : op.activities) {
         const GpuActivity& a = c.activity(id);
         if (a.kind != GpuKind::kKernel) continue;
         std::string_view name = c.name(id);
-        bool typical = static_cast<int>(r) == c.typical();
         if (c.kernel(id).fp32_gemm) {
           fp32_gemm = true;
           if (typical) {
@@ -42,8 +43,9 @@ void find_precision_upcast(const FindingContext& c, std::vector<Finding>& out) {
         }
       }
     }
-    f.regions_affected += fp32_gemm && cast;
+    hit[s] = fp32_gemm && cast;
   }
+  f.regions_affected = c.regions_with(hit);
   if (f.regions_affected == 0) return;
   f.summary = fmt::format(
       "half-precision inputs computed in FP32: {} FP32 GEMM kernel(s) on CUDA cores "
