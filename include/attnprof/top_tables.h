@@ -54,6 +54,11 @@ struct OpTotal {
   // Judged by bytes/s against the memory bandwidth (elementwise, reductions, copies) rather than
   // by FLOP/s against a compute peak (GEMMs, convolutions, attention).
   bool memory_bound = false;
+  // A matrix product (mm, addmm, bmm, baddbmm, mv, _scaled_mm), and the element type of the costed
+  // calls' operands ("bf16", "fp32", "fp8_e4m3fn"; the first seen), empty without a cost: what
+  // precision the region's GEMMs ran in (diff says when two sides differ, workload_mismatch.h).
+  bool gemm = false;
+  std::string dtype;
   // The peak the op is held to ("bf16 dense 989.4 TFLOP/s", "HBM 4800 GB/s") and the share of it
   // reached: FLOP/s or bytes/s over costed_gpu_ns. None without a datasheet row for the GPU or a
   // peak for the operands' type.

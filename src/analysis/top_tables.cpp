@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/attention_calls.h"
 #include "analysis/duration_sum.h"
 #include "analysis/gpu_datasheet.h"
 #include "analysis/kernel_class.h"
@@ -308,6 +309,8 @@ void TopTablesMaker::op_costs_of(size_t r, std::vector<std::pair<int32_t, int64_
     row.bytes = row.bytes.value_or(0) + cost->bytes;
     add_duration(row.costed_gpu_ns, gpu_ns);
     row.memory_bound = cost->family == OpFamily::kMemory;
+    row.gemm = row.gemm || cost->family == OpFamily::kGemm;
+    if (row.dtype.empty()) row.dtype = dtype_label(cost->dtype);
     if (!precision[index]) precision[index] = peak_precision(cost->dtype);
   }
   // The GPU of the region's work (the first activity's device; a region's work runs on one).

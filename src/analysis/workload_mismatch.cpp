@@ -24,6 +24,16 @@ std::string dtypes_of(const TraceAnalysis& t) {
   return fmt::format("{}", fmt::join(types, ", "));
 }
 
+// "bf16, fp32": the element types of the typical region's matrix products (its ops table's GEMM
+// rows, from their recorded inputs), so that a model run in fp32 against one in bf16 is named.
+std::string gemm_dtypes_of(const TraceAnalysis& t) {
+  if (t.typical_region < 0 || static_cast<size_t>(t.typical_region) >= t.regions.size()) return "";
+  std::set<std::string> types;
+  for (const OpTotal& op : t.regions[t.typical_region].tables.ops)
+    if (op.gemm && !op.dtype.empty()) types.insert(op.dtype);
+  return fmt::format("{}", fmt::join(types, ", "));
+}
+
 // "16x512x512x64": heads x queries x keys x head dim, "?" where the trace does not say.
 std::string shape_of(const AttentionCall& c) {
   auto part = [](const std::optional<int64_t>& v) { return v ? std::to_string(*v) : "?"; };
@@ -65,6 +75,7 @@ std::vector<std::string> workload_mismatches(const TraceAnalysis& a, const Trace
   compare(out, "device", devices_of(a), devices_of(b));
   compare(out, "attention dtype", dtypes_of(a), dtypes_of(b));
   compare(out, "attention shapes (heads x queries x keys x head dim)", shapes_of(a), shapes_of(b));
+  compare(out, "GEMM dtype", gemm_dtypes_of(a), gemm_dtypes_of(b));
   return out;
 }
 

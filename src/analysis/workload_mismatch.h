@@ -12,9 +12,9 @@
 
 namespace attnprof {
 
-// Two traces: their devices (deviceProperties), and the dtypes and shapes of their typical
-// regions' attention calls (TraceAnalysis::attention, from the recorded inputs); a side without
-// them is not compared.
+// Two traces: their devices (deviceProperties), the dtypes and shapes of their typical regions'
+// attention calls (TraceAnalysis::attention, from the recorded inputs), and the dtypes of those
+// regions' GEMMs (the ops table's matrix products); a side without them is not compared.
 std::vector<std::string> workload_mismatches(const TraceAnalysis& a, const TraceAnalysis& b);
 
 // Two bench runs: their device, dtypes and each point's problem (shape, mask), as summary.json

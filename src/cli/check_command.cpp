@@ -1,5 +1,5 @@
 // `attnprof check (TRACE | STUDY_DIR) [--region NAME] (--expect EXPR)... [--expectations FILE]
-//                [--baseline TRACE_OR_STUDY] [--format text|json|csv|junit] [-o FILE]`
+//                [--baseline TRACE_OR_STUDY] [--format text|json|md|csv|junit] [-o FILE]`
 // Exit 0 when every expectation holds, 1 when any fails, 2 on bad input or a bad expression.
 //
 // A study folder (`attnprof bench --out DIR`, e.g. examples/h200-study) is checked variant by
@@ -38,7 +38,7 @@ struct CheckArgs {
   LimitOptions limits;
 };
 
-const std::vector<std::string> kFormats = {"text", "json", "csv", "junit"};
+const std::vector<std::string> kFormats = {"text", "json", "md", "csv", "junit"};
 
 // The expression, and a caret under the column where it went wrong.
 void print_syntax_error(const SyntaxError& e, const std::string& text) {
@@ -73,6 +73,9 @@ std::string rendered(const CheckArgs& args, const CheckRun& run) {
   const std::vector<CheckReport>& reports = run.reports;
   if (args.format == "json")
     return run.study ? render_study_check_json(args.trace, reports) : render_check_json(reports[0]);
+  if (args.format == "md")
+    return run.study ? render_study_check_markdown(args.trace, reports)
+                     : render_check_markdown(reports[0]);
   if (args.format == "csv") return render_check_csv(reports);
   if (args.format == "junit") return render_check_junit(args.trace, reports);
   return args.output.fit_text(run.study ? render_study_check_text(reports)
@@ -135,8 +138,9 @@ void register_check(CLI::App& app, int& exit_code) {
                   "baseline.METRIC: 'gpu_busy_us <= baseline.gpu_busy_us * 1.05' gates a "
                   "slowdown of more than 5 %");
   args->output.add_to(*cmd, kFormats,
-                      "text; csv: one row per metric of each expectation; junit: a JUnit XML "
-                      "report for CI (one test case per expectation)");
+                      "text; md: a table of the expectations for a pull request; csv: one row per "
+                      "metric of each expectation; junit: a JUnit XML report for CI (one test case "
+                      "per expectation)");
   args->output.add_wide_flag(*cmd);
   args->limits.add_to(*cmd);
   cmd->callback([args, &exit_code] { exit_code = run(*args); });

@@ -1,4 +1,5 @@
-// `attnprof check` output: text (one line per expectation) and JSON.
+// `attnprof check` output: text (one line per expectation), JSON, Markdown (a table per trace, for
+// a pull request), CSV and JUnit.
 
 #include <algorithm>
 
@@ -6,6 +7,7 @@
 
 #include "render/check_output.h"
 #include "render/csv_writer.h"
+#include "render/display_text.h"
 #include "render/facts_json.h"
 #include "render/json_writer.h"
 #include "render/shared_words.h"
@@ -131,6 +133,66 @@ std::string render_study_check_text(const std::vector<CheckReport>& reports) {
                  held, total, reports.size(), reports.size() == 1 ? "" : "s");
   if (held < total) fmt::format_to(std::back_inserter(out), "; {} fail", total - held);
   out += "\n";
+  return out;
+}
+
+namespace {
+
+// "2 of 3 expectations hold; 1 fails".
+std::string holds_words(size_t held, size_t n) {
+  std::string out = fmt::format("{} of {} expectation{} hold{}", held, n, n == 1 ? "" : "s",
+                                held == 1 ? "s" : "");
+  if (held < n) out += fmt::format("; {} fail{}", n - held, n - held == 1 ? "s" : "");
+  return out;
+}
+
+// The regions a report read, and its typical one, in Markdown.
+std::string markdown_regions(const TraceAnalysis& t) {
+  const int64_t n = static_cast<int64_t>(t.regions.size());
+  std::string out = fmt::format("{} region{}", n, n == 1 ? "" : "s");
+  out += t.region_pattern.empty() ? " (the whole trace)"
+                                  : " matching " + markdown_code(t.region_pattern);
+  if (t.typical_region >= 0 && t.regions.size() > 1)
+    out += fmt::format("; typical region #{} ({})", t.typical_region + 1,
+                       markdown_cell(t.regions[t.typical_region].name));
+  return out;
+}
+
+void markdown_results(std::string& out, const CheckReport& report) {
+  out += "| | expectation | actual | source |\n|---|---|---|---|\n";
+  for (const auto& r : report.results)
+    out += fmt::format("| {} | {} | {} | {} |\n", r.holds ? "ok" : "**FAIL**",
+                       markdown_code(r.text), markdown_cell(r.actual), markdown_cell(r.source));
+}
+
+}  // namespace
+
+std::string render_check_markdown(const CheckReport& report) {
+  const TraceAnalysis& t = report.analysis;
+  std::string out = "## attnprof check: " + markdown_code(t.path) + "\n\n";
+  out += markdown_regions(t) + "\n\n";
+  markdown_results(out, report);
+  size_t held = 0;
+  for (const auto& r : report.results) held += r.holds ? 1 : 0;
+  out += "\n**" + holds_words(held, report.results.size()) + "**\n";
+  return out;
+}
+
+std::string render_study_check_markdown(const std::string& study,
+                                        const std::vector<CheckReport>& reports) {
+  std::string out = "## attnprof check: " + markdown_code(study) + "\n\n";
+  size_t held = 0, total = 0;
+  for (const auto& report : reports) {
+    const TraceAnalysis& t = report.analysis;
+    out += "### " + markdown_cell(report.variant) + "\n\n";
+    out += markdown_code(t.path) + ": " + markdown_regions(t) + "\n\n";
+    markdown_results(out, report);
+    out += "\n";
+    for (const auto& r : report.results) held += r.holds ? 1 : 0;
+    total += report.results.size();
+  }
+  out += fmt::format("**study: {} over {} variant{}**\n", holds_words(held, total), reports.size(),
+                     reports.size() == 1 ? "" : "s");
   return out;
 }
 

@@ -29,6 +29,13 @@ std::string render_study_check_text(const std::vector<CheckReport>& reports);
 std::string render_study_check_json(const std::string& study,
                                     const std::vector<CheckReport>& reports);
 
+// Markdown for a pull request: the trace and its regions, then a table of the expectations
+// (ok or FAIL, the expression, the actual value, its source) and how many hold.
+std::string render_check_markdown(const CheckReport& report);
+// A study folder: a section and a table per variant, then the study's count.
+std::string render_study_check_markdown(const std::string& study,
+                                        const std::vector<CheckReport>& reports);
+
 // One row per metric of each expectation: trace, variant, expression, source, holds, metric,
 // value (a number's median, or a text), min, max, regions.
 std::string render_check_csv(const std::vector<CheckReport>& reports);
