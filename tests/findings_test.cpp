@@ -52,6 +52,30 @@ TEST(Findings, HiddenCopyUnderOutOfPlaceMaskedFill) {
   EXPECT_EQ(find(explain("study_inplace.json.gz"), FindingKind::kHiddenCopy), nullptr);
 }
 
+// aten::bmm under torch.compile's CUDA graph clones an expanded operand to a contiguous one: the
+// same op -> aten::clone -> aten::copy_ chain as masked_fill's, but bmm runs no in-place form, and
+// none exists to suggest (the finding once said "aten::bmm_").
+TEST(Findings, HiddenCopyOfALayoutNamesNoInPlaceForm) {
+  TraceAnalysis t = explain("graphs/hf-decode-compiled-capture.json.gz", "ProfilerStep#*");
+  const Finding* f = find(t, FindingKind::kHiddenCopy);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->regions_affected, 4);
+  EXPECT_NE(f->summary.find("aten::bmm copies an operand into a contiguous layout"),
+            std::string::npos)
+      << f->summary;
+  EXPECT_EQ(f->suggestion.find("bmm_"), std::string::npos) << f->suggestion;
+  EXPECT_EQ(f->suggestion.find("in-place form"), std::string::npos) << f->suggestion;
+  EXPECT_TRUE(any_contains(f->evidence, "aten::bmm -> aten::clone -> aten::copy_"));
+  // HTA's trace: aten::index_put runs aten::index_put_ on its clone, an out-of-place write.
+  TraceAnalysis hta = explain("foreign/hta_nccl_rank0.json.gz", "ProfilerStep#*");
+  const Finding* index_put = find(hta, FindingKind::kHiddenCopy);
+  ASSERT_NE(index_put, nullptr);
+  EXPECT_NE(index_put->summary.find("aten::index_put copies its input before writing"),
+            std::string::npos)
+      << index_put->summary;
+  EXPECT_NE(index_put->suggestion.find("(aten::index_put_)"), std::string::npos);
+}
+
 TEST(Findings, PrecisionUpcastInTheMathBackend) {
   TraceAnalysis f_trace = explain("study_sdpa-math.json.gz");
   const Finding* f = find(f_trace, FindingKind::kPrecisionUpcast);
