@@ -361,10 +361,11 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
         it = parsed.emplace(*text, op_arguments_of_text(trace.op_input_texts.view(*text))).first;
       return it->second;
     };
+    const ForwardOps forwards(trace);
     std::vector<const AttentionCalls*> calls;
     std::vector<int64_t> busy;
     for (size_t r = 0; r < out.regions.size(); ++r) {
-      out.regions[r].attention = attention_calls_of(context, r, arguments);
+      out.regions[r].attention = attention_calls_of(context, r, arguments, forwards);
       calls.push_back(&out.regions[r].attention);
       busy.push_back(out.regions[r].gpu_busy_ns);
     }
