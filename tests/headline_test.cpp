@@ -236,6 +236,31 @@ TEST(Headline, LeadsTheReportInHtmlAndMarkdown) {
   EXPECT_NE(tmd.find("- **study_sdpa-math**"), std::string::npos);
 }
 
+// The fixtures' study traces are named study_VARIANT: study_naive is the study's naive variant,
+// where the headline once said "the study has no naive variant" beside it. Two ranks of HTA's
+// trace within 10 % of each other tie: no speed-up over "the slowest" is claimed.
+TEST(Headline, TracesNamedAfterTheirVariantFindNaiveAndTiesClaimNoSpeedup) {
+  const ReportData study =
+      load({testing::fixture("study_sdpa-flash.json.gz"), testing::fixture("study_naive.json.gz"),
+            testing::fixture("study_sdpa-cudnn.json.gz")},
+           "forward");
+  const std::string md = render_report_markdown(study);
+  EXPECT_NE(md.find("**study_sdpa-cudnn** is the fastest: 100.9 µs median GPU busy per region, "
+                    "22.5× faster than naive \\(study_naive, 2.27 ms\\)."),
+            std::string::npos)
+      << md.substr(0, 600);
+  EXPECT_EQ(md.find("no naive variant"), std::string::npos);
+
+  const ReportData ranks = load({testing::fixture("foreign/hta_nccl_rank0.json.gz"),
+                                 testing::fixture("foreign/hta_nccl_rank1.json.gz")});
+  const std::string rmd = render_report_markdown(ranks);
+  EXPECT_NE(rmd.find("**hta_nccl_rank0** is the fastest: 273.83 ms median GPU busy per region. "
+                     "As fast \\(within 10 %\\): hta_nccl_rank1."),
+            std::string::npos)
+      << rmd.substr(0, 600);
+  EXPECT_EQ(rmd.find("faster than the slowest"), std::string::npos);
+}
+
 TEST(Headline, ForwardAndBackwardTimesAddUp) {
   using K = KernelClass;
   // A copy in each pass: 100 µs forward and 200 µs backward explain 300 µs of a 1000 µs gap.

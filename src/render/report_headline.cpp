@@ -115,7 +115,11 @@ HeadlineWords headline_words(const Headline& h, const std::string& time_label) {
     w.lead += h.baseline_is_naive ? ", no faster than naive" : "";
   } else if (h.baseline_is_naive) {
     w.lead +=
-        fmt::format(", {:.1f}× faster than naive ({})", h.speedup, format_duration(h.baseline_ns));
+        fmt::format(", {:.1f}× faster than naive ({}{})", h.speedup,
+                    h.baseline == "naive" ? "" : h.baseline + ", ", format_duration(h.baseline_ns));
+  } else if (h.slow.empty()) {
+    // Every other variant ties with the fastest (as_fast names them): a speed-up over the
+    // slowest would say one is faster where the difference is within the noise.
   } else {
     w.lead += fmt::format(
         ", {:.1f}× faster than the slowest, {} ({}); the study has no naive variant to compare "

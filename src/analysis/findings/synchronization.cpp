@@ -45,47 +45,59 @@ void find_synchronizations(const FindingContext& c, std::vector<Finding>& out) {
     return t.host_events[a].start_ns < t.host_events[b].start_ns;
   });
   Finding f{FindingKind::kSynchronization, {}, {}, {}, 0};
-  int typical_syncs = 0, typical_dtoh = 0;
-  int64_t typical_wait = 0;
+  struct Waits {
+    int syncs = 0, dtoh = 0;
+    int64_t wait = 0;
+    std::vector<std::string> evidence;
+  };
+  std::vector<Waits> regions(c.region_count());
   for (size_t r = 0; r < c.region_count(); ++r) {
     const Region& region = c.regions.regions[r];
-    bool typical = static_cast<int>(r) == c.typical();
-    int count = 0, dtoh = 0;
-    int64_t wait = 0;
+    Waits& w = regions[r];
+    std::vector<std::string> copies;
     auto it =
         std::lower_bound(syncs.begin(), syncs.end(), region.start_ns,
                          [&](HostEventId id, int64_t v) { return t.host_events[id].start_ns < v; });
     for (; it != syncs.end() && t.host_events[*it].start_ns < region.end_ns; ++it) {
       const HostEvent& e = t.host_events[*it];
       if (!region.any_process && e.pid != region.pid) continue;
-      ++count;
-      add_duration(wait, e.dur_ns);
-      if (typical && f.evidence.size() < 4)
-        f.evidence.push_back(fmt::format("{}: {} ({})", c.region_label(r), chain_of(t, *it),
+      ++w.syncs;
+      add_duration(w.wait, e.dur_ns);
+      if (w.evidence.size() < 4)
+        w.evidence.push_back(fmt::format("{}: {} ({})", c.region_label(r), chain_of(t, *it),
                                          format_duration(e.dur_ns)));
     }
     for (GpuActivityId id : c.activities(r)) {
       if (c.activity(id).kind != GpuKind::kMemcpy ||
           c.name(id).find("DtoH") == std::string_view::npos)
         continue;
-      ++dtoh;
-      if (typical && f.evidence.size() < 6)
-        f.evidence.push_back(fmt::format("{}: copy to host ({}) <- {}", c.region_label(r),
+      ++w.dtoh;
+      if (w.evidence.size() < 6)
+        w.evidence.push_back(fmt::format("{}: copy to host ({}) <- {}", c.region_label(r),
                                          format_size(c.activity(id).bytes), c.chain_text(id)));
     }
-    f.regions_affected += count + dtoh > 0;
-    if (typical) {
-      typical_syncs = count;
-      typical_dtoh = dtoh;
-      typical_wait = wait;
-    }
+    f.regions_affected += w.syncs + w.dtoh > 0;
   }
   if (f.regions_affected == 0) return;
-  f.summary = fmt::format(
-      "the CPU waits for the GPU inside the region: {} synchronizing call(s) "
-      "({}) and {} copy(ies) to the host in the typical region; {} of {} regions",
-      typical_syncs, format_duration(typical_wait), typical_dtoh, f.regions_affected,
-      c.region_count());
+  // The typical region's waits are the evidence; where it has none, the first region's that has
+  // some: never a finding that counts nothing or shows no event.
+  size_t shown = static_cast<size_t>(std::max(c.typical(), 0));
+  const bool typical_waits =
+      shown < regions.size() && regions[shown].syncs + regions[shown].dtoh > 0;
+  if (!typical_waits)
+    for (shown = 0; regions[shown].syncs + regions[shown].dtoh == 0;) ++shown;
+  const Waits& w = regions[shown];
+  f.evidence = w.evidence;
+  std::vector<std::string> what;
+  if (w.syncs > 0)
+    what.push_back(fmt::format("{} synchronizing call(s) ({})", w.syncs, format_duration(w.wait)));
+  if (w.dtoh > 0) what.push_back(fmt::format("{} copy(ies) to the host", w.dtoh));
+  std::string words;
+  for (const std::string& part : what) words += (words.empty() ? "" : " and ") + part;
+  f.summary =
+      fmt::format("the CPU waits for the GPU inside the region: {} in {}; {} of {} regions", words,
+                  typical_waits ? std::string("the typical region") : c.region_label(shown),
+                  f.regions_affected, c.region_count());
   f.suggestion =
       "move .item(), .cpu() and explicit synchronizes out of the measured region, or to its end";
   out.push_back(std::move(f));
