@@ -87,6 +87,26 @@ TEST(MaskedPairs, OnlyVariantsThatComputeEveryPairOfAMostlyHiddenMask) {
   EXPECT_FALSE(masked_not_skipped(problem(8192, 512, 0, "causal"), variant("naive")));
 }
 
+// A chunk of a prefill runs on flash and efficient through their bottom-right causal kernels
+// (bench/src/problem.cpp, SdpaMaskForm::kLowerRight); cuDNN and math still compute every pair.
+TEST(MaskedPairs, AChunkOfAPrefillIsSkippedByFlashAndEfficientOnly) {
+  const RunProblem chunk = problem(8192, 512, 0, "causal");
+  EXPECT_FALSE(computes_every_pair(chunk, variant("sdpa-flash")));
+  EXPECT_FALSE(computes_every_pair(chunk, variant("sdpa-efficient")));
+  EXPECT_TRUE(computes_every_pair(chunk, variant("sdpa-cudnn")));
+  EXPECT_TRUE(computes_every_pair(chunk, variant("sdpa-math")));
+  RunVariant automatic = variant("sdpa-auto");
+  automatic.chosen_backend = "flash";
+  EXPECT_FALSE(computes_every_pair(chunk, automatic));
+  automatic.chosen_backend = "cudnn";
+  EXPECT_TRUE(computes_every_pair(chunk, automatic));
+  // The square and the decode step are not chunks: the fused backends skip (or need no mask).
+  EXPECT_FALSE(computes_every_pair(problem(512, 512, 0, "causal"), variant("sdpa-cudnn")));
+  EXPECT_FALSE(computes_every_pair(problem(512, 1, 0, "causal"), variant("sdpa-cudnn")));
+  // A window is a tensor for every SDPA backend.
+  EXPECT_TRUE(computes_every_pair(problem(8192, 512, 256, "causal"), variant("sdpa-flash")));
+}
+
 // The shipped window study (examples/h200-study/window: 4096 tokens, a window of 1024): every
 // variant that ran with the mask as a tensor gets the finding, in the report's words.
 TEST(MaskedPairs, TheShippedWindowStudySaysItsWorkIsMaskedNotSkipped) {

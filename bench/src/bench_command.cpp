@@ -258,7 +258,8 @@ void register_bench_command(CLI::App& app, int& exit_code) {
   shape.push_back(cmd->add_option(
       "--q-seq", flags->q_seq,
       "Queries, the last of the --seq positions (1: a decode step); the causal mask is "
-      "aligned to the end; default --seq"));
+      "aligned to the end (flash and efficient run it with their bottom-right causal kernels, as "
+      "causal_lower_right does; math and cuDNN get it as a tensor); default --seq"));
   shape.push_back(cmd->add_option("--window", p.window,
                                   "Sliding window: each query sees the W keys ending at its own "
                                   "position (with the causal pattern); 0: none")

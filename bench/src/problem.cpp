@@ -136,7 +136,9 @@ SdpaMaskForm sdpa_mask_form(const Problem& p) {
     case MaskKind::kCausal:
       if (p.window > 0) return SdpaMaskForm::kTensor;
       if (p.q_seq == p.seq) return SdpaMaskForm::kIsCausal;
-      return p.q_seq == 1 ? SdpaMaskForm::kNone : SdpaMaskForm::kTensor;
+      if (p.q_seq == 1) return SdpaMaskForm::kNone;
+      // PyTorch's bottom-right causal kernels are CUDA's; on the CPU the chunk is a tensor.
+      return p.device == DeviceKind::kCuda ? SdpaMaskForm::kLowerRight : SdpaMaskForm::kTensor;
   }
   return SdpaMaskForm::kNone;
 }

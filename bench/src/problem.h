@@ -82,10 +82,12 @@ std::string shape_error(const Problem& problem);
 bool causal_pattern(MaskKind mask);
 
 // How SDPA gets the problem's mask. PyTorch's is_causal aligns the diagonal to the top left,
-// right only for the square (q_seq == seq); the end-aligned pattern of fewer queries and the
-// window go in as a boolean attn_mask tensor. One query with the causal pattern and no window
-// sees every key: no mask at all.
-enum class SdpaMaskForm : uint8_t { kNone, kIsCausal, kTensor };
+// right only for the square (q_seq == seq). The end-aligned pattern of fewer queries (a chunk of a
+// prefill) goes the way torch.nn.attention.bias.causal_lower_right sends it on CUDA: flash and
+// the memory-efficient kernel run their own bottom-right causal form and skip the hidden pairs;
+// math and cuDNN, which have none, get it as a boolean attn_mask tensor (kLowerRight). The window
+// goes in as a tensor. One query with the causal pattern and no window sees every key: no mask.
+enum class SdpaMaskForm : uint8_t { kNone, kIsCausal, kLowerRight, kTensor };
 SdpaMaskForm sdpa_mask_form(const Problem& problem);
 // Whether the pattern hides any query-key pair (naive and inplace fill those with -inf).
 bool masks_any_pair(const Problem& problem);

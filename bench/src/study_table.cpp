@@ -69,6 +69,18 @@ std::vector<std::string> method_notes(const StudyReport& report) {
       "the causal pattern, aligned to the end, the query at position t = i + S - Q sees the t + 1 "
       "keys up to its own, or with a window W the min(W, t + 1) ending there (S·(S+1)/2 for the "
       "plain causal square); 3.5 times it with the backward; over the GPU median.");
+  // A chunk of a prefill: say which backends skip its hidden pairs and which get a tensor.
+  for (const StudyPoint& point : report.points) {
+    if (sdpa_mask_form(point.problem) != SdpaMaskForm::kLowerRight) continue;
+    notes.push_back(
+        "Causal queries fewer than the keys (a chunk of a prefill): run as "
+        "torch.nn.attention.bias.causal_lower_right runs them, sdpa-flash and sdpa-efficient "
+        "through their own bottom-right causal kernels (aten::_scaled_dot_product_flash_attention "
+        "with is_causal, aten::_efficient_attention_forward with custom_mask_type 2), sdpa-auto "
+        "on the first of them that can, sdpa-math and sdpa-cudnn with the pattern as a boolean "
+        "attn_mask tensor (they have no bottom-right form).");
+    break;
+  }
   // A memory-bound point's rate (a decode step): say how it is counted and against what.
   for (const StudyPoint& point : report.points) {
     if (!point.memory_bound || !point.hbm || !point.ridge) continue;

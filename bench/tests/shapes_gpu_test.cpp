@@ -149,6 +149,44 @@ TEST(ShapeRefusals, FlashTakesNoMaskAndSaysSo) {
   EXPECT_EQ(decode.status, VariantStatus::kOk) << decode.reason;
 }
 
+// A chunk of a prefill (64 queries at the end of 256 keys) runs on flash and efficient through
+// PyTorch's bottom-right causal kernels, as causal_lower_right sends it: within the threshold of
+// the float64 reference, and equal to the last rows of the square problem run by math.
+TEST(ShapeChunks, FlashAndEfficientRunAChunkOfAPrefillThroughTheirBottomRightKernels) {
+  ATTNPROF_REQUIRE_CUDA();
+  for (const Problem& chunk : {shaped(4, 64, 0), shaped(4, 64, 0, /*backward=*/true)}) {
+    for (Variant v : {Variant::kSdpaFlash, Variant::kSdpaEfficient}) {
+      SCOPED_TRACE(std::string(name(v)) + " on " + describe(chunk));
+      const VariantMeasurement m = run_variant(v, chunk, quick_settings(), {});
+      ASSERT_EQ(m.status, VariantStatus::kOk) << m.reason;
+      ASSERT_TRUE(m.correctness.has_value());
+      EXPECT_LE(m.correctness->output_error, error_threshold(chunk.dtype));
+      if (chunk.backward) {
+        ASSERT_TRUE(m.correctness->grad_error.has_value());
+        EXPECT_LE(*m.correctness->grad_error, error_threshold(chunk.dtype));
+      }
+    }
+  }
+  // With GQA flash runs it too (the memory-efficient kernel may refuse GQA, with a reason).
+  const VariantMeasurement gqa =
+      run_variant(Variant::kSdpaFlash, shaped(2, 64, 0), quick_settings(), {});
+  EXPECT_EQ(gqa.status, VariantStatus::kOk) << gqa.reason;
+  // sdpa-auto picks what causal_lower_right picks: flash.
+  const VariantMeasurement automatic =
+      run_variant(Variant::kSdpaAuto, shaped(4, 64, 0), quick_settings(), {});
+  ASSERT_EQ(automatic.status, VariantStatus::kOk) << automatic.reason;
+  EXPECT_EQ(automatic.chosen_backend, "flash");
+  // Independently of the reference: the last rows of the square problem.
+  const Problem square = shaped(4, 256, 0);
+  const InputSet full = make_input_set(square, 5);
+  const InputSet part{full.q.narrow(2, 256 - 64, 64).contiguous(), full.k, full.v, {}};
+  const at::Tensor expected = run_forward(Variant::kSdpaMath, square, full).narrow(2, 256 - 64, 64);
+  for (Variant v : {Variant::kSdpaFlash, Variant::kSdpaEfficient}) {
+    SCOPED_TRACE(name(v));
+    EXPECT_TRUE(at::allclose(run_forward(v, shaped(4, 64, 0), part), expected, 2e-2, 2e-2));
+  }
+}
+
 TEST(ShapeRefusals, ABadShapeIsAnErrorNotACrash) {
   Problem p = shaped(3, 256, 0);  // 4 heads over 3 KV heads
   const VariantMeasurement m = run_variant(Variant::kNaive, p, quick_settings(), {});

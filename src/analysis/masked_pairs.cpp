@@ -36,10 +36,13 @@ double visible_share(const RunProblem& p) {
 bool computes_every_pair(const RunProblem& p, const RunVariant& v) {
   if (v.variant == "naive" || v.variant == "inplace" || v.variant == "sdpa-math") return true;
   if (v.variant.rfind("sdpa-", 0) != 0) return false;
+  if (p.mask == "explicit" || (p.mask == "causal" && p.window > 0)) return true;
   const int64_t q = queries(p);
-  const bool tensor = p.mask == "explicit" || (p.mask == "causal" && p.window > 0) ||
-                      (p.mask == "causal" && q != p.seq && q != 1);
-  return tensor;
+  if (p.mask != "causal" || q == p.seq || q == 1) return false;
+  // A chunk of a prefill: flash and efficient run their own bottom-right causal form (and
+  // sdpa-auto when it picked one of them); cuDNN takes the pattern as a tensor.
+  const std::string& ran = v.variant == "sdpa-auto" ? v.chosen_backend : v.variant;
+  return ran != "sdpa-flash" && ran != "sdpa-efficient" && ran != "flash" && ran != "efficient";
 }
 
 std::optional<RunFinding> masked_not_skipped(const RunProblem& p, const RunVariant& v) {

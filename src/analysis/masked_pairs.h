@@ -21,7 +21,8 @@ double visible_share(const RunProblem& problem);
 
 // Whether `variant` computes every pair of `problem` whatever the mask hides: the naive forms and
 // SDPA's math backend always; SDPA's fused backends when the bench hands them the mask as a tensor
-// (an explicit mask, a window, or causal queries fewer than the keys but more than one:
+// (an explicit mask or a window; for a chunk of a prefill, causal queries fewer than the keys but
+// more than one, only cuDNN: flash and efficient run their bottom-right causal form,
 // bench/src/problem.cpp, sdpa_mask_form). Other variants (a custom kernel, flex) are not judged.
 bool computes_every_pair(const RunProblem& problem, const RunVariant& variant);
 

@@ -20,7 +20,10 @@ at::Device torch_device(DeviceKind device) {
 
 Masks make_masks(const Problem& p) {
   Masks masks;
-  if (!masks_any_pair(p) && sdpa_mask_form(p) != SdpaMaskForm::kTensor) return masks;
+  const SdpaMaskForm form = sdpa_mask_form(p);
+  // The lower-right chunk keeps a tensor too: math and cuDNN take it in that form.
+  const bool keep_tensor = form == SdpaMaskForm::kTensor || form == SdpaMaskForm::kLowerRight;
+  if (!masks_any_pair(p) && !keep_tensor) return masks;
   const auto options = at::TensorOptions().dtype(at::kBool).device(torch_device(p.device));
   const at::Tensor ones = at::ones({p.q_seq, p.seq}, options);
   // Query i sits at position t = i + seq - q_seq: key j is hidden when j > t (j - i > seq -
@@ -33,7 +36,7 @@ Masks make_masks(const Problem& p) {
   } else {
     masks.masked_out = at::zeros({p.q_seq, p.seq}, options);
   }
-  if (sdpa_mask_form(p) == SdpaMaskForm::kTensor) masks.keep = at::logical_not(masks.masked_out);
+  if (keep_tensor) masks.keep = at::logical_not(masks.masked_out);
   if (!masks_any_pair(p)) masks.masked_out = at::Tensor();
   return masks;
 }
@@ -41,8 +44,10 @@ Masks make_masks(const Problem& p) {
 SdpaArguments sdpa_arguments(const Problem& p, const Masks& masks) {
   SdpaArguments args;
   const SdpaMaskForm form = sdpa_mask_form(p);
-  if (form == SdpaMaskForm::kTensor) args.attn_mask = masks.keep;
+  if (form == SdpaMaskForm::kTensor || form == SdpaMaskForm::kLowerRight)
+    args.attn_mask = masks.keep;
   args.is_causal = form == SdpaMaskForm::kIsCausal;
+  args.lower_right = form == SdpaMaskForm::kLowerRight;
   args.enable_gqa = p.kv_heads != p.heads;
   return args;
 }

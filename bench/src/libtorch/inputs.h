@@ -27,8 +27,8 @@ struct Masks {
   // seq - q_seq for end-aligned queries, and the window hides the keys more than W - 1 behind).
   // Undefined when nothing is hidden (no mask; one causal query without a window).
   at::Tensor masked_out;
-  // Its negation, SDPA's attn_mask where true means "attend"; defined only where SDPA takes the
-  // mask as a tensor (sdpa_mask_form).
+  // Its negation, SDPA's attn_mask where true means "attend"; defined only where SDPA may take
+  // the mask as a tensor (sdpa_mask_form: kTensor, and kLowerRight for math and cuDNN).
   at::Tensor keep;
 };
 
@@ -38,6 +38,9 @@ struct SdpaArguments {
   std::optional<at::Tensor> attn_mask;
   bool is_causal = false;
   bool enable_gqa = false;  // K and V have fewer heads than q
+  // A chunk of a prefill (SdpaMaskForm::kLowerRight): attn_mask holds its tensor form, for the
+  // backends without a bottom-right causal kernel; flash and efficient run without it.
+  bool lower_right = false;
 };
 SdpaArguments sdpa_arguments(const Problem& problem, const Masks& masks);
 

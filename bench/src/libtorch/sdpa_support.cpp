@@ -30,12 +30,16 @@ std::string trim(std::string text) {
   return text.substr(first, last - first + 1);
 }
 
-sdp::sdp_params sdpa_params(const Problem& problem, const InputSet& in, const Masks& masks) {
+// With `native_lower_right`, the parameters causal_lower_right asks flash and efficient about: no
+// mask and is_causal off, the bottom-right form being their own.
+sdp::sdp_params sdpa_params(const Problem& problem, const InputSet& in, const Masks& masks,
+                            bool native_lower_right) {
   const SdpaArguments args = sdpa_arguments(problem, masks);
+  const bool without_mask = native_lower_right && args.lower_right;
   return sdp::sdp_params{in.q,
                          in.k,
                          in.v,
-                         args.attn_mask,
+                         without_mask ? std::optional<at::Tensor>() : args.attn_mask,
                          /*dropout=*/0.0,
                          args.is_causal,
                          args.enable_gqa};
@@ -54,7 +58,8 @@ std::optional<std::string> sdpa_unsupported_reason(Variant variant, const Proble
   // call runs in.
   std::optional<at::NoGradGuard> no_grad;
   if (!problem.backward) no_grad.emplace();
-  const sdp::sdp_params params = sdpa_params(problem, in, masks);
+  const sdp::sdp_params params =
+      sdpa_params(problem, in, masks, /*native_lower_right=*/variant != Variant::kSdpaCudnn);
 
   WarningCollector collector;
   bool usable = false;
@@ -92,9 +97,41 @@ std::optional<std::string> sdpa_unsupported_reason(Variant variant, const Proble
   return reason;
 }
 
+LowerRightKernel lower_right_kernel(Variant variant, const Problem& problem, const InputSet& in,
+                                    const Masks& masks) {
+  if (!sdpa_arguments(problem, masks).lower_right) return LowerRightKernel::kNone;
+  switch (variant) {
+    case Variant::kSdpaFlash:
+      return LowerRightKernel::kFlash;
+    case Variant::kSdpaEfficient:
+      return LowerRightKernel::kEfficient;
+    case Variant::kSdpaAuto:
+      break;
+    default:
+      return LowerRightKernel::kNone;
+  }
+#if ATTNPROF_BENCH_CUDA
+  // causal_lower_right's own order: flash where it can, else efficient, else the tensor.
+  std::optional<at::NoGradGuard> no_grad;
+  if (!problem.backward) no_grad.emplace();
+  const sdp::sdp_params params = sdpa_params(problem, in, masks, /*native_lower_right=*/true);
+  if (sdp::can_use_flash_attention(params, false)) return LowerRightKernel::kFlash;
+  if (sdp::can_use_mem_efficient_attention(params, false)) return LowerRightKernel::kEfficient;
+#endif
+  return LowerRightKernel::kNone;
+}
+
 std::string sdpa_choice(const Problem& problem, const InputSet& in, const Masks& masks) {
   std::optional<at::NoGradGuard> no_grad;
   if (!problem.backward) no_grad.emplace();
+  switch (lower_right_kernel(Variant::kSdpaAuto, problem, in, masks)) {
+    case LowerRightKernel::kFlash:
+      return "flash";
+    case LowerRightKernel::kEfficient:
+      return "efficient";
+    case LowerRightKernel::kNone:
+      break;
+  }
   const SdpaArguments args = sdpa_arguments(problem, masks);
   const int64_t choice =
       at::_fused_sdp_choice(in.q, in.k, in.v, args.attn_mask, 0.0, args.is_causal,

@@ -1,6 +1,7 @@
 #pragma once
 // What PyTorch says about running scaled_dot_product_attention on given inputs.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -17,8 +18,17 @@ namespace attnprof::bench {
 std::optional<std::string> sdpa_unsupported_reason(Variant variant, const Problem& problem,
                                                    const InputSet& in, const Masks& masks);
 
+// Which of PyTorch's bottom-right causal kernels runs a chunk of a prefill
+// (SdpaArguments::lower_right) for the variant: flash and efficient their own; sdpa-auto the one
+// causal_lower_right picks (flash where it can, else efficient); kNone for every other variant and
+// problem, which SDPA runs with the mask as a tensor.
+enum class LowerRightKernel : uint8_t { kNone, kFlash, kEfficient };
+LowerRightKernel lower_right_kernel(Variant variant, const Problem& problem, const InputSet& in,
+                                    const Masks& masks);
+
 // The backend SDPA picks by itself for these inputs under the current switches ("flash",
-// "efficient", "math", "cudnn", ...), from aten::_fused_sdp_choice, the op SDPA asks.
+// "efficient", "math", "cudnn", ...), from aten::_fused_sdp_choice, the op SDPA asks; for a chunk
+// of a prefill, the kernel causal_lower_right picks (lower_right_kernel) where one can.
 std::string sdpa_choice(const Problem& problem, const InputSet& in, const Masks& masks);
 
 }  // namespace attnprof::bench

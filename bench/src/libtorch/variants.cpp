@@ -8,6 +8,9 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <tuple>
+
+#include "libtorch/sdpa_support.h"
 
 namespace attnprof::bench {
 
@@ -86,9 +89,43 @@ at::Tensor AttentionCall::unfused(const InputSet& in, bool in_place) const {
 }
 
 at::Tensor AttentionCall::sdpa(const InputSet& in) const {
+  switch (lower_right_kernel(variant_, problem_, in, masks_)) {
+    case LowerRightKernel::kFlash:
+      return flash_lower_right(in);
+    case LowerRightKernel::kEfficient:
+      return efficient_lower_right(in);
+    case LowerRightKernel::kNone:
+      break;
+  }
   const SdpaArguments args = sdpa_arguments(problem_, masks_);
   return at::scaled_dot_product_attention(in.q, in.k, in.v, args.attn_mask, 0.0, args.is_causal,
                                           /*scale=*/std::nullopt, args.enable_gqa);
+}
+
+at::Tensor AttentionCall::flash_lower_right(const InputSet& in) const {
+  // The flash op's is_causal is the bottom-right form. Its head dim must be a multiple of 8:
+  // padded with zeros and cut back, as PyTorch pads for SDPA, with the scale of the real one.
+  const int64_t head_dim = problem_.head_dim;
+  const int64_t pad = (8 - head_dim % 8) % 8;
+  const auto padded = [pad](const at::Tensor& t) {
+    return pad == 0 ? t : at::constant_pad_nd(t, {0, pad});
+  };
+  const at::Tensor out = std::get<0>(at::_scaled_dot_product_flash_attention(
+      padded(in.q), padded(in.k), padded(in.v), /*dropout_p=*/0.0, /*is_causal=*/true,
+      /*return_debug_mask=*/false, scale_));
+  return pad == 0 ? out : out.narrow(-1, 0, head_dim);
+}
+
+at::Tensor AttentionCall::efficient_lower_right(const InputSet& in) const {
+  // The kernel takes (batch, seq, heads, dim); custom_mask_type 2 is CausalFromBottomRight (the
+  // value of CausalVariant.LOWER_RIGHT). The backward needs the log-sum-exp kept.
+  constexpr int64_t kCausalFromBottomRight = 2;
+  const auto result = at::_efficient_attention_forward(
+      in.q.transpose(1, 2), in.k.transpose(1, 2), in.v.transpose(1, 2), /*bias=*/std::nullopt,
+      /*cu_seqlens_q=*/std::nullopt, /*cu_seqlens_k=*/std::nullopt, /*max_seqlen_q=*/std::nullopt,
+      /*max_seqlen_k=*/std::nullopt, /*dropout_p=*/0.0, kCausalFromBottomRight,
+      /*compute_log_sumexp=*/problem_.backward, scale_);
+  return std::get<0>(result).transpose(1, 2);
 }
 
 std::vector<at::Tensor> AttentionCall::backward(const at::Tensor& out, const InputSet& in) const {

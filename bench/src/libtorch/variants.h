@@ -51,6 +51,10 @@ class AttentionCall {
  private:
   at::Tensor unfused(const InputSet& in, bool in_place) const;
   at::Tensor sdpa(const InputSet& in) const;
+  // A chunk of a prefill through PyTorch's bottom-right causal kernels, as causal_lower_right
+  // calls them (the SDPA entry point has no such mask).
+  at::Tensor flash_lower_right(const InputSet& in) const;
+  at::Tensor efficient_lower_right(const InputSet& in) const;
 
   Variant variant_;
   Problem problem_;
