@@ -261,6 +261,26 @@ TEST(Headline, TracesNamedAfterTheirVariantFindNaiveAndTiesClaimNoSpeedup) {
   EXPECT_EQ(rmd.find("faster than the slowest"), std::string::npos);
 }
 
+// Traces are compared by their GPU busy time, which holds none of the GPU's idle: the eager
+// Llama's 8.85 ms of waiting for launches once "explained" its 229 µs more GPU time. Its reason
+// is its unfused attention, weighed by the chains' own work outside their GEMMs (181.1 µs), not
+// by every elementwise kernel of the model.
+TEST(Headline, ATracesIdleExplainsNoneOfItsGpuTime) {
+  const ReportData d = load({testing::fixture("models/llama-prefill-eager.json.gz"),
+                             testing::fixture("models/llama-prefill-sdpa.json.gz")});
+  const std::optional<Headline> h = compute_headline(headline_variants(d));
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->fastest, "llama-prefill-sdpa");
+  const HeadlineReason* eager = reason_of(*h, "llama-prefill-eager");
+  ASSERT_NE(eager, nullptr);
+  EXPECT_EQ(eager->finding_id, "not-fused");
+  ASSERT_TRUE(eager->explained_ns);
+  EXPECT_NEAR(*eager->explained_ns, 181.1e3, 0.1e3);
+  // Most of the gap (607.1 - 378.0 µs), and less than the region's GPU time.
+  EXPECT_GT(*eager->explained_ns, kHeadlineMost * (eager->time_ns - h->fastest_ns));
+  EXPECT_LT(*eager->explained_ns, eager->time_ns);
+}
+
 TEST(Headline, ForwardAndBackwardTimesAddUp) {
   using K = KernelClass;
   // A copy in each pass: 100 µs forward and 200 µs backward explain 300 µs of a 1000 µs gap.

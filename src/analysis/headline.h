@@ -25,6 +25,14 @@ struct HeadlineVariant {
   // facts of each kind of region the time covers (forward; forward and backward), their times
   // added. Empty: the findings are not weighed, and the first that explains time is the reason.
   std::vector<RegionFacts> facts;
+  // The time counts the GPU's busy time only (a trace's median GPU busy time, a from-trace run's
+  // kernel time per call): the GPU's idle, which the findings about the CPU explain
+  // (cpu-side-cost, launch-bound, synchronization), is no part of it, nor of the gap to the
+  // fastest, so they explain none of it.
+  bool time_is_busy = false;
+  // Each finding's own GPU time per region (Finding::gpu_ns), beside finding_ids; < 0 or absent
+  // where its rule does not count it, and the finding is weighed by its kernel classes' time.
+  std::vector<double> finding_ns;
 };
 
 struct HeadlineReason {

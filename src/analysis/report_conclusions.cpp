@@ -34,8 +34,12 @@ std::vector<HeadlineVariant> headline_variants(const ReportData& data) {
     h.name = v.name;
     if (v.analysis && !v.analysis->regions.empty()) {
       h.time_ns = v.analysis->facts.gpu_busy_ns.median;
+      h.time_is_busy = true;
       h.facts = {v.analysis->facts};
-      for (const Finding& f : v.analysis->findings) h.finding_ids.emplace_back(finding_id(f.kind));
+      for (const Finding& f : v.analysis->findings) {
+        h.finding_ids.emplace_back(finding_id(f.kind));
+        h.finding_ns.push_back(f.gpu_ns);
+      }
     }
     out.push_back(std::move(h));
   }
@@ -78,6 +82,7 @@ void conclude_report(ReportData& data) {
     for (size_t i = 0; i < variants.size() && i < point.variants.size(); ++i) {
       bool by_events = false;
       variants[i].time_ns = call_ns(point.variants[i], point.problem.backward, by_events);
+      variants[i].time_is_busy = !by_events;
     }
   }
   data.conclusions.headline = compute_headline(variants);

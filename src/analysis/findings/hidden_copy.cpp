@@ -93,6 +93,7 @@ void find_hidden_copies(const FindingContext& c, std::vector<Finding>& out) {
                            : short_kernel_name(c.name(id));
     f.evidence.push_back(fmt::format("{}: {}, {} <- {}", c.region_label(copy.region), what,
                                      format_duration(a.dur_ns), c.chain_text(id)));
+    f.gpu_ns = std::max(f.gpu_ns, 0.0) + static_cast<double>(a.dur_ns);
     if (shown_op == kNoId) {
       shown_op = copy.op;
       op = std::string(c.trace.strings.view(c.trace.host_events[copy.op].name));

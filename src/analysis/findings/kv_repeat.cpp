@@ -81,6 +81,7 @@ void find_kv_repeat(const FindingContext& c, std::vector<Finding>& out) {
     f.regions_affected += hit;
   }
   if (f.regions_affected == 0 || copies == 0) return;
+  f.gpu_ns = copy_ns;
   const double region_ns = static_cast<double>(c.analysis.regions[typical].gpu_busy_ns);
   const double share = region_ns > 0 ? 100.0 * copy_ns / region_ns : 0;
   f.summary = fmt::format(
