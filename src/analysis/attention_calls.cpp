@@ -94,47 +94,6 @@ Kernels kernels_of(const Trace& t, const std::vector<GpuActivityId>& activities)
   return k;
 }
 
-// An attention op's call: its shapes and cost from the innermost op up to the outermost that
-// recorded them (a trace may keep the outer op's arguments alone).
-AttentionCall op_call(const FindingContext& c, const AttentionOp& a,
-                      const OpArgumentsOf& arguments) {
-  const Trace& t = c.trace;
-  AttentionCall call;
-  call.op = std::string(name_of(t, a.op));
-  call.backend_op = std::string(name_of(t, a.innermost));
-  const Kernels k = kernels_of(t, a.activities);
-  call.backend = detect_attention_backend(call.backend_op, k.names);
-  call.backward = call.backend_op.find("backward") != std::string::npos;
-  for (HostEventId e = a.innermost; e != kNoId; e = t.host_parent[e]) {
-    if (t.host_events[e].kind != HostKind::kCpuOp) continue;
-    const std::string_view name = name_of(t, e);
-    if (const auto args = arguments(e)) {
-      std::optional<AttentionShape> s = attention_shape(name, *args);
-      if (!s) s = flex_shape(name, *args);
-      if (s) {
-        set_shape(call, *s);
-        if (const auto cost = op_cost(name, *args)) {
-          call.flops = cost->flops;
-          call.bytes = cost->bytes;
-          call.assumed = cost->assumed;
-        } else {
-          call.flops = shape_flops(*s);
-          call.assumed =
-              "FlexAttention: the block mask's contents are not recorded, so every pair is "
-              "counted (an upper bound)";
-          call.causal.reset();
-        }
-        break;
-      }
-    }
-    if (e == a.op) break;
-  }
-  if (call.backend == AttentionBackend::kMath &&
-      name_of(t, a.op) == "aten::scaled_dot_product_attention")
-    if (const auto args = arguments(a.op)) call.note = math_fallback_note(*args);
-  return call;
-}
-
 // Fills a chain's shapes and FLOPs from its two products, Q K^T ([..., L, E] x [..., E, S]) and
 // P V ([..., L, S] x [..., S, Ev]). Every pair is computed, whatever a mask hides after. False
 // where their shapes were not recorded.
@@ -270,8 +229,8 @@ bool is_softmax_op(std::string_view name) {
 // [B, KVH, n_rep, S, D] (an aten::expand that records the size) and reshapes that to
 // [B, KVH * n_rep, S, D], so the products read as many K heads as query heads
 // (tests/data/models/llama-prefill-eager.json.gz: 4 KV heads expanded to 16). The expand is an
-// earlier op of the chain's thread under the same parent, after the previous chain's softmax;
-// none where no expand matches the K the first product read.
+// earlier op of the call's thread under the same parent, after the previous call (its softmax or
+// attention op); none where no expand matches the K the call read.
 std::optional<int64_t> repeated_kv_heads(const Trace& t, HostEventId first_product,
                                          const OpArgumentsOf& arguments,
                                          const AttentionCall& call) {
@@ -279,13 +238,18 @@ std::optional<int64_t> repeated_kv_heads(const Trace& t, HostEventId first_produ
   const HostEvent& product = t.host_events[first_product];
   const HostEventId parent = parent_op(t, first_product);
   const int64_t parent_start = parent == kNoId ? INT64_MIN : t.host_events[parent].start_ns;
-  for (size_t i = first_product.index(); i-- > 0;) {
+  // repeat_kv runs a few dozen events before the call it feeds; the bound keeps a model without
+  // it from a walk back to the step's start at every layer.
+  constexpr size_t kMaxEventsBack = 1000;
+  const size_t stop =
+      first_product.index() > kMaxEventsBack ? first_product.index() - kMaxEventsBack : 0;
+  for (size_t i = first_product.index(); i-- > stop;) {
     const HostEventId id(i);
     const HostEvent& e = t.host_events[id];
     if (e.pid != product.pid || e.tid != product.tid || e.start_ns < parent_start) break;
     if (e.kind != HostKind::kCpuOp) continue;
     const std::string_view name = name_of(t, id);
-    if (is_softmax_op(name)) break;  // the previous chain's
+    if (is_softmax_op(name) || is_attention_op(name)) break;  // the previous call's
     if (name != "aten::expand" || parent_op(t, id) != parent) continue;
     const auto args = arguments(id);
     if (!args || args->size() < 2) continue;
@@ -300,6 +264,54 @@ std::optional<int64_t> repeated_kv_heads(const Trace& t, HostEventId first_produ
   return std::nullopt;
 }
 
+std::string repeated_words(int64_t kv_heads, int64_t heads) {
+  return fmt::format(
+      "; K and V repeated from {} to {} heads before the call (repeat_kv): the model's "
+      "grouped-query attention",
+      kv_heads, heads);
+}
+
+// An attention op's call: its shapes and cost from the innermost op up to the outermost that
+// recorded them (a trace may keep the outer op's arguments alone).
+AttentionCall op_call(const FindingContext& c, const AttentionOp& a,
+                      const OpArgumentsOf& arguments) {
+  const Trace& t = c.trace;
+  AttentionCall call;
+  call.op = std::string(name_of(t, a.op));
+  call.backend_op = std::string(name_of(t, a.innermost));
+  const Kernels k = kernels_of(t, a.activities);
+  call.backend = detect_attention_backend(call.backend_op, k.names);
+  call.backward = call.backend_op.find("backward") != std::string::npos;
+  for (HostEventId e = a.innermost; e != kNoId; e = t.host_parent[e]) {
+    if (t.host_events[e].kind != HostKind::kCpuOp) continue;
+    const std::string_view name = name_of(t, e);
+    if (const auto args = arguments(e)) {
+      std::optional<AttentionShape> s = attention_shape(name, *args);
+      if (!s) s = flex_shape(name, *args);
+      if (s) {
+        set_shape(call, *s);
+        if (const auto cost = op_cost(name, *args)) {
+          call.flops = cost->flops;
+          call.bytes = cost->bytes;
+          call.assumed = cost->assumed;
+        } else {
+          call.flops = shape_flops(*s);
+          call.assumed =
+              "FlexAttention: the block mask's contents are not recorded, so every pair is "
+              "counted (an upper bound)";
+          call.causal.reset();
+        }
+        break;
+      }
+    }
+    if (e == a.op) break;
+  }
+  if (call.backend == AttentionBackend::kMath &&
+      name_of(t, a.op) == "aten::scaled_dot_product_attention")
+    if (const auto args = arguments(a.op)) call.note = math_fallback_note(*args);
+  return call;
+}
+
 // An unfused chain's call: the shapes of its two products, or, for its backward, of its forward.
 AttentionCall chain_call(const FindingContext& c, const AttentionOp& a,
                          const OpArgumentsOf& arguments, const ForwardOps& forwards) {
@@ -311,10 +323,7 @@ AttentionCall chain_call(const FindingContext& c, const AttentionOp& a,
     set_backward_chain(c, a, arguments, forwards, call);
   else if (set_products(c.trace, a.first_product, a.second_product, arguments, call))
     if (const auto kv_heads = repeated_kv_heads(c.trace, a.first_product, arguments, call)) {
-      call.assumed += fmt::format(
-          "; K and V repeated from {} to {} heads before the products (repeat_kv): the model's "
-          "grouped-query attention",
-          *kv_heads, *call.kv_heads);
+      call.assumed += repeated_words(*kv_heads, *call.kv_heads);
       call.kv_heads = kv_heads;
     }
   return call;
