@@ -281,6 +281,22 @@ TEST(Headline, ATracesIdleExplainsNoneOfItsGpuTime) {
   EXPECT_LT(*eager->explained_ns, eager->time_ns);
 }
 
+// Traces of different workloads: mistral's decode step reads 256 keys (its sliding window),
+// llama's 528; the gap is that difference, and the headline says so rather than pin it on a
+// finding or a kernel of mistral's (tests/data/models).
+TEST(Headline, ATraceOfAnotherWorkloadIsNotLikeForLike) {
+  const ReportData d = load({testing::fixture("models/llama-decode-sdpa.json.gz"),
+                             testing::fixture("models/mistral-decode-sdpa.json.gz")});
+  ASSERT_TRUE(d.conclusions.headline);
+  const HeadlineReason* mistral = reason_of(*d.conclusions.headline, "mistral-decode-sdpa");
+  ASSERT_NE(mistral, nullptr);
+  ASSERT_EQ(mistral->mismatches.size(), 1u);
+  EXPECT_NE(mistral->mismatches[0].find("16x1x256x64 vs 16x1x528x64"), std::string::npos)
+      << mistral->mismatches[0];
+  const std::string md = render_report_markdown(d);
+  EXPECT_NE(md.find("not like for like with the fastest"), std::string::npos) << md.substr(0, 800);
+}
+
 TEST(Headline, ForwardAndBackwardTimesAddUp) {
   using K = KernelClass;
   // A copy in each pass: 100 µs forward and 200 µs backward explain 300 µs of a 1000 µs gap.

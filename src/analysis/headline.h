@@ -63,6 +63,9 @@ struct HeadlineReason {
     std::optional<double> tensor_pipe_pct, fastest_tensor_pipe_pct;  // ncu, where measured
   };
   std::optional<KernelContrast> contrast;
+  // What makes its trace and the fastest's not like for like (workload_mismatch.h: another GPU,
+  // element type or attention shape): then no finding or kernel is its reason, the difference is.
+  std::vector<std::string> mismatches;
 };
 
 struct Headline {

@@ -4,6 +4,7 @@
 
 #include "analysis/masked_pairs.h"
 #include "analysis/run_counter_findings.h"
+#include "analysis/workload_mismatch.h"
 
 namespace attnprof {
 
@@ -86,6 +87,19 @@ void conclude_report(ReportData& data) {
     }
   }
   data.conclusions.headline = compute_headline(variants);
+  if (!data.run && data.conclusions.headline) {
+    // Traces of another GPU or workload than the fastest's: their gap is that difference, not
+    // what a finding or a kernel of theirs says (HTA's traces beside the H200's:
+    // tests/data/foreign).
+    Headline& h = *data.conclusions.headline;
+    const ReportVariant* fastest = nullptr;
+    for (const ReportVariant& v : data.variants)
+      if (v.name == h.fastest && v.analysis) fastest = &v;
+    for (HeadlineReason& r : h.slow)
+      for (const ReportVariant& v : data.variants)
+        if (fastest && v.name == r.variant && v.analysis)
+          r.mismatches = workload_mismatches(*v.analysis, *fastest->analysis);
+  }
   if (data.backward) {
     ReportBackward& b = *data.backward;
     b.conclusions = conclude_run(b.run, b.focus_point);

@@ -53,6 +53,12 @@ std::string one_finding(const std::string& id, const HeadlineReason& t);
 
 // One reason in words: what the finding is, and the time of the kernels it concerns.
 std::string finding_words(const HeadlineReason& r) {
+  if (!r.mismatches.empty()) {
+    std::string words;
+    for (const std::string& m : r.mismatches) words += (words.empty() ? "" : "; ") + m;
+    return "not like for like with the fastest (" + words +
+           "): the gap is that difference, not what a finding or kernel of its own says";
+  }
   if (!r.finding_id.empty() && !r.also_finding_id.empty()) {
     HeadlineReason also = r;
     also.explained_ns = r.also_explained_ns;
