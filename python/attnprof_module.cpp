@@ -14,8 +14,10 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <variant>
 #include <vector>
 
+#include "analysis/activity_columns.h"
 #include "analysis/kernel_class.h"
 #include "analysis/region_waits.h"
 #include "analysis/top_tables.h"
@@ -106,19 +108,19 @@ class TextColumn {
 
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 
-const char* kind_name(ActivityKind kind) {
-  return kind == ActivityKind::kKernel   ? "kernel"
-         : kind == ActivityKind::kMemcpy ? "memcpy"
-                                         : "memset";
+// What the trace does not give (the core's -1) is NaN, never -1, so that a mean is not silently
+// wrong: null in JSON, empty in CSV, NaN here (docs/METRICS.md, "Unknown values").
+double known(int64_t value) {
+  return value < 0 ? kMissing : static_cast<double>(value);
 }
 
 // Where each row comes from: the trace (its path and rank), the region (name and index).
 struct Origin {
   TextColumn trace;
-  Column<int64_t> rank;
+  Column<double> rank;  // NaN without distributedInfo
   void push(const TraceAnalysis& t) {
     trace.push(t.path);
-    rank.push(t.rank);
+    rank.push(known(t.rank));
   }
   void append(const Origin& other) {
     trace.append(other.trace);
@@ -213,52 +215,57 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
   return d;
 }
 
-// The columns of `attnprof analyze --format csv` (render/activity_csv.h), with the same names,
-// filled region by region as the core hands the rows over (AnalyzeOptions::take_activities):
+// The columns of `attnprof analyze --format csv`, with the same names: where the row is, then the
+// activity column catalog's (analysis/activity_columns.h), with its rule for unknown values (NaN).
+// Filled region by region as the core hands the rows over (AnalyzeOptions::take_activities):
 // that runs beside the findings, and without the GIL.
 class ActivityColumns {
  public:
+  ActivityColumns() {
+    for (const ActivityColumn& c : activity_columns()) {
+      if (c.type == ActivityColumnType::kText)
+        columns_.emplace_back(TextColumn());
+      else if (c.type == ActivityColumnType::kInteger)
+        columns_.emplace_back(Column<int64_t>());
+      else
+        columns_.emplace_back(Column<double>());
+    }
+  }
+
   void add(const TraceAnalysis& t, size_t region, const std::vector<ActivityRow>& rows) {
     const RegionSummary& r = t.regions[region];
     const bool is_typical = int(region) == t.typical_region;
+    const auto catalog = activity_columns();
     for (const ActivityRow& a : rows) {
       origin_.push(t);
       region_.push(r.name);
       region_index_.push(int64_t(region));
+      region_pid_.push(int64_t(r.pid));
       typical_.push(is_typical);
-      kind_.push(kind_name(a.kind));
-      short_name_.push(a.short_name);
-      name_.push(a.name);
-      launch_api_.push(a.launch_api);
-      chain_.clear();  // one buffer for every row's chain: no allocation per row
-      for (const auto& op : a.op_chain) {
-        if (!chain_.empty()) chain_ += " > ";
-        chain_ += op;
+      for (size_t i = 0; i < catalog.size(); ++i) {
+        const ActivityColumn& c = catalog[i];
+        if (auto* text = std::get_if<TextColumn>(&columns_[i])) {
+          text->push(c.text(a, scratch_));
+        } else if (auto* integer = std::get_if<Column<int64_t>>(&columns_[i])) {
+          integer->push(static_cast<int64_t>(c.number(a).value_or(0)));
+        } else {
+          std::get<Column<double>>(columns_[i]).push(c.number(a).value_or(kMissing));
+        }
       }
-      op_chain_.push(chain_);
-      attribution_.push(attribution_name(a.attribution));
-      memcpy_kind_.push(a.memcpy_kind);
-      grid_x_.push(a.grid[0]);
-      grid_y_.push(a.grid[1]);
-      grid_z_.push(a.grid[2]);
-      block_x_.push(a.block[0]);
-      block_y_.push(a.block[1]);
-      block_z_.push(a.block[2]);
-      registers_.push(a.registers_per_thread);
-      shared_memory_.push(a.shared_memory_bytes);
-      occupancy_.push(a.occupancy_pct.value_or(kMissing));
-      limiter_.push(a.occupancy_limiter);
-      kineto_occupancy_.push(a.kineto_occupancy_pct.value_or(kMissing));
-      bytes_.push(a.bytes);
-      stream_.push(a.stream);
-      start_us_.push(a.start_ns / 1000.0);
-      duration_us_.push(a.duration_ns / 1000.0);
     }
   }
 
   // Appends another trace's columns after these.
   void append(const ActivityColumns& o) {
-    for_each_column(o, [](auto& mine, const auto& theirs) { mine.append(theirs); });
+    origin_.append(o.origin_);
+    region_.append(o.region_);
+    region_index_.append(o.region_index_);
+    region_pid_.append(o.region_pid_);
+    typical_.append(o.typical_);
+    for (size_t i = 0; i < columns_.size(); ++i)
+      std::visit(
+          [&](auto& mine) { mine.append(std::get<std::decay_t<decltype(mine)>>(o.columns_[i])); },
+          columns_[i]);
   }
 
   py::dict to_python() const {
@@ -266,55 +273,22 @@ class ActivityColumns {
     origin_.into(d);
     d["region"] = region_.to_python();
     d["region_index"] = region_index_.to_python();
+    d["region_pid"] = region_pid_.to_python();
     d["typical"] = typical_.to_python();
-    d["kind"] = kind_.to_python();
-    d["short_name"] = short_name_.to_python();
-    d["name"] = name_.to_python();
-    d["launch_api"] = launch_api_.to_python();
-    d["op_chain"] = op_chain_.to_python();
-    d["attribution"] = attribution_.to_python();
-    d["memcpy_kind"] = memcpy_kind_.to_python();
-    d["grid_x"] = grid_x_.to_python();
-    d["grid_y"] = grid_y_.to_python();
-    d["grid_z"] = grid_z_.to_python();
-    d["block_x"] = block_x_.to_python();
-    d["block_y"] = block_y_.to_python();
-    d["block_z"] = block_z_.to_python();
-    d["registers_per_thread"] = registers_.to_python();
-    d["shared_memory_bytes"] = shared_memory_.to_python();
-    d["occupancy_pct"] = occupancy_.to_python();
-    d["occupancy_limiter"] = limiter_.to_python();
-    d["kineto_occupancy_pct"] = kineto_occupancy_.to_python();
-    d["bytes"] = bytes_.to_python();
-    d["stream"] = stream_.to_python();
-    d["start_us"] = start_us_.to_python();
-    d["duration_us"] = duration_us_.to_python();
+    const auto catalog = activity_columns();
+    for (size_t i = 0; i < catalog.size(); ++i)
+      d[py::str(catalog[i].name.data(), catalog[i].name.size())] =
+          std::visit([](const auto& column) { return column.to_python(); }, columns_[i]);
     return d;
   }
 
  private:
-  template <typename F>
-  void for_each_column(const ActivityColumns& o, F f) {
-    f(origin_, o.origin_), f(region_, o.region_);
-    f(region_index_, o.region_index_), f(typical_, o.typical_), f(kind_, o.kind_);
-    f(short_name_, o.short_name_), f(name_, o.name_), f(launch_api_, o.launch_api_);
-    f(op_chain_, o.op_chain_), f(attribution_, o.attribution_), f(memcpy_kind_, o.memcpy_kind_),
-        f(grid_x_, o.grid_x_);
-    f(grid_y_, o.grid_y_), f(grid_z_, o.grid_z_), f(block_x_, o.block_x_);
-    f(block_y_, o.block_y_), f(block_z_, o.block_z_), f(registers_, o.registers_);
-    f(shared_memory_, o.shared_memory_), f(occupancy_, o.occupancy_), f(limiter_, o.limiter_);
-    f(kineto_occupancy_, o.kineto_occupancy_), f(bytes_, o.bytes_), f(stream_, o.stream_);
-    f(start_us_, o.start_us_), f(duration_us_, o.duration_us_);
-  }
-
   Origin origin_;
-  TextColumn region_, kind_, short_name_, name_, launch_api_, op_chain_, attribution_, memcpy_kind_,
-      limiter_;
-  Column<int64_t> region_index_, grid_x_, grid_y_, grid_z_, block_x_, block_y_, block_z_,
-      registers_, shared_memory_, bytes_, stream_;
-  Column<double> occupancy_, kineto_occupancy_, start_us_, duration_us_;
+  TextColumn region_;
+  Column<int64_t> region_index_, region_pid_;
   Column<bool> typical_;
-  std::string chain_;
+  std::vector<std::variant<TextColumn, Column<int64_t>, Column<double>>> columns_;
+  std::string scratch_;  // one buffer for every row's op chain: no allocation per row
 };
 
 py::dict finding_columns(const std::vector<TraceAnalysis>& traces) {
@@ -481,17 +455,18 @@ py::dict module_columns(const std::vector<TraceAnalysis>& traces) {
 py::dict trace_columns(const std::vector<TraceAnalysis>& traces) {
   Origin origin;
   TextColumn pattern, backend, device;
-  Column<int64_t> world_size, events, json_bytes, regions, typical, warnings, markers;
+  Column<int64_t> events, json_bytes, regions, warnings, markers;
+  Column<double> world_size, typical;  // NaN when unknown
   for (const TraceAnalysis& t : traces) {
     origin.push(t);
     pattern.push(t.region_pattern);
     backend.push(t.distributed_backend);
-    world_size.push(t.world_size);
+    world_size.push(known(t.world_size));
     device.push(t.devices.empty() ? std::string() : t.devices.front().name);
     events.push(int64_t(t.events));
     json_bytes.push(int64_t(t.json_bytes));
     regions.push(int64_t(t.regions.size()));
-    typical.push(t.typical_region);
+    typical.push(known(t.typical_region));
     warnings.push(int64_t(t.diagnostics.total()));
     markers.push(int64_t(t.markers.size()));
   }

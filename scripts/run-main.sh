@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Installing and building take minutes on a fresh machine: say what is happening, on stderr, so
-# that stdout stays the study's output (issue 12).
+# that stdout stays the study's output (docs/SECURITY.md).
 status() { echo "run-main: $*" >&2; }
 status "checking the Debian packages, then configuring and building attnprof (minutes the first time)..."
 started=$SECONDS

@@ -162,7 +162,8 @@ TEST(Regions, KernelsLaunchedFromAnotherThreadBelongToTheStepByTime) {
 TEST(Regions, NestedRegionsOfOneNameEachHoldTheirMembers) {
   // One long `forward` around two short ones (modules that each annotate "forward"), a second
   // process's launch inside them, and a kernel without a launch, placed by its own time. The
-  // sweep that replaced the walk back over earlier regions (issue 12) must place each the same.
+  // sweep that replaced the walk back over earlier regions (docs/SECURITY.md) must place each the
+  // same.
   testing::TempFile file("nested.json", R"json({"traceEvents": [
     {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 0, "dur": 1000},
     {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 10, "dur": 90},
@@ -190,7 +191,7 @@ TEST(Regions, NestedRegionsOfOneNameEachHoldTheirMembers) {
     return out;
   };
   // In GPU start order; d is process 2's. e has no launch in the trace (correlation 99), so it
-  // is in no region (issue 11: placing it by its start time put work of before the trace into
+  // is in no region (placing it by its start time put work of before the trace into
   // the first step).
   EXPECT_EQ(names(0), "bca");
   EXPECT_EQ(names(1), "a");

@@ -1,6 +1,6 @@
-// `attnprof analyze` on several traces (issue 7), end to end: folders, --jobs, the cross-trace
-// section checked against the per-trace numbers of the same output, an error in one file, and
-// the progress line: silent into a pipe, drawn and erased on a terminal.
+// `attnprof analyze` on several traces (docs/ARCHITECTURE.md), end to end: folders, --jobs, the
+// cross-trace section checked against the per-trace numbers of the same output, an error in one
+// file, and the progress line: silent into a pipe, drawn and erased on a terminal.
 
 #include <fcntl.h>
 #include <pty.h>
@@ -106,7 +106,8 @@ TEST(AnalyzeMany, AFolderIsReadInNaturalOrder) {
   ASSERT_NE(third, std::string::npos) << r.out;
   EXPECT_LT(first, second);
   EXPECT_LT(second, third);
-  // Three attention variants, not the ranks of one run (issue 16): not compared, and said so.
+  // Three attention variants, not the ranks of one run (include/attnprof/cross_trace.h): not
+  // compared, and said so.
   EXPECT_EQ(r.out.find("across 3 traces"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Not compared across traces: they are not the ranks of one distributed run"),
             std::string::npos)
@@ -114,7 +115,8 @@ TEST(AnalyzeMany, AFolderIsReadInNaturalOrder) {
 }
 
 // The main job's old output: "spread 1541.6 %, slowest sdpa-math" across seven variants, which
-// means nothing (issue 16). Ranks of one run are compared; anything else is not.
+// means nothing (include/attnprof/cross_trace.h). Ranks of one run are compared; anything else is
+// not.
 TEST(AnalyzeMany, OnlyRanksOfOneRunAreCompared) {
   TraceSet set;
   const std::string rank0 = set.rank_copy(0, 2, "r0.json"), rank1 = set.rank_copy(1, 2, "r1.json");

@@ -1,5 +1,6 @@
-// `attnprof annotate` (issue 16): the copy keeps every original event, adds attnprof's findings,
-// the typical region and the hidden copies' links, and attnprof reads it back with its markers.
+// `attnprof annotate` (docs/json-schema.md): the copy keeps every original event, adds attnprof's
+// findings, the typical region and the hidden copies' links, and attnprof reads it back with its
+// markers.
 
 #include <map>
 #include <set>

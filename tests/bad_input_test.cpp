@@ -154,8 +154,8 @@ TEST(BadInput, MistypedAndNegativeFieldsAreCountedNotFatal) {
   auto r = run_cli("analyze --format json " + file.path());
   EXPECT_EQ(r.exit_code, 0) << r.output;
   for (const char* expected :
-       {"\"negative duration\": 1", "\"mistyped field\": 2", "\"missing field\": 1",
-        "\"unknown category\": 1", "\"unknown phase\": 1"})
+       {"\"negative_duration\": 1", "\"mistyped_field\": 2", "\"missing_field\": 1",
+        "\"unknown_category\": 1", "\"unknown_phase\": 1"})
     EXPECT_NE(r.output.find(expected), std::string::npos) << expected << "\n" << r.output;
 }
 

@@ -32,15 +32,15 @@ std::string refused(const std::string& text) {
 }
 
 TEST(CheckBaseline, ParsesScaledAndShiftedBaselineValues) {
-  const Expectation e = parsed("gpu_time_ms <= baseline.gpu_time_ms * 1.05");
+  const Expectation e = parsed("gpu_busy_us <= baseline.gpu_busy_us * 1.05");
   const Comparison& c = e.all_of[0];
   ASSERT_TRUE(c.baseline);
-  EXPECT_EQ(c.baseline->metric, "gpu_time_ms");
+  EXPECT_EQ(c.baseline->metric, "gpu_busy_us");
   EXPECT_EQ(c.baseline->op, '*');
   EXPECT_DOUBLE_EQ(c.baseline->applied_to(2.0), 2.1);
   EXPECT_DOUBLE_EQ(parsed("kernels <= baseline.kernels + 1").all_of[0].baseline->applied_to(5), 6);
   EXPECT_DOUBLE_EQ(parsed("kernels > baseline.kernels - 2").all_of[0].baseline->applied_to(5), 3);
-  EXPECT_DOUBLE_EQ(parsed("wall_ms < baseline.wall_ms / 2").all_of[0].baseline->applied_to(5), 2.5);
+  EXPECT_DOUBLE_EQ(parsed("wall_us < baseline.wall_us / 2").all_of[0].baseline->applied_to(5), 2.5);
   const Expectation two = parsed("kernels == baseline.kernels and memcpy <= baseline.memcpy");
   ASSERT_EQ(two.all_of.size(), 2u);
   EXPECT_TRUE(two.all_of[1].baseline);
@@ -64,11 +64,11 @@ TEST(CheckBaseline, RefusesWhatCannotBeCompared) {
 TEST(CheckBaseline, ComparesAgainstTheBaselinesMedian) {
   const TraceAnalysis flash = analyze_fixture("study_sdpa-flash.json.gz", "forward");
   const TraceAnalysis naive = analyze_fixture("study_naive.json.gz", "forward");
-  const auto within = parsed("gpu_time_ms <= baseline.gpu_time_ms * 1.05");
-  // Flash (0.158 ms) is far inside 1.05 x naive (2.27 ms); naive is far outside 1.05 x flash.
+  const auto within = parsed("gpu_busy_us <= baseline.gpu_busy_us * 1.05");
+  // Flash (158 µs) is far inside 1.05 x naive (2271 µs); naive is far outside 1.05 x flash.
   auto r = check_expectations({within}, flash, &naive);
   EXPECT_TRUE(r[0].holds) << r[0].actual;
-  EXPECT_NE(r[0].actual.find("against baseline.gpu_time_ms * 1.05 = 2.38"), std::string::npos)
+  EXPECT_NE(r[0].actual.find("against baseline.gpu_busy_us * 1.05 = 2384.778"), std::string::npos)
       << r[0].actual;
   r = check_expectations({within}, naive, &flash);
   EXPECT_FALSE(r[0].holds);
@@ -94,7 +94,7 @@ TEST(CheckBaseline, CommandLineGatesAStudyVariantByVariant) {
   fs::copy_file(study / "naive.json.gz", candidate / "traces/sdpa-flash.json.gz");
   fs::copy_file(study / "naive.json.gz", candidate / "traces/new-variant.json.gz");
   const std::string gate = " --baseline " + std::string(ATTNPROF_SOURCE_DIR) +
-                           "/examples/h200-study --expect 'gpu_time_ms <= baseline.gpu_time_ms * "
+                           "/examples/h200-study --expect 'gpu_busy_us <= baseline.gpu_busy_us * "
                            "1.05'";
   auto r = run_cli("check --wide " + candidate.string() + gate);
   EXPECT_EQ(r.exit_code, 1) << r.output;
@@ -162,7 +162,7 @@ TEST(CheckJunit, TheExampleGateScriptPassesTheShippedStudyAgainstItself) {
   std::ifstream in(xml.path());
   const std::string junit((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(junit.find("failures=\"0\""), std::string::npos);
-  EXPECT_NE(junit.find("gpu_time_ms &lt;= baseline.gpu_time_ms * 1.05"), std::string::npos);
+  EXPECT_NE(junit.find("gpu_busy_us &lt;= baseline.gpu_busy_us * 1.05"), std::string::npos);
 }
 
 }  // namespace

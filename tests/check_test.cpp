@@ -42,8 +42,8 @@ TEST(ExpectationParse, ComparisonsOfEachType) {
   EXPECT_EQ(e.all_of[0].op, CompareOp::kEq);
   EXPECT_EQ(e.all_of[0].number, 1.0);
 
-  e = parse_ok("  gpu_time_ms<0.2  ");
-  EXPECT_EQ(e.text, "gpu_time_ms<0.2");
+  e = parse_ok("  gpu_busy_us<0.2  ");
+  EXPECT_EQ(e.text, "gpu_busy_us<0.2");
   EXPECT_EQ(e.all_of[0].op, CompareOp::kLt);
   EXPECT_DOUBLE_EQ(*e.all_of[0].number, 0.2);
 
@@ -108,9 +108,10 @@ TEST(ExpectationCheck, FlashForwardHoldsWhatTheStudySays) {
   auto parsed = parse_expectations(
       "kernels == 1\nmemcpy == 0\nmain_kernel ~ \"flash\"\nmain_kernel ~ \"PYTORCH_FLASH\"\n"
       "launch_api == cudaLaunchKernel\noccupancy_pct >= 10\nkineto_occupancy_pct == 13\n"
-      "registers == 255\nshared_memory_kb == 48\ngrid_blocks == 1024\nkernels.fused_attention == "
+      "registers_per_thread == 255\nshared_memory_bytes == 49152\ngrid_blocks == "
+      "1024\nkernels.fused_attention == "
       "1\n"
-      "gpu_time_ms < 0.2\nregions == 3\n",
+      "gpu_busy_us < 200\nregions == 3\n",
       "inline");
   ASSERT_TRUE(parsed.ok()) << parsed.error().message;
   auto results = check_expectations(*parsed, t);
@@ -142,8 +143,8 @@ TEST(ExpectationCheck, FailuresShowTheActualValue) {
 }
 
 TEST(ExpectationCheck, NoMatchingRegionFailsWithTheReason) {
-  // analyze_file refuses a pattern that matches nothing (the CLI's rule, issue 12); a library
-  // user who summarizes the trace anyway gets each metric's reason.
+  // analyze_file refuses a pattern that matches nothing (the CLI's rule, docs/SECURITY.md); a
+  // library user who summarizes the trace anyway gets each metric's reason.
   auto trace = read_trace(fixture("study_sdpa-flash.json.gz"), Limits{});
   ASSERT_TRUE(trace.ok());
   AnalyzeOptions options;
@@ -175,6 +176,42 @@ TEST(CheckCommand, FlashPassesWithExitZero) {
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("ok    main_kernel ~ \"flash\""), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("5 of 5 expectations hold"), std::string::npos) << r.output;
+}
+
+// The names check used before it took analyze's (docs/METRICS.md, "Renamed") still work for one
+// release, in their old units, with one note per name on stderr.
+TEST(CheckCommand, OldMetricNamesKeepTheirOldUnitsWithANote) {
+  const TraceAnalysis t = analyze_fixture("study_sdpa-flash.json.gz", "forward");
+  const MetricValue us = metric_value(t, "gpu_busy_us"), ms = metric_value(t, "gpu_time_ms");
+  ASSERT_TRUE(us.available && ms.available);
+  EXPECT_NEAR(ms.number.median * 1000, us.number.median, 1e-9);
+  EXPECT_NEAR(ms.number.max * 1000, us.number.max, 1e-9);
+  EXPECT_DOUBLE_EQ(metric_value(t, "shared_memory_kb").number.median * 1024,
+                   metric_value(t, "shared_memory_bytes").number.median);
+  EXPECT_EQ(metric_value(t, "registers").number.median, 255);
+  EXPECT_FALSE(metric_value(t, "gpu_time_ms.gemmm").available);
+  // Only the current names are listed (check's JSON "metrics", docs/METRICS.md).
+  for (const auto& info : metric_catalog()) EXPECT_EQ(info.name.find("_ms"), std::string::npos);
+
+  auto r = run_cli("check --region forward " + fixture("study_sdpa-flash.json.gz") +
+                   " --expect 'gpu_time_ms < 0.2 and gpu_time_ms > 0.15' --expect "
+                   "'shared_memory_kb == 48' --expect 'gpu_time_ms.fused_attention > 0.1'");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const std::string note = "note: metric gpu_time_ms (ms) is now gpu_busy_us (µs)";
+  const size_t at = r.output.find(note);
+  ASSERT_NE(at, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find(note, at + 1), std::string::npos) << "said once: " << r.output;
+  EXPECT_NE(r.output.find("shared_memory_kb (KiB) is now shared_memory_bytes (bytes)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("gpu_time_ms.fused_attention (ms) is now gpu_time_us.fused_attention"),
+            std::string::npos)
+      << r.output;
+  // A current name draws no note.
+  r = run_cli("check --region forward " + fixture("study_sdpa-flash.json.gz") +
+              " --expect 'gpu_busy_us < 200'");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find("note:"), std::string::npos) << r.output;
 }
 
 TEST(CheckCommand, AFailedExpectationExitsOneWithTheActualValue) {
@@ -239,13 +276,13 @@ TEST(CheckCommand, JsonOutputCarriesResultsAndEveryMetric) {
   auto r = run_cli("check --region forward --format json " + fixture("study_sdpa-cudnn.json.gz") +
                    " --expect 'kineto_occupancy_pct == 0'");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("\"schemaVersion\": 2"), std::string::npos);
+  EXPECT_NE(r.output.find("\"schemaVersion\": 3"), std::string::npos);
   EXPECT_NE(r.output.find("\"all_hold\": true"), std::string::npos);
   EXPECT_NE(r.output.find("\"launch_api\": \"cuLaunchKernelEx\""), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("\"kernels.fused_attention\": {"), std::string::npos) << r.output;
 }
 
-// `"actual": "5"` made every script parse a string (issue 16): values are numbers, texts are
+// `"actual": "5"` made every script parse a string (docs/STUDY.md): values are numbers, texts are
 // texts, and the words stay beside them.
 TEST(CheckCommand, JsonActualValuesAreNumbers) {
   auto r =
@@ -264,7 +301,7 @@ TEST(CheckCommand, JsonActualValuesAreNumbers) {
   EXPECT_EQ(std::string_view(results.at(1)["actual"]["main_kernel"]), "softmax_warp_forward<...>");
 
   // A metric the trace cannot give is null, not a string: a region that ran no kernel has no
-  // main kernel. (A region pattern that matches nothing is bad input, exit 2, since issue 12.)
+  // main kernel. (A region pattern that matches nothing is bad input, exit 2: docs/SECURITY.md.)
   r = run_cli("check --region forward --format json " + fixture("cpu_only.json.gz") +
               " --expect 'main_kernel ~ \"softmax\"'");
   EXPECT_EQ(r.exit_code, 1) << r.output;
@@ -309,7 +346,7 @@ TEST(VariantExpectations, PrefixesNameVariantsOrEvery) {
       << bad.error().message;
 }
 
-// The study's claims, checked on the shipped study's traces without a GPU (issue 16).
+// The study's claims, checked on the shipped study's traces without a GPU (docs/STUDY.md).
 TEST(CheckStudy, TheShippedStudyHoldsItsOwnClaims) {
   const std::string study = std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study";
   const std::string expect = std::string(ATTNPROF_SOURCE_DIR) + "/examples/study.expect";

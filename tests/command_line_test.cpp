@@ -1,6 +1,6 @@
-// The command-line habits people expect (issue 12): --version, "did you mean", size suffixes,
-// negative limits refused, --quiet, `--` before a file name, and one rule for a region pattern
-// that matches nothing, in every command.
+// The command-line habits people expect (docs/SECURITY.md): --version, "did you mean", size
+// suffixes, negative limits refused, --quiet, `--` before a file name, and one rule for a region
+// pattern that matches nothing, in every command.
 
 #include <gtest/gtest.h>
 

@@ -32,6 +32,19 @@ TEST(DiagnosticTable, NamesAreWhatTheOutputsPrint) {
   EXPECT_EQ(diagnostic_name(DiagnosticKind::kScopesAsOps), "scopes written as ops");
 }
 
+// JSON's keys (warnings.by_kind, first[].kind) are the ids: snake_case, unique, stable.
+TEST(DiagnosticTable, IdsAreSnakeCaseKeys) {
+  std::set<std::string_view> ids;
+  for (const DiagnosticDescription& d : diagnostic_table()) {
+    EXPECT_TRUE(ids.insert(d.id).second) << "two kinds with id " << d.id;
+    EXPECT_FALSE(d.id.empty()) << d.name;
+    for (char c : d.id) EXPECT_TRUE((c >= 'a' && c <= 'z') || c == '_') << d.id;
+    EXPECT_EQ(diagnostic_id(d.kind), d.id);
+  }
+  EXPECT_EQ(diagnostic_id(DiagnosticKind::kUnknownCategory), "unknown_category");
+  EXPECT_EQ(diagnostic_id(DiagnosticKind::kGpuBeforeLaunch), "gpu_before_launch");
+}
+
 TEST(DiagnosticTable, SeverityAndSource) {
   EXPECT_EQ(describe(DiagnosticKind::kNegativeDuration).severity, DiagnosticSeverity::kDataLoss);
   EXPECT_EQ(describe(DiagnosticKind::kGpuBeforeLaunch).severity, DiagnosticSeverity::kInfo);

@@ -222,7 +222,7 @@ TEST(DiffCommand, JsonAndMarkdown) {
           "cudaMemcpyAsync |"),
       std::string::npos)
       << md.output;
-  // Names in full below the table (issue 16).
+  // Names in full below the table (tests/markdown_names_test.cpp).
   EXPECT_NE(md.output.find("<details><summary>Kernel names in full</summary>\n\n1. Memcpy DtoD "
                            "\\(Device -&gt; Device\\)\n"),
             std::string::npos)

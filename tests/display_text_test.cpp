@@ -1,6 +1,6 @@
-// Names from a trace cannot subvert any output (issue 12): control bytes are escaped as \xNN in
-// text, Markdown, diff, check and errors; long names are cut between characters; newlines and `|`
-// forge no row or heading; JSON and HTML keep their own escaping.
+// Names from a trace cannot subvert any output (docs/SECURITY.md): control bytes are escaped as
+// \xNN in text, Markdown, diff, check and errors; long names are cut between characters; newlines
+// and `|` forge no row or heading; JSON and HTML keep their own escaping.
 
 #include <gtest/gtest.h>
 

@@ -53,7 +53,8 @@ const Known kKnown[] = {
     {"sync-wait-sum-beyond-int64.json", nullptr, 0},
     // Names with ESC, BEL, CR, BS, C1 CSI, DEL, newlines and pipes in every place a name can be
     // (region, op, launch, kernel, memcpy, device, backend): the fuzz target aborts when one
-    // reaches text or Markdown output raw (issue 12). Written by review, not found by the fuzzer.
+    // reaches text or Markdown output raw (docs/SECURITY.md). Written by review, not found by the
+    // fuzzer.
     {"control-bytes-in-names.json", nullptr, -1},
 };
 

@@ -1,6 +1,6 @@
-// The report's headline (issue 16): the fastest variant, its speed-up over naive, one reason per
-// slow variant weighed by the time it explains; on the shipped H200 study and on constructed
-// variants where each rule of the choice decides.
+// The report's headline (src/analysis/headline.h): the fastest variant, its speed-up over naive,
+// one reason per slow variant weighed by the time it explains; on the shipped H200 study and on
+// constructed variants where each rule of the choice decides.
 
 #include <gtest/gtest.h>
 
@@ -368,8 +368,9 @@ TEST(BackwardStudy, ShippedStudyShowsItsTableFindingsAndHeadline) {
             std::string::npos);
 }
 
-// Issue 16: findings that explain time first, the most time first, the headline's reason leading;
-// before, they came in the rules' order (naive's 255 µs copy before its 1.96 ms of unfused passes).
+// Findings that explain time first (docs/METRICS.md, "Findings"), the most time first, the
+// headline's reason leading; before, they came in the rules' order (naive's 255 µs copy before
+// its 1.96 ms of unfused passes).
 TEST(Headline, FindingsAreRankedByTheTimeTheyExplain) {
   using K = KernelClass;
   const std::vector<std::string> ids = {"hidden-copy", "persistent-kernel", "not-fused",

@@ -327,13 +327,17 @@ TEST(HostileEscaping, CsvFormulaCellsArePrefixedAndControlsEscaped) {
             "\\x1b[31mred\\x0d\\x0arow,-\n");
 }
 
-// Without distributedInfo the rank is unknown: empty, as every unknown CSV value
-// (docs/json-schema.md), never -1 nor a 0 that another trace would share.
+// Without distributedInfo the rank is unknown: an empty field, as every unknown (docs/METRICS.md),
+// never a 0 that a groupby would take for rank 0.
 TEST(HostileEscaping, CsvRankIsEmptyWithoutDistributedInfo) {
   auto r = run_cli("analyze --format csv " + fixture(kTrace));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string first_row = r.output.substr(r.output.find('\n') + 1, 200);
   EXPECT_EQ(first_row.find(fixture(kTrace) + ",,"), 0u) << first_row;
+  // A rank the trace gives is written.
+  r = run_cli("analyze --format csv " + fixture("ranks/ddp_rank1.json.gz"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("ddp_rank1.json.gz,1,"), std::string::npos) << r.output.substr(0, 400);
 }
 
 TEST(HostileEscaping, MarkdownCellsForgeNoLinkOrImage) {

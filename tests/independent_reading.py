@@ -72,7 +72,7 @@ def read_regions(doc, pattern):
     events = doc["traceEvents"] if isinstance(doc, dict) else doc
     complete = [e for e in events if isinstance(e, dict) and e.get("ph") == "X"]
     annotations = [e for e in complete if e.get("cat") == "user_annotation" or
-                   (e.get("cat") == LEGACY_OP and e["name"].startswith("ProfilerStep#"))]
+                  (e.get("cat") == LEGACY_OP and e["name"].startswith("ProfilerStep#"))]
     if pattern is None:
         steps = [a for a in annotations if fnmatch.fnmatchcase(a["name"], "ProfilerStep#*")]
         pattern = "ProfilerStep#*" if steps else ""
@@ -256,7 +256,7 @@ def main():
     cmd = [attnprof, "analyze", "--format", "json", trace] + (["--region", pattern] if pattern else [])
     run = subprocess.run(cmd, capture_output=True, text=True)
     if expected == []:
-        # A pattern that matches nothing is bad input in every command (issue 12).
+        # A pattern that matches nothing is bad input in every command (docs/SECURITY.md).
         agree = run.returncode == 2 and "no region matches" in run.stderr
         print(f"{trace} [{pattern}]: no region, exit {run.returncode}: "
               f"{'AGREE' if agree else 'DISAGREE'}")
@@ -290,7 +290,7 @@ def main():
         problems += breakdown_problems(e["name"], r["time_breakdown"],
                                        r["communication_overlap_pct"], e["breakdown"])
         theirs = {s["stream"]: tuple(round(s[k] * 1000) for k in
-                                     ("host_wait_us", "kernel_gap_us", "other_us"))
+                                    ("host_wait_us", "kernel_gap_us", "other_us"))
                   for s in r["idle_by_stream"]}
         if theirs != e["idle_by_stream"]:
             problems.append(f"{e['name']}: idle by stream {theirs} != {e['idle_by_stream']}")

@@ -1,6 +1,6 @@
-// analyze's JSON written as each trace is analyzed (issue 13): the same bytes as the rendering of
-// analyses made first, the traces in input order whatever finishes first, and a writer that hands
-// its text to a file as it goes.
+// analyze's JSON written as each trace is analyzed (docs/PERFORMANCE.md): the same bytes as the
+// rendering of analyses made first, the traces in input order whatever finishes first, and a writer
+// that hands its text to a file as it goes.
 
 #include <gtest/gtest.h>
 

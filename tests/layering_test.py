@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
-"""Fails when a file of src/ or include/ includes a header from a higher layer.
+"""Fails when a file of src/ or include/ includes a header from a higher layer, or when a front end
+beside the CLI (bench/, python/) includes what docs/ARCHITECTURE.md does not allow it.
 
 The layers, from the bottom up, are those of docs/ARCHITECTURE.md ("Layers"): a file may include
 headers of its own folder and of the folders below it. `#include "folder/..."` names the folder;
 `#include "attnprof/..."` is the public API (include/attnprof/, the lowest layer). System and
 library headers (<...>) are not checked.
+
+The front ends (ARCHITECTURE.md, "Front ends") stand where cli/ stands, on top of the core, and
+call it as the CLI does: each may include the public API, the core's folders listed in
+FRONT_ENDS[...] and its own files (a name without a folder, or its own folders), never the
+model's tables (model/: a front end reads analyses, not the raw trace), never cli/ (a sibling),
+never the other front end.
 
 usage: layering_test.py ROOT          check the tree at ROOT; prints each upward include
        layering_test.py --self-test   check that the check fails on trees made to break it
@@ -19,6 +26,16 @@ import tempfile
 LAYERS = ["attnprof", "base", "io", "model", "reader", "analysis", "render", "pipeline", "cli"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+# What each front end may include besides the public API and its own files: the core's folders.
+# The bench also reads what only it writes or runs (reader/: its summary.json, ncu's CSV, a trace
+# it reads twice, forward and backward); the Python module reads traces and runs through the
+# pipeline, as the CLI does.
+FRONT_ENDS = {
+    # The bench's own folders: its sources' subfolders and its public C ABI.
+    "bench": {"core": ["base", "io", "reader", "analysis", "render", "pipeline"],
+              "own": ["libtorch", "attnprof_bench"]},
+    "python": {"core": ["base", "io", "analysis", "render", "pipeline"], "own": []},
+}
 # Known upward includes, as (file, header), each with a comment naming the change that removes it.
 # An entry that no longer occurs fails the check too, so that the list only shrinks. None today.
 KNOWN = set()
@@ -61,6 +78,33 @@ def violations(root):
                         elif RANK[target] > RANK[layer]:
                             found.append(
                                 (relative, number, header, f"{layer} includes {target}, a higher layer"))
+    return found + front_end_violations(root)
+
+
+def front_end_violations(root):
+    """(file, line number, included header, why) for each include of a front end it may not make."""
+    found = []
+    for front_end, allowed in FRONT_ENDS.items():
+        for directory, _, files in os.walk(os.path.join(root, front_end)):
+            for name in sorted(files):
+                if not name.endswith((".h", ".cpp", ".cu")):
+                    continue
+                path = os.path.join(directory, name)
+                relative = os.path.relpath(path, root)
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    for number, line in enumerate(f, 1):
+                        match = INCLUDE.match(line)
+                        if not match or "/" not in match.group(1):
+                            continue  # its own file, beside it
+                        header = match.group(1)
+                        target = header.split("/")[0]
+                        if target == "attnprof" or target in allowed["core"] or target in allowed["own"]:
+                            continue
+                        if target in RANK:
+                            why = f"{front_end} includes {target}, which front ends do not"
+                        else:
+                            why = f"{target!r} is neither the core nor {front_end}'s own"
+                        found.append((relative, number, header, why))
     return found
 
 
@@ -72,7 +116,8 @@ def check(root):
     for relative, number, header, why in found:
         print(f"{relative}:{number}: #include \"{header}\": {why}")
     if found:
-        print(f"{len(found)} include(s) against the layers (docs/ARCHITECTURE.md, 'Layers')")
+        print(f"{len(found)} include(s) against the layers (docs/ARCHITECTURE.md, 'Layers' and "
+              f"'Front ends')")
     return not found
 
 
@@ -91,6 +136,9 @@ def self_test():
         "src/model/trace.h": '#include "base/format_units.h"\n#include "attnprof/api.h"\n',
         "src/reader/linker.cpp": '#include "reader/linker.h"\n#include "model/trace.h"\n',
         "src/cli/main.cpp": '#include "pipeline/x.h"\n#include "attnprof_bench/bench.h"\n',
+        "bench/src/study.cpp": '#include "study.h"\n#include "pipeline/report_inputs.h"\n'
+                               '#include "libtorch/variants.h"\n#include "attnprof/result.h"\n',
+        "python/m.cpp": '#include "command_bindings.h"\n#include "render/report.h"\n',
     })
     cases = {
         "model includes reader": {"src/model/trace.h": '#include "reader/kineto_format.h"\n'},
@@ -99,6 +147,11 @@ def self_test():
         "render includes pipeline": {"src/render/report.h": '#include "pipeline/report_inputs.h"\n'},
         "a folder with no layer": {"src/extra/x.cpp": '#include "io/byte_stream.h"\n'},
         "an unknown folder outside cli": {"src/io/x.cpp": '#include "attnprof_bench/b.h"\n'},
+        "the bench reads the model": {"bench/src/x.cpp": '#include "model/trace.h"\n'},
+        "the bench includes the CLI": {"bench/src/x.cpp": '#include "cli/commands.h"\n'},
+        "python includes the bench": {"python/m.cpp": '#include "libtorch/variants.h"\n'},
+        "python includes the model": {"python/m.cpp": '#include "model/trace.h"\n'},
+        "python reads a trace by hand": {"python/m.cpp": '#include "reader/read_trace.h"\n'},
     }
     ok = True
     if violations(good):

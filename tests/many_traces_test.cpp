@@ -1,6 +1,6 @@
-// Several traces at once (issue 7), through the core: analyze_files (parallel, order, errors),
-// the cross-trace summary against the same numbers computed here from each trace read on its
-// own, trace names (rank or file), and the order of a folder's traces.
+// Several traces at once (docs/ARCHITECTURE.md), through the core: analyze_files (parallel, order,
+// errors), the cross-trace summary against the same numbers computed here from each trace read on
+// its own, trace names (rank or file), and the order of a folder's traces.
 
 #include <gtest/gtest.h>
 

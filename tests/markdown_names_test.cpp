@@ -1,6 +1,6 @@
-// Markdown as a pull request comment (issue 16): kernel names in tables cut to a width a table can
-// hold, with the names in full in a <details> below; one spelling of microseconds ("µs") in the
-// findings, the tables and the text, so that a finding and the table beside it agree.
+// Markdown as a pull request comment (docs/check-and-diff.md): kernel names in tables cut to a
+// width a table can hold, with the names in full in a <details> below; one spelling of microseconds
+// ("µs") in the findings, the tables and the text, so that a finding and the table beside it agree.
 
 #include <gtest/gtest.h>
 
@@ -87,8 +87,8 @@ TEST(MarkdownKernelNames, LongNamesAreCutAtAnUnderscoreAndNumbered) {
 TEST(MarkdownKernelNames, ReportTableCellsFitAndTheFullNamesFollow) {
   const std::string md = render_report_markdown(load_study());
   // Before: sdpa-math's cuBLAS kernel filled a 114-character cell. The studies beside the run
-  // (issue 15) have a backend's refusal, a reason kept whole in Markdown: their kernel names are
-  // cut all the same.
+  // (docs/CUSTOM_KERNELS.md) have a backend's refusal, a reason kept whole in Markdown: their
+  // kernel names are cut all the same.
   EXPECT_LE(widest_cell(md.substr(0, md.find("## Beside it"))), 70u);
   const std::string beside = md.substr(md.find("## Beside it"));
   EXPECT_NE(beside.find("| `cudnn_generated_fort_native_sdpa_sm80_flash…` ["), std::string::npos);

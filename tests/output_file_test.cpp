@@ -1,7 +1,7 @@
-// Writing files without losing data (issue 12, issue 13): one writer in io/ for the core and the
-// bench; outputs that are inputs refused; devices, FIFOs and sockets never replaced; symbolic
-// links followed; modes kept; no temporary file left by a signal; `-` for standard output; failed
-// writes said in one line.
+// Writing files without losing data (docs/SECURITY.md; docs/PERFORMANCE.md): one writer in io/ for
+// the core and the bench; outputs that are inputs refused; devices, FIFOs and sockets never
+// replaced; symbolic links followed; modes kept; no temporary file left by a signal; `-` for
+// standard output; failed writes said in one line.
 
 #include <fcntl.h>
 #include <signal.h>

@@ -1,5 +1,5 @@
-// The progress line of reading traces (issue 7), driven by a fake clock: what it says, when it
-// first appears, and that it leaves the terminal clean.
+// The progress line of reading traces (docs/ARCHITECTURE.md), driven by a fake clock: what it says,
+// when it first appears, and that it leaves the terminal clean.
 
 #include <gtest/gtest.h>
 

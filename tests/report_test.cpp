@@ -487,7 +487,8 @@ TEST_F(ShippedStudyReport, DataHasEveryVariantWithATimelineAndTheSweep) {
   }
   // analyze --explain ran on each trace.
   ASSERT_FALSE(d.variants[0].analysis->findings.empty());
-  // Ranked by the time they explain (issue 16): naive's unfused passes (1.99 ms) before its copy.
+  // Ranked by the time they explain (docs/STUDY.md): naive's unfused passes (1.99 ms) before its
+  // copy.
   EXPECT_EQ(d.variants[0].analysis->findings[0].kind, FindingKind::kNotFused);
   EXPECT_EQ(d.variants[0].analysis->findings[1].kind, FindingKind::kHiddenCopy);
   // GPU time by class: the naive forward's copy, the fused kernels' fused attention.
@@ -619,8 +620,8 @@ TEST_F(ShippedStudyReport, MarkdownHasTheTableAndTheFindings) {
   EXPECT_EQ(md.find("<svg"), std::string::npos);
 }
 
-// Issue 15: the other shapes shipped beside the study (gqa/, decode/, window/) each get a section
-// with their headline and table; the decode step's rate is the bandwidth of K and V.
+// docs/STUDY.md: the other shapes shipped beside the study (gqa/, decode/, window/) each get a
+// section with their headline and table; the decode step's rate is the bandwidth of K and V.
 TEST_F(ShippedStudyReport, StudiesBesideTheRunEachGetASection) {
   std::vector<std::string> folders;
   for (const ReportBeside& b : data_->beside) folders.push_back(b.folder);
@@ -650,8 +651,8 @@ TEST_F(ShippedStudyReport, StudiesBesideTheRunEachGetASection) {
   EXPECT_NE(md.find("causal, window 1024, forward on cuda"), std::string::npos);
 }
 
-// Issue 16: informational findings (how a kernel is built) come after those that explain time,
-// folded into a <details>, in the page and in the Markdown.
+// Informational findings (how a kernel is built, docs/METRICS.md) come after those that explain
+// time, folded into a <details>, in the page and in the Markdown.
 TEST_F(ShippedStudyReport, InformationalFindingsComeLastAndFolded) {
   std::string notes = between(*html_, R"(<div class="notes">)", "</section>");
   std::string naive =
@@ -679,7 +680,7 @@ TEST_F(ShippedStudyReport, InformationalFindingsComeLastAndFolded) {
   EXPECT_GT(md.find("- sdpa-cudnn: **cuLaunchKernelEx**"), details);
 }
 
-// Issue 16: sdpa-auto picks cuDNN, so its sweep line lay exactly on sdpa-cudnn's and hid it.
+// sdpa-auto picks cuDNN (docs/STUDY.md), so its sweep line lay exactly on sdpa-cudnn's and hid it.
 TEST_F(ShippedStudyReport, CoincidingSweepLinesAreDrawnApartAndNamed) {
   std::string chart = between(*html_, R"(id="sweep-time")", "</svg>");
   ASSERT_FALSE(chart.empty());
@@ -722,7 +723,7 @@ TEST(Report, TracesGiveATableOfMediansAndATimelineEach) {
 }
 
 TEST(Report, ARegionThatMatchesNothingIsBadInput) {
-  // One rule for every command (issue 12): before, the page was written with zeros.
+  // One rule for every command (docs/SECURITY.md): before, the page was written with zeros.
   ReportOptions options;
   options.region_pattern = "no-such-region";
   auto traces = load_report({testing::fixture("study_naive.json.gz")}, options);

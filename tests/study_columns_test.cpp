@@ -137,7 +137,7 @@ TEST(StudyColumns, TheReportsRunTableSaysItsUnitOnce) {
   EXPECT_EQ(tables[0].rows[0][4], "2282.0");  // naive, 2.28 ms
 }
 
-// A trace may name its kernel anything (issue 12): ESC, a newline, a `|`.
+// A trace may name its kernel anything (docs/SECURITY.md): ESC, a newline, a `|`.
 TEST(StudyColumns, AHostileKernelNameIsEscapedInTheTerminalAndMarkdownTables) {
   const std::string hostile = "evil\x1b[2J\nforged | row\r";
   RunVariant failing = ran("sdpa-cudnn", 0.2, "ok_kernel");
@@ -185,8 +185,8 @@ TEST(StudyColumns, TheTerminalCutsLongNamesBetweenCharactersAndMarkdownKeepsThem
 }
 
 // summary.md's table is read in a pull request: a 100-character cuDNN name in a cell pushed the
-// other 14 columns off the screen (issue 16). The cell shows it cut, with a number; the name in
-// full is listed once under the table.
+// other 14 columns off the screen (docs/ARCHITECTURE.md). The cell shows it cut, with a number; the
+// name in full is listed once under the table.
 TEST(StudyColumns, MarkdownCutsLongKernelNamesAndListsEachInFullOnceBelow) {
   const std::string cudnn =
       "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x64_4x1x1_cga1x1x1_"

@@ -173,14 +173,14 @@ TEST(TimeBreakdown, IdleCauses) {
   EXPECT_EQ(idle[1].idle_ns(), 40'000);
 }
 
-// check reads the breakdown as metrics: train_step's steps compute for 0.2997 ms and 0.2996 ms
+// check reads the breakdown as metrics: train_step's steps compute for 299.7 µs and 299.6 µs
 // (their kernels' union) and communicate not at all, so the overlap is unavailable, not 0.
 TEST(TimeBreakdown, CheckMetrics) {
   const std::string trace = testing::fixture("train_step.json.gz");
   auto holds = testing::run_cli(
       "check " + trace +
-      " --expect 'compute_ms > 0.2995 and compute_ms < 0.2998 and communication_ms == 0 and "
-      "memory_ms > 0.018 and memory_ms < 0.0186 and idle_ms > 2.15 and span_ms > 2.4'");
+      " --expect 'compute_us > 299.5 and compute_us < 299.8 and communication_us == 0 and "
+      "memory_us > 18 and memory_us < 18.6 and idle_us > 2150 and span_us > 2400'");
   EXPECT_EQ(holds.exit_code, 0) << holds.output;
   auto overlap = testing::run_cli("check " + trace + " --expect 'communication_overlap_pct >= 0'");
   EXPECT_EQ(overlap.exit_code, 1) << overlap.output;

@@ -1,6 +1,6 @@
 #pragma once
 // A temporary folder of traces made from the real fixtures, for the tests of several traces at
-// once (issue 7): copies, copies that claim another rank, and broken ones.
+// once (docs/ARCHITECTURE.md): copies, copies that claim another rank, and broken ones.
 
 #include <unistd.h>
 

@@ -32,8 +32,9 @@ namespace fs = std::filesystem;
 
 constexpr size_t kProgressReasonWidth = 60;
 
-// Reads the study's facts from the variant's plain JSON trace with the core, once (issue 13: it
-// was gzipped, then inflated again for the forward, again for the backward and again for
+// Reads the study's facts from the variant's plain JSON trace with the core, once
+// (docs/PERFORMANCE.md: it was gzipped, then inflated again for the forward, again for the backward
+// and again for
 // --report), then compresses it into `trace_file` (relative to out_dir), the name the facts give
 // it. Failures land in row.trace_error: the measurement stands without them.
 void attach_trace(VariantRow& row, const Problem& problem, const fs::path& out_dir,

@@ -4,6 +4,7 @@
 #include "render/counters_json.h"
 #include "render/facts_json.h"
 #include "render/json_writer.h"
+#include "render/run_summary_json.h"
 #include "study_table.h"
 
 namespace attnprof::bench {
@@ -15,6 +16,41 @@ JsonWriter& number_or_null(JsonWriter& json, const std::optional<double>& value)
 }
 JsonWriter& number_or_null(JsonWriter& json, const std::optional<int64_t>& value) {
   return value ? json.number(*value) : json.null();
+}
+
+// The problem and the environment in the core's run model, whose field tables write them
+// (reader/run_summary_fields.h): the reader reads them through the same tables.
+RunProblem run_problem(const Problem& p) {
+  RunProblem r;
+  r.batch = p.batch;
+  r.heads = p.heads;
+  r.kv_heads = p.kv_heads;
+  r.q_seq = p.q_seq;
+  r.seq = p.seq;
+  r.head_dim = p.head_dim;
+  r.window = p.window;
+  r.dtype = name(p.dtype);
+  r.mask = name(p.mask);
+  r.backward = p.backward;
+  r.device = name(p.device);
+  return r;
+}
+
+RunSummary run_environment(const StudyReport& report) {
+  const DeviceInfo& d = report.device;
+  RunSummary r;
+  r.device = d.name;
+  r.sm_count = d.sm_count;
+  // Empty on the CPU, written as null.
+  if (d.sm_count > 0)
+    r.compute_capability = std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor);
+  r.l2_bytes = d.l2_bytes;
+  r.memory_bytes = d.memory_bytes;
+  r.tf32_matmul = d.tf32_matmul;
+  r.torch = report.versions.torch;
+  r.cuda_runtime = report.versions.cuda_runtime;
+  r.cudnn = report.versions.cudnn;
+  return r;
 }
 
 void write_region(JsonWriter& json, const TraceFacts& f) {
@@ -158,19 +194,8 @@ void write_variant(JsonWriter& json, const VariantRow& row, bool counters) {
 void write_point(JsonWriter& json, const StudyPoint& point, bool counters) {
   const Problem& p = point.problem;
   json.begin_object();
-  json.key("problem").begin_object();
-  json.key("batch").number(p.batch);
-  json.key("heads").number(p.heads);
-  json.key("kv_heads").number(p.kv_heads);
-  json.key("q_seq").number(p.q_seq);
-  json.key("seq").number(p.seq);
-  json.key("head_dim").number(p.head_dim);
-  json.key("window").number(p.window);
-  json.key("dtype").string(name(p.dtype));
-  json.key("mask").string(name(p.mask));
-  json.key("backward").boolean(p.backward);
-  json.key("device").string(name(p.device));
-  json.end_object();
+  json.key("problem");
+  write_run_problem(json, run_problem(p));
   json.key("flops_per_call").number(point.flops);
   json.key("peak");
   if (point.peak) {
@@ -243,23 +268,8 @@ std::string summary_json(const StudyReport& report) {
   json.begin_object();
   json.key("schemaVersion").number(kSummarySchemaVersion);
   json.key("tool").string("attnprof bench");
-  const DeviceInfo& d = report.device;
-  json.key("environment").begin_object();
-  json.key("device").string(d.name);
-  json.key("sm_count").number(d.sm_count);
-  json.key("compute_capability");
-  if (d.sm_count > 0) {
-    json.string(std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor));
-  } else {
-    json.null();  // the CPU
-  }
-  json.key("l2_bytes").number(d.l2_bytes);
-  json.key("memory_bytes").number(d.memory_bytes);
-  json.key("tf32_matmul").boolean(d.tf32_matmul);
-  json.key("torch").string(report.versions.torch);
-  json.key("cuda_runtime").string(report.versions.cuda_runtime);
-  json.key("cudnn").string(report.versions.cudnn);
-  json.end_object();
+  json.key("environment");
+  write_run_environment(json, run_environment(report));
   const RunSettings& s = report.settings;
   json.key("settings").begin_object();
   json.key("time_budget_seconds").number(s.time_budget_s);

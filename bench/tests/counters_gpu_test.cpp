@@ -1,5 +1,6 @@
 // `attnprof bench --counters` end to end on the GPU: the CLI runs the study under Nsight Compute
-// and its summary.json must hold plausible counters (issue 14); without ncu the study goes on.
+// and its summary.json must hold plausible counters (docs/counters.md); without ncu the study goes
+// on.
 
 #include <gtest/gtest.h>
 

@@ -90,9 +90,10 @@ TEST(ExampleKernel, OddHeadDimAndSequence) {
   expect_passes(p);
 }
 
-// The problem options of issue 15 reach the kernel through the ABI: grouped-query attention
-// (kv_heads), a decode step and a chunk of queries at the end of the keys (q_seq, the causal mask
-// aligned to the end), a sliding window; each checked against float64 as the variants are.
+// The problem options (docs/CUSTOM_KERNELS.md) reach the kernel through the ABI: grouped-query
+// attention (kv_heads), a decode step and a chunk of queries at the end of the keys (q_seq, the
+// causal mask aligned to the end), a sliding window; each checked against float64 as the variants
+// are.
 TEST(ExampleKernel, GroupedQueryAttention) {
   ATTNPROF_REQUIRE_CUDA();
   ATTNPROF_REQUIRE_EXAMPLE_KERNEL();

@@ -18,12 +18,12 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 status=0
 "$attnprof" check "$candidate" --baseline "$baseline" \
-  --expect 'gpu_time_ms <= baseline.gpu_time_ms * 1.05' \
+  --expect 'gpu_busy_us <= baseline.gpu_busy_us * 1.05' \
   --expect 'kernels <= baseline.kernels' \
   --expectations "$here/../study.expect" \
   --format junit >"$junit" || status=$?
 "$attnprof" check "$candidate" --baseline "$baseline" \
-  --expect 'gpu_time_ms <= baseline.gpu_time_ms * 1.05' \
+  --expect 'gpu_busy_us <= baseline.gpu_busy_us * 1.05' \
   --expect 'kernels <= baseline.kernels' \
   --expectations "$here/../study.expect" || true
 "$attnprof" diff "$baseline" "$candidate" || true

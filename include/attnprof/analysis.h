@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "attnprof/attention_calls.h"
@@ -25,6 +26,19 @@
 namespace attnprof {
 
 enum class ActivityKind : uint8_t { kKernel, kMemcpy, kMemset };
+
+// The kind's one name, in every output: "kernel", "memcpy", "memset".
+constexpr std::string_view activity_kind_name(ActivityKind kind) {
+  switch (kind) {
+    case ActivityKind::kKernel:
+      return "kernel";
+    case ActivityKind::kMemcpy:
+      return "memcpy";
+    case ActivityKind::kMemset:
+      return "memset";
+  }
+  return "";
+}
 
 // One GPU activity of a region, in the order it ran on the GPU.
 struct ActivityRow {
@@ -201,7 +215,7 @@ struct AnalyzeOptions {
       take_activities;
   // Called once the analysis is made, while the trace's model is still in memory: an output can
   // then list every region's activities one region at a time instead of holding all of them, as
-  // activities_of_every_region does (analyze --format json, issue 13).
+  // activities_of_every_region does (analyze --format json, docs/PERFORMANCE.md).
   // `tables` makes any region's top tables, for an output that writes them one region at a time
   // without tables_of_every_region.
   std::function<void(const TraceAnalysis& analysis, const RegionActivities& activities,

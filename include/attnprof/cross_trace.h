@@ -1,7 +1,7 @@
 #pragma once
-// Several traces of one workload side by side (issue 7): one per rank of a distributed run, or
-// runs repeated or varied. For each region, which trace was slowest and how far apart the traces
-// are; and where the ranks launched different numbers of kernels.
+// Several traces of one workload side by side (docs/ARCHITECTURE.md): one per rank of a distributed
+// run, or runs repeated or varied. For each region, which trace was slowest and how far apart the
+// traces are; and where the ranks launched different numbers of kernels.
 //
 // Regions match across traces by name and occurrence: the k-th region named "forward" in one
 // trace with the k-th one in each other, and ProfilerStep#N with ProfilerStep#N (step numbers are
@@ -73,9 +73,9 @@ struct CrossTraceSummary {
 
 // True when `traces` are two or more ranks of one distributed run: each has distributedInfo with
 // the same world size (above 1) and backend, and no two share a rank. Only then do a slowest trace
-// and a spread mean something (issue 16): across seven different attention variants, "spread
-// 1541.6 %, slowest sdpa-math" only restates that they differ. `analyze` compares traces only
-// when this holds.
+// and a spread mean something (tests/analyze_many_cli_test.cpp): across seven different attention
+// variants, "spread 1541.6 %, slowest sdpa-math" only restates that they differ. `analyze` compares
+// traces only when this holds.
 bool are_ranks_of_one_run(const std::vector<TraceAnalysis>& traces);
 
 // `traces` in input order. Meaningful for two or more traces; for one, every spread is 0.

@@ -1,7 +1,8 @@
 #pragma once
 // Every diagnostic kind described once, as Perfetto's stats table describes its stats: its name
-// (what every output prints: text, Markdown, and the JSON keys), its severity, whether the trace
-// or the analysis raises it, and what it means. diagnostic_name() reads this table.
+// (what text and Markdown print), its snake_case id (JSON's keys and kinds), its severity, whether
+// the trace or the analysis raises it, and what it means. diagnostic_name() and diagnostic_id()
+// read this table.
 
 #include <array>
 #include <cstdint>
@@ -25,6 +26,7 @@ enum class DiagnosticSource : uint8_t {
 struct DiagnosticDescription {
   DiagnosticKind kind;
   std::string_view name;
+  std::string_view id;
   DiagnosticSeverity severity;
   DiagnosticSource source;
   std::string_view description;

@@ -32,6 +32,8 @@ enum class DiagnosticKind : uint8_t {
 };
 
 std::string_view diagnostic_name(DiagnosticKind kind);
+// Its snake_case id, the key JSON writes ("unknown_category"): include/attnprof/diagnostic_table.h.
+std::string_view diagnostic_id(DiagnosticKind kind);
 
 struct Diagnostic {
   DiagnosticKind kind;

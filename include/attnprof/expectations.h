@@ -25,7 +25,7 @@ namespace attnprof {
 enum class CompareOp { kEq, kNe, kLt, kLe, kGt, kGe, kContains, kNotContains };
 
 // A value read from the baseline (`check --baseline`): `baseline.METRIC`, optionally scaled or
-// shifted by a number: `baseline.gpu_time_ms * 1.05`, `baseline.kernels + 1`.
+// shifted by a number: `baseline.gpu_busy_us * 1.05`, `baseline.kernels + 1`.
 struct BaselineValue {
   std::string metric;
   char op = 0;  // '*', '/', '+', '-', or 0 for none

@@ -9,7 +9,7 @@
 namespace attnprof {
 
 // The JSON output's schema version; docs/json-schema.md describes each version.
-inline constexpr int kAnalysisSchemaVersion = 2;
+inline constexpr int kAnalysisSchemaVersion = 3;
 
 // What analyze's text shows of each trace beside its regions: the top tables of the typical
 // region (the first `top` rows of each), and, on request, its activities in order.

@@ -23,11 +23,11 @@ pandas DataFrames.
     c = attnprof.check("t.json.gz", expect=["kernels <= 3"])  # c.passed, c.results
     page = attnprof.report("out/study", format="md")      # or output="report.html"
 
-The columns are named as those of `attnprof analyze --format csv` (activities, whose region_pid
-is in `regions`; kernels, ops, modules and attention with --table) and its JSON output, but a
-value the trace does not give is -1 here where the CSV leaves its field empty (grid, block,
-registers, shared memory, bytes; a trace's rank and world size). Times are in microseconds
-(columns ending in _us). Nothing here parses JSON in Python.
+The columns are those of `attnprof analyze --format csv` (activities; kernels, ops, modules
+and attention with --table) and of its JSON output, value for value; a value the trace does not
+give (grid, block, registers, shared memory, bytes; a trace's rank and world size) is NaN here,
+empty in the CSV and null in the JSON. Times are in microseconds (columns ending in _us); every
+name and unit is in docs/METRICS.md. Nothing here parses JSON in Python.
 """
 
 import errno

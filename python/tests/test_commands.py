@@ -113,19 +113,19 @@ def test_report_is_the_cli_s_report(tmp_path):
         attnprof.report(trace, output=trace)
 
 
-def test_the_module_s_unknowns_are_minus_one_where_the_csv_is_empty():
-    # What the module's docstring says (python/attnprof/__init__.py): the columns are named as
-    # the CSV's, but a value the trace does not give is -1 here and an empty field there.
+def test_the_module_s_unknowns_are_nan_where_the_csv_is_empty():
+    # What the module's docstring says (python/attnprof/__init__.py) and docs/METRICS.md: the
+    # activities have the CSV's columns, in its order, and a value the trace does not give is
+    # NaN here and an empty field there.
     path = fixture("study_naive.json.gz")
     t = attnprof.read(path)
-    assert "rank" in t.activities.columns
     csv = pd.read_csv(io.StringIO(cli("analyze", "--format", "csv", path)),
                       keep_default_na=False, na_values=[""])
-    # Every CSV column but region_pid, which the module keeps in `regions`.
-    assert [c for c in csv.columns if c not in t.activities.columns] == ["region_pid"]
+    assert list(csv.columns) == list(t.activities.columns)
     assert "region_pid" in t.regions.columns
-    assert set(t.activities["rank"]) == {-1}
+    assert t.activities["rank"].isna().all()
     assert csv["rank"].isna().all()
     memsets = t.activities["kind"] == "memset"
-    assert (t.activities.loc[memsets, "grid_x"] == -1).all()
+    assert memsets.any()
+    assert t.activities.loc[memsets, "grid_x"].isna().all()
     assert csv.loc[csv["kind"] == "memset", "grid_x"].isna().all()

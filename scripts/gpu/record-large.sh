@@ -2,11 +2,11 @@
 # Records, on the GPU machine, the traces that are too large or too slow for record_fixtures.py's
 # default set, and leaves them in $OUT (the device tool's folder; out/gpu-large when unset):
 #   gpt2_train_${GPT2_STEPS}steps.json.gz   GPT-2 small training, shapes + stacks + memory events,
-#                                           ~200 MB of JSON at the default 27 steps (issue 7's
+#                                           ~200 MB of JSON at the default 27 steps (docs/PERFORMANCE.md's
 #                                           large real trace; grow it with tools/grow_trace)
 #   ranks.tar                               ddp_rank0/1.json.gz: a two-rank data-parallel run
 #   record.log                              what the recording printed
-# Usage: scripts/gpu/record-large.sh [ranks] [gpt2]   (both by default)
+# Usage: scripts/gpu/record-large.sh [ranks] [gpt2]  (both by default)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=${OUT:-$root/out/gpu-large}

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Records, on the GPU machine, the studies of today's attention shapes (issue 15) for
+# Records, on the GPU machine, the studies of today's attention shapes (docs/CUSTOM_KERNELS.md) for
 # examples/h200-study/{gqa,decode,window}, with the attnprof built in BUILD (build/gpu by default,
 # as run-gpu.sh leaves it), into $OUT/shapes.tar (out/gpu-shapes when OUT is unset):
 #   gqa/      batch 4, 16 query heads over 4 KV heads, seq 2048, bf16, causal
 #   decode/   one query against 16384 keys: batch 8, 32 heads over 8 KV heads, head dim 128
-#             (a Llama-like decode step, memory-bound), with --counters: the copy kernel's
+#            (a Llama-like decode step, memory-bound), with --counters: the copy kernel's
 #             bandwidth, which % HBM divides by, and each variant's DRAM bytes;
 #             decode/default-shape/ the study's default problem with one query
 #   window/   seq 4096, sliding window 1024, causal
@@ -30,7 +30,7 @@ record() {
   mv "$work/$name.table.txt" "$work/$name/table.txt"
   mv "$work/$name.bench.log" "$work/$name/bench.log"
   echo "record-shapes: $name exit $rc"
-  ((rc == 0)) || failed=1
+ ((rc == 0)) || failed=1
 }
 
 record gqa --batch 4 --heads 16 --kv-heads 4 --seq 2048

@@ -623,7 +623,7 @@ def record(a, variants):
         "sweep": [],
         "points": [{
             "problem": {"batch": a.batch, "heads": a.heads, "kv_heads": a.kv_heads,
-                        "seq": a.seq, "q_seq": a.q_seq, "head_dim": a.head_dim,
+                        "q_seq": a.q_seq, "seq": a.seq, "head_dim": a.head_dim,
                         "window": a.window, "dtype": a.dtype, "mask": a.mask,
                         "backward": False, "device": "cuda"},
             "flops_per_call": flops,

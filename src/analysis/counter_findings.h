@@ -1,6 +1,6 @@
 #pragma once
 // What a run's hardware counters show (bench --counters), as sentences with their numbers: the
-// study's claims grounded in counters rather than in reasoning from the launch (issue 14):
+// study's claims grounded in counters rather than in reasoning from the launch (docs/counters.md):
 // low occupancy beside busy tensor pipes, memory-bound kernels and their share of the DRAM
 // traffic, FP32 pipes where half precision was asked for, and the measured occupancy beside
 // attnprof's estimate with why they differ.

@@ -69,7 +69,7 @@ std::string unknown_metric_hint(std::string_view name) {
   std::string classes;
   for (KernelClass k : kAllKernelClasses)
     classes += std::string(classes.empty() ? "" : ", ") + std::string(kernel_class_id(k));
-  return fmt::format("metrics: {}, kernels.CLASS, gpu_time_ms.CLASS with CLASS one of {}", known,
+  return fmt::format("metrics: {}, kernels.CLASS, gpu_time_us.CLASS with CLASS one of {}", known,
                      classes);
 }
 
@@ -187,7 +187,7 @@ class Parser {
       const size_t operand_at = pos_;
       const std::string operand(bare_token());
       std::optional<double> n = parse_number(operand);
-      if (!n) return failed(operand_at, "expected a number", "as in baseline.gpu_time_ms * 1.05");
+      if (!n) return failed(operand_at, "expected a number", "as in baseline.gpu_busy_us * 1.05");
       if (b.op == '/' && *n == 0) return failed(operand_at, "division by zero");
       b.operand = *n;
     }

@@ -1,8 +1,9 @@
 #include "analysis/headline.h"
 
 #include <algorithm>
-#include <initializer_list>
 #include <set>
+
+#include "analysis/findings/finding_catalog.h"
 
 namespace attnprof {
 
@@ -22,20 +23,15 @@ bool is_baseline(std::string_view name) {
 // A named cause must explain this share of the gap to the fastest to go before unfused attention.
 constexpr double kNamedCauseShare = 0.25;
 
-double class_time(const RegionFacts& facts, std::initializer_list<KernelClass> classes) {
-  double ns = 0;
-  for (KernelClass c : classes) ns += facts.by_class[static_cast<size_t>(c)].time_ns.median;
-  return ns;
-}
-
-// The kernel classes whose time a finding counts (headline_explained_ns); idle time is none.
+// The kernel classes whose time a finding counts (headline_explained_ns, the finding catalog);
+// idle time is none.
 std::set<KernelClass> classes_of(const std::string& id) {
-  using K = KernelClass;
-  if (id == "hidden-copy" || id == "kv-repeat") return {K::kCopy};
-  if (id == "precision-upcast") return {K::kGemm};
-  if (id == "mask-rebuilt") return {K::kMask};
-  if (id == "not-fused") return {K::kSoftmax, K::kMask, K::kElementwise, K::kReduction, K::kCopy};
-  return {};
+  std::set<KernelClass> classes;
+  const FindingDescription* f = find_finding(id);
+  if (!f || f->explains != ExplainedTime::kKernelClasses) return classes;
+  for (KernelClass c : kAllKernelClasses)
+    if (f->classes & class_bits({c})) classes.insert(c);
+  return classes;
 }
 
 // The finding's own GPU time per region (Finding::gpu_ns), where its rule counts it and the
@@ -181,23 +177,28 @@ HeadlineReason reason_for(const HeadlineVariant& v, const HeadlineVariant& faste
 }  // namespace
 
 bool finding_explains_time(const std::string& id) {
-  static const std::set<std::string> kExplainsTime = {
-      "hidden-copy",         "kv-repeat",         "precision-upcast", "mask-rebuilt",
-      "not-fused",           "cpu-side-cost",     "launch-bound",     "synchronization",
-      "communication-bound", "masked-not-skipped"};
-  return kExplainsTime.count(id) > 0;
+  const FindingDescription* f = find_finding(id);
+  return f && f->explains != ExplainedTime::kNone;
 }
 
 std::optional<double> headline_explained_ns(const std::string& id, const RegionFacts& f) {
-  using K = KernelClass;
-  if (id == "hidden-copy" || id == "kv-repeat") return class_time(f, {K::kCopy});
-  if (id == "precision-upcast") return class_time(f, {K::kGemm});
-  if (id == "mask-rebuilt") return class_time(f, {K::kMask});
-  if (id == "not-fused")
-    return class_time(f, {K::kSoftmax, K::kMask, K::kElementwise, K::kReduction, K::kCopy});
-  if (id == "communication-bound") return f.breakdown.communication_ns.median;
-  if (id == "cpu-side-cost" || id == "launch-bound" || id == "synchronization")
-    return std::max(0.0, f.wall_ns.median - f.gpu_busy_ns.median);
+  const FindingDescription* d = find_finding(id);
+  if (!d) return std::nullopt;
+  switch (d->explains) {
+    case ExplainedTime::kKernelClasses: {
+      double ns = 0;  // summed in the classes' order, as the report always summed them
+      for (KernelClass c : kAllKernelClasses)
+        if (d->classes & class_bits({c})) ns += f.by_class[static_cast<size_t>(c)].time_ns.median;
+      return ns;
+    }
+    case ExplainedTime::kCommunication:
+      return f.breakdown.communication_ns.median;
+    case ExplainedTime::kHostGap:
+      return std::max(0.0, f.wall_ns.median - f.gpu_busy_ns.median);
+    case ExplainedTime::kUnmeasured:
+    case ExplainedTime::kNone:
+      break;
+  }
   return std::nullopt;
 }
 

@@ -1,9 +1,9 @@
 #pragma once
-// The report's first lines (issue 16): the fastest variant, its speed-up over the baseline, and
-// for each slow variant the one reason its trace gives, chosen by the time that reason explains.
-// A pure function of the variants' times, facts and findings: nothing in it knows a variant by
-// its name, but the baseline, which is the study's `naive` when it has one (or a trace named
-// `..._naive`, `...-naive`).
+// The report's first lines (tests/headline_test.cpp): the fastest variant, its speed-up over the
+// baseline, and for each slow variant the one reason its trace gives, chosen by the time that
+// reason explains. A pure function of the variants' times, facts and findings: nothing in it knows
+// a variant by its name, but the baseline, which is the study's `naive` when it has one (or a
+// trace named `..._naive`, `...-naive`).
 
 #include <optional>
 #include <string>

@@ -2,8 +2,9 @@
 // A fact of each host event that follows from the same fact of its parent and from the event
 // itself: the outermost op at or above it, the nearest op of an op chain, the SDPA ops around it.
 // Analyses ask such facts of every GPU activity's op, and a walk to the root each time (a dozen
-// events of a module's nest per activity; quadratic under deep annotations, issue 12) was most of
-// their time. Each fact is worked out once, for the event asked and every event walked through.
+// events of a module's nest per activity; quadratic under deep annotations, docs/SECURITY.md) was
+// most of their time. Each fact is worked out once, for the event asked and every event walked
+// through.
 
 #include <vector>
 

@@ -116,7 +116,7 @@ RegionTimeline build_region_timeline(const Trace& trace, const Region& region,
   // such as Python frames or an enclosing step that began before the region, do not count).
   // Ancestors are sorted first, so each is drawn before its descendants ask. The answer for an
   // undrawn ancestor (the depth its drawn children get) is kept: without it, every top-level span
-  // under a deep chain of undrawn annotations walked the whole chain (issue 12).
+  // under a deep chain of undrawn annotations walked the whole chain (docs/SECURITY.md).
   std::unordered_map<HostEventId, int32_t> depth, below_undrawn;
   const std::unordered_set<HostEventId> drawn(host.begin(), host.end());
   depth.reserve(host.size());

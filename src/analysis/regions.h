@@ -65,7 +65,7 @@ std::vector<AnnotationCount> annotation_counts(const Trace& trace);
 // Why `pattern` (not empty) matched no region in `trace`, read from `path`: one line that lists
 // the annotation names the trace has, the most frequent first, with their counts; numbered names
 // (ProfilerStep#3) are counted under their pattern (ProfilerStep#*), which --region accepts
-// (issue 12: every command fails with this and exit code 2).
+// (docs/SECURITY.md: every command fails with this and exit code 2).
 Error no_region_matches(const Trace& trace, std::string_view path, std::string_view pattern);
 
 // The processes (pids) whose CPU events the trace holds, in increasing order.

@@ -88,7 +88,7 @@ class RowMaker {
            !std::binary_search(region_ops_.begin(), region_ops_.end(), e);
   }
   // The nearest ancestor of `e` that belongs in an op chain, kept per event (host_tree_facts.h):
-  // under a deep nest of annotations, a walk per activity was quadratic (issue 12).
+  // under a deep nest of annotations, a walk per activity was quadratic (docs/SECURITY.md).
   HostEventId chain_op_above(HostEventId e) {
     const HostEventId parent = trace_.host_parent[e];
     if (parent == kNoId) return kNoId;

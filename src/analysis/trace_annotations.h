@@ -1,8 +1,8 @@
 #pragma once
-// What `attnprof annotate` adds to a trace (issue 16), as plain data: each finding placed on the
-// timeline, the typical region, and each hidden copy linked to the op whose clone made it. The
-// renderer (render/annotate_events.h) turns these into Chrome trace events that Perfetto UI
-// shows, and attnprof reads back as markers (TraceAnalysis::markers).
+// What `attnprof annotate` adds to a trace (tests/annotate_test.cpp), as plain data: each finding
+// placed on the timeline, the typical region, and each hidden copy linked to the op whose clone
+// made it. The renderer (render/annotate_events.h) turns these into Chrome trace events that
+// Perfetto UI shows, and attnprof reads back as markers (TraceAnalysis::markers).
 
 #include <cstdint>
 #include <optional>

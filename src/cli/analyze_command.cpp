@@ -1,9 +1,10 @@
 // `attnprof analyze (TRACE | DIR | STUDY_DIR)... [--region NAME]
 //  [--format text|json|md|csv|summary] [-o FILE] [--jobs N]`
 //
-// Several traces are read at once (issue 7), and a trace that cannot be read does not stop the
-// others: every trace read is reported, the others get their one-line error on stderr after the
-// report, and the exit code is 2 if any failed. With no trace read, only the errors are printed.
+// Several traces are read at once (docs/ARCHITECTURE.md), and a trace that cannot be read does not
+// stop the others: every trace read is reported, the others get their one-line error on stderr
+// after the report, and the exit code is 2 if any failed. With no trace read, only the errors are
+// printed.
 
 #include <unistd.h>
 
@@ -90,8 +91,8 @@ int run(const AnalyzeArgs& args) {
   options.ops_by_shape = args.group_by == "shape";
   options.limits = args.limits.to_limits();
   // JSON lists every region's activities: it is written to stdout as each trace is analyzed,
-  // while its model is in memory, one region at a time (issue 13: built in memory first, the
-  // output of a trace of a million regions took 2.7 GB).
+  // while its model is in memory, one region at a time (docs/PERFORMANCE.md: built in memory
+  // first, the output of a trace of a million regions took 2.7 GB).
   const bool json = format == "json";
   // JSON to a file goes through the one safe writer as it is made; it is put in place (or
   // dropped) once every trace is read.

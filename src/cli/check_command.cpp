@@ -4,7 +4,7 @@
 //
 // A study folder (`attnprof bench --out DIR`, e.g. examples/h200-study) is checked variant by
 // variant against a study's expectations file (`VARIANT: EXPRESSION` lines), so that the
-// study's claims are checked on its shipped traces without a GPU (issue 16).
+// study's claims are checked on its shipped traces without a GPU (docs/STUDY.md).
 
 #include <cstdio>
 #include <optional>
@@ -101,6 +101,8 @@ int run(CheckArgs args) {
   request.limits = args.limits.to_limits();
   auto checked = run_check(request);
   if (!checked.ok()) return fail(checked.error());
+  for (const std::string& note : checked->notes)
+    std::fprintf(stderr, "attnprof: %s\n", escape_control(note).c_str());
   int code = 0;
   write_out(args, rendered(args, *checked), code);
   if (code != 0) return code;
@@ -130,7 +132,7 @@ void register_check(CLI::App& app, int& exit_code) {
                   "with VARIANT: (examples/study.expect)");
   cmd->add_option("--baseline", args->baseline,
                   "A trace (or, for a study folder, a study folder) that expressions read as "
-                  "baseline.METRIC: 'gpu_time_ms <= baseline.gpu_time_ms * 1.05' gates a "
+                  "baseline.METRIC: 'gpu_busy_us <= baseline.gpu_busy_us * 1.05' gates a "
                   "slowdown of more than 5 %");
   args->output.add_to(*cmd, kFormats,
                       "text; csv: one row per metric of each expectation; junit: a JUnit XML "

@@ -1,6 +1,6 @@
 #pragma once
 // What every subcommand prints: its output on standard output, its errors on stderr, both safe
-// (issue 12). An error names a file or a name that came from a trace, so it is escaped
+// (docs/SECURITY.md). An error names a file or a name that came from a trace, so it is escaped
 // (render/display_text.h) like every report. A failed write (a full disk, /dev/full, a closed
 // descriptor) is one line and exit code 2; a reader that went away (`| head`) ends quietly.
 

@@ -1,5 +1,5 @@
 #pragma once
-// "did you mean" for a mistyped subcommand or flag (issue 12).
+// "did you mean" for a mistyped subcommand or flag (docs/SECURITY.md).
 
 #include <optional>
 #include <string>

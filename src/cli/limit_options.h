@@ -1,6 +1,6 @@
 #pragma once
 // The flags that raise the reader's limits, shared by every command that reads traces.
-// Sizes take binary suffixes (64G, 512M, 1KiB; issue 12); a negative number is refused, not
+// Sizes take binary suffixes (64G, 512M, 1KiB; docs/SECURITY.md); a negative number is refused, not
 // read as "unlimited" (-1 on a 64-bit flag wrapped to 2^64 - 1 before).
 
 #include <cstdint>

@@ -31,8 +31,8 @@ int run(const ReportArgs& args) {
   options.region_pattern = args.region;
   options.limits = args.limits.to_limits();
   const std::string out = args.output.to_standard_output() ? "-" : args.output.path;
-  // The report must not replace what it reads (issue 12: `report t.json -o t.json` replaced the
-  // trace with HTML), nor any file of a run folder it reads.
+  // The report must not replace what it reads (docs/SECURITY.md: `report t.json -o t.json`
+  // replaced the trace with HTML), nor any file of a run folder it reads.
   if (Status refused = refuse_output_over_inputs(out, args.inputs); !refused.ok())
     return fail(refused.error());
   auto chosen = resolve_output_format("report", args.output, kFormats,

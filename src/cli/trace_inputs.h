@@ -1,6 +1,6 @@
 #pragma once
-// The TRACE arguments of `attnprof analyze`: files, or folders of them (issue 7), or a study
-// folder (`attnprof bench --out`, a summary.json beside its traces), read as report and check
+// The TRACE arguments of `attnprof analyze`: files, or folders of them (docs/ARCHITECTURE.md), or a
+// study folder (`attnprof bench --out`, a summary.json beside its traces), read as report and check
 // read it (README.md, `attnprof analyze`).
 
 #include <optional>

@@ -105,8 +105,8 @@ Status GzipByteStream::inflate_until_full() {
       continue;
     }
     // A member's gzip header goes to ISA-L whole: given in pieces, ISA-L 2.30 checks a header
-    // CRC (FHCRC, RFC 1952) over the last piece only and calls a valid file corrupt (issue 12),
-    // and forgets the header's flags between calls (isa-l#224).
+    // CRC (FHCRC, RFC 1952) over the last piece only and calls a valid file corrupt
+    // (docs/SECURITY.md), and forgets the header's flags between calls (isa-l#224).
     if (state.wrapper_flag == 0 && state.avail_in < kWholeHeaderBytes && !at_eof_) {
       ATTNPROF_RETURN_IF_ERROR(refill());
       continue;

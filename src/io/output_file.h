@@ -1,11 +1,11 @@
 #pragma once
-// The one way attnprof and its bench write a file (issue 12, issue 13): whole or not at all, and
-// without harm to what the path names.
+// The one way attnprof and its bench write a file (docs/SECURITY.md; docs/PERFORMANCE.md): whole or
+// not at all, and without harm to what the path names.
 //
 // - A regular file (or a new one) is written to a temporary file in the same folder, which is
 //   renamed over it only on commit(): a reader never sees half a file, and a failed or
 //   interrupted write leaves the old one. The temporary file has no name while it is written
-//   (O_TMPFILE; where the file system lacks it, a hidden name that a SIGINT, SIGTERM or SIGHUP
+//  (O_TMPFILE; where the file system lacks it, a hidden name that a SIGINT, SIGTERM or SIGHUP
 //   handler removes). The old file's mode (and, where allowed, owner) is kept.
 // - A symbolic link is followed: its target is replaced, the link stays.
 // - A device, FIFO or terminal is written into, never replaced (as root, `-o /dev/null` would

@@ -35,7 +35,7 @@ Error open_error(const std::string& path, int error) {
 }  // namespace
 
 Result<PosixFile> PosixFile::open(const std::string& path) {
-  // "-" is standard input (issue 12), duplicated so that closing this file leaves it open.
+  // "-" is standard input (docs/SECURITY.md), duplicated so that closing this file leaves it open.
   const int fd = path == "-" ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3)
                              : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return open_error(path, errno);

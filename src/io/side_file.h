@@ -1,6 +1,7 @@
 #pragma once
 // Small files read whole beside the traces: expectations, a bench run's summary.json and
-// sweep.csv. Each is bounded (issue 12): `check --expectations /dev/zero` grew to 4.7 GB before.
+// sweep.csv. Each is bounded (docs/SECURITY.md): `check --expectations /dev/zero` grew to 4.7 GB
+// before.
 
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// The traces of a folder, for `attnprof analyze DIR` (issue 7): torch.profiler's
+// The traces of a folder, for `attnprof analyze DIR` (docs/ARCHITECTURE.md): torch.profiler's
 // tensorboard_trace_handler writes one flat folder per run with one file per rank, so the folder
 // is read flat, not recursively.
 

@@ -23,7 +23,7 @@ Result<TraceAnalysis> analyze_file(const std::string& path, const AnalyzeOptions
   ATTNPROF_RETURN_IF_ERROR(check_region_overlap(
       *trace, options.region_pattern, options.limits.max_region_overlap, path, options.explain));
   TraceAnalysis analysis = summarize_trace(*trace, options);
-  // One rule for every command (issue 12): a pattern that matches nothing is bad input.
+  // One rule for every command (docs/SECURITY.md): a pattern that matches nothing is bad input.
   if (!options.region_pattern.empty() && analysis.regions.empty())
     return no_region_matches(*trace, path, options.region_pattern);
   return analysis;

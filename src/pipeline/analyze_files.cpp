@@ -1,4 +1,5 @@
-// Several traces read at once (issue 7): one per rank of a distributed run, or a folder of runs.
+// Several traces read at once (docs/ARCHITECTURE.md): one per rank of a distributed run, or a
+// folder of runs.
 
 #include <algorithm>
 #include <atomic>

@@ -1,8 +1,9 @@
 #pragma once
-// `attnprof annotate TRACE -o OUT` (issue 16): a copy of the trace with attnprof's findings, the
-// typical region and the hidden copies' links added as events (render/annotate_events.h), for
-// Perfetto UI. The original bytes are copied as they are, streamed: the new events go first in
-// traceEvents, so that nothing of the original is parsed and written again.
+// `attnprof annotate TRACE -o OUT` (tests/annotate_test.cpp): a copy of the trace with attnprof's
+// findings, the typical region and the hidden copies' links added as events
+// (render/annotate_events.h), for Perfetto UI. The original bytes are copied as they are, streamed:
+// the new events go first in traceEvents, so that nothing of the original is parsed and written
+// again.
 
 #include <string>
 

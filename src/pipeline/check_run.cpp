@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "analysis/expectation_evaluation.h"
+#include "analysis/region_metrics.h"
 #include "analysis/variant_expectations.h"
 #include "attnprof/analysis.h"
 #include "io/trace_directory.h"
@@ -42,8 +43,25 @@ Status baseline_mismatch(const CheckRequest& request,
   if (!used && !request.baseline.empty())
     return make_error(ErrorKind::kUsage,
                       "--baseline is given but no expression reads it: write baseline.METRIC, "
-                      "as in 'gpu_time_ms <= baseline.gpu_time_ms * 1.05'");
+                      "as in 'gpu_busy_us <= baseline.gpu_busy_us * 1.05'");
   return Status::success();
+}
+
+// One line per old metric spelling the expressions use (gpu_time_ms, ...): they still work for
+// one release, under the units they had (docs/METRICS.md, "Renamed").
+std::vector<std::string> renamed_metric_notes(const std::vector<Expectation>& expectations) {
+  std::vector<std::string> notes;
+  std::set<std::string> noted;
+  auto note = [&](const std::string& metric) {
+    if (auto line = renamed_metric_note(metric); line && noted.insert(metric).second)
+      notes.push_back(std::move(*line));
+  };
+  for (const auto& e : expectations)
+    for (const auto& c : e.all_of) {
+      note(c.metric);
+      if (c.baseline) note(c.baseline->metric);
+    }
+  return notes;
 }
 
 // A variant's name is its trace's file name without .json or .json.gz.
@@ -127,6 +145,7 @@ Result<CheckRun> check_study(const CheckRequest& request) {
   CheckRun run;
   run.study = true;
   run.target = request.target;
+  run.notes = renamed_metric_notes(all);
   // Every variant summary.json lists must have a trace that reads: a dangling link or a FIFO
   // in traces/ is not listed as a trace, and the check would have held over fewer variants.
   if (summary) {
@@ -189,6 +208,7 @@ Result<CheckRun> check_trace(const CheckRequest& request) {
   }
   CheckRun run;
   run.target = request.target;
+  run.notes = renamed_metric_notes(expectations);
   run.reports.push_back(
       check_one(std::move(*analysis), expectations, "", baseline ? &*baseline : nullptr));
   return run;

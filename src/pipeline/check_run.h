@@ -29,6 +29,9 @@ struct CheckRun {
   // The traces a study's summary.json lists that are missing or not regular files: their
   // variants were not checked, so the check fails.
   std::vector<std::string> unchecked;
+  // One line per old metric spelling the expressions use ("note: metric gpu_time_ms (ms) is now
+  // gpu_busy_us (µs); ..."), for stderr: they still work for one release (docs/METRICS.md).
+  std::vector<std::string> notes;
 
   bool holds() const;
   // One line per unchecked trace, naming the study.

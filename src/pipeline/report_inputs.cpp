@@ -63,7 +63,8 @@ Status analyze_variant(ReportVariant& variant, const std::string& path,
     return overlap;
   }
   describe_variant(variant, *trace, options, region_pattern);
-  // The rule of every command (issue 12): the caller fails, or warns for one variant of a run.
+  // The rule of every command (docs/SECURITY.md): the caller fails, or warns for one variant of a
+  // run.
   if (!region_pattern.empty() && variant.analysis && variant.analysis->regions.empty())
     return no_region_matches(*trace, path, region_pattern);
   return Status::success();
@@ -119,7 +120,8 @@ std::vector<RunFinding> run_findings(const std::vector<Finding>& findings,
 
 // summary.json holds the findings of the attnprof the bench ran; a trace read now gives this
 // version's, which the headline and the timelines show: the table shows them too, so that the page
-// agrees with itself (issue 16: the shipped study's findings said "us" where its tables said "µs").
+// agrees with itself (tests/report_test.cpp: the shipped study's findings said "us" where its
+// tables said "µs").
 void use_findings_of_trace(RunVariant& run_variant, const ReportVariant& variant) {
   if (!run_variant.forward || !variant.analysis || variant.analysis->regions.empty()) return;
   run_variant.forward->findings =

@@ -105,7 +105,7 @@ void link_launches(Trace& trace, std::vector<Launch>& launches) {
                    [](const Launch& a, const Launch& b) { return a.correlation < b.correlation; });
   std::vector<std::pair<int64_t, HostEventId>> duplicates;
   // The op above each launch of a shared id, known from the stack (a walk up the parents per
-  // activity was quadratic under deep annotations, issue 12).
+  // activity was quadratic under deep annotations, docs/SECURITY.md).
   std::unordered_map<HostEventId, HostEventId> op_of_shared;
   for (size_t i = 1; i < launches.size(); ++i)
     if (launches[i].correlation == launches[i - 1].correlation) {

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "io/side_file.h"
+#include "reader/run_summary_fields.h"
 
 namespace attnprof {
 
@@ -304,21 +305,36 @@ RunVariant read_variant(const object& o) {
   return v;
 }
 
+// Reads the fields of one table into `out`; an absent field keeps its default.
+template <typename Owner, size_t N>
+void read_fields(const object& o, const std::array<SummaryField<Owner>, N>& fields, Owner& out) {
+  for (const SummaryField<Owner>& f : fields) {
+    switch (f.type) {
+      case SummaryType::kInteger:
+        if (auto v = integer(o, f.key)) out.*f.integer = *v;
+        break;
+      case SummaryType::kText:
+        out.*f.text = text(o, f.key);
+        break;
+      case SummaryType::kBoolean:
+        if (auto e = field(o, f.key)) {
+          bool v = false;
+          if (e->get_bool().get(v) == simdjson::SUCCESS)
+            out.*f.boolean = v;
+          else
+            wrong_type(f.key, *e, "a boolean");
+        }
+        break;
+    }
+  }
+}
+
 RunProblem read_problem(const object& o) {
   RunProblem p;
-  p.batch = integer(o, "batch").value_or(0);
-  p.heads = integer(o, "heads").value_or(0);
-  p.seq = integer(o, "seq").value_or(0);
-  p.head_dim = integer(o, "head_dim").value_or(0);
-  p.kv_heads = integer(o, "kv_heads").value_or(p.heads);
-  p.q_seq = integer(o, "q_seq").value_or(p.seq);
-  p.window = integer(o, "window").value_or(0);
-  p.dtype = text(o, "dtype");
-  p.mask = text(o, "mask");
-  p.device = text(o, "device");
-  bool backward = false;
-  auto b = field(o, "backward");
-  if (b && b->get_bool().get(backward) == simdjson::SUCCESS) p.backward = backward;
+  read_fields(o, kProblemFields, p);
+  // Absent (files written before these options): as kProblemFields says.
+  if (!field(o, "kv_heads")) p.kv_heads = p.heads;
+  if (!field(o, "q_seq")) p.q_seq = p.seq;
   return p;
 }
 
@@ -357,7 +373,8 @@ std::optional<T> parse_number(const std::string& s) {
 }
 
 // Every number of a summary must lie within +-1e18, inside int64's range: a bigger one (1e300)
-// would wrap to INT64_MIN when read as an integer (issue 12). Real summaries hold nothing near.
+// would wrap to INT64_MIN when read as an integer (docs/SECURITY.md). Real summaries hold nothing
+// near.
 constexpr double kLargestNumber = 1e18;
 
 // The first number out of range, as "its key path: its value"; empty when there is none.
@@ -392,7 +409,8 @@ std::string number_out_of_range(element e, const std::string& where) {
   }
 }
 
-// A trace named by a summary must lie inside the run's folder: not absolute, no `..` (issue 12:
+// A trace named by a summary must lie inside the run's folder: not absolute, no `..`
+// (docs/SECURITY.md:
 // `../../etc/passwd` was opened and quoted in the page).
 bool leaves_its_folder(const std::string& file) {
   if (file.empty()) return false;
@@ -462,15 +480,7 @@ Result<RunSummary> read_fields(const std::string& path, const object& top) {
                       "{}: not a bench summary of schemaVersion {} (found {})", path,
                       kRunSummarySchemaVersion, s.schema_version);
   }
-  if (auto env = child(top, "environment")) {
-    s.device = text(*env, "device");
-    s.sm_count = integer(*env, "sm_count").value_or(0);
-    s.compute_capability = text(*env, "compute_capability");
-    s.memory_bytes = integer(*env, "memory_bytes").value_or(0);
-    s.torch = text(*env, "torch");
-    s.cuda_runtime = text(*env, "cuda_runtime");
-    s.cudnn = text(*env, "cudnn");
-  }
+  if (auto env = child(top, "environment")) read_fields(*env, kEnvironmentFields, s);
   if (auto methods = list(top, "methods")) {
     for (element e : *methods) {
       std::string_view note;

@@ -1,6 +1,8 @@
 #pragma once
 // What a bench run wrote: its summary.json (bench/src/summary_json.h, schemaVersion 2) and its
 // sweep.csv, read back as plain data for `attnprof report`. Only what the report shows is kept.
+// The environment and each point's problem are read through their field tables
+// (reader/run_summary_fields.h), which the writer uses too.
 // Absent or null values stay empty (std::nullopt), as summary.json has them.
 
 #include <cstdint>
@@ -123,7 +125,8 @@ struct RunSummary {
   std::string device;
   int64_t sm_count = 0;
   std::string compute_capability;  // empty on the CPU
-  int64_t memory_bytes = 0;
+  int64_t l2_bytes = 0, memory_bytes = 0;
+  bool tf32_matmul = false;  // whether float32 matmuls ran on TF32 tensor cores
   std::string torch, cuda_runtime, cudnn;
   std::vector<std::string> methods;                   // how each column is measured
   std::map<std::string, std::vector<int64_t>> sweep;  // "seq" -> 512, 1024, ...; empty: no sweep

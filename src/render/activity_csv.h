@@ -1,7 +1,8 @@
 #pragma once
 // GPU activities as CSV rows, the same columns in `analyze` and `diff` output: one row per
 // activity, its launch configuration flattened into columns and its op chain joined into one
-// string, so that pandas.read_csv gives a frame to group and sum without unpacking.
+// string, so that pandas.read_csv gives a frame to group and sum without unpacking. The columns
+// are the activity column catalog's (analysis/activity_columns.h).
 
 #include <string_view>
 #include <vector>
@@ -16,8 +17,5 @@ const std::vector<std::string_view>& activity_csv_header();
 
 // The activity's fields (kind ... stream, start_us, duration_us) into the current row.
 void activity_csv_fields(CsvWriter& csv, const ActivityRow& a);
-
-// The separator of the op chain's ops in one field: outermost op first.
-inline constexpr std::string_view kOpChainSeparator = " > ";
 
 }  // namespace attnprof

@@ -1,5 +1,5 @@
 // Markdown of several traces, for a pull request: each trace's tables, then one table that
-// compares them region by region (issue 7), then the traces that could not be read.
+// compares them region by region (docs/ARCHITECTURE.md), then the traces that could not be read.
 
 #include <fmt/format.h>
 

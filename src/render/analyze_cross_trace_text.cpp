@@ -1,5 +1,5 @@
 // The terminal report of several traces: each trace as `analyze` prints one, then a section that
-// compares them region by region (issue 7), then the traces that could not be read.
+// compares them region by region (docs/ARCHITECTURE.md), then the traces that could not be read.
 
 #include <fmt/format.h>
 

@@ -1,7 +1,5 @@
-// `attnprof analyze --format csv`: one row per GPU activity of every region of every trace read
-// (issue 16), the columns of render/activity_csv.h after the trace and region columns.
-
-#include <algorithm>
+// `attnprof analyze --format csv`: one row per GPU activity of every region of every trace read,
+// the columns of render/activity_csv.h after the trace and region columns.
 
 #include "render/activity_csv.h"
 #include "render/analyze_output.h"
@@ -19,13 +17,9 @@ std::string render_analyze_csv(const AnalyzeOutput& output) {
     for (size_t i = 0; i < t.regions.size(); ++i) {
       const RegionSummary& region = t.regions[i];
       for (const ActivityRow& a : region.activities) {
-        // Without distributedInfo the rank is unknown: an empty field, as JSON's null, never a
-        // rank 0 that a second trace would share (docs/json-schema.md).
+        // Unknown without distributedInfo: empty, as every unknown value (docs/METRICS.md).
         csv.text(t.path);
-        if (t.rank >= 0)
-          csv.number(int64_t{t.rank});
-        else
-          csv.empty();
+        t.rank < 0 ? csv.empty() : csv.number(int64_t{t.rank});
         csv.text(region.name).number(int64_t(i));
         csv.number(int64_t{region.pid}).text(int(i) == t.typical_region ? "true" : "false");
         activity_csv_fields(csv, a);

@@ -13,9 +13,7 @@
 namespace attnprof {
 
 void write_activity_fields(JsonWriter& w, const ActivityRow& a) {
-  w.key("kind").string(a.kind == ActivityKind::kKernel   ? "kernel"
-                       : a.kind == ActivityKind::kMemcpy ? "memcpy"
-                                                         : "memset");
+  w.key("kind").string(activity_kind_name(a.kind));
   w.key("short_name").string(a.short_name);
   w.key("name").string(a.name);
   w.key("launch_api").string(a.launch_api);
@@ -262,13 +260,13 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
   w.key("by_kind").begin_object();
   for (size_t k = 0; k < static_cast<size_t>(DiagnosticKind::kCount); ++k) {
     auto kind = static_cast<DiagnosticKind>(k);
-    if (uint64_t n = t.diagnostics.count(kind)) w.key(diagnostic_name(kind)).number(n);
+    if (uint64_t n = t.diagnostics.count(kind)) w.key(diagnostic_id(kind)).number(n);
   }
   w.end_object();
   w.key("first").begin_array();
   for (const auto& d : t.diagnostics.first()) {
     w.begin_object();
-    w.key("kind").string(diagnostic_name(d.kind));
+    w.key("kind").string(diagnostic_id(d.kind));
     w.key("byte_offset").number(d.byte_offset);
     w.key("detail").string(d.detail);
     w.end_object();

@@ -1,6 +1,6 @@
 #pragma once
 // The whole output of `attnprof analyze`: each trace read, then, when two or more were, what
-// compares them (issue 7), and the traces that could not be read.
+// compares them (docs/ARCHITECTURE.md), and the traces that could not be read.
 
 #include <string>
 #include <string_view>
@@ -32,7 +32,7 @@ inline constexpr const char* kNotComparedWords =
 
 // analyze's JSON written as the traces are analyzed, each trace while its model is in memory, so
 // that every region's activities are listed one region at a time and never held all at once
-// (issue 13). render_analyze_json writes the same bytes from analyses already made.
+// (docs/PERFORMANCE.md). render_analyze_json writes the same bytes from analyses already made.
 class AnalyzeJsonStream {
  public:
   explicit AnalyzeJsonStream(JsonWriter& w);

@@ -1,7 +1,7 @@
 #pragma once
-// The progress line of `attnprof analyze` on a terminal (issue 7): what has been read, how fast,
-// in bytes and in events, for one trace or several read at once. Time comes in as seconds so
-// that a test can drive it with a fake clock; the CLI owns the clock and the terminal.
+// The progress line of `attnprof analyze` on a terminal (docs/ARCHITECTURE.md): what has been read,
+// how fast, in bytes and in events, for one trace or several read at once. Time comes in as seconds
+// so that a test can drive it with a fake clock; the CLI owns the clock and the terminal.
 
 #include <cstddef>
 #include <cstdint>

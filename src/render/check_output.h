@@ -10,8 +10,9 @@
 namespace attnprof {
 
 // The JSON output's schema version (docs/check-and-diff.md). 2: `actual` holds the values (numbers
-// as numbers), `actual_text` the words.
-inline constexpr int kCheckSchemaVersion = 2;
+// as numbers), `actual_text` the words. 3: the metrics take analyze's names and units
+// (gpu_busy_us, not gpu_time_ms: docs/METRICS.md).
+inline constexpr int kCheckSchemaVersion = 3;
 
 struct CheckReport {
   std::string variant;     // the variant's name when a study folder is checked, else ""

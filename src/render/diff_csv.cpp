@@ -1,6 +1,6 @@
-// `attnprof diff --format csv`: one row per activity of the aligned typical regions (issue 16):
-// what happened to it, its columns (render/activity_csv.h: B's activity, or A's when removed),
-// and its median duration over the regions of A and of B.
+// `attnprof diff --format csv`: one row per activity of the aligned typical regions
+// (docs/check-and-diff.md): what happened to it, its columns (render/activity_csv.h: B's activity,
+// or A's when removed), and its median duration over the regions of A and of B.
 
 #include <string>
 

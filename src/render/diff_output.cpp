@@ -372,9 +372,7 @@ std::string render_diff_json(const TraceDiff& d) {
   for (const auto& x : d.activities) {
     w.begin_object();
     w.key("change").string(change_id(x.change));
-    w.key("kind").string(row_of(x).kind == ActivityKind::kKernel   ? "kernel"
-                         : row_of(x).kind == ActivityKind::kMemcpy ? "memcpy"
-                                                                   : "memset");
+    w.key("kind").string(activity_kind_name(row_of(x).kind));
     w.key("class").string(kernel_class_id(x.kernel_class));
     w.key("what_changed").begin_array();
     for (const auto& what : x.what_changed) w.string(what);
@@ -455,7 +453,8 @@ std::string render_diff_markdown(const TraceDiff& d) {
   if (d.added + d.removed + d.changed == 0) return out;
   put(out, "| | activity | A (µs) | B (µs) | launched by / what changed |\n");
   put(out, "|---|---|---:|---:|---|\n");
-  MarkdownKernelNames names;  // cut to fit a pull request, in full below (issue 16)
+  MarkdownKernelNames
+      names;  // cut to fit a pull request, in full below (tests/markdown_names_test.cpp)
   for (const auto& x : d.activities) {
     if (x.change == ActivityChange::kSame) continue;
     const ActivityRow& row = row_of(x);

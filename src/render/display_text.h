@@ -1,7 +1,7 @@
 #pragma once
 // Names from a trace, as every text, Markdown, diff and check output and every error shows them
-// (issue 12). A trace is written by whoever made it: a kernel, region or file name may hold ESC
-// (a terminal command), CR or BS (to overwrite what was printed), a newline (a forged row or
+// (docs/SECURITY.md). A trace is written by whoever made it: a kernel, region or file name may hold
+// ESC (a terminal command), CR or BS (to overwrite what was printed), a newline (a forged row or
 // heading), or `|` (a forged Markdown cell). Every renderer passes each name, path and detail it
 // prints through one of these functions, so none of those bytes reaches the output raw. New
 // renderers (CSV, anything else) call them too; JSON and HTML have their own escaping

@@ -1,36 +1,40 @@
 #include "render/facts_json.h"
 
+#include "analysis/region_fact_catalog.h"
+
 namespace attnprof {
 
 namespace {
 
-JsonWriter& number_or_null(JsonWriter& w, const std::optional<double>& value) {
-  return value ? w.number(*value) : w.null();
+// A fact's value as JSON: a number (its median over the regions), a text (its first spelling), an
+// object of counts by kind, or null where the trace cannot give it.
+void write_fact_value(JsonWriter& w, const MetricValue& v) {
+  if (!v.available) {
+    w.null();
+  } else if (v.type == MetricType::kText) {
+    w.string(v.texts.empty() ? std::string() : v.texts.front());
+  } else if (v.counts_by_kind) {
+    w.begin_object();
+    for (const auto& [kind, spread] : v.by_kind) w.key(kind).number(spread.median);
+    w.end_object();
+  } else {
+    w.number(v.number.median);
+  }
 }
 
 }  // namespace
 
 void write_median_fields(JsonWriter& w, const RegionFacts& f) {
-  w.key("kernels").number(f.kernels.median);
-  w.key("memcpy").number(f.memcpy.median);
-  w.key("memcpy_by_kind").begin_object();
-  for (const auto& [kind, spread] : f.memcpy_by_kind) w.key(kind).number(spread.median);
-  w.end_object();
-  w.key("memset").number(f.memset.median);
-  w.key("gpu_busy_us").number(f.gpu_busy_ns.median / 1000.0);
-  w.key("wall_us").number(f.wall_ns.median / 1000.0);
-  w.key("cpu_us").number(f.cpu_ns.median / 1000.0);
+  for (const RegionFact& fact : region_fact_catalog())
+    if (fact.json == FactJson::kMedian) write_fact_value(w.key(fact.name), fact.of_facts(f));
 }
 
 void write_main_kernel_fields(JsonWriter& w, const RegionFacts& f) {
   const MainKernel none;
   const MainKernel& k = f.main_kernel ? *f.main_kernel : none;
-  w.key("main_kernel").string(k.short_name);
-  w.key("main_kernel_us").number(static_cast<double>(k.duration_ns) / 1000.0);
-  w.key("launch_api").string(k.launch_api);
-  number_or_null(w.key("occupancy_pct"), k.occupancy_pct);
-  w.key("occupancy_limiter").string(k.occupancy_limiter);
-  number_or_null(w.key("kineto_occupancy_pct"), k.kineto_occupancy_pct);
+  for (const RegionFact& fact : region_fact_catalog())
+    if (fact.json == FactJson::kMainKernel)
+      write_fact_value(w.key(fact.name), fact.of_main_kernel(k));
 }
 
 void write_finding(JsonWriter& w, const Finding& f) {
@@ -51,8 +55,8 @@ void write_expectation_result(JsonWriter& w, const ExpectationResult& r) {
   w.key("source").string(r.source);
   w.key("holds").boolean(r.holds);
   // What the trace shows for each metric of the expression, keyed by metric: a number (the
-  // median over regions), a text, or null where the trace cannot give it (issue 16); the words
-  // as the text output prints them beside.
+  // median over regions), a text, or null where the trace cannot give it (docs/METRICS.md); the
+  // words as the text output prints them beside.
   w.key("actual").begin_object();
   for (const auto& v : r.values) {
     w.key(v.metric);

@@ -3,7 +3,7 @@
 // summary.json and analyze's JSON output both use it. It builds the text in memory (take()), or
 // writes it to a file as it goes, a few dozen KiB at a time: analyze's JSON lists every activity
 // of every region, and holding all of it at once cost more memory than the trace's model
-// (issue 13).
+// (docs/PERFORMANCE.md).
 
 #include <cstdint>
 #include <cstdio>

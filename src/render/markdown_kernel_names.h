@@ -1,8 +1,8 @@
 #pragma once
-// Kernel names in a Markdown table (issue 16: cuBLAS and cuDNN names of 100+ characters made a
-// pull request's 14-column table unreadable): each cell holds a name cut to a width a table can
-// hold, with a number, and the names in full are listed under the table in a <details> block,
-// which GitHub shows closed.
+// Kernel names in a Markdown table (tests/markdown_names_test.cpp: cuBLAS and cuDNN names of 100+
+// characters made a pull request's 14-column table unreadable): each cell holds a name cut to a
+// width a table can hold, with a number, and the names in full are listed under the table in a
+// <details> block, which GitHub shows closed.
 
 #include <map>
 #include <string>

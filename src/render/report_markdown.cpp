@@ -46,7 +46,8 @@ void write_tables(std::string& out, const std::vector<ReportTable>& tables) {
     out += " findings |\n|";
     for (bool numeric : table.numeric) out += numeric ? "---:|" : "---|";
     out += "---|\n";
-    // Kernel names cut to fit a pull request's width; in full below the table (issue 16).
+    // Kernel names cut to fit a pull request's width; in full below the table
+    // (tests/markdown_names_test.cpp).
     MarkdownKernelNames names;
     for (size_t r = 0; r < table.rows.size(); ++r) {
       out += "|";
@@ -63,7 +64,7 @@ void write_tables(std::string& out, const std::vector<ReportTable>& tables) {
     }
     if (const std::string full = names.details(); !full.empty()) out += "\n" + full;
     // The findings that explain time first; the informational ones (how a kernel is built)
-    // folded into a <details>, which GitHub renders closed (issue 16).
+    // folded into a <details>, which GitHub renders closed (tests/markdown_names_test.cpp).
     auto list = [&](bool actionable) {
       std::string items;
       for (size_t r = 0; r < table.rows.size(); ++r) {

@@ -28,8 +28,8 @@ std::string integer_label(double v) {
 }
 
 // Two points coincide when they share x and their y differ by at most 3 %: on a log axis 3 % is
-// about a line's width, so a line drawn later hides the earlier one there (issue 16: sdpa-auto
-// picks cuDNN, and its line covered sdpa-cudnn's).
+// about a line's width, so a line drawn later hides the earlier one there
+// (tests/browser/report_in_chromium.sh: sdpa-auto picks cuDNN, and its line covered sdpa-cudnn's).
 constexpr double kCoincidence = 0.03;
 
 bool same_point(std::pair<double, double> a, std::pair<double, double> b) {

@@ -16,7 +16,8 @@ namespace {
 
 // Findings that explain time first (a copy, an upcast, unfused kernels), then those that only
 // describe how a kernel is built (persistent, cuLaunchKernelEx, occupancy by design): the
-// renderers fold the latter away (issue 16). Stable, so each group keeps the rules' order.
+// renderers fold the latter away (tests/report_test.cpp). Stable, so each group keeps the rules'
+// order.
 std::vector<ReportNote> rank_notes(std::vector<ReportNote> notes) {
   std::stable_partition(notes.begin(), notes.end(),
                         [](const ReportNote& n) { return is_actionable_finding(n.id); });

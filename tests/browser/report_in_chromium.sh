@@ -17,7 +17,7 @@
 set -euo pipefail
 
 attnprof=$1 run_dir=$2 variants=$3 out=$4
-# A run with a backward study beside it must show it (issue 16).
+# A run with a backward study beside it must show it (tests/report_test.cpp).
 backward=0
 [[ -f $run_dir/backward/summary.json ]] && backward=1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -92,7 +92,7 @@ if grep -n -o -i -E 'https?://|src=|url\([^#]|@import|<link|<script' "$report" |
   status=1
 fi
 
-# At a laptop's width and at a narrow window's (issue 16: at 800 px the page was 1107 px wide).
+# At a laptop's width and at a narrow window's (tests/report_test.cpp: at 800 px the page was 1107 px wide).
 for width in 1400 800; do
   echo "== DOM check at $width px"
   if ! dom_check "$report" 1 "$width" | tee "$out/dom-check-$width.txt"; then status=1; fi

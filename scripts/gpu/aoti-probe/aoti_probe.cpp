@@ -1,12 +1,13 @@
 // Loads the AOTInductor package that make_package.py wrote, from C++, in one of two ways, and
-// compares its output with torch's (issue 15: can `attnprof bench --custom X.pt2` load one?).
+// compares its output with torch's (docs/CUSTOM_KERNELS.md: can `attnprof bench --custom X.pt2`
+// load one?).
 //
 //   aoti_probe loader DIR   torch::inductor::AOTIModelPackageLoader on DIR/sdpa.pt2, as documented
 //   aoti_probe runner DIR   the model's .so from DIR/extracted/ (unzipped by make_package.py)
 //                           through AOTIModelContainerRunnerCuda: no package loader, no temporary
 //                           folder for torch to extract into and remove
 //   aoti_probe reader DIR   the same, the package unzipped here with torch's own archive reader
-//                           (caffe2::serialize::PyTorchStreamReader, which wrote it) into
+//                          (caffe2::serialize::PyTorchStreamReader, which wrote it) into
 //                           DIR/reader-extracted/: what the bench would do
 //
 // Prints what it did and the largest difference from torch's output; exit status 0 when it ran.

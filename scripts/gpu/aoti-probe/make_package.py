@@ -1,4 +1,4 @@
-"""Packages plain causal SDPA with AOTInductor and tries to load it back in Python (issue 15).
+"""Packages plain causal SDPA with AOTInductor and tries to load it back in Python (docs/CUSTOM_KERNELS.md).
 
   python3 make_package.py OUT_DIR
 
@@ -35,7 +35,7 @@ def load_in_python(package, out_dir):
         "out = m(q, k, v)\n"
         "ref = torch.load(sys.argv[3]).cuda()\n"
         "print('python load: max abs diff', (out - ref).abs().max().item())\n"
-    )
+   )
     child = subprocess.run(
         [sys.executable, "-c", code, package, os.path.join(out_dir, "inputs.pt"),
          os.path.join(out_dir, "expected.pt")],

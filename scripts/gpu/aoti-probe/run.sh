@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The AOTInductor experiment of issue 15 on the GPU machine, one command: package plain SDPA,
+# The AOTInductor experiment (docs/CUSTOM_KERNELS.md) on the GPU machine, one command: package plain SDPA,
 # load it in Python (child), then from C++ with torch's package loader and with the model runner
 # on the package unzipped by hand. Prints each step's exit status; never fails the caller.
 #   scripts/gpu/aoti-probe/run.sh WORK_DIR

@@ -83,38 +83,4 @@ std::vector<Finding> find_all(const FindingContext& context) {
   return findings;
 }
 
-std::string_view finding_id(FindingKind kind) {
-  switch (kind) {
-    case FindingKind::kHiddenCopy:
-      return "hidden-copy";
-    case FindingKind::kPrecisionUpcast:
-      return "precision-upcast";
-    case FindingKind::kMaskRebuilt:
-      return "mask-rebuilt";
-    case FindingKind::kNotFused:
-      return "not-fused";
-    case FindingKind::kLowOccupancy:
-      return "low-occupancy";
-    case FindingKind::kCpuSideCost:
-      return "cpu-side-cost";
-    case FindingKind::kLaunchBound:
-      return "launch-bound";
-    case FindingKind::kSynchronization:
-      return "synchronization";
-    case FindingKind::kPersistentKernel:
-      return "persistent-kernel";
-    case FindingKind::kLaunchKernelEx:
-      return "cuLaunchKernelEx";
-    case FindingKind::kSplitKv:
-      return "split-kv";
-    case FindingKind::kKvRepeat:
-      return "kv-repeat";
-    case FindingKind::kCommunicationBound:
-      return "communication-bound";
-    case FindingKind::kGraphReplay:
-      return "graph-replay";
-  }
-  return "finding";
-}
-
 }  // namespace attnprof

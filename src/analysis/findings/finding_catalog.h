@@ -1,0 +1,56 @@
+#pragma once
+// Every kind of finding declared once, as the diagnostics are
+// (include/attnprof/diagnostic_table.h): its id (JSON, the report, tests), what time it explains
+// and through which kernel classes, whether the user can act on it, and what it means.
+// finding_id(), the report's headline and the ranking of findings (analysis/headline.cpp) read it;
+// docs/METRICS.md lists it (tests/metric_names_test.cpp). Adding a finding: docs/ARCHITECTURE.md,
+// "Adding a finding".
+
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "attnprof/findings.h"
+#include "attnprof/region_facts.h"
+
+namespace attnprof {
+
+// The time a finding explains in a region, which the headline weighs it by.
+enum class ExplainedTime : uint8_t {
+  kNone,           // none: it describes how the work runs (occupancy, launch style)
+  kKernelClasses,  // the GPU time of its kernel classes
+  kCommunication,  // communication that overlaps no compute
+  kHostGap,        // the GPU idle while the CPU works or waits: wall - GPU busy
+  kUnmeasured,     // time the trace cannot measure (work a mask throws away): ranked, not weighed
+};
+
+struct FindingDescription {
+  // A trace's finding (analysis/findings/); none for a study's, made from its problem and run
+  // (analysis/masked_pairs.cpp).
+  std::optional<FindingKind> kind;
+  std::string_view id;
+  ExplainedTime explains;
+  uint16_t classes;  // for kKernelClasses: a bit per KernelClass (class_bits)
+  bool actionable;   // a change of the user's code removes it; otherwise it says how work runs
+  std::string_view description;
+};
+
+constexpr uint16_t class_bits(std::initializer_list<KernelClass> classes) {
+  uint16_t bits = 0;
+  for (KernelClass c : classes) bits |= uint16_t(1u << static_cast<unsigned>(c));
+  return bits;
+}
+
+inline constexpr size_t kFindingKindCount = 14;
+
+// A trace's findings first, indexed by FindingKind, then the study's.
+std::span<const FindingDescription> finding_catalog();
+const FindingDescription& describe(FindingKind kind);
+// By id ("hidden-copy"); none for an id no finding has.
+const FindingDescription* find_finding(std::string_view id);
+std::string_view explained_time_name(ExplainedTime explains);  // "kernel classes", ...
+
+}  // namespace attnprof
