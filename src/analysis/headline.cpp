@@ -80,9 +80,10 @@ std::optional<double> tensor_pipe(const HeadlineVariant& v) {
   return std::nullopt;
 }
 
-// A finding whose time is the GPU's idle (headline_explained_ns: wall minus busy).
+// A finding whose time is the GPU's idle (the finding catalog's host gap: wall minus busy).
 bool explains_idle_only(const std::string& id) {
-  return id == "cpu-side-cost" || id == "launch-bound" || id == "synchronization";
+  const FindingDescription* f = find_finding(id);
+  return f && f->explains == ExplainedTime::kHostGap;
 }
 
 // The reason for one slow variant (compute_headline says how it is chosen).
