@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "analysis/counter_findings.h"
 #include "analysis/counter_totals.h"
@@ -383,12 +385,56 @@ TEST(ShippedCounters, CheckReadsThemFromTheStudyFolder) {
   EXPECT_NE(r.output.find("study: 4 of 4 expectations hold"), std::string::npos) << r.output;
 }
 
+// The roofline hides nothing (docs/REPORT.md, "Plots"): on the shipped study sdpa-cudnn and
+// sdpa-auto (cudnn) run the same kernel, and each variant's whole call lies on its main kernel,
+// so markers coincide; each is drawn apart from the others of its group, inside a ring, and
+// named once in the legend.
+TEST(ShippedCounters, TheRooflineDrawsCoincidingPointsApart) {
+  auto r =
+      testing::run_command(std::string(ATTNPROF_CLI) + " report " + kStudy + " --format html -o -");
+  ASSERT_EQ(r.exit_code, 0) << r.output.substr(0, 300);
+  const size_t from = r.output.find(R"(<svg class="roofline-chart")");
+  ASSERT_NE(from, std::string::npos);
+  const std::string svg = r.output.substr(from, r.output.find("</svg>", from) - from);
+  auto attribute = [](const std::string& text, size_t at, const std::string& name) {
+    const size_t start = text.find(name + "=\"", at) + name.size() + 2;
+    return std::stod(text.substr(start, text.find('"', start) - start));
+  };
+  std::vector<std::pair<double, double>> centers;
+  for (size_t at = svg.find("<circle class=\""); at != std::string::npos;
+       at = svg.find("<circle class=\"", at + 1)) {
+    const std::string ring = R"(<circle class="coincide-ring")";
+    if (svg.compare(at, ring.size(), ring) == 0) continue;
+    centers.emplace_back(attribute(svg, at, "cx"), attribute(svg, at, "cy"));
+  }
+  ASSERT_EQ(centers.size(), 14u);  // 7 variants, 7 main kernels
+  double closest = 1e9;
+  for (size_t i = 0; i < centers.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      closest = std::min(closest, std::hypot(centers[i].first - centers[j].first,
+                                             centers[i].second - centers[j].second));
+  EXPECT_GE(closest, 5.0);  // were 0: sdpa-auto's markers drawn on sdpa-cudnn's
+  size_t rings = 0, legend = 0;
+  for (size_t at = svg.find("coincide-ring"); at != std::string::npos;
+       at = svg.find("coincide-ring", at + 1))
+    ++rings;
+  for (size_t at = svg.find("class=\"legend-label\""); at != std::string::npos;
+       at = svg.find("class=\"legend-label\"", at + 1))
+    ++legend;
+  EXPECT_GE(rings, 1u);
+  EXPECT_LE(rings, 7u);
+  EXPECT_EQ(legend, 14u);  // each marker named once; the roofs and HBM labelled in the plot
+  EXPECT_NE(svg.find(R"(class="roof-label")"), std::string::npos);
+  EXPECT_NE(svg.find(">HBM 4.22 TB/s (copy kernel)<"), std::string::npos);
+}
+
 TEST(ShippedCounters, TheReportShowsTheTableFindingsAndRoofline) {
   auto r =
       testing::run_command(std::string(ATTNPROF_CLI) + " report " + kStudy + " --format html -o -");
   ASSERT_EQ(r.exit_code, 0) << r.output.substr(0, 300);
   const std::string& html = r.output;
-  EXPECT_NE(html.find(R"(<a href="#counters">counters</a>)"), std::string::npos);
+  EXPECT_NE(html.find(R"(<li><a href="#counters">Counters and the roofline</a></li>)"),
+            std::string::npos);
   EXPECT_NE(html.find(R"(id="counters-table")"), std::string::npos);
   EXPECT_NE(html.find(R"(<li data-finding="occupancy-by-design">sdpa-flash: )"), std::string::npos);
   EXPECT_NE(html.find(R"(<li data-finding="fp32-pipe">sdpa-math: )"), std::string::npos);

@@ -338,7 +338,7 @@ TEST(BackwardStudy, ShippedStudyShowsItsTableFindingsAndHeadline) {
   const std::string html = render_report_html(d);
   const size_t section = html.find(R"(<section class="card" id="backward">)");
   ASSERT_NE(section, std::string::npos);
-  EXPECT_NE(html.find(R"(<a href="#backward">backward</a>)"), std::string::npos);
+  EXPECT_NE(html.find(R"(<li><a href="#backward">The backward study</a></li>)"), std::string::npos);
   const std::string backward = html.substr(section, html.find("</section>", section) - section);
   EXPECT_NE(backward.find("<b>sdpa-cudnn</b> is the fastest: 393.7 µs GPU median per call "
                           "(forward and backward), 12.2× faster than naive (4.80 ms)."),

@@ -83,8 +83,26 @@ TEST(OpArguments, ReadsEachInputOfEachOp) {
   // No shapes recorded, and an event that is no op: none, not empty arguments.
   EXPECT_FALSE(op_arguments(t, op_named(t, "aten::empty")));
   EXPECT_FALSE(op_arguments(t, op_named(t, "step")));
-  // Texts are shared: two ops, two texts, whatever the workers.
-  EXPECT_EQ(t.op_inputs.size(), 4u);
+  // Four ops recorded inputs, each its own text, whatever the workers.
+  size_t with_inputs = 0;
+  for (size_t i = 0; i < t.host_events.size(); ++i)
+    with_inputs += t.host_events[HostEventId(i)].inputs() != StringPool::kEmpty;
+  EXPECT_EQ(with_inputs, 4u);
+  EXPECT_EQ(t.op_input_texts.size(), 5u);  // and the empty text
+}
+
+// The id lives in three bytes of HostEvent's padding: every id up to 2^24 - 1 comes back whole,
+// a larger one is no inputs rather than another op's.
+TEST(OpArguments, InputsIdKeepsTwentyFourBits) {
+  HostEvent e;
+  EXPECT_EQ(e.inputs(), StringPool::kEmpty);
+  for (StringId id : {StringId{1}, StringId{0xffff}, StringId{0x10000}, StringId{0x123456},
+                      HostEvent::kMaxInputs}) {
+    e.set_inputs(id);
+    EXPECT_EQ(e.inputs(), id);
+  }
+  e.set_inputs(HostEvent::kMaxInputs + 1);
+  EXPECT_EQ(e.inputs(), StringPool::kEmpty);
 }
 
 TEST(OpArguments, NoneOnATraceRecordedWithoutShapes) {

@@ -8,7 +8,6 @@
 #include "analysis/attention_backend.h"
 #include "analysis/busy_time.h"
 #include "analysis/gpu_datasheet.h"
-#include "analysis/kernel_names.h"
 #include "analysis/spread.h"
 
 namespace attnprof {
@@ -78,19 +77,21 @@ struct Kernels {
   int64_t count = 0;
 };
 
-Kernels kernels_of(const Trace& t, const std::vector<GpuActivityId>& activities) {
+Kernels kernels_of(const FindingContext& c, const std::vector<GpuActivityId>& activities) {
   Kernels k;
   int64_t longest = -1;
+  GpuActivityId main;
   for (GpuActivityId id : activities) {
-    const GpuActivity& a = t.gpu_activities[id];
+    const GpuActivity& a = c.activity(id);
     if (a.kind != GpuKind::kKernel) continue;
     ++k.count;
-    k.names.push_back(t.strings.view(a.name));
+    k.names.push_back(c.trace.strings.view(a.name));
     if (a.dur_ns > longest) {
       longest = a.dur_ns;
-      k.main = short_kernel_name(k.names.back());
+      main = id;
     }
   }
+  if (longest >= 0) k.main = c.short_name(main);
   return k;
 }
 
@@ -279,7 +280,7 @@ AttentionCall op_call(const FindingContext& c, const AttentionOp& a,
   AttentionCall call;
   call.op = std::string(name_of(t, a.op));
   call.backend_op = std::string(name_of(t, a.innermost));
-  const Kernels k = kernels_of(t, a.activities);
+  const Kernels k = kernels_of(c, a.activities);
   call.backend = detect_attention_backend(call.backend_op, k.names);
   call.backward = call.backend_op.find("backward") != std::string::npos;
   for (HostEventId e = a.innermost; e != kNoId; e = t.host_parent[e]) {
@@ -408,7 +409,7 @@ AttentionCalls attention_calls_of(const FindingContext& c, size_t region,
   std::vector<GpuActivityId> claimed, all;
   for (const AttentionOp& a : c.attention_ops(region)) {
     AttentionCall call = a.sdpa ? op_call(c, a, arguments) : chain_call(c, a, arguments, forwards);
-    const Kernels k = kernels_of(t, a.activities);
+    const Kernels k = kernels_of(c, a.activities);
     call.kernels = k.count;
     call.main_kernel = k.main;
     call.gpu_ns = a.busy_ns;
@@ -435,7 +436,7 @@ AttentionCalls attention_calls_of(const FindingContext& c, size_t region,
                     kernel.find("bprop") != std::string_view::npos ||
                     kernel.find("backward") != std::string_view::npos;
     call.kernels = 1;
-    call.main_kernel = short_kernel_name(kernel);
+    call.main_kernel = c.short_name(id);
     call.gpu_ns = g.dur_ns;
     call.note = "a kernel alone: the op that launched it records no attention shapes";
     all.push_back(id);

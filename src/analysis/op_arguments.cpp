@@ -1,8 +1,5 @@
 #include "analysis/op_arguments.h"
 
-#include <algorithm>
-#include <tuple>
-
 #include "model/op_input_text.h"
 
 namespace attnprof {
@@ -10,12 +7,8 @@ namespace attnprof {
 std::optional<StringId> op_inputs_text(const Trace& trace, HostEventId op) {
   if (op.index() >= trace.host_events.size()) return std::nullopt;
   const HostEvent& e = trace.host_events[op];
-  if (e.kind != HostKind::kCpuOp) return std::nullopt;
-  const auto key = std::tuple(e.pid, e.tid, e.start_ns, e.name);
-  auto it = std::lower_bound(trace.op_inputs.begin(), trace.op_inputs.end(), key,
-                             [](const OpInputsRecord& r, const auto& k) { return r.key() < k; });
-  if (it == trace.op_inputs.end() || it->key() != key) return std::nullopt;
-  return it->inputs;
+  if (e.kind != HostKind::kCpuOp || e.inputs() == StringPool::kEmpty) return std::nullopt;
+  return e.inputs();
 }
 
 std::optional<std::vector<OpArgument>> op_arguments_of_text(std::string_view inputs_text) {

@@ -1,6 +1,6 @@
 #pragma once
 // The recorded arguments of one op (record_shapes=True), parsed from the raw text the reader kept
-// (Trace::op_inputs): the shapes, types and scalar values that op_cost.h counts from.
+// (HostEvent::inputs): the shapes, types and scalar values that op_cost.h counts from.
 
 #include <optional>
 #include <vector>

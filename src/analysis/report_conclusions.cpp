@@ -106,6 +106,7 @@ void conclude_report(ReportData& data) {
     b.conclusions.headline = compute_headline(headline_variants(b));
   }
   for (ReportBeside& beside : data.beside) beside.conclusions = conclude_run(beside.run, -1);
+  for (ReportModel& model : data.models) model.conclusions = conclude_run(model.run, -1);
 }
 
 }  // namespace attnprof

@@ -73,6 +73,20 @@ struct ReportBeside {
   StudyConclusions conclusions;  // its headline is its middle point's
 };
 
+// A model study given beside the run on the command line (`attnprof report RUN_DIR
+// examples/models/*`): a bench folder written by `bench --from-trace`, whose summary.json holds
+// the trace's step and its attention calls measured through every backend. The page shows its
+// step, attention's share, the backend that ran and the projection, and links its own page.
+struct ReportModel {
+  std::string folder;  // as given on the command line
+  std::string name;    // the folder's own name: "llama-train-sdpa"
+  // Its own page (its summary.md), relative to where the report is written (write_report sets
+  // it); empty: shown as text.
+  std::string page_href;
+  RunSummary run;
+  StudyConclusions conclusions;  // its projection
+};
+
 struct ReportData {
   std::vector<std::string> inputs;
   std::optional<RunSummary> run;  // for a bench run
@@ -85,6 +99,7 @@ struct ReportData {
   std::string sweep_source;                // the file it came from
   std::optional<ReportBackward> backward;  // for a bench run with a backward study beside it
   std::vector<ReportBeside> beside;        // the other studies in its subfolders, by name
+  std::vector<ReportModel> models;         // the model studies given after it, in their order
   std::vector<std::string> warnings;       // what could not be shown, and why
   StudyConclusions conclusions;
 };

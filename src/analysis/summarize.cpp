@@ -339,18 +339,16 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   out.facts.breakdown = breakdown_facts(out.regions);
   out.facts.waits = wait_facts(out.regions);
   out.typical_region = typical_region(out.regions, out.facts);
-  TopTablesMaker top_tables(trace, set, members, options.ops_by_shape);
-  for (size_t r = 0; r < out.regions.size(); ++r)
-    if (options.tables_of_every_region || static_cast<int>(r) == out.typical_region)
-      out.regions[r].tables = top_tables.tables(r);
-
   // The findings read the trace and the summaries above, and nothing below writes to `out` until
   // they are done: with a second core they run beside the rows (every region's, for Python, csv
   // and diff: a third of the work after the read), else before them.
-  // The attention calls ask the findings' attention ops (finding_context.h), which are found
-  // once, here, before the findings' thread reads them.
   const FindingContext context{trace, set, members, out};
-  {
+  const bool second_core = options.reading_workers != 1 && std::thread::hardware_concurrency() > 1;
+  // The attention calls ask the findings' attention ops (finding_context.h), which are found
+  // once, here, before the findings' thread reads them. They read the trace and the summaries
+  // above only, so with a second core they are made beside the top tables (docs/PERFORMANCE.md,
+  // "Every op's inputs in the host events' table").
+  auto attention = std::async(second_core ? std::launch::async : std::launch::deferred, [&] {
     // Every step repeats the same shapes: each recorded text is parsed once.
     std::unordered_map<StringId, std::optional<std::vector<OpArgument>>> parsed;
     const OpArgumentsOf arguments = [&](HostEventId op) -> std::optional<std::vector<OpArgument>> {
@@ -362,21 +360,31 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
       return it->second;
     };
     const ForwardOps forwards(trace);
-    std::vector<const AttentionCalls*> calls;
+    std::vector<AttentionCalls> calls(out.regions.size());
+    for (size_t r = 0; r < out.regions.size(); ++r)
+      calls[r] = attention_calls_of(context, r, arguments, forwards);
+    return calls;
+  });
+  TopTablesMaker top_tables(trace, set, members, options.ops_by_shape);
+  for (size_t r = 0; r < out.regions.size(); ++r)
+    if (options.tables_of_every_region || static_cast<int>(r) == out.typical_region)
+      out.regions[r].tables = top_tables.tables(r);
+  {
+    std::vector<AttentionCalls> calls = attention.get();
+    std::vector<const AttentionCalls*> of_regions;
     std::vector<int64_t> busy;
     for (size_t r = 0; r < out.regions.size(); ++r) {
-      out.regions[r].attention = attention_calls_of(context, r, arguments, forwards);
-      calls.push_back(&out.regions[r].attention);
+      out.regions[r].attention = std::move(calls[r]);
+      of_regions.push_back(&out.regions[r].attention);
       busy.push_back(out.regions[r].gpu_busy_ns);
     }
-    out.attention = median_attention_calls(calls, busy, out.typical_region);
+    out.attention = median_attention_calls(of_regions, busy, out.typical_region);
   }
   std::future<std::vector<Finding>> findings;
   if (options.explain) {
-    const bool beside = options.reading_workers != 1 && std::thread::hardware_concurrency() > 1;
-    findings = std::async(beside ? std::launch::async : std::launch::deferred,
+    findings = std::async(second_core ? std::launch::async : std::launch::deferred,
                           [&] { return find_all(context); });
-    if (!beside) out.findings = findings.get();
+    if (!second_core) out.findings = findings.get();
   }
 
   std::vector<TraceMarker> markers;

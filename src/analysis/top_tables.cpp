@@ -51,42 +51,11 @@ bool first_time(std::vector<StringId>& seen, StringId name) {
   return true;
 }
 
-// Each host event's recorded inputs: the events and the records are both sorted by thread, then
-// start, so one walk pairs them; events that start together are told apart by name.
-std::vector<StringId> inputs_by_event(const Trace& trace) {
-  std::vector<StringId> out;
-  if (trace.op_inputs.empty()) return out;
-  const auto& host = trace.host_events;
-  const auto& records = trace.op_inputs;
-  out.assign(host.size(), StringPool::kEmpty);
-  size_t p = 0;
-  for (size_t e = 0; e < host.size(); ++e) {
-    const HostEvent& h = host[HostEventId(e)];
-    if (h.kind != HostKind::kCpuOp) continue;
-    const auto at = std::tuple(h.pid, h.tid, h.start_ns);
-    while (p < records.size() &&
-           std::tuple(records[p].pid, records[p].tid, records[p].start_ns) < at)
-      ++p;
-    for (size_t q = p; q < records.size() &&
-                       std::tuple(records[q].pid, records[q].tid, records[q].start_ns) == at;
-         ++q)
-      if (records[q].name == h.name) {
-        out[e] = records[q].inputs;
-        break;
-      }
-  }
-  return out;
-}
-
 }  // namespace
 
 TopTablesMaker::TopTablesMaker(const Trace& trace, const RegionSet& set,
                                const RegionMembers& members, bool ops_by_shape)
-    : trace_(trace),
-      set_(set),
-      members_(members),
-      inputs_of_(inputs_by_event(trace)),
-      ops_by_shape_(ops_by_shape) {
+    : trace_(trace), set_(set), members_(members), ops_by_shape_(ops_by_shape) {
   regions_of_set_.assign(members.sets.size(), 0);
   for (uint32_t held : members.set_of) ++regions_of_set_[held];
   const auto& host = trace.host_events;
@@ -244,8 +213,9 @@ void TopTablesMaker::kernels_of(size_t r, RegionTables& out) {
 uint64_t TopTablesMaker::op_row_key(size_t e) {
   const StringId name = trace_.host_events[HostEventId(e)].name;
   uint32_t dims = 0;
-  if (ops_by_shape_ && !inputs_of_.empty() && inputs_of_[e] != StringPool::kEmpty) {
-    const auto fields = split_op_input_fields(trace_.op_input_texts.view(inputs_of_[e]));
+  const StringId inputs = trace_.host_events[HostEventId(e)].inputs();
+  if (ops_by_shape_ && inputs != StringPool::kEmpty) {
+    const auto fields = split_op_input_fields(trace_.op_input_texts.view(inputs));
     if (fields && !fields->dims.empty()) {
       auto [it, fresh] = dims_ids_.try_emplace(fields->dims, dims_texts_.size() + 1);
       if (fresh) dims_texts_.push_back(fields->dims);
@@ -257,12 +227,13 @@ uint64_t TopTablesMaker::op_row_key(size_t e) {
 
 const std::optional<OpCost>& TopTablesMaker::cost_of(size_t e) {
   static const std::optional<OpCost> kNone;
-  if (inputs_of_.empty() || inputs_of_[e] == StringPool::kEmpty) return kNone;
-  const StringId name = trace_.host_events[HostEventId(e)].name;
-  const uint64_t key = uint64_t{name} << 32 | inputs_of_[e];
+  const HostEvent& op = trace_.host_events[HostEventId(e)];
+  if (op.inputs() == StringPool::kEmpty) return kNone;
+  const StringId name = op.name;
+  const uint64_t key = uint64_t{name} << 32 | op.inputs();
   auto [it, fresh] = costs_.try_emplace(key);
   if (fresh) {
-    if (auto args = op_arguments_of_text(trace_.op_input_texts.view(inputs_of_[e])))
+    if (auto args = op_arguments_of_text(trace_.op_input_texts.view(op.inputs())))
       it->second = op_cost(trace_.strings.view(name), *args);
   }
   return it->second;
@@ -321,7 +292,7 @@ void TopTablesMaker::ops_of(size_t r, RegionTables& out) {
 void TopTablesMaker::op_costs_of(size_t r, std::vector<std::pair<int32_t, int64_t>>& launches,
                                  const std::unordered_map<uint64_t, size_t>& row_of,
                                  RegionTables& out) {
-  if (inputs_of_.empty() || launches.empty()) return;
+  if (trace_.op_input_texts.size() <= 1 || launches.empty()) return;
   std::sort(launches.begin(), launches.end());
   std::vector<std::optional<PeakPrecision>> precision(out.ops.size());
   for (size_t i = 0; i < launches.size();) {

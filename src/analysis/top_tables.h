@@ -65,9 +65,6 @@ class TopTablesMaker {
     KernelClass kernel_class;
   };
   std::unordered_map<StringId, KernelName> kernel_names_;
-  // Per host event: the id of its recorded inputs' text (Trace::op_input_texts), kEmpty for
-  // none; empty when the trace recorded no shapes.
-  std::vector<StringId> inputs_of_;
   bool ops_by_shape_ = false;
   // The cost of each (name, inputs text) met, and the id of each distinct "Input Dims" text.
   std::unordered_map<uint64_t, std::optional<OpCost>> costs_;

@@ -1,5 +1,7 @@
 #include "analysis/trace_projection.h"
 
+#include <algorithm>
+
 namespace attnprof {
 
 std::string study_variant_of(const std::string& backend) {
@@ -48,6 +50,9 @@ std::optional<TraceProjection> project_trace(const RunSummary& run) {
     if (p.best_ns && *p.best_ns < p.trace_ns * (1 - kProjectionNoise))
       p.saving_ns = (p.trace_ns - *p.best_ns) * static_cast<double>(p.calls);
     out.saving_ns += p.saving_ns;
+    out.attention_ns += p.trace_ns * static_cast<double>(p.calls);
+    if (std::find(out.backends.begin(), out.backends.end(), p.backend) == out.backends.end())
+      out.backends.push_back(p.backend);
     out.calls.push_back(std::move(p));
   }
   return out;

@@ -38,6 +38,11 @@ struct TraceProjection {
   std::vector<CallProjection> calls;
   double saving_ns = 0;      // per region, every call
   double region_gpu_ns = 0;  // what the saving is a share of
+  // The trace's own time on the calls measured here (calls x time per call, summed): attention's
+  // part of the region as far as the run measured it (a call it skipped is not in it).
+  double attention_ns = 0;
+  // The backends that ran the measured calls in the trace, each once, in the order of the calls.
+  std::vector<std::string> backends;
 };
 
 // A backend saves time only when it is faster than the trace's call by more than this share: two

@@ -1,4 +1,7 @@
-// `attnprof report (RUN_DIR | TRACE...) [-o FILE] [--format html|md|text|headline] [--region NAME]`
+// `attnprof report (RUN_DIR [MODEL_DIR...] | TRACE...) [-o FILE] [--format html|md|text|headline]
+//                 [--region NAME]`
+// MODEL_DIR: model studies (folders bench --from-trace wrote, examples/models/*) shown beside the
+// run (docs/REPORT.md, "Model studies").
 // Without -o the report goes to standard output as text, a terminal's format; to a file it is
 // the HTML page unless --format or the file's extension says otherwise.
 
@@ -56,7 +59,9 @@ void register_report(CLI::App& app, int& exit_code) {
       "Write the study as one self-contained HTML page (table with findings, GPU time by kernel "
       "class, timelines of a typical region, sweep plots), or its table as Markdown or text");
   cmd->add_option("inputs", args->inputs,
-                  "A bench output folder (with summary.json), or trace files (.json or .json.gz)")
+                  "A bench output folder (with summary.json), then any model studies to show "
+                  "beside it (folders written by bench --from-trace, e.g. examples/models/*); or "
+                  "trace files (.json or .json.gz)")
       ->required();
   args->output.add_to(*cmd, kFormats,
                       "text on standard output and html in a file; md: the table and findings; "

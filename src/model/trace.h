@@ -105,8 +105,26 @@ struct HostEvent {
   int32_t tid = 0;
   StringId name = StringPool::kEmpty;
   HostKind kind = HostKind::kCpuOp;
+  // A cpu_op's recorded inputs (record_shapes=True): the id of its text in
+  // Trace::op_input_texts, kEmpty for none. Kept in the three bytes the layout leaves free after
+  // `kind`, so that the inputs cost the table no memory (docs/PERFORMANCE.md, "Every op's inputs
+  // in the host events' table"); read and written through inputs() and set_inputs().
+  uint8_t inputs_high = 0;
+  uint16_t inputs_low = 0;
+
   int64_t end_ns() const { return start_ns + dur_ns; }
+  // The largest inputs text id a host event holds: a trace with more distinct texts keeps none
+  // for the ops of the later ones.
+  static constexpr StringId kMaxInputs = (StringId{1} << 24) - 1;
+  StringId inputs() const { return StringId{inputs_high} << 16 | inputs_low; }
+  // An id above kMaxInputs keeps none.
+  void set_inputs(StringId id) {
+    if (id > kMaxInputs) id = StringPool::kEmpty;
+    inputs_high = static_cast<uint8_t>(id >> 16);
+    inputs_low = static_cast<uint16_t>(id & 0xffff);
+  }
 };
+static_assert(sizeof(HostEvent) == 48, "the inputs id lives in HostEvent's padding");
 
 struct GpuActivity {
   int64_t start_ns = 0;
@@ -160,20 +178,6 @@ struct AttentionRows {
   int64_t keys = 0;
 };
 
-// The inputs one cpu_op recorded (record_shapes=True): its "Input Dims", "Input type" and
-// "Concrete Inputs" as their raw JSON text, together one text of Trace::op_input_texts (ops repeat
-// a few shapes, so each distinct text is kept once; model/op_input_text.h joins and splits it).
-// Kept for ops on numbered threads; found again by thread, start and name
-// (analysis/op_arguments.h).
-struct OpInputsRecord {
-  int32_t pid = 0;
-  int32_t tid = 0;
-  int64_t start_ns = 0;
-  StringId name = StringPool::kEmpty;    // of Trace::strings
-  StringId inputs = StringPool::kEmpty;  // of Trace::op_input_texts
-  auto key() const { return std::tuple(pid, tid, start_ns, name); }
-};
-
 struct ThreadName {
   int32_t pid = 0;
   int32_t tid = 0;  // 0 with a process name
@@ -217,8 +221,10 @@ struct Trace {
   std::vector<FlowEvent> flows;
   std::vector<ThreadName> thread_names;
   std::vector<AttentionRows> attention_shapes;  // by pid, tid, start
-  std::vector<OpInputsRecord> op_inputs;        // by pid, tid, start, name
-  StringPool op_input_texts;                    // what OpInputsRecord::inputs names
+  // Each cpu_op's "Input Dims", "Input type" and "Concrete Inputs" as their raw JSON text, one
+  // text per op (model/op_input_text.h joins and splits it): what HostEvent::inputs() names. Ops
+  // repeat a few shapes, so each distinct text is kept once. Kept for ops on numbered threads.
+  StringPool op_input_texts;
 
   std::vector<DeviceProperties> devices;
   DistributedInfo distributed;

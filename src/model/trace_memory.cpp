@@ -17,7 +17,7 @@ size_t trace_memory_bytes(const Trace& trace) {
          reserved(trace.thread_names) + reserved(trace.devices) + reserved(trace.host_parent) +
          reserved(trace.activity_launch) + reserved(trace.activity_op) +
          reserved(trace.activity_attribution) + reserved(trace.attention_shapes) +
-         reserved(trace.op_inputs) + trace.op_input_texts.memory_bytes();
+         trace.op_input_texts.memory_bytes();
 }
 
 }  // namespace attnprof

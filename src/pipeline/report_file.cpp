@@ -48,6 +48,14 @@ Status write_report(const std::vector<std::string>& inputs, const ReportOptions&
     const fs::path link = fs::proximate(trace, page_dir, error);
     if (!error) v.trace_href = link.generic_string();
   }
+  // Each model study's own page (its summary.md), linked the same way.
+  for (ReportModel& m : data->models) {
+    if (page_dir.empty()) continue;
+    const fs::path page = fs::absolute(fs::path(m.folder) / "summary.md", error);
+    if (error || !fs::is_regular_file(page, error)) continue;
+    const fs::path link = fs::proximate(page, page_dir, error);
+    if (!error) m.page_href = link.generic_string();
+  }
   ATTNPROF_RETURN_IF_ERROR(out->write(render_report(*data, format, text_width)));
   return out->commit();
 }

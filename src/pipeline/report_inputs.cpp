@@ -303,6 +303,28 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
   return data;
 }
 
+// A model study beside the run: a bench folder that `bench --from-trace` wrote (its summary.json
+// has from_trace). Any other folder after the run is refused: the studies of other shapes go in
+// the run's own subfolders (load_beside).
+Result<ReportModel> load_model(const fs::path& dir, const fs::path& summary_path,
+                               const ReportOptions& options) {
+  Result<RunSummary> run =
+      read_run_summary(summary_path.string(), options.limits.max_side_file_bytes);
+  if (!run.ok()) return run.take_error();
+  if (!run->from_trace)
+    return make_error(ErrorKind::kUsage,
+                      "{}: not a model study (its summary.json has no from_trace); after the "
+                      "run, give only folders written by bench --from-trace (examples/models/*)",
+                      dir.string());
+  ReportModel model;
+  model.folder = dir.string();
+  fs::path name = dir.filename();
+  if (name.empty()) name = dir.parent_path().filename();  // "examples/models/x/"
+  model.name = name.string();
+  model.run = std::move(*run);
+  return model;
+}
+
 }  // namespace
 
 void describe_variant(ReportVariant& variant, const Trace& trace, const ReportOptions& options,
@@ -340,32 +362,41 @@ Result<ReportData> load_report(const std::vector<std::string>& inputs,
   if (inputs.empty())
     return make_error(ErrorKind::kUsage,
                       "nothing to report: give a bench output folder or trace files");
-  std::optional<fs::path> run_dir, summary;
+  // Bench folders (or their summary.json): the first is the run, each one after it a model
+  // study shown beside it (load_models). Trace files are variants of a report of their own.
+  std::vector<std::pair<fs::path, fs::path>> folders;  // the folder and its summary.json
+  const std::string* trace_input = nullptr;
   for (const std::string& input : inputs) {
     const fs::path p(input);
     if (is_folder(p)) {
-      run_dir = p;
-      summary = p / "summary.json";
+      folders.emplace_back(p, p / "summary.json");
     } else if (p.filename() == "summary.json") {
-      run_dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-      summary = p;
+      folders.emplace_back(p.parent_path().empty() ? fs::path(".") : p.parent_path(), p);
     } else {
+      if (!trace_input) trace_input = &input;
       continue;
     }
-    if (inputs.size() > 1)
-      return make_error(ErrorKind::kUsage, "{}: a bench output folder must be the only input",
-                        input);
-    if (!is_file(*summary)) {
+    if (!is_file(folders.back().second)) {
       return make_error(ErrorKind::kUsage,
                         "{}: not a bench output folder (no summary.json); give trace files instead",
                         input);
     }
   }
+  if (!folders.empty() && trace_input)
+    return make_error(ErrorKind::kUsage,
+                      "{}: a trace file among bench folders; report bench folders (the run, then "
+                      "model studies made by bench --from-trace) or trace files, not both",
+                      *trace_input);
   ReportData data;
-  if (run_dir) {
-    Result<ReportData> run = load_run(*run_dir, *summary, options);
+  if (!folders.empty()) {
+    Result<ReportData> run = load_run(folders.front().first, folders.front().second, options);
     if (!run.ok()) return run.take_error();
     data = std::move(*run);
+    for (size_t i = 1; i < folders.size(); ++i) {
+      Result<ReportModel> model = load_model(folders[i].first, folders[i].second, options);
+      if (!model.ok()) return model.take_error();
+      data.models.push_back(std::move(*model));
+    }
   } else {
     data.region_pattern = options.region_pattern;
     std::set<std::string> names;

@@ -7,6 +7,8 @@
 //   regions are `forward` unless asked otherwise. The sweep comes from the run itself when it
 //   swept, else from sweep/summary.json, else from sweep.csv or sweep/sweep.csv. A backward study
 //   beside it (backward/summary.json and its traces) is read too (ReportData::backward).
+// - after a run's folder, model studies: folders `bench --from-trace` wrote (examples/models/*),
+//   each read from its summary.json alone (ReportData::models); any other folder there is refused.
 // - trace files: one variant per trace, named after the file; regions as `analyze` finds them.
 
 #include <string>
@@ -25,7 +27,8 @@ struct Trace;
 void describe_variant(ReportVariant& variant, const Trace& trace, const ReportOptions& options,
                       const std::string& region_pattern);
 
-// Fails with one line when the inputs are neither one bench run folder nor trace files, when a
+// Fails with one line when the inputs are neither bench folders (a run, then model studies) nor
+// trace files, when a folder after the run is not a model study, when a
 // run's summary.json cannot be read, or when a trace given on the command line cannot be read.
 // A run's missing or unreadable trace is not an error: its variant says why it has no timeline.
 Result<ReportData> load_report(const std::vector<std::string>& inputs,

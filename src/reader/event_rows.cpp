@@ -203,8 +203,8 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
       attention_shapes.push_back({e.pid, e.tid, e.start_ns, f.query_rows, f.keys});
     if (kind == HostKind::kCpuOp && text == 0 &&
         !(f.input_dims.empty() && f.input_types.empty() && f.concrete_inputs.empty())) {
-      op_inputs.push_back({e.pid, e.tid, e.start_ns, name,
-                           op_inputs_id(name, f.input_dims, f.input_types, f.concrete_inputs)});
+      t.inputs.emplace_back(static_cast<uint32_t>(t.rows.size() - 1),
+                            op_inputs_id(name, f.input_dims, f.input_types, f.concrete_inputs));
     }
   };
   auto gpu = [&](GpuKind kind) {

@@ -4,6 +4,7 @@
 #include "reader/event_tables.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 #include "model/op_input_text.h"
@@ -38,23 +39,22 @@ HostEvent EventTables::expand(const HostRow& r, const std::vector<HostEvent>& wi
 
 StringId EventTables::op_inputs_id(StringId name, std::string_view dims, std::string_view types,
                                    std::string_view concrete) {
-  if (name >= recent_inputs_.size()) recent_inputs_.resize(name + 1, {});
-  std::array<StringId, 4>& recent = recent_inputs_[name];
-  for (size_t i = 0; i < recent.size() && recent[i] != StringPool::kEmpty; ++i) {
-    const auto f = split_op_input_fields(op_input_texts.view(recent[i]));
-    if (f && f->dims == dims && f->types == types && f->concrete == concrete) {
-      const StringId hit = recent[i];
-      std::copy_backward(recent.begin(), recent.begin() + static_cast<ptrdiff_t>(i),
-                         recent.begin() + static_cast<ptrdiff_t>(i) + 1);
-      recent[0] = hit;
-      return hit;
-    }
+  constexpr uint64_t kMix = 0x9E3779B97F4A7C15;  // Fibonacci hashing: the high bits are mixed
+  const std::hash<std::string_view> hash;
+  const uint64_t h =
+      (((uint64_t{name} * kMix ^ hash(dims)) * kMix ^ hash(types)) * kMix) ^ hash(concrete);
+  // Two slots a hash, the newest first: two texts that share a hash and alternate (layer after
+  // layer) would evict each other from one.
+  const size_t first = ((h * kMix) >> (64 - kInputsCacheBits)) & ~size_t{1};
+  for (size_t i = first; i < first + 2 && inputs_cache_[i] != StringPool::kEmpty; ++i) {
+    const auto f = split_op_input_fields(op_input_texts.view(inputs_cache_[i]));
+    if (f && f->dims == dims && f->types == types && f->concrete == concrete)
+      return inputs_cache_[i];
   }
   join_op_input_fields({dims, types, concrete}, joined_inputs_);
-  const StringId id = op_input_texts.intern(joined_inputs_);
-  std::copy_backward(recent.begin(), recent.end() - 1, recent.end());
-  recent[0] = id;
-  return id;
+  inputs_cache_[first + 1] = inputs_cache_[first];
+  inputs_cache_[first] = op_input_texts.intern(joined_inputs_);
+  return inputs_cache_[first];
 }
 
 void EventTables::begin_batch(uint64_t sequence) {
@@ -66,7 +66,6 @@ void EventTables::begin_batch(uint64_t sequence) {
   m.flows = flows.size();
   m.names = thread_names.size();
   m.shapes = attention_shapes.size();
-  m.op_inputs = op_inputs.size();
   m.op_input_texts = op_input_texts.size();
   m.strings = strings.size();
   m.instant_text_keys = instant_text_keys.size();
@@ -85,15 +84,15 @@ void EventTables::truncate_to(const Mark& m) {
       t.rows.truncate(t.batch_starts.back().second);
       t.batch_starts.pop_back();
     }
+    while (!t.inputs.empty() && t.inputs.back().first >= t.rows.size()) t.inputs.pop_back();
   }
   gpu_activities.truncate(m.gpu);
   instants.truncate(m.instants);
   flows.truncate(m.flows);
   thread_names.resize(m.names);
   attention_shapes.resize(m.shapes);
-  op_inputs.resize(m.op_inputs);
   op_input_texts.truncate(m.op_input_texts);
-  recent_inputs_.clear();
+  std::fill(inputs_cache_.begin(), inputs_cache_.end(), StringPool::kEmpty);
   strings.truncate(m.strings);
   instant_text_keys.resize(m.instant_text_keys);
   flow_text_keys.resize(m.flow_text_keys);

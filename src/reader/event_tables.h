@@ -74,13 +74,16 @@ class EventTables final : public EventBatchSink {
     SmallFirstRows<HostRow> rows;  // most threads hold a few rows: they share the heap
     // (sequence, first row) of each batch that added rows here, in order.
     std::vector<std::pair<uint64_t, size_t>> batch_starts;
+    // (row, id of `op_input_texts`) of each cpu_op row with recorded inputs, in row order: the
+    // merge sets them on the host events (HostEvent::inputs).
+    std::vector<std::pair<uint32_t, StringId>> inputs;
   };
 
   // Where a batch's rows and strings begin in the tables.
   struct Mark {
     uint64_t sequence = 0;
     size_t gpu = 0, instants = 0, flows = 0, names = 0, strings = 0, shapes = 0;
-    size_t op_inputs = 0, op_input_texts = 0;
+    size_t op_input_texts = 0;
     size_t instant_text_keys = 0, flow_text_keys = 0, name_text_keys = 0;
     uint64_t events = 0, events_with_phase = 0;
     std::array<uint64_t, static_cast<size_t>(DiagnosticKind::kCount)> diagnostic_counts{};
@@ -97,9 +100,7 @@ class EventTables final : public EventBatchSink {
   RowBlocks<FlowEvent> flows;
   std::vector<ThreadName> thread_names;
   std::vector<AttentionRows> attention_shapes;  // in document order
-  // Each cpu_op's recorded inputs, in document order; `name` is of `strings`, `inputs` of
-  // `op_input_texts` (this worker's ids).
-  std::vector<OpInputsRecord> op_inputs;
+  // The texts of the cpu_ops' recorded inputs (HostThread::inputs), this worker's ids.
   StringPool op_input_texts;
   // Rows whose pid or tid is a text key (rare: the profiler's own spans), as row << 2 | text
   // bits, in increasing order. Only these keys change when the worker's string ids become the
@@ -123,11 +124,16 @@ class EventTables final : public EventBatchSink {
 
   EventFields fields_;
   std::string joined_inputs_;  // scratch for join_op_input_fields
-  // The inputs texts last met per op name (this worker's name ids), newest first: an op mostly
-  // repeats one of a few shapes, and comparing with them is cheaper than joining and hashing a
-  // text (the texts run to 150 bytes and differ in their middle, so the pool hashes every byte).
-  // Only a guess: a hit is a text of the same bytes. Cleared when a batch is forgotten.
-  std::vector<std::array<StringId, 4>> recent_inputs_;
+  // The inputs texts met last, two to a slot that a hash of their op's name and texts picks: a
+  // step repeats the same ops with the same shapes, and comparing with the slot's texts is cheaper
+  // than joining and interning a text (the texts run to 150 bytes and differ in their middle, so
+  // the pool hashes every byte). The last four texts of each op name missed for half the ops of
+  // a step (an elementwise op meets many shapes); these slots miss for 0.2 % of the 216 MB grown
+  // trace's 185 k ops (docs/PERFORMANCE.md). Only a guess: a hit is a text of the same bytes.
+  // Emptied when a batch is forgotten.
+  static constexpr int kInputsCacheBits = 12;
+  std::vector<StringId> inputs_cache_ =
+      std::vector<StringId>(size_t{1} << kInputsCacheBits, StringPool::kEmpty);
   StringId op_inputs_id(StringId name, std::string_view dims, std::string_view types,
                         std::string_view concrete);
   uint64_t sequence_ = 0;  // of the batch being read

@@ -64,78 +64,25 @@ class TextKeys {
   size_t next_ = 0;
 };
 
-// Each cpu_op's recorded inputs (Trace::op_inputs): the texts interned batch after batch in
-// document order, as the names are, then the records grouped by thread and sorted by start
-// within it. A thread's ops come mostly in start order, so the sort only checks most of them.
-void merge_op_inputs(std::vector<std::unique_ptr<EventTables>>& tables,
-                     const std::vector<uint32_t>& committed, const std::vector<size_t>& batch_index,
-                     const IdMap& ids, Trace& trace) {
-  const size_t workers = tables.size();
-  std::vector<std::vector<StringId>> texts(workers);
-  size_t total = 0;
-  for (size_t w = 0; w < workers; ++w) {
-    texts[w].assign(tables[w]->op_input_texts.size(), 0);
-    total += tables[w]->op_inputs.size();
-  }
-  std::vector<OpInputsRecord> records;
-  records.reserve(total);
+// The texts of the cpu_ops' recorded inputs, interned batch after batch in document order, as
+// the names are: per worker, its text ids' ids in the trace. The workers' pools are freed.
+std::vector<std::vector<StringId>> merge_op_input_texts(
+    std::vector<std::unique_ptr<EventTables>>& tables, const std::vector<uint32_t>& committed,
+    const std::vector<size_t>& batch_index, Trace& trace) {
+  std::vector<std::vector<StringId>> texts(tables.size());
+  for (size_t w = 0; w < tables.size(); ++w)
+    texts[w].assign(tables[w]->op_input_texts.size(), StringPool::kEmpty);
   for (size_t i = 0; i < committed.size(); ++i) {
     const size_t w = committed[i];
     const EventTables& t = *tables[w];
     const size_t b = batch_index[i];
-    const bool last = b + 1 == t.batches.size();
-    const size_t text_end = last ? t.op_input_texts.size() : t.batches[b + 1].op_input_texts;
-    for (size_t s = t.batches[b].op_input_texts; s < text_end; ++s)
+    const size_t end =
+        b + 1 < t.batches.size() ? t.batches[b + 1].op_input_texts : t.op_input_texts.size();
+    for (size_t s = t.batches[b].op_input_texts; s < end; ++s)
       texts[w][s] = trace.op_input_texts.intern(t.op_input_texts.view(static_cast<StringId>(s)));
-    const size_t end = last ? t.op_inputs.size() : t.batches[b + 1].op_inputs;
-    for (size_t r = t.batches[b].op_inputs; r < end; ++r) {
-      OpInputsRecord rec = t.op_inputs[r];
-      rec.name = ids.string(w, rec.name);
-      rec.inputs = texts[w][rec.inputs];
-      records.push_back(rec);
-    }
   }
-  for (auto& t : tables) {
-    std::vector<OpInputsRecord>().swap(t->op_inputs);
-    t->op_input_texts = StringPool();
-  }
-  // Threads are few: count each one's records, then place them thread by thread.
-  std::vector<std::pair<int32_t, int32_t>> threads;
-  std::vector<uint32_t> thread_of(records.size());
-  {
-    std::unordered_map<uint64_t, uint32_t> index;
-    uint64_t last_key = ~uint64_t{0};
-    uint32_t last = 0;
-    for (size_t i = 0; i < records.size(); ++i) {
-      const uint64_t key = uint64_t{static_cast<uint32_t>(records[i].pid)} << 32 |
-                           static_cast<uint32_t>(records[i].tid);
-      if (key != last_key) {  // records come in long runs of one thread
-        auto [it, added] = index.try_emplace(key, static_cast<uint32_t>(threads.size()));
-        if (added) threads.emplace_back(records[i].pid, records[i].tid);
-        last_key = key;
-        last = it->second;
-      }
-      thread_of[i] = last;
-    }
-  }
-  std::vector<uint32_t> order(threads.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&](uint32_t a, uint32_t b) { return threads[a] < threads[b]; });
-  std::vector<size_t> begin(threads.size() + 1, 0), count(threads.size(), 0);
-  for (uint32_t t : thread_of) ++count[t];
-  for (size_t k = 0; k < order.size(); ++k) begin[k + 1] = begin[k] + count[order[k]];
-  std::vector<size_t> next(threads.size());
-  for (size_t k = 0; k < order.size(); ++k) next[order[k]] = begin[k];
-  std::vector<OpInputsRecord>& out = trace.op_inputs;
-  out.resize(records.size());
-  for (size_t i = 0; i < records.size(); ++i) out[next[thread_of[i]]++] = records[i];
-  for (size_t k = 0; k < order.size(); ++k)
-    stable_sort_runs(out.begin() + static_cast<ptrdiff_t>(begin[k]),
-                     out.begin() + static_cast<ptrdiff_t>(begin[k + 1]),
-                     [](const OpInputsRecord& a, const OpInputsRecord& b) {
-                       return std::tie(a.start_ns, a.name) < std::tie(b.start_ns, b.name);
-                     });
+  for (auto& t : tables) t->op_input_texts = StringPool();
+  return texts;
 }
 
 }  // namespace
@@ -420,6 +367,8 @@ Trace TraceBuilder::finish() && {
     std::stable_sort(sources.begin(), sources.end(), [](const Source& a, const Source& b) {
       return std::pair(a.pid, a.tid) < std::pair(b.pid, b.tid);
     });
+    const std::vector<std::vector<StringId>> input_texts =
+        merge_op_input_texts(tables_, committed_, batch_index, trace_);
     auto& host = trace_.host_events;
     reserve_on_huge_pages(host, total);
     PageRecycler::Table backing(recycler, host.data(), host.capacity() * sizeof(HostEvent));
@@ -447,15 +396,23 @@ Trace TraceBuilder::finish() && {
                                                            : next->thread->rows.size();
           ++next->next;
           const std::vector<StringId>& names = ids.of(next->worker);
+          const std::vector<StringId>& texts = input_texts[next->worker];
           const std::vector<HostEvent>& wide = tables_[next->worker]->wide_host_events;
+          // The rows' inputs, in row order: the first at or after `from`.
+          const auto& inputs = next->thread->inputs;
+          auto input = std::lower_bound(inputs.begin(), inputs.end(),
+                                        std::pair(static_cast<uint32_t>(from), StringId{0}));
+          size_t row = from;
           backing.ahead_of(host.data() + host.size());
           next->thread->rows.for_each_span(from, to,
                                            [&](const EventTables::HostRow* rows, size_t n) {
-                                             for (size_t r = 0; r < n; ++r) {
+                                             for (size_t r = 0; r < n; ++r, ++row) {
                                                HostEvent e = EventTables::expand(rows[r], wide);
                                                e.name = names[e.name];
                                                e.pid = next->pid;
                                                e.tid = next->tid;
+                                               if (input != inputs.end() && input->first == row)
+                                                 e.set_inputs(texts[(input++)->second]);
                                                host.push_back(e);
                                              }
                                            });
@@ -498,8 +455,6 @@ Trace TraceBuilder::finish() && {
             [](const AttentionRows& a, const AttentionRows& b) {
               return std::tie(a.pid, a.tid, a.start_ns) < std::tie(b.pid, b.tid, b.start_ns);
             });
-
-  merge_op_inputs(tables_, committed_, batch_index, ids, trace_);
 
   // Diagnostics: each worker kept the first few of each kind among its own events; in byte-offset
   // order, the document's first few of each kind are among them.

@@ -129,23 +129,25 @@ void write_counters_section(std::string& out, const ReportData& data) {
   put(out,
       R"(<p class="lead">Every kernel of one typical call, measured by {} with the clocks as found (<code>--clock-control none</code>) and a cold L2 per kernel; the sums are over the call's kernels, each percentage weighted by kernel time. Measured occupancy is warps active per cycle over the SM's maximum; the estimate is attnprof's, from the trace's launch of the main kernel. The memory roof is the bandwidth a copy kernel reached in the same run: {}. A variant's point: useful FLOPs per DRAM byte and its TFLOP/s by CUDA events; a main kernel's (ring): the FLOPs the hardware counted over its time under ncu.</p>)",
       escape(counters.tool), escape(bandwidth));
-  write_table(out, point);
-  write_kernel_table(out, point);
-  const auto& findings = data.conclusions.counter_findings;
-  const size_t at = static_cast<size_t>(&point - data.run->points.data());
-  if (at < findings.size()) write_findings(out, findings[at]);
+  // The plot first, then what it shows in words, then the tables.
   if (const auto& roofline = data.conclusions.roofline) {
     svg::RooflineChart chart;
     chart.id = "roofline";
     for (const auto& roof : roofline->roofs) chart.roofs.push_back({roof.name, roof.flop_per_s});
     chart.bandwidth_bytes_per_s = roofline->bandwidth_bytes_per_s;
     for (const RunRooflinePoint& p : roofline->points) {
-      chart.marks.push_back({p.kernel ? p.label + " (" + p.variant + ")" : p.label,
+      // The variant first: a long kernel name is cut at its end, never the variant's.
+      chart.marks.push_back({p.kernel ? p.variant + ": " + p.label : p.label,
                              p.kernel ? "main kernel" : "whole call", p.intensity, p.flop_per_s,
                              p.kernel, p.variant_index});
     }
     out += R"(<div class="svg-scroll">)" + svg::roofline_chart(chart) + "</div>";
   }
+  const auto& findings = data.conclusions.counter_findings;
+  const size_t at = static_cast<size_t>(&point - data.run->points.data());
+  if (at < findings.size()) write_findings(out, findings[at]);
+  write_table(out, point);
+  write_kernel_table(out, point);
   put(out, "</section>");
 }
 

@@ -17,8 +17,10 @@
 #include "render/escape_html.h"
 #include "render/projection_words.h"
 #include "render/report.h"
+#include "render/report_attention_calls.h"
 #include "render/report_counters.h"
 #include "render/report_headline.h"
+#include "render/report_models.h"
 #include "render/report_svg.h"
 #include "render/report_svg_charts.h"
 #include "render/report_table.h"
@@ -44,11 +46,14 @@ h1{font-size:21px;margin:0 0 2px;color:#fff;font-weight:650}
 h1 .tool{color:#a5b4fc}
 .env{margin:0;color:#cbd5e1}
 .src{margin:2px 0 0;color:#94a3b8;font-size:12px}
-nav{margin-top:10px;font-size:12.5px}
-nav a{color:#c7d2fe;text-decoration:none;margin-right:14px}
-nav a:hover{text-decoration:underline}
+nav.toc{font-size:13px;padding:10px 20px}
+nav.toc ol{display:inline;margin:0;padding:0;list-style:none}
+nav.toc li{display:inline;margin-left:10px}
+nav.toc li:not(:first-child)::before{content:"·";color:var(--muted);margin-right:10px}
+nav.toc a{color:#3730a3;text-decoration:none;white-space:nowrap}
+nav.toc a:hover{text-decoration:underline}
 main{padding-bottom:40px}
-section.card,article.card,footer.card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:16px 20px;margin:16px 0;box-shadow:0 1px 2px rgba(15,23,42,.05)}
+section.card,article.card,footer.card,nav.card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:16px 20px;margin:16px 0;box-shadow:0 1px 2px rgba(15,23,42,.05)}
 h2{font-size:17px;margin:0 0 2px}
 h3{font-size:14px;margin:14px 0 6px;color:#1e293b}
 h3 .muted,.muted{color:var(--muted);font-weight:400}
@@ -99,7 +104,7 @@ table.activities td.kernel{max-width:360px}
 footer{color:var(--muted);font-size:12px}
 footer ul{padding-left:18px}
 footer li,p.lead,p.meta,h3{overflow-wrap:anywhere}
-@media (max-width:900px){header.top .inner,main{padding-left:12px;padding-right:12px}section.card,article.card,footer.card{padding:12px 12px}.note-group{grid-template-columns:minmax(0,1fr);gap:2px}}
+@media (max-width:900px){header.top .inner,main{padding-left:12px;padding-right:12px}section.card,article.card,footer.card,nav.card{padding:12px 12px}.note-group{grid-template-columns:minmax(0,1fr);gap:2px}}
 )css";
 
 // The variant's trace: a link to the file beside the page, to open in Perfetto UI
@@ -276,6 +281,25 @@ void write_beside(std::string& out, const ReportData& data) {
   }
 }
 
+// The kernel classes that appear in the variants' typical regions, in the order reports list them.
+std::array<bool, kKernelClassCount> classes_present(const ReportData& data) {
+  std::array<bool, kKernelClassCount> present{};
+  for (const ReportVariant& v : data.variants)
+    for (size_t c = 0; c < kKernelClassCount; ++c) present[c] = present[c] || v.class_ns[c] > 0;
+  return present;
+}
+
+// The classes' colors as HTML items, which wrap at any width (in the SVG they ran past a narrow
+// window's edge).
+void write_class_legend_items(std::string& out, const ReportData& data) {
+  const auto present = classes_present(data);
+  for (KernelClass c : kAllKernelClasses) {
+    if (!present[static_cast<size_t>(c)]) continue;
+    put(out, R"(<span class="item"><i style="background:{}"></i>{}</span>)", svg::class_color(c),
+        escape(kernel_class_label(c)));
+  }
+}
+
 void write_class_bars(std::string& out, const ReportData& data) {
   std::vector<svg::ClassBar> bars;
   for (const ReportVariant& v : data.variants)
@@ -283,6 +307,9 @@ void write_class_bars(std::string& out, const ReportData& data) {
   put(out, R"(<section class="card" id="classes"><h2>GPU time by kernel class</h2>)");
   put(out,
       R"(<p class="lead">Each variant's typical region: the time of its kernels, copies and memsets, by what the kernel does (from its name: GEMM, softmax, elementwise, copy, fused attention, ...). Hover a segment for its time.</p>)");
+  put(out, R"(<div class="legend class-legend">)");
+  write_class_legend_items(out, data);
+  put(out, "</div>");
   out += R"(<div class="svg-scroll">)" + svg::class_bars(bars) + "</div>";
   put(out, "</section>");
 }
@@ -291,6 +318,8 @@ void write_class_bars(std::string& out, const ReportData& data) {
 // names check and diff use (analysis/region_waits.h, docs/BREAKDOWN.md). "-" where no launch call
 // of the region is in the trace.
 void write_waits_table(std::string& out, const ReportData& data) {
+  put(out,
+      R"(<details class="waits"><summary>Idle time by cause, launch delays and queues, per variant</summary>)");
   put(out, R"(<div class="table-wrap"><table class="waits" id="waits"><thead><tr><th>variant</th>)"
            R"(<th class="num">idle_host_wait_us</th><th class="num">idle_kernel_gap_us</th>)"
            R"(<th class="num">idle_other_us</th><th class="num">launch_delay_median_us</th>)"
@@ -311,7 +340,7 @@ void write_waits_table(std::string& out, const ReportData& data) {
         us(w.launch_delay_p95_ns), w.queue_max_length,
         format_us(static_cast<double>(w.full_queue_ns)));
   }
-  put(out, "</tbody></table></div>");
+  put(out, "</tbody></table></div></details>");
 }
 
 // Each variant's typical region, its span cut into compute, communication, memory and idle.
@@ -390,9 +419,6 @@ void write_sweep(std::string& out, const ReportData& data) {
 }
 
 void write_timeline_legend(std::string& out, const ReportData& data) {
-  std::array<bool, kKernelClassCount> present{};
-  for (const ReportVariant& v : data.variants)
-    for (size_t c = 0; c < kKernelClassCount; ++c) present[c] = present[c] || v.class_ns[c] > 0;
   put(out, R"(<div class="legend"><span class="item"><b>CPU</b></span>)");
   for (auto [kind, label] : {std::pair{SpanKind::kUserAnnotation, "user annotation"},
                              {SpanKind::kCpuOp, "CPU op (nested)"},
@@ -401,11 +427,7 @@ void write_timeline_legend(std::string& out, const ReportData& data) {
         svg::cpu_color(kind, 0), label);
   }
   put(out, R"(<span class="item"><b>GPU</b></span>)");
-  for (KernelClass c : kAllKernelClasses) {
-    if (!present[static_cast<size_t>(c)]) continue;
-    put(out, R"(<span class="item"><i style="background:{}"></i>{}</span>)", svg::class_color(c),
-        escape(kernel_class_label(c)));
-  }
+  write_class_legend_items(out, data);
   put(out,
       R"(<span class="item"><i class="link"></i>launch → the GPU work it launched</span></div>)");
 }
@@ -542,6 +564,43 @@ void write_projection(std::string& out, const ReportData& data) {
   put(out, "</ul></section>");
 }
 
+bool has_sweep(const ReportData& data) {
+  return !varying_axes(data.sweep).empty();
+}
+
+// The table of contents under the headline: a link to every section, in the page's order
+// (render_report_html writes them so), the variants' timelines as one entry.
+void write_contents(std::string& out, const ReportData& data) {
+  put(out, R"(<nav class="card toc" id="contents" aria-label="contents"><b>Contents</b><ol>)");
+  auto item = [&](const std::string& id, const std::string& title) {
+    put(out, R"(<li><a href="#{}">{}</a></li> )", id, escape(title));
+  };
+  if (data.run && projection_words(*data.run, data.conclusions))
+    item("projection", "From the trace");
+  item("table", data.run ? "The study" : "The traces");
+  item("classes", "GPU time by kernel class");
+  item("breakdown", "Where the GPU time goes");
+  if (has_sweep(data)) item("sweep", "Across sizes");
+  if (has_counters_section(data)) item("counters", "Counters and the roofline");
+  if (has_attention_calls_section(data)) item("attention", "Attention calls");
+  if (!data.models.empty()) {
+    put(out, R"(<li><a href="#models">The models</a>:)");
+    for (size_t i = 0; i < data.models.size(); ++i)
+      put(out, R"({} <a href="#{}">{}</a>)", i == 0 ? "" : ",", model_anchor(data.models[i]),
+          escape(data.models[i].name));
+    put(out, "</li> ");
+  }
+  if (data.backward) item("backward", "The backward study");
+  for (const ReportBeside& beside : data.beside) item(beside_anchor(beside), beside.folder + "/");
+  put(out, R"(<li><a href="#timelines">Timelines</a>:)");
+  for (size_t i = 0; i < data.variants.size(); ++i)
+    put(out, R"({} <a href="#{}">{}</a>)", i == 0 ? "" : ",", variant_anchor(i),
+        escape(data.variants[i].name));
+  put(out, "</li> ");
+  item("about", "About these numbers");
+  put(out, "</ol></nav>");
+}
+
 }  // namespace
 
 std::string render_report_html(const ReportData& data) {
@@ -556,34 +615,27 @@ std::string render_report_html(const ReportData& data) {
       R"(<header class="top"><div class="inner"><h1><span class="tool">attnprof</span> report</h1>)");
   if (!env.empty()) put(out, R"(<p class="env">{}</p>)", escape(env));
   std::string source = data.run ? data.run->path : fmt::format("{} trace(s)", data.variants.size());
-  put(out,
-      R"(<p class="src">{}{}</p><nav><a href="#table">table</a><a href="#classes">GPU time by class</a>)",
-      escape(source),
+  put(out, R"(<p class="src">{}{}</p></div></header><main>)", escape(source),
       data.region_pattern.empty() ? ""
                                   : escape(fmt::format(" · regions `{}`", data.region_pattern)));
-  const bool sweep = !varying_axes(data.sweep).empty();
-  if (data.backward) put(out, R"(<a href="#backward">backward</a>)");
-  for (const ReportBeside& beside : data.beside)
-    put(out, R"(<a href="#{}">{}</a>)", beside_anchor(beside), escape(beside.folder));
-  if (sweep) put(out, R"(<a href="#sweep">across sizes</a>)");
-  if (has_counters_section(data)) put(out, R"(<a href="#counters">counters</a>)");
-  put(out, R"(<a href="#timelines">timelines:</a>)");
-  for (size_t i = 0; i < data.variants.size(); ++i)
-    put(out, R"(<a href="#{}">{}</a>)", variant_anchor(i), escape(data.variants[i].name));
-  put(out, "</nav></div></header><main>");
-  if (const std::optional<HeadlineWords> w = report_headline_words(data)) {
+  const std::optional<HeadlineWords> headline = report_headline_words(data);
+  if (headline) {
     put(out, R"(<section class="card headline" id="headline"><h2>In short</h2>)");
-    write_headline(out, w);
+    write_headline(out, headline);
     put(out, "</section>");
   }
+  write_contents(out, data);
   write_projection(out, data);
   write_tables(out, data);
-  write_backward(out, data);
-  write_beside(out, data);
+  // The plots, before the long tables of the studies beside it and of each variant.
   write_class_bars(out, data);
   write_breakdown_bars(out, data);
-  if (sweep) write_sweep(out, data);
+  if (has_sweep(data)) write_sweep(out, data);
   write_counters_section(out, data);
+  write_attention_calls_html(out, data);
+  write_models_html(out, data);
+  write_backward(out, data);
+  write_beside(out, data);
   write_timelines(out, data);
   write_footer(out, data);
   put(out, "</main></body></html>\n");

@@ -7,12 +7,14 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "render/attention_calls_text.h"
 #include "render/counter_words.h"
 #include "render/fact_cells.h"
 #include "render/markdown_kernel_names.h"
 #include "render/projection_words.h"
 #include "render/report.h"
 #include "render/report_headline.h"
+#include "render/report_models.h"
 #include "render/report_svg.h"
 #include "render/report_table.h"
 #include "render/shared_words.h"
@@ -112,6 +114,16 @@ std::string render_report_markdown(const ReportData& data) {
     }
   }
   write_tables(out, report_tables(data));
+  // Plain traces: each one's attention calls, as analyze's Markdown has them. (A bench run's
+  // summary.md is the bench's table; its page has them.)
+  if (!data.run) {
+    for (const ReportVariant& v : data.variants) {
+      if (!v.analysis || v.analysis->attention.calls.empty()) continue;
+      out += "\n## Attention calls: " + markdown_cell(v.name) + "\n";
+      render_attention_calls_markdown(out, *v.analysis);
+    }
+  }
+  write_models_markdown(out, data);
   if (data.backward) {
     out +=
         "\n## The backward study\n\nForward and backward timed together "

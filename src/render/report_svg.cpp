@@ -80,9 +80,93 @@ std::string fit(std::string_view text, int chars) {
   return out + "…";
 }
 
-int chars_in(double width, double font_px) {
-  // An average glyph of a sans-serif UI font is about 0.58 em wide.
-  return static_cast<int>(std::floor(width / (font_px * 0.58)));
+namespace {
+
+// A glyph's advance in em, in DejaVu Sans (rounded up): narrow strokes, punctuation, digits,
+// wide letters; anything outside ASCII as a full em.
+double glyph_em(unsigned char c) {
+  if (c >= 0x80) return 1.0;
+  switch (c) {
+    case 'i':
+    case 'j':
+    case 'l':
+    case '.':
+    case ',':
+    case ':':
+    case ';':
+    case '\'':
+    case '!':
+    case '|':
+      return 0.3;
+    case 'f':
+    case 't':
+    case 'r':
+    case 'I':
+    case ' ':
+    case '(':
+    case ')':
+    case '[':
+    case ']':
+    case '-':
+    case '/':
+      return 0.42;
+    case 'm':
+    case 'w':
+    case 'M':
+    case 'W':
+    case '%':
+    case '@':
+      return 1.0;
+    case '<':
+    case '>':
+    case '=':
+    case '+':
+    case '~':
+    case '#':
+      return 0.84;
+    case '_':
+      return 0.5;
+    default:
+      break;
+  }
+  if (c >= 'A' && c <= 'Z') return 0.77;
+  return 0.64;  // lowercase letters and digits
+}
+
+}  // namespace
+
+double text_width(std::string_view text, double font_px) {
+  double em = 0;
+  // A UTF-8 sequence counts once: its lead byte as a full em, its continuation bytes as nothing.
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c & 0xC0) == 0x80) continue;
+    em += glyph_em(c);
+  }
+  return em * font_px;
+}
+
+std::string fit_width(std::string_view text, double width, double font_px) {
+  if (text_width(text, font_px) <= width) return std::string(text);
+  const double ellipsis = font_px * 1.0;
+  std::string out;
+  double used = 0;
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    size_t len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+    len = std::min(len, text.size() - i);
+    const double w = glyph_em(c) * font_px;
+    if (used + w + ellipsis > width) break;
+    out.append(text.substr(i, len));
+    used += w;
+    i += len;
+  }
+  return out.empty() ? std::string() : out + "…";
+}
+
+Box label_box(double x, double baseline, std::string_view text, double font_px) {
+  // Ascent and descent of the font: about 0.93 and 0.24 em.
+  return {x, baseline - font_px * 0.93, text_width(text, font_px), font_px * 1.17};
 }
 
 std::string_view class_color(KernelClass c) {

@@ -43,8 +43,25 @@ std::vector<double> log2_ticks(double lo, double hi);
 // Cuts `text` to at most `chars` characters (UTF-8 aware), ending in "…" when cut; "" when even
 // one character and the ellipsis do not fit.
 std::string fit(std::string_view text, int chars);
-// Roughly how many characters of the report's sans-serif font fit in `width` pixels at `font_px`.
-int chars_in(double width, double font_px);
+// How wide `text` draws at `font_px`, erring wide: per-glyph widths of DejaVu Sans, the widest of
+// the fonts the report's font list falls back to (Debian's Chromium draws with it), so that a
+// label placed by it never runs past what it was given (docs/REPORT.md, "Plots").
+double text_width(std::string_view text, double font_px);
+// Cuts `text` as fit() does, to what draws within `width` pixels at `font_px` (text_width).
+std::string fit_width(std::string_view text, double width, double font_px);
+
+// A box in a plot's user units, to keep labels off points and off each other.
+struct Box {
+  double x = 0, y = 0, w = 0, h = 0;
+  bool intersects(const Box& o) const {
+    return x < o.x + o.w && o.x < x + w && y < o.y + o.h && o.y < y + h;
+  }
+  bool inside(const Box& o) const {
+    return x >= o.x && y >= o.y && x + w <= o.x + o.w && y + h <= o.y + o.h;
+  }
+};
+// The box of a one-line label drawn at (x, baseline y), anchored at its start.
+Box label_box(double x, double baseline, std::string_view text, double font_px);
 
 // The color of each kernel class, the same in the bar chart and the timelines.
 std::string_view class_color(KernelClass c);

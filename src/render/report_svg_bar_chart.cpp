@@ -18,8 +18,9 @@ constexpr double kGutter = 170;  // variant names
 constexpr double kTimePlot = 520;
 constexpr double kTotalLabel = 78;  // the total, right of the longest bar
 constexpr double kGap = 36;
-constexpr double kSharePlot = kWidth - kGutter - kTimePlot - kTotalLabel - kGap - 14;
-constexpr double kLegend = 30;
+// The right margin holds half of the last tick's label ("100 %").
+constexpr double kSharePlot = kWidth - kGutter - kTimePlot - kTotalLabel - kGap - 24;
+constexpr double kLegend = 4;
 constexpr double kPanelTitle = 20;
 constexpr double kRow = 26;
 constexpr double kBar = 17;
@@ -28,12 +29,10 @@ constexpr double kAxis = 22;
 }  // namespace
 
 std::string class_bars(const std::vector<ClassBar>& bars) {
-  std::array<bool, kKernelClassCount> present{};
   double max_total = 0;
   for (const ClassBar& bar : bars) {
     int64_t total = 0;
     for (size_t c = 0; c < kKernelClassCount; ++c) {
-      present[c] = present[c] || bar.ns[c] > 0;
       add_duration(total, bar.ns[c]);
     }
     max_total = std::max(max_total, static_cast<double>(total));
@@ -50,16 +49,7 @@ std::string class_bars(const std::vector<ClassBar>& bars) {
       R"(<svg id="class-bars" class="bar-chart" viewBox="0 0 {} {}" width="100%" style="min-width:{}px" role="img" aria-label="GPU time by kernel class">)",
       num(kWidth), num(height), num(kWidth));
 
-  // Legend: the classes that appear, in the order reports list them.
-  double lx = kGutter;
-  for (KernelClass c : kAllKernelClasses) {
-    if (!present[static_cast<size_t>(c)]) continue;
-    const std::string label(kernel_class_label(c));
-    put(out,
-        R"(<rect x="{}" y="6" width="12" height="12" rx="2" fill="{}"/><text x="{}" y="16" font-size="12" fill="#334155">{}</text>)",
-        num(lx), class_color(c), num(lx + 17), escape(label));
-    lx += 17 + static_cast<double>(label.size()) * 7.2 + 18;
-  }
+  // The classes' legend is the page's (HTML, so that it wraps in a narrow window).
   put(out,
       R"(<text x="{}" y="{}" font-size="12" font-weight="600" fill="#334155">GPU time of the typical region</text>)",
       num(kGutter), num(kLegend + 12));
@@ -87,8 +77,7 @@ std::string class_bars(const std::vector<ClassBar>& bars) {
     const double y = rows_top + kRow * static_cast<double>(i) + (kRow - kBar) / 2;
     put(out,
         R"(<text class="bar-label" x="{}" y="{}" font-size="12" fill="#0f172a" text-anchor="end">{}</text>)",
-        num(kGutter - 8), num(y + kBar / 2 + 4),
-        escape(fit(bar.label, chars_in(kGutter - 14, 12))));
+        num(kGutter - 8), num(y + kBar / 2 + 4), escape(fit_width(bar.label, kGutter - 14, 12)));
     const int64_t total = std::accumulate(bar.ns.begin(), bar.ns.end(), int64_t{0});
     if (!bar.has_data || total <= 0) {
       put(out, R"(<text x="{}" y="{}" font-size="11" fill="#94a3b8">no trace</text>)",
@@ -115,7 +104,7 @@ std::string class_bars(const std::vector<ClassBar>& bars) {
       if (sw > 40) {
         put(out, R"(<text x="{}" y="{}" font-size="10" fill="{}">{}</text>)", num(sx + 3),
             num(y + kBar / 2 + 3.5), text_on(class_color(c)),
-            escape(fit(kernel_class_label(c), chars_in(sw - 6, 10))));
+            escape(fit_width(kernel_class_label(c), sw - 6, 10)));
       }
       tx += w;
       sx += sw;

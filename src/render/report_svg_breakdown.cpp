@@ -58,8 +58,7 @@ std::string breakdown_bars(const std::vector<BreakdownBar>& bars) {
     const double y = rows_top + kRow * static_cast<double>(i) + (kRow - kBar) / 2;
     put(out,
         R"(<text class="bar-label" x="{}" y="{}" font-size="12" fill="#0f172a" text-anchor="end">{}</text>)",
-        num(kGutter - 8), num(y + kBar / 2 + 4),
-        escape(fit(bar.label, chars_in(kGutter - 14, 12))));
+        num(kGutter - 8), num(y + kBar / 2 + 4), escape(fit_width(bar.label, kGutter - 14, 12)));
     if (b.span_ns <= 0) {
       put(out, R"(<text x="{}" y="{}" font-size="11" fill="#94a3b8">no GPU work</text>)",
           num(kGutter + 4), num(y + kBar / 2 + 4));
@@ -79,8 +78,9 @@ std::string breakdown_bars(const std::vector<BreakdownBar>& bars) {
                              format_duration(static_cast<double>(ns)), share * 100,
                              format_duration(static_cast<double>(b.span_ns)))));
       if (w > 60)
-        put(out, R"(<text x="{}" y="{}" font-size="10" fill="{}">{} {:.0f} %</text>)", num(x + 3),
-            num(y + kBar / 2 + 3.5), text_on(p.color), p.name, share * 100);
+        put(out, R"(<text x="{}" y="{}" font-size="10" fill="{}">{}</text>)", num(x + 3),
+            num(y + kBar / 2 + 3.5), text_on(p.color),
+            escape(fit_width(fmt::format("{} {:.0f} %", p.name, share * 100), w - 6, 10)));
       x += w;
     }
     std::string note = format_duration(static_cast<double>(b.span_ns));

@@ -159,12 +159,19 @@ std::string loglog_chart(const LogLogChart& chart) {
         R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="2.5"{}/><text x="{}" y="{}" font-size="11" fill="#334155">{}</text>)",
         num(kLeft + kPlotW + 10), num(ly), num(kLeft + kPlotW + 26), num(ly), color,
         covered ? fmt::format(R"( stroke-dasharray="{}")", dash) : "", num(kLeft + kPlotW + 31),
-        num(ly + 4), escape(fit(s.name, 17)));
+        num(ly + 4), escape(fit_width(s.name, kWidth - (kLeft + kPlotW + 31) - 3, 11)));
     if (covered) {
-      ly += 13;
-      put(out, R"(<text class="coincides" x="{}" y="{}" font-size="10" fill="#64748b">{}</text>)",
-          num(kLeft + kPlotW + 31), num(ly + 4),
-          escape(fit((o.whole ? "= " : "partly on ") + on_name, 24)));
+      // "partly on NAME" on one line where it fits, else NAME on a line of its own.
+      const double room = kWidth - (kLeft + kPlotW + 31) - 3;
+      const std::string note = (o.whole ? "= " : "partly on ") + on_name;
+      std::vector<std::string> note_lines{note};
+      if (text_width(note, 10) > room)
+        note_lines = {o.whole ? "=" : "partly on", fit_width(on_name, room, 10)};
+      for (const std::string& text : note_lines) {
+        ly += 13;
+        put(out, R"(<text class="coincides" x="{}" y="{}" font-size="10" fill="#64748b">{}</text>)",
+            num(kLeft + kPlotW + 31), num(ly + 4), escape(text));
+      }
     }
     ly += 17;
   }

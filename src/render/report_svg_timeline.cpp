@@ -139,9 +139,9 @@ std::string timeline(const RegionTimeline& t, const std::string& id, const std::
         lane.gpu ? "#f1f5f9" : "#f8fafc");
     put(out,
         R"(<text class="lane-label" x="8" y="{}" font-size="11" font-weight="600" fill="#334155">{}</text>)",
-        num(top[i] + 12), escape(fit(first, chars_in(kGutter - 12, 11))));
+        num(top[i] + 12), escape(fit_width(first, kGutter - 12, 11)));
     put(out, R"(<text class="lane-label" x="8" y="{}" font-size="10" fill="#64748b">{}</text>)",
-        num(top[i] + 24), escape(fit(second, chars_in(kGutter - 12, 10))));
+        num(top[i] + 24), escape(fit_width(second, kGutter - 12, 10)));
     if (lane.spans_in_region > static_cast<int64_t>(lane.spans.size())) {
       put(out, R"(<text x="8" y="{}" font-size="9" fill="#b45309">{} of {} spans</text>)",
           num(top[i] + 35), lane.spans.size(), lane.spans_in_region);
@@ -217,7 +217,7 @@ std::string timeline(const RegionTimeline& t, const std::string& id, const std::
           lane.gpu ? "gpu-span" : "cpu-span", num(x0), num(y0), num(w), num(h), w > 4 ? "2" : "0",
           fill, escape(title));
       const double font = lane.gpu ? 11 : 9.5;
-      const std::string label = w > 22 ? fit(s.name, chars_in(w - 6, font)) : "";
+      const std::string label = w > 22 ? fit_width(s.name, w - 6, font) : "";
       if (!label.empty()) {
         put(out, R"(<text x="{}" y="{}" font-size="{}" fill="{}">{}</text>)", num(x0 + 3),
             num(y0 + h / 2 + font * 0.35), num(font), text_on(fill), escape(label));

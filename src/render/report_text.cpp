@@ -10,11 +10,13 @@
 
 #include <fmt/format.h>
 
+#include "render/attention_calls_text.h"
 #include "render/counter_words.h"
 #include "render/display_text.h"
 #include "render/projection_words.h"
 #include "render/report.h"
 #include "render/report_headline.h"
+#include "render/report_models.h"
 #include "render/report_table.h"
 #include "render/study_columns.h"
 #include "render/text_wrap.h"
@@ -117,7 +119,8 @@ void write_counter_notes(std::string& out, const RunSummary& run, const StudyCon
 // What a headline line names its study by: the run's folder as given (its traces when the report
 // reads traces), a study beside it by its subfolder.
 std::string run_label(const ReportData& data) {
-  if (!data.run || data.inputs.size() != 1) return "the traces";
+  // The run is the first input; the model studies after it have lines of their own.
+  if (!data.run || data.inputs.empty()) return "the traces";
   std::string folder = data.inputs.front();
   while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
   return folder;
@@ -138,6 +141,19 @@ std::string render_report_text(const ReportData& data, size_t width) {
     }
   }
   write_tables(out, report_tables(data), data.run ? &*data.run : nullptr, width);
+  // Plain traces: each one's attention calls, as analyze prints them. (A bench run's text is the
+  // table the bench prints; its page has them.)
+  if (!data.run) {
+    for (const ReportVariant& v : data.variants) {
+      if (!v.analysis || v.analysis->attention.calls.empty()) continue;
+      // Appended piece by piece: g++ 12 warns (-Wrestrict, falsely) on "\n" + string here.
+      out += '\n';
+      out += escape_control(v.name);
+      out += ':';
+      render_attention_calls_text(out, *v.analysis);
+    }
+  }
+  write_models_text(out, data);
   if (data.backward) {
     out += "\nThe backward study (backward/summary.json):\n";
     write_tables(out, backward_tables(data), &data.backward->run, width);
@@ -167,8 +183,10 @@ std::string render_report_headlines(const ReportData& data) {
   for (const ReportBeside& beside : data.beside)
     studies.emplace_back(fmt::format("{}/", escape_control(beside.folder)),
                          report_headline_words(beside));
+  const auto models = model_headlines(data);
   size_t width = 0;
   for (const auto& [label, words] : studies) width = std::max(width, display_width(label));
+  for (const auto& [label, line] : models) width = std::max(width, display_width(label));
   std::string out;
   for (const auto& [label, words] : studies) {
     out += fmt::format("{:<{}}  ", label, width);
@@ -185,6 +203,7 @@ std::string render_report_headlines(const ReportData& data) {
       for (const std::string& line : words->lines)
         out += fmt::format("{:<{}}  {}\n", "", width, escape_control(line));
   }
+  for (const auto& [label, line] : models) out += fmt::format("{:<{}}  {}\n", label, width, line);
   return out;
 }
 

@@ -3,20 +3,26 @@
 # in headless Chromium (Debian's `chromium`, installed by scripts/setup-debian.sh), takes a
 # screenshot, checks the laid-out DOM (tests/browser/check_report.html: the headline, the table,
 # the backward study when the run has one, every timeline,
-# the bar chart, the sweep charts, present and not empty) and proves that the page made no
+# the bar chart, the sweep charts, present and not empty; the table of contents, the plots before
+# the long tables, those tables folded; every SVG label inside its SVG, clear of the other labels
+# and of the plots' points, at 800 and 1400 px) and proves that the page made no
 # request: Chromium's net log must hold no URL request that the page started, and the page's
 # own resource timing must be empty.
 #
 # Before trusting a pass, it shows that the checks can fail: a copy of the report that fetches an
 # image must fail the request check, and a copy without GPU spans must fail the DOM check.
 #
-# usage: report_in_chromium.sh ATTNPROF RUN_DIR VARIANTS OUT_DIR
+# usage: report_in_chromium.sh ATTNPROF RUN_DIR VARIANTS OUT_DIR [MODEL_DIR...]
+#   MODEL_DIR: model studies (bench --from-trace folders) reported beside the run; the page must
+#   have a row for each
 #   writes OUT_DIR/report.html, OUT_DIR/report.png (the top of the page, for docs/),
 #   OUT_DIR/report-full.png (the whole page), and OUT_DIR/report-800.png and report-1400.png (the
 #   top of the page in windows 800 and 1400 px wide: docs/report-800px.png and -1400px.png)
 set -euo pipefail
 
 attnprof=$1 run_dir=$2 variants=$3 out=$4
+shift 4
+models=("$@")
 # A run with a backward study beside it must show it (tests/report_test.cpp).
 backward=0
 [[ -f $run_dir/backward/summary.json ]] && backward=1
@@ -55,7 +61,7 @@ dom_check() {
   local report=$1 sweep=$2 width=${3:-1360} dom result
   dom=$(run_chromium --allow-file-access-from-files --virtual-time-budget=10000 --dump-dom \
     --window-size="$((width + 100)),1000" \
-    "file://$here/check_report.html?report=file://$report&variants=$variants&sweep=$sweep&width=$width&backward=$backward") || true
+    "file://$here/check_report.html?report=file://$report&variants=$variants&sweep=$sweep&width=$width&backward=$backward&models=${#models[@]}") || true
   # The <pre id="result"> block (not the script, which spells out its verdicts too), decoded.
   result=$(sed -n '/<pre id="result">/,/<\/pre>/p' <<<"$dom" | sed -e 's/<[^>]*>//g' \
     -e 's/&quot;/"/g' -e 's/&gt;/>/g' -e 's/&lt;/</g' -e 's/&amp;/\&/g')
@@ -80,7 +86,7 @@ page_requests() {
   [[ -z $urls ]] || { echo "$urls"; return 1; }
 }
 
-"$attnprof" report "$run_dir" -o "$out/report.html"
+"$attnprof" report "$run_dir" "${models[@]}" -o "$out/report.html"
 report="$out/report.html"
 echo "report: $report ($(wc -c <"$report") bytes)"
 
@@ -138,6 +144,14 @@ if dom_check "$out/too-wide.html" 1 800 >/dev/null; then
   echo "FAIL: a page wider than the window passed the narrow-screen check"; status=1
 else
   echo "PASS a page wider than the window fails the narrow-screen check"
+fi
+
+# ...and one with a label past its plot's edge by the label check.
+sed 's|<svg id="class-bars"\([^>]*\)>|<svg id="class-bars"\1><text x="-40" y="12" font-size="12">clipped label</text>|' "$report" >"$out/clipped-label.html"
+if dom_check "$out/clipped-label.html" 1 >/dev/null; then
+  echo "FAIL: a report with a label past its plot's edge passed the label check"; status=1
+else
+  echo "PASS a report with a label past its plot's edge fails the label check"
 fi
 
 echo "screenshots: $out/report.png (top), $out/report-full.png (whole page), $out/report-800.png, $out/report-1400.png"

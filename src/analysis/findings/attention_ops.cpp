@@ -1,7 +1,10 @@
 #include "analysis/findings/attention_ops.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
+#include <span>
+#include <tuple>
 
 #include "analysis/attention_backend.h"
 #include "analysis/busy_time.h"
@@ -15,7 +18,7 @@ namespace {
 
 using kernel_traits::contains;
 
-enum class Stage { kOther, kMatmul, kSoftmax };
+enum class Stage : uint8_t { kOther, kMatmul, kSoftmax };
 
 // An outermost op's part in a naive attention chain, forward or backward. Under torch.compile
 // the chain's ops are Inductor's kernels (their launchers are ops named after them) and the
@@ -47,9 +50,10 @@ bool is_chain_cast(std::string_view name) {
 // attention.
 constexpr size_t kMaxBetween = 4;
 
+// An outermost op and its activities: rows [begin, end) of its region's rows sorted by op.
 struct OuterOp {
   HostEventId op;
-  std::vector<GpuActivityId> activities;
+  uint32_t begin = 0, end = 0;
 };
 
 AttentionOp make(const FindingContext& c, std::vector<GpuActivityId> activities,
@@ -113,27 +117,72 @@ struct OpsAbove {
   HostEventId compiled_region = kNoId;
 };
 
-OpsAbove ops_above(HostTreeFacts<OpsAbove>& facts, const Trace& t, HostEventId e) {
-  return facts.at(e, [&](OpsAbove above, HostEventId op) {
+// What the memo keeps of OpsAbove per host event: the outermost op, and where the rest (the SDPA
+// ops and the compiled frame: few events set them) is in a table of their own. Eight bytes an
+// event instead of sixteen: the memo spans every host event, and fresh memory is what it costs
+// (docs/PERFORMANCE.md, "Fresh memory").
+struct OpsAboveRest {
+  HostEventId outermost_sdpa = kNoId, innermost_sdpa = kNoId, compiled_region = kNoId;
+  bool operator==(const OpsAboveRest&) const = default;
+};
+struct OpsAboveKept {
+  HostEventId outermost = kNoId;
+  uint32_t rest = 0;  // into OpsAboveFacts::rest
+};
+struct OpsAboveFacts {
+  explicit OpsAboveFacts(const Trace& t) : kept(t, OpsAboveKept{}), names(t.strings.size(), 0) {}
+  HostTreeFacts<OpsAboveKept> kept;
+  std::vector<OpsAboveRest> rest{OpsAboveRest{}};
+  // Per name id, what the walk asks of an op's name, worked out once (a dozen prefixes to test):
+  // kNameKnown, with kCompiledRegion and kAttentionOp where they hold.
+  static constexpr uint8_t kNameKnown = 1, kCompiledRegion = 2, kAttentionOp = 4;
+  std::vector<uint8_t> names;
+  uint8_t name_bits(const Trace& t, StringId name) {
+    if (names[name] == 0) {
+      const std::string_view text = t.strings.view(name);
+      names[name] = kNameKnown | (is_compiled_region(text) ? kCompiledRegion : 0) |
+                    (is_attention_op(text) ? kAttentionOp : 0);
+    }
+    return names[name];
+  }
+};
+
+OpsAbove ops_above(OpsAboveFacts& facts, const Trace& t, HostEventId e) {
+  const OpsAboveKept kept = facts.kept.at(e, [&](OpsAboveKept above, HostEventId op) {
     const HostEvent& event = t.host_events[op];
     if (event.kind != HostKind::kCpuOp) return above;
-    if (above.outermost == kNoId && above.compiled_region == kNoId &&
-        is_compiled_region(t.strings.view(event.name))) {
-      above.compiled_region = op;
-      return above;
+    const OpsAboveRest before = facts.rest[above.rest];
+    OpsAboveRest rest = before;
+    const uint8_t name = facts.name_bits(t, event.name);
+    if (above.outermost == kNoId && rest.compiled_region == kNoId &&
+        (name & OpsAboveFacts::kCompiledRegion)) {
+      rest.compiled_region = op;
+    } else {
+      if (above.outermost == kNoId) above.outermost = op;
+      if (name & OpsAboveFacts::kAttentionOp) {
+        if (rest.outermost_sdpa == kNoId) rest.outermost_sdpa = op;
+        rest.innermost_sdpa = op;
+      }
     }
-    if (above.outermost == kNoId) above.outermost = op;
-    if (is_attention_op(t.strings.view(event.name))) {
-      if (above.outermost_sdpa == kNoId) above.outermost_sdpa = op;
-      above.innermost_sdpa = op;
+    if (!(rest == before)) {
+      above.rest = static_cast<uint32_t>(facts.rest.size());
+      facts.rest.push_back(rest);
     }
     return above;
   });
+  const OpsAboveRest& rest = facts.rest[kept.rest];
+  return {kept.outermost, rest.outermost_sdpa, rest.innermost_sdpa, rest.compiled_region};
 }
 
+// `stages`: per name id, its Stage + 1 once worked out (0 before), shared by every region.
 std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region,
-                                          HostTreeFacts<OpsAbove>& facts) {
+                                          OpsAboveFacts& facts, std::vector<uint8_t>& stages) {
   const Trace& t = c.trace;
+  auto stage_by_name = [&](StringId name) {
+    if (stages[name] == 0)
+      stages[name] = static_cast<uint8_t>(1 + static_cast<uint8_t>(stage_of(t.strings.view(name))));
+    return static_cast<Stage>(stages[name] - 1);
+  };
   // Each activity under its outermost attention op, or else under its outermost op: rows sorted
   // by op, then grouped (a map of vectors per region was most of this function's time).
   struct Under {
@@ -178,19 +227,47 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region
     set_shape(t, op, a);
     found.emplace_back(t.host_events[op].start_ns, std::move(a));
   });
-  // Siblings: the outermost ops of one parent on one thread, by start.
-  std::map<std::tuple<int32_t, int32_t, HostEventId>, std::vector<OuterOp>> siblings;
-  by_op(outer, [&](const Under& first, std::vector<GpuActivityId>&& activities) {
-    const HostEvent& e = t.host_events[first.op];
-    siblings[{e.pid, e.tid, parent_of(t, first.op)}].push_back({first.op, std::move(activities)});
-  });
-  // Not a structured binding: clang 14 (the fuzz preset) cannot capture one in a lambda.
-  for (auto& sibling_group : siblings) {
-    std::vector<OuterOp>& ops = sibling_group.second;
+  // Siblings: the outermost ops of one parent on one thread, by start. Each op's activities are
+  // its run of `outer` (sorted by op), so that no op holds a list of its own: most regions hold
+  // hundreds of ops and no chain (docs/PERFORMANCE.md, "Every op's inputs in the host events'
+  // table").
+  std::stable_sort(outer.begin(), outer.end(),
+                   [](const Under& x, const Under& y) { return x.op < y.op; });
+  std::vector<OuterOp> runs;
+  for (size_t i = 0, j = 0; i < outer.size(); i = j) {
+    j = i;
+    while (j < outer.size() && outer[j].op == outer[i].op) ++j;
+    runs.push_back({outer[i].op, static_cast<uint32_t>(i), static_cast<uint32_t>(j)});
+  }
+  // (thread, parent, run): sorted whole, each group's runs stay in op order.
+  std::vector<std::tuple<int32_t, int32_t, HostEventId, uint32_t>> keyed;
+  keyed.reserve(runs.size());
+  for (uint32_t r = 0; r < runs.size(); ++r) {
+    const HostEvent& e = t.host_events[runs[r].op];
+    keyed.emplace_back(e.pid, e.tid, parent_of(t, runs[r].op), r);
+  }
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<OuterOp> ops;
+  for (size_t g = 0, h = 0; g < keyed.size(); g = h) {
+    ops.clear();
+    bool softmax_seen = false;
+    auto same_group = [&](size_t i) {
+      return std::tie(std::get<0>(keyed[i]), std::get<1>(keyed[i]), std::get<2>(keyed[i])) ==
+             std::tie(std::get<0>(keyed[g]), std::get<1>(keyed[g]), std::get<2>(keyed[g]));
+    };
+    for (h = g; h < keyed.size() && same_group(h); ++h) {
+      ops.push_back(runs[std::get<3>(keyed[h])]);
+      softmax_seen |= stage_by_name(t.host_events[ops.back().op].name) == Stage::kSoftmax;
+    }
+    // A chain is a product, a softmax and a product: a group without a softmax holds none.
+    if (!softmax_seen || ops.size() < 3) continue;
     std::sort(ops.begin(), ops.end(), [&](const OuterOp& x, const OuterOp& y) {
       return t.host_events[x.op].start_ns < t.host_events[y.op].start_ns;
     });
-    auto stage = [&](size_t i) { return stage_of(t.strings.view(t.host_events[ops[i].op].name)); };
+    auto stage = [&](size_t i) { return stage_by_name(t.host_events[ops[i].op].name); };
+    auto activities_of = [&](size_t i) {
+      return std::span(outer.begin() + ops[i].begin, outer.begin() + ops[i].end);
+    };
     size_t claimed = 0;  // ops before this belong to a chain already found
     for (size_t first = 0; first < ops.size(); ++first) {
       if (stage(first) != Stage::kMatmul) continue;
@@ -215,8 +292,8 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region
         return is_chain_cast(t.strings.view(t.host_events[ops[i].op].name));
       };
       auto runs_gemm = [&](size_t i) {
-        for (GpuActivityId id : ops[i].activities)
-          if (c.kernel(id).gemm) return true;
+        for (const Under& u : activities_of(i))
+          if (c.kernel(u.id).gemm) return true;
         return false;
       };
       auto beside = [&](size_t i, size_t& others) {
@@ -232,7 +309,7 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region
       std::vector<GpuActivityId> activities;
       std::string label;
       for (size_t i = from; i <= to; ++i) {
-        activities.insert(activities.end(), ops[i].activities.begin(), ops[i].activities.end());
+        for (const Under& u : activities_of(i)) activities.push_back(u.id);
         std::string_view name = t.strings.view(t.host_events[ops[i].op].name);
         // The autograd engine's wrapper says nothing its function's name does not.
         constexpr std::string_view kEngine = "autograd::engine::evaluate_function: ";
@@ -262,9 +339,11 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t region
 }  // namespace
 
 std::vector<std::vector<AttentionOp>> find_attention_ops(const FindingContext& c) {
-  HostTreeFacts<OpsAbove> facts(c.trace, OpsAbove{});
+  OpsAboveFacts facts(c.trace);
+  std::vector<uint8_t> stages(c.trace.strings.size(), 0);
   std::vector<std::vector<AttentionOp>> out;
-  for (size_t r = 0; r < c.region_count(); ++r) out.push_back(attention_ops_of(c, r, facts));
+  for (size_t r = 0; r < c.region_count(); ++r)
+    out.push_back(attention_ops_of(c, r, facts, stages));
   return out;
 }
 

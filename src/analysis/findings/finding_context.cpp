@@ -1,29 +1,35 @@
 #include "analysis/findings/finding_context.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "analysis/findings/attention_ops.h"
 #include "analysis/findings/kernel_traits.h"
+#include "analysis/kernel_names.h"
 
 namespace attnprof {
 
 const kernel_traits::KernelNameTraits& FindingContext::kernel(GpuActivityId id) const {
-  if (kernel_traits_.empty() && !trace.gpu_activities.empty()) {
-    kernel_traits_.resize(trace.gpu_activities.size());
-    std::unordered_map<StringId, kernel_traits::KernelNameTraits> by_name;
-    for (size_t i = 0; i < trace.gpu_activities.size(); ++i) {
-      const GpuActivity& a = trace.gpu_activities[GpuActivityId(i)];
-      if (a.kind != GpuKind::kKernel) continue;
-      auto it = by_name.find(a.name);
-      if (it == by_name.end())
-        it = by_name.emplace(a.name, kernel_traits::traits_of(trace.strings.view(a.name))).first;
-      kernel_traits_[i] = it->second;
-    }
+  static const kernel_traits::KernelNameTraits kNotAKernel;
+  const GpuActivity& a = trace.gpu_activities[id];
+  if (a.kind != GpuKind::kKernel) return kNotAKernel;
+  if (kernel_traits_.empty()) {
+    kernel_traits_.resize(trace.strings.size());
+    kernel_traits_known_.assign(trace.strings.size(), false);
   }
-  return kernel_traits_[id.index()];
+  if (!kernel_traits_known_[a.name]) {
+    kernel_traits_[a.name] = kernel_traits::traits_of(trace.strings.view(a.name));
+    kernel_traits_known_[a.name] = true;
+  }
+  return kernel_traits_[a.name];
+}
+
+const std::string& FindingContext::short_name(GpuActivityId id) const {
+  const StringId name = activity(id).name;
+  auto [it, fresh] = short_names_.try_emplace(name);
+  if (fresh) it->second = short_kernel_name(trace.strings.view(name));
+  return it->second;
 }
 
 const std::vector<AttentionOp>& FindingContext::attention_ops(size_t region) const {

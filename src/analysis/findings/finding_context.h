@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/findings/attention_op.h"
@@ -36,6 +37,8 @@ struct FindingContext {
   std::string_view name(GpuActivityId id) const { return trace.strings.view(activity(id).name); }
   // What a kernel's name says about it (all false for a memcpy or a memset).
   const kernel_traits::KernelNameTraits& kernel(GpuActivityId id) const;
+  // A kernel's short name (kernel_names.h), made once per name: shortening parses the name.
+  const std::string& short_name(GpuActivityId id) const;
   // The region's attention ops (attention_ops.h), found for every region at the first question
   // and kept: several rules ask, and finding them walks every activity's op chain.
   const std::vector<AttentionOp>& attention_ops(size_t region) const;
@@ -66,7 +69,10 @@ struct FindingContext {
 
  private:
   // Filled at the first question; the context belongs to one thread, as the analysis does.
-  mutable std::vector<kernel_traits::KernelNameTraits> kernel_traits_;          // by activity
+  // By name id: a trace repeats a few hundred kernel names over its activities.
+  mutable std::vector<kernel_traits::KernelNameTraits> kernel_traits_;
+  mutable std::vector<bool> kernel_traits_known_;
+  mutable std::unordered_map<StringId, std::string> short_names_;               // by name id
   mutable std::optional<std::vector<std::vector<AttentionOp>>> attention_ops_;  // by region
   mutable HostTreeFacts<HostEventId> top_level_op_{trace, kNoId};
 };

@@ -1,0 +1,108 @@
+#include "render/attention_call_cells.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "base/format_units.h"
+
+namespace attnprof {
+
+namespace {
+
+bool alike(const AttentionCall& a, const AttentionCall& b) {
+  return a.op == b.op && a.backend_op == b.backend_op && a.backend == b.backend &&
+         a.backward == b.backward && a.batch == b.batch && a.heads == b.heads &&
+         a.kv_heads == b.kv_heads && a.q_len == b.q_len && a.kv_len == b.kv_len &&
+         a.head_dim == b.head_dim && a.dtype == b.dtype && a.causal == b.causal &&
+         a.window == b.window && a.explicit_mask == b.explicit_mask && a.flops == b.flops;
+}
+
+}  // namespace
+
+std::vector<AttentionCallGroup> attention_call_groups(const std::vector<AttentionCall>& calls) {
+  std::vector<AttentionCallGroup> groups;
+  for (const AttentionCall& c : calls) {
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const AttentionCallGroup& g) { return alike(*g.first, c); });
+    if (it == groups.end()) it = groups.insert(groups.end(), AttentionCallGroup{&c, 0, 0, 0});
+    ++it->count;
+    it->gpu_ns += c.gpu_ns;
+    it->flops += c.flops.value_or(0);
+  }
+  return groups;
+}
+
+std::string attention_count_cell(const std::optional<int64_t>& v) {
+  return v ? fmt::format("{}", *v) : std::string("-");
+}
+
+// "16/4": query heads over KV heads where they differ.
+std::string attention_heads_cell(const AttentionCall& c) {
+  if (!c.heads) return "-";
+  return c.kv_heads && *c.kv_heads != *c.heads ? fmt::format("{}/{}", *c.heads, *c.kv_heads)
+                                               : fmt::format("{}", *c.heads);
+}
+
+std::string attention_lengths_cell(const AttentionCall& c) {
+  return c.q_len && c.kv_len ? fmt::format("{}x{}", *c.q_len, *c.kv_len) : std::string("-");
+}
+
+// What the mask lets through: "causal", "window 256", "causal w256", "none", "tensor" (an
+// explicit mask, its contents unknown), "-" (not recorded).
+std::string attention_mask_cell(const AttentionCall& c) {
+  if (c.explicit_mask) return "tensor";
+  if (!c.causal) return "-";
+  if (c.window) return fmt::format("{}w{}", *c.causal ? "causal " : "window ", *c.window);
+  return *c.causal ? "causal" : "none";
+}
+
+std::string attention_gflop_cell(const AttentionCallGroup& g) {
+  return g.first->flops ? fmt::format("{:.3g}", g.flops / static_cast<double>(g.count) / 1e9)
+                        : std::string("-");
+}
+
+std::string attention_tflops_cell(const AttentionCallGroup& g) {
+  return g.first->flops && g.gpu_ns > 0
+             ? fmt::format("{:.1f}", g.flops / static_cast<double>(g.gpu_ns) / 1e3)
+             : std::string("-");
+}
+
+// The group's rate against its roof (the same for every call of a group: alike shapes, one GPU).
+std::string attention_roof_cell(const AttentionCallGroup& g) {
+  const AttentionCall& c = *g.first;
+  if (!c.roof_pct || !c.tflops() || g.gpu_ns <= 0) return "-";
+  const double rate = g.flops / static_cast<double>(g.gpu_ns) / 1e3;
+  return fmt::format("{:.1f}", *c.roof_pct * rate / *c.tflops());
+}
+
+std::string attention_calls_heading(const TraceAnalysis& t) {
+  const MedianAttentionCalls& m = t.attention;
+  return fmt::format("Attention calls of the typical region (#{}){}", t.typical_region + 1,
+                     m.same_in_every_region && m.regions > 1
+                         ? fmt::format(", GPU times the median over {} regions", m.regions)
+                         : std::string());
+}
+
+// Attention's part of a region: medians over the regions.
+std::string attention_share_words(const TraceAnalysis& t) {
+  const MedianAttentionCalls& m = t.attention;
+  return fmt::format(
+      "attention: {} call(s), {} of GPU time a region{}", m.calls.size(),
+      format_duration(static_cast<double>(m.gpu_ns)),
+      m.share_pct ? fmt::format(", {} of its GPU busy time (medians)", format_percent(*m.share_pct))
+                  : std::string(" (medians)"));
+}
+
+// Each distinct text once, in the order first seen.
+std::vector<std::string> distinct_call_texts(const std::vector<AttentionCallGroup>& groups,
+                                             std::string AttentionCall::*field) {
+  std::vector<std::string> out;
+  for (const AttentionCallGroup& g : groups) {
+    const std::string& text = g.first->*field;
+    if (!text.empty() && std::find(out.begin(), out.end(), text) == out.end()) out.push_back(text);
+  }
+  return out;
+}
+
+}  // namespace attnprof

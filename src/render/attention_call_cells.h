@@ -1,0 +1,49 @@
+#pragma once
+// The cells of the attention calls' table, one row per kind of call (the same op, backend,
+// direction, shapes and mask), shared by analyze's text and Markdown and the report's page
+// (render/attention_calls_text.h, render/report_attention_calls.h), so that they read alike.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attnprof/analysis.h"
+
+namespace attnprof {
+
+// Calls alike in all but their GPU time.
+struct AttentionCallGroup {
+  const AttentionCall* first = nullptr;
+  int64_t count = 0;
+  int64_t gpu_ns = 0;
+  double flops = 0;  // of the calls whose FLOPs are known (all or none: the shapes are alike)
+};
+
+// The calls grouped, in the order each kind first ran.
+std::vector<AttentionCallGroup> attention_call_groups(const std::vector<AttentionCall>& calls);
+
+// A shape or "-" where unknown.
+std::string attention_count_cell(const std::optional<int64_t>& v);
+// "16/4": query heads over KV heads where they differ.
+std::string attention_heads_cell(const AttentionCall& c);
+// "512x2048": query and key lengths.
+std::string attention_lengths_cell(const AttentionCall& c);
+// What the mask lets through: "causal", "window 256", "causal w256", "none", "tensor" (an
+// explicit mask, its contents unknown), "-" (not recorded).
+std::string attention_mask_cell(const AttentionCall& c);
+// GFLOP per call, TFLOP/s over the group's GPU time, % of the roof; "-" where unknown.
+std::string attention_gflop_cell(const AttentionCallGroup& g);
+std::string attention_tflops_cell(const AttentionCallGroup& g);
+std::string attention_roof_cell(const AttentionCallGroup& g);
+
+// "Attention calls of the typical region (#2), GPU times the median over 5 regions".
+std::string attention_calls_heading(const TraceAnalysis& t);
+// "attention: 2 call(s), 207.9 µs of GPU time a region, 34.2 % of its GPU busy time (medians)".
+std::string attention_share_words(const TraceAnalysis& t);
+// Each distinct non-empty text of `field` once, in the order first seen (roofs, FLOPs
+// assumptions, notes).
+std::vector<std::string> distinct_call_texts(const std::vector<AttentionCallGroup>& groups,
+                                             std::string AttentionCall::*field);
+
+}  // namespace attnprof
