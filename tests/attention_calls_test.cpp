@@ -183,14 +183,27 @@ TEST(AttentionCalls, MistralsWindowIsAMaskTensorSoCausalAndWindowAreUnknown) {
 
 TEST(AttentionCalls, EagerLlamaIsAnUnfusedChainWithItsProductsShapes) {
   const TraceAnalysis t = analyze("models/llama-prefill-eager.json.gz");
+  // The same model through SDPA, which takes the KV heads as they are (enable_gqa).
+  const TraceAnalysis sdpa = analyze("models/llama-prefill-sdpa.json.gz");
+  ASSERT_FALSE(sdpa.regions.empty());
+  ASSERT_FALSE(sdpa.regions[0].attention.calls.empty());
+  const AttentionCall& fused = sdpa.regions[0].attention.calls[0];
   for (const RegionSummary& r : t.regions) {
     ASSERT_EQ(r.attention.calls.size(), 2u);
+    for (const AttentionCall& c : r.attention.calls) {
+      EXPECT_EQ(c.heads, fused.heads);
+      EXPECT_EQ(c.kv_heads, fused.kv_heads);
+    }
     for (const AttentionCall& c : r.attention.calls) {
       EXPECT_EQ(c.backend, AttentionBackend::kUnfused);
       EXPECT_TRUE(c.op.starts_with("aten::matmul")) << c.op;
       EXPECT_NE(c.op.find("aten::softmax"), std::string::npos) << c.op;
-      // The products read K after repeat_kv: 16 heads.
-      expect_shape(c, 2, 16, 16, 512, 512, 64);
+      // The products read K after repeat_kv (16 heads); the expand before them says the model
+      // has 4 KV heads (scripts/gpu/record_models.py: num_key_value_heads=4), as the SDPA rows
+      // of the same model say.
+      expect_shape(c, 2, 16, 4, 512, 512, 64);
+      EXPECT_NE(c.assumed.find("K and V repeated from 4 to 16 heads"), std::string::npos)
+          << c.assumed;
       EXPECT_EQ(c.dtype, "bf16");
       EXPECT_FALSE(c.causal);  // the mask is added to the scores: not recorded
       ASSERT_TRUE(c.flops);
@@ -199,6 +212,30 @@ TEST(AttentionCalls, EagerLlamaIsAnUnfusedChainWithItsProductsShapes) {
     }
   }
   expect_times_add_up(t);
+}
+
+// train_step.json.gz trains naive attention (tests/data/README.md: B=2, H=16, S=512, D=64): its
+// backward chain of BmmBackward0 / SoftmaxBackward0 records only gradients' shapes; the fwdbwd
+// flows lead to the forward's products, whose shapes and count (2.5 x) the backward takes.
+TEST(AttentionCalls, AnUnfusedBackwardTakesItsForwardsShapesThroughTheFlows) {
+  const TraceAnalysis t = analyze("train_step.json.gz");
+  ASSERT_FALSE(t.regions.empty());
+  for (const RegionSummary& r : t.regions) {
+    ASSERT_EQ(r.attention.calls.size(), 2u) << r.name;
+    const AttentionCall& forward = r.attention.calls[0];
+    const AttentionCall& backward = r.attention.calls[1];
+    EXPECT_FALSE(forward.backward);
+    EXPECT_TRUE(backward.backward);
+    EXPECT_EQ(backward.backend, AttentionBackend::kUnfused);
+    EXPECT_TRUE(backward.op.starts_with("BmmBackward0")) << backward.op;
+    expect_shape(forward, 2, 16, 16, 512, 512, 64);
+    expect_shape(backward, 2, 16, 16, 512, 512, 64);
+    ASSERT_TRUE(forward.flops);
+    ASSERT_TRUE(backward.flops);
+    EXPECT_EQ(*forward.flops, attention_flops(2, 16, 512, 512, 64, false));
+    EXPECT_EQ(*backward.flops, 2.5 * attention_flops(2, 16, 512, 512, 64, false));
+    EXPECT_NE(backward.assumed.find("backward: 2.5 x the forward"), std::string::npos);
+  }
 }
 
 TEST(AttentionCalls, FlexAttentionCountsEveryPairOfItsUnrecordedBlockMask) {
@@ -351,12 +388,20 @@ TEST(AttentionCalls, PinnedBackendsMatchTheRecordersBruteForceCounts) {
         ASSERT_GE(region->attention.calls.size(), 2u);
         const AttentionCall& back = region->attention.calls[1];
         EXPECT_TRUE(back.backward);
-        // The math backend's backward is autograd's, op by op: an unfused chain.
-        EXPECT_EQ(back.backend,
-                  backend == AttentionBackend::kMath ? AttentionBackend::kUnfused : backend);
-        if (backend != AttentionBackend::kMath) {
-          ASSERT_TRUE(back.flops);
-          EXPECT_EQ(*back.flops, static_cast<double>(c["flops_backward"].get_int64().value()));
+        // The math backend's backward is autograd's, op by op: a chain of autograd functions,
+        // which the trace's fwdbwd flows tie to the math forward, so it takes the forward's
+        // shapes and its count at 2.5 x, as the fused backends' backward ops do.
+        EXPECT_EQ(back.backend, backend);
+        expect_shape(back, c["batch"].get_int64(), c["heads"].get_int64(),
+                     c["kv_heads"].get_int64(), c["q_len"].get_int64(), c["kv_len"].get_int64(),
+                     c["head_dim"].get_int64());
+        EXPECT_EQ(back.causal, true);
+        ASSERT_TRUE(back.flops);
+        EXPECT_EQ(*back.flops, static_cast<double>(c["flops_backward"].get_int64().value()));
+        if (backend == AttentionBackend::kMath) {
+          EXPECT_NE(back.op.find("BmmBackward0"), std::string::npos) << back.op;
+          EXPECT_NE(back.note.find("aten::_scaled_dot_product_attention_math"), std::string::npos)
+              << back.note;
         }
       }
       ++checked;

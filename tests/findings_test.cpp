@@ -52,6 +52,78 @@ TEST(Findings, HiddenCopyUnderOutOfPlaceMaskedFill) {
   EXPECT_EQ(find(explain("study_inplace.json.gz"), FindingKind::kHiddenCopy), nullptr);
 }
 
+// aten::bmm under torch.compile's CUDA graph clones an expanded operand to a contiguous one: the
+// same op -> aten::clone -> aten::copy_ chain as masked_fill's, but bmm runs no in-place form, and
+// none exists to suggest (the finding once said "aten::bmm_").
+TEST(Findings, HiddenCopyOfALayoutNamesNoInPlaceForm) {
+  TraceAnalysis t = explain("graphs/hf-decode-compiled-capture.json.gz", "ProfilerStep#*");
+  const Finding* f = find(t, FindingKind::kHiddenCopy);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->regions_affected, 4);
+  EXPECT_NE(f->summary.find("aten::bmm copies an operand into a contiguous layout"),
+            std::string::npos)
+      << f->summary;
+  EXPECT_EQ(f->suggestion.find("bmm_"), std::string::npos) << f->suggestion;
+  EXPECT_EQ(f->suggestion.find("in-place form"), std::string::npos) << f->suggestion;
+  EXPECT_TRUE(any_contains(f->evidence, "aten::bmm -> aten::clone -> aten::copy_"));
+  // HTA's trace: aten::index_put runs aten::index_put_ on its clone, an out-of-place write.
+  TraceAnalysis hta = explain("foreign/hta_nccl_rank0.json.gz", "ProfilerStep#*");
+  const Finding* index_put = find(hta, FindingKind::kHiddenCopy);
+  ASSERT_NE(index_put, nullptr);
+  EXPECT_NE(index_put->summary.find("aten::index_put copies its input before writing"),
+            std::string::npos)
+      << index_put->summary;
+  EXPECT_NE(index_put->suggestion.find("(aten::index_put_)"), std::string::npos);
+}
+
+// Hugging Face's eager Llama (tests/data/models/llama-prefill-eager: 16 query heads over 4 KV
+// heads) repeats K and V with repeat_kv, an expand that aten::reshape copies: 2 copies a layer, 2
+// layers. The same model through SDPA repeats nothing.
+TEST(Findings, KvRepeatOfHuggingFacesRepeatKv) {
+  TraceAnalysis eager = explain("models/llama-prefill-eager.json.gz", "ProfilerStep#*");
+  const Finding* f = find(eager, FindingKind::kKvRepeat);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->regions_affected, 2);
+  EXPECT_NE(
+      f->summary.find("an expand and aten::reshape (Hugging Face's repeat_kv) makes 4 copies"),
+      std::string::npos)
+      << f->summary;
+  EXPECT_TRUE(any_contains(f->evidence, "aten::reshape -> aten::clone -> aten::copy_"));
+  EXPECT_NE(f->suggestion.find("enable_gqa=True"), std::string::npos);
+  EXPECT_EQ(
+      find(explain("models/llama-prefill-sdpa.json.gz", "ProfilerStep#*"), FindingKind::kKvRepeat),
+      nullptr);
+}
+
+// One region (op_families/gemm.json.gz read whole): the 23.88 ms before an AccumulateGrad's first
+// launch may be paid once; the finding says one region cannot tell, and calls it no median.
+TEST(Findings, CpuSideCostOfOneRegionSaysItCannotTellOnceFromEveryCall) {
+  TraceAnalysis t = explain("op_families/gemm.json.gz", "");
+  ASSERT_EQ(t.regions.size(), 1u);
+  const Finding* f = find(t, FindingKind::kCpuSideCost);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->summary.find("spends 23.88 ms on the CPU before its first launch"),
+            std::string::npos)
+      << f->summary;
+  EXPECT_EQ(f->summary.find("median over regions"), std::string::npos) << f->summary;
+  EXPECT_NE(f->summary.find("with one region"), std::string::npos) << f->summary;
+  EXPECT_NE(f->suggestion.find("profile several steps"), std::string::npos);
+}
+
+// HTA's rank 0: its region waits by copies to the host only, and the finding names what it saw,
+// no "0 synchronizing call(s) (0.0 µs)".
+TEST(Findings, SynchronizationNamesOnlyTheWaitsItSaw) {
+  TraceAnalysis t = explain("foreign/hta_nccl_rank0.json.gz", "ProfilerStep#*");
+  const Finding* f = find(t, FindingKind::kSynchronization);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->summary.find("the CPU waits for the GPU inside the region: 4 copy(ies) to the "
+                            "host in the typical region; 2 of 2 regions"),
+            std::string::npos)
+      << f->summary;
+  EXPECT_EQ(f->summary.find("0 synchronizing"), std::string::npos);
+  EXPECT_FALSE(f->evidence.empty());
+}
+
 TEST(Findings, PrecisionUpcastInTheMathBackend) {
   TraceAnalysis f_trace = explain("study_sdpa-math.json.gz");
   const Finding* f = find(f_trace, FindingKind::kPrecisionUpcast);

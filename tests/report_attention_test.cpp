@@ -50,11 +50,12 @@ TEST(ReportAttentionCalls, TextAndMarkdownOfTracesHoldAnalyzesTablePerTrace) {
     EXPECT_NE(md.output.find(md_block), std::string::npos) << trace << "\n" << md.output;
   }
   // Each under its trace's name, and the values of the eager prefill: two unfused calls of
-  // 2 x 16 heads over 512 x 512, 2.15 GFLOP each, 103.9 µs, 34.2 % of the step's GPU time.
+  // 2 x 16 heads (over the model's 4 KV heads, which repeat_kv expanded) over 512 x 512, 2.15
+  // GFLOP each, 103.9 µs, 34.2 % of the step's GPU time.
   EXPECT_NE(
       text.output.find("\nllama-prefill-eager:\n  Attention calls of the typical region (#1)"),
       std::string::npos);
-  EXPECT_NE(text.output.find("      2 matmul -> mul -> ... unfused    fwd      2     16   512x512  "
+  EXPECT_NE(text.output.find("      2 matmul -> mul -> ... unfused    fwd      2   16/4   512x512  "
                              "64 bf16  -             2.15   103.9    20.7    8.5\n"),
             std::string::npos)
       << text.output;

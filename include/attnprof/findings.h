@@ -35,6 +35,11 @@ struct Finding {
   std::vector<std::string> evidence;  // the events, op chains and numbers that show it
   std::string suggestion;             // one line, or empty
   int regions_affected = 0;           // of the regions analyzed
+  // The GPU time of the work it blames, in the region its evidence shows (hidden-copy and
+  // kv-repeat: their copies; not-fused: its attention ops' work outside their GEMMs); < 0 for a
+  // rule that does not count it. The report's headline weighs the finding by it
+  // (src/analysis/headline.h), not by every kernel of the kinds it names.
+  double gpu_ns = -1;
 };
 
 }  // namespace attnprof

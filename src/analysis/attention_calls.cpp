@@ -95,6 +95,183 @@ Kernels kernels_of(const FindingContext& c, const std::vector<GpuActivityId>& ac
   return k;
 }
 
+// Fills a chain's shapes and FLOPs from its two products, Q K^T ([..., L, E] x [..., E, S]) and
+// P V ([..., L, S] x [..., S, Ev]). Every pair is computed, whatever a mask hides after. False
+// where their shapes were not recorded.
+bool set_products(const Trace& t, HostEventId qk_op, HostEventId pv_op,
+                  const OpArgumentsOf& arguments, AttentionCall& call) {
+  const auto first = arguments(qk_op);
+  const auto second = arguments(pv_op);
+  if (!first || !second || first->size() < 2 || second->size() < 2) return false;
+  const auto& q = (*first)[0].dims;
+  const auto& kt = (*first)[1].dims;
+  const auto& v = (*second)[1].dims;
+  if (q.size() < 3 || kt.size() != q.size() || v.size() != q.size()) return false;
+  call.q_len = q[q.size() - 2];
+  call.head_dim = q.back();
+  call.kv_len = kt.back();
+  if (q.size() == 4) {  // [B, H, L, E]; a bmm's [B * H, L, E] does not tell B from H
+    call.batch = q[0];
+    call.heads = q[1];
+    call.kv_heads = kt[1];
+  }
+  call.dtype = dtype_label((*first)[0].type);
+  const auto qk = op_cost(name_of(t, qk_op), *first);
+  const auto pv = op_cost(name_of(t, pv_op), *second);
+  if (qk && pv) {
+    call.flops = qk->flops + pv->flops;
+    call.bytes = qk->bytes + pv->bytes;
+    call.assumed =
+        "two products over every query-key pair (what a mask hides is computed all the same)";
+  }
+  return true;
+}
+
+bool is_product_op(std::string_view name) {
+  return name == "aten::matmul" || name == "aten::bmm" || name == "aten::baddbmm" ||
+         name == "aten::einsum";
+}
+
+// The product a chain wrote, from the op that ran it: the outermost product op at or above `op`
+// (the aten::matmul above the aten::bmm it runs, whose 4-d shapes tell batch from heads).
+HostEventId outer_product(const Trace& t, HostEventId op) {
+  HostEventId out = op;
+  for (HostEventId p = t.host_parent[op]; p != kNoId; p = t.host_parent[p]) {
+    if (t.host_events[p].kind != HostKind::kCpuOp) continue;  // a Python frame (with_stack)
+    if (!is_product_op(name_of(t, p))) break;
+    out = p;
+  }
+  return out;
+}
+
+// The outermost and innermost attention ops at or above `op`; kNoId where none.
+std::pair<HostEventId, HostEventId> attention_ops_above(const Trace& t, HostEventId op) {
+  HostEventId outer = kNoId, inner = kNoId;
+  for (HostEventId p = op; p != kNoId; p = t.host_parent[p]) {
+    if (t.host_events[p].kind != HostKind::kCpuOp || !is_attention_op(name_of(t, p))) continue;
+    if (inner == kNoId) inner = p;
+    outer = p;
+  }
+  return {outer, inner};
+}
+
+// A backward chain's shapes and FLOPs, from its forward: autograd's functions record the
+// gradients' shapes only, so the products' forward ops, linked by the trace's fwdbwd flows, say
+// what was computed. The math backend's forward ran under an SDPA op, whose shapes, mask and
+// count (docs/OP_COSTS.md) the backward takes at 2.5 x; an unfused chain's forward is two
+// products, counted the same way.
+void set_backward_chain(const FindingContext& c, const AttentionOp& a,
+                        const OpArgumentsOf& arguments, const ForwardOps& forwards,
+                        AttentionCall& call) {
+  const Trace& t = c.trace;
+  HostEventId first = forwards.forward_of(a.first_product);
+  HostEventId second = forwards.forward_of(a.second_product);
+  if (first == kNoId || second == kNoId) return;
+  if (const auto [outer, inner] = attention_ops_above(t, first); outer != kNoId) {
+    for (HostEventId e = inner; e != kNoId; e = t.host_parent[e]) {
+      if (t.host_events[e].kind != HostKind::kCpuOp) continue;
+      const auto args = arguments(e);
+      const auto s = args ? attention_shape(name_of(t, e), *args) : std::nullopt;
+      const auto cost = s ? op_cost(name_of(t, e), *args) : std::nullopt;
+      if (cost) {
+        set_shape(call, *s);
+        const OpCost backward = backward_cost(*cost);
+        call.flops = backward.flops;
+        call.bytes = backward.bytes;
+        call.assumed = backward.assumed;
+        break;
+      }
+      if (e == outer) break;
+    }
+    call.backward = true;
+    call.backend = detect_attention_backend(name_of(t, inner), {});
+    call.note = fmt::format(
+        "the backward of {} ({}): autograd's products, linked to their forward by the trace's "
+        "fwdbwd flows",
+        name_of(t, outer), name_of(t, inner));
+    return;
+  }
+  // The backward runs the chain's products in reverse: the earlier forward is Q K^T.
+  if (t.host_events[second].start_ns < t.host_events[first].start_ns) std::swap(first, second);
+  AttentionCall forward;
+  if (!set_products(t, outer_product(t, first), outer_product(t, second), arguments, forward))
+    return;
+  call.batch = forward.batch;
+  call.heads = forward.heads;
+  call.kv_heads = forward.kv_heads;
+  call.q_len = forward.q_len;
+  call.kv_len = forward.kv_len;
+  call.head_dim = forward.head_dim;
+  call.dtype = forward.dtype;
+  if (forward.flops) {
+    const OpCost backward = backward_cost(
+        {OpFamily::kAttention, *forward.flops, forward.bytes.value_or(0), "", forward.assumed});
+    call.flops = backward.flops;
+    call.bytes = backward.bytes;
+    call.assumed = backward.assumed;
+  }
+}
+
+// The op or annotation an op runs under, past Python frames (with_stack gives each op its own).
+HostEventId parent_op(const Trace& t, HostEventId op) {
+  HostEventId p = t.host_parent[op];
+  while (p != kNoId && t.host_events[p].kind != HostKind::kCpuOp &&
+         t.host_events[p].kind != HostKind::kUserAnnotation)
+    p = t.host_parent[p];
+  return p;
+}
+
+bool is_softmax_op(std::string_view name) {
+  return name == "aten::softmax" || name == "aten::_softmax" || name == "aten::_safe_softmax";
+}
+
+// The model's KV heads where grouped-query attention was written out before an eager chain:
+// Hugging Face's repeat_kv expands K and V from [B, KVH, S, D] through [B, KVH, 1, S, D] to
+// [B, KVH, n_rep, S, D] (an aten::expand that records the size) and reshapes that to
+// [B, KVH * n_rep, S, D], so the products read as many K heads as query heads
+// (tests/data/models/llama-prefill-eager.json.gz: 4 KV heads expanded to 16). The expand is an
+// earlier op of the call's thread under the same parent, after the previous call (its softmax or
+// attention op); none where no expand matches the K the call read.
+std::optional<int64_t> repeated_kv_heads(const Trace& t, HostEventId first_product,
+                                         const OpArgumentsOf& arguments,
+                                         const AttentionCall& call) {
+  if (!call.batch || !call.kv_heads || !call.kv_len || !call.head_dim) return std::nullopt;
+  const HostEvent& product = t.host_events[first_product];
+  const HostEventId parent = parent_op(t, first_product);
+  const int64_t parent_start = parent == kNoId ? INT64_MIN : t.host_events[parent].start_ns;
+  // repeat_kv runs a few dozen events before the call it feeds; the bound keeps a model without
+  // it from a walk back to the step's start at every layer.
+  constexpr size_t kMaxEventsBack = 1000;
+  const size_t stop =
+      first_product.index() > kMaxEventsBack ? first_product.index() - kMaxEventsBack : 0;
+  for (size_t i = first_product.index(); i-- > stop;) {
+    const HostEventId id(i);
+    const HostEvent& e = t.host_events[id];
+    if (e.pid != product.pid || e.tid != product.tid || e.start_ns < parent_start) break;
+    if (e.kind != HostKind::kCpuOp) continue;
+    const std::string_view name = name_of(t, id);
+    if (is_softmax_op(name) || is_attention_op(name)) break;  // the previous call's
+    if (name != "aten::expand" || parent_op(t, id) != parent) continue;
+    const auto args = arguments(id);
+    if (!args || args->size() < 2) continue;
+    const std::vector<int64_t>& in = (*args)[0].dims;
+    const auto size = concrete_int_list((*args)[1]);
+    if (in.size() != 5 || !size || size->size() != 5 || in[2] != 1) continue;
+    const int64_t kv_heads = in[1], n_rep = (*size)[2];
+    if (n_rep > 1 && in[0] == *call.batch && (*size)[1] == kv_heads &&
+        kv_heads * n_rep == *call.kv_heads && in[3] == *call.kv_len && in[4] == *call.head_dim)
+      return kv_heads;
+  }
+  return std::nullopt;
+}
+
+std::string repeated_words(int64_t kv_heads, int64_t heads) {
+  return fmt::format(
+      "; K and V repeated from {} to {} heads before the call (repeat_kv): the model's "
+      "grouped-query attention",
+      kv_heads, heads);
+}
+
 // An attention op's call: its shapes and cost from the innermost op up to the outermost that
 // recorded them (a trace may keep the outer op's arguments alone).
 AttentionCall op_call(const FindingContext& c, const AttentionOp& a,
@@ -136,39 +313,20 @@ AttentionCall op_call(const FindingContext& c, const AttentionOp& a,
   return call;
 }
 
-// An unfused chain's call: the shapes of its two products, Q K^T ([..., L, E] x [..., E, S]) and
-// P V ([..., L, S] x [..., S, Ev]). Every pair is computed, whatever a mask hides after.
+// An unfused chain's call: the shapes of its two products, or, for its backward, of its forward.
 AttentionCall chain_call(const FindingContext& c, const AttentionOp& a,
-                         const OpArgumentsOf& arguments) {
-  const Trace& t = c.trace;
+                         const OpArgumentsOf& arguments, const ForwardOps& forwards) {
   AttentionCall call;
   call.op = a.label;
   call.backend = AttentionBackend::kUnfused;
   call.backward = a.label.find("Backward") != std::string::npos;
-  const auto first = arguments(a.first_product);
-  const auto second = arguments(a.second_product);
-  if (!first || !second || first->size() < 2 || second->size() < 2) return call;
-  const auto& q = (*first)[0].dims;
-  const auto& kt = (*first)[1].dims;
-  const auto& v = (*second)[1].dims;
-  if (q.size() < 3 || kt.size() != q.size() || v.size() != q.size()) return call;
-  call.q_len = q[q.size() - 2];
-  call.head_dim = q.back();
-  call.kv_len = kt.back();
-  if (q.size() == 4) {  // [B, H, L, E]; a bmm's [B * H, L, E] does not tell B from H
-    call.batch = q[0];
-    call.heads = q[1];
-    call.kv_heads = kt[1];
-  }
-  call.dtype = dtype_label((*first)[0].type);
-  const auto qk = op_cost(name_of(t, a.first_product), *first);
-  const auto pv = op_cost(name_of(t, a.second_product), *second);
-  if (qk && pv) {
-    call.flops = qk->flops + pv->flops;
-    call.bytes = qk->bytes + pv->bytes;
-    call.assumed =
-        "two products over every query-key pair (what a mask hides is computed all the same)";
-  }
+  if (call.backward)
+    set_backward_chain(c, a, arguments, forwards, call);
+  else if (set_products(c.trace, a.first_product, a.second_product, arguments, call))
+    if (const auto kv_heads = repeated_kv_heads(c.trace, a.first_product, arguments, call)) {
+      call.assumed += repeated_words(*kv_heads, *call.kv_heads);
+      call.kv_heads = kv_heads;
+    }
   return call;
 }
 
@@ -244,13 +402,13 @@ std::string math_fallback_note(const std::vector<OpArgument>& args) {
 }
 
 AttentionCalls attention_calls_of(const FindingContext& c, size_t region,
-                                  const OpArgumentsOf& arguments) {
+                                  const OpArgumentsOf& arguments, const ForwardOps& forwards) {
   const Trace& t = c.trace;
   AttentionCalls out;
   std::vector<std::pair<int64_t, AttentionCall>> found;  // by GPU start
   std::vector<GpuActivityId> claimed, all;
   for (const AttentionOp& a : c.attention_ops(region)) {
-    AttentionCall call = a.sdpa ? op_call(c, a, arguments) : chain_call(c, a, arguments);
+    AttentionCall call = a.sdpa ? op_call(c, a, arguments) : chain_call(c, a, arguments, forwards);
     const Kernels k = kernels_of(c, a.activities);
     call.kernels = k.count;
     call.main_kernel = k.main;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/findings/finding_context.h"
+#include "analysis/forward_ops.h"
 #include "analysis/op_cost.h"
 #include "attnprof/attention_calls.h"
 
@@ -17,9 +18,11 @@ namespace attnprof {
 // the trace recorded no shapes for it.
 using OpArgumentsOf = std::function<std::optional<std::vector<OpArgument>>(HostEventId)>;
 
-// The calls of region `region`, in the order they started, and the union of their GPU time.
+// The calls of region `region`, in the order they started, and the union of their GPU time. A
+// backward chain (the math backend's, an unfused chain's) takes its shapes from its forward,
+// which `forwards` finds.
 AttentionCalls attention_calls_of(const FindingContext& c, size_t region,
-                                  const OpArgumentsOf& arguments);
+                                  const OpArgumentsOf& arguments, const ForwardOps& forwards);
 
 // The typical region's calls, each with its GPU time the median over the regions, when every
 // region holds the same calls (op and backend, in order); else the typical region's as they are.

@@ -2,7 +2,8 @@
 // The report's first lines (tests/headline_test.cpp): the fastest variant, its speed-up over the
 // baseline, and for each slow variant the one reason its trace gives, chosen by the time that
 // reason explains. A pure function of the variants' times, facts and findings: nothing in it knows
-// a variant by its name, but the baseline, which is the study's `naive` when it has one.
+// a variant by its name, but the baseline, which is the study's `naive` when it has one (or a
+// trace named `..._naive`, `...-naive`).
 
 #include <optional>
 #include <string>
@@ -24,6 +25,14 @@ struct HeadlineVariant {
   // facts of each kind of region the time covers (forward; forward and backward), their times
   // added. Empty: the findings are not weighed, and the first that explains time is the reason.
   std::vector<RegionFacts> facts;
+  // The time counts the GPU's busy time only (a trace's median GPU busy time, a from-trace run's
+  // kernel time per call): the GPU's idle, which the findings about the CPU explain
+  // (cpu-side-cost, launch-bound, synchronization), is no part of it, nor of the gap to the
+  // fastest, so they explain none of it.
+  bool time_is_busy = false;
+  // Each finding's own GPU time per region (Finding::gpu_ns), beside finding_ids; < 0 or absent
+  // where its rule does not count it, and the finding is weighed by its kernel classes' time.
+  std::vector<double> finding_ns;
 };
 
 struct HeadlineReason {
@@ -54,6 +63,9 @@ struct HeadlineReason {
     std::optional<double> tensor_pipe_pct, fastest_tensor_pipe_pct;  // ncu, where measured
   };
   std::optional<KernelContrast> contrast;
+  // What makes its trace and the fastest's not like for like (workload_mismatch.h: another GPU,
+  // element type or attention shape): then no finding or kernel is its reason, the difference is.
+  std::vector<std::string> mismatches;
 };
 
 struct Headline {

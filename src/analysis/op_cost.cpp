@@ -57,23 +57,9 @@ std::optional<int64_t> integer_at(const std::vector<OpArgument>& args, size_t i)
   return v;
 }
 
-// "[1, 1]" (an int list as Kineto writes a concrete input) -> 1, 1.
 std::optional<std::vector<int64_t>> list_at(const std::vector<OpArgument>& args, size_t i) {
   const OpArgument* a = arg(args, i);
-  if (!a || a->concrete.size() < 2 || a->concrete.front() != '[' || a->concrete.back() != ']')
-    return std::nullopt;
-  std::vector<int64_t> out;
-  std::string_view rest(a->concrete.data() + 1, a->concrete.size() - 2);
-  while (!rest.empty()) {
-    while (!rest.empty() && (rest.front() == ' ' || rest.front() == ',')) rest.remove_prefix(1);
-    if (rest.empty()) break;
-    int64_t v = 0;
-    auto [p, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), v);
-    if (ec != std::errc()) return std::nullopt;
-    out.push_back(v);
-    rest.remove_prefix(static_cast<size_t>(p - rest.data()));
-  }
-  return out;
+  return a ? concrete_int_list(*a) : std::nullopt;
 }
 
 std::string percent_text(double share) {
@@ -367,6 +353,33 @@ std::optional<AttentionShape> attention_shape(std::string_view op,
   return s;
 }
 
+namespace {}  // namespace
+
+std::optional<std::vector<int64_t>> concrete_int_list(const OpArgument& a) {
+  if (a.concrete.size() < 2 || a.concrete.front() != '[' || a.concrete.back() != ']')
+    return std::nullopt;
+  std::vector<int64_t> out;
+  std::string_view rest(a.concrete.data() + 1, a.concrete.size() - 2);
+  while (!rest.empty()) {
+    while (!rest.empty() && (rest.front() == ' ' || rest.front() == ',')) rest.remove_prefix(1);
+    if (rest.empty()) break;
+    int64_t v = 0;
+    auto [p, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), v);
+    if (ec != std::errc()) return std::nullopt;
+    out.push_back(v);
+    rest.remove_prefix(static_cast<size_t>(p - rest.data()));
+  }
+  return out;
+}
+
+OpCost backward_cost(const OpCost& forward) {
+  OpCost c = forward;
+  c.flops *= kBackwardFactor;
+  c.bytes *= 2;  // the gradients of Q, K, V and the output's gradient
+  c.assumed += std::string(c.assumed.empty() ? "" : "; ") + "backward: 2.5 x the forward";
+  return c;
+}
+
 namespace {
 
 std::optional<OpCost> attention_cost(std::string_view op, const std::vector<OpArgument>& args) {
@@ -404,13 +417,8 @@ std::optional<OpCost> attention_cost(std::string_view op, const std::vector<OpAr
                                      : "no mask: every pair");
   if (s->kv_heads != s->heads)
     words.push_back(fmt::format("{} query heads over {} KV heads", s->heads, s->kv_heads));
-  if (s->backward) {
-    c.flops *= kBackwardFactor;
-    c.bytes *= 2;  // the gradients of Q, K, V and the output's gradient
-    words.push_back("backward: 2.5 x the forward");
-  }
   for (const auto& w : words) c.assumed += (c.assumed.empty() ? "" : "; ") + w;
-  return c;
+  return s->backward ? backward_cost(c) : c;
 }
 
 // Ops that move memory and do little arithmetic: judged by their bytes.

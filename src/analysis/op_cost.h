@@ -56,6 +56,10 @@ struct AttentionShape {
   std::string dtype;
 };
 
+// "[2, 4, 4, 512, 64]", an int list as Kineto writes a concrete input, as its numbers; none for
+// anything else.
+std::optional<std::vector<int64_t>> concrete_int_list(const OpArgument& a);
+
 // The query-key pairs an attention shape computes (per batch and head).
 double visible_pairs(const AttentionShape& s);
 
@@ -65,6 +69,11 @@ std::optional<AttentionShape> attention_shape(std::string_view op,
 // The cost of `op` with `args`; none for an op outside the families above or whose shapes the
 // trace did not record (a trace without record_shapes).
 std::optional<OpCost> op_cost(std::string_view op, const std::vector<OpArgument>& args);
+
+// The cost of a forward attention's backward: 2.5 x its FLOPs and 2 x its bytes, as the backward
+// ops of the table above are counted, for a backward that runs as separate ops (the math
+// backend's, an unfused chain's: autograd's products, linked to their forward by the trace).
+OpCost backward_cost(const OpCost& forward);
 
 // Bytes per element of a type as Kineto spells it; 0 for what is no tensor element type.
 int element_bytes(std::string_view type);

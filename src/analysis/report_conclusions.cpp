@@ -4,6 +4,7 @@
 
 #include "analysis/masked_pairs.h"
 #include "analysis/run_counter_findings.h"
+#include "analysis/workload_mismatch.h"
 
 namespace attnprof {
 
@@ -34,8 +35,12 @@ std::vector<HeadlineVariant> headline_variants(const ReportData& data) {
     h.name = v.name;
     if (v.analysis && !v.analysis->regions.empty()) {
       h.time_ns = v.analysis->facts.gpu_busy_ns.median;
+      h.time_is_busy = true;
       h.facts = {v.analysis->facts};
-      for (const Finding& f : v.analysis->findings) h.finding_ids.emplace_back(finding_id(f.kind));
+      for (const Finding& f : v.analysis->findings) {
+        h.finding_ids.emplace_back(finding_id(f.kind));
+        h.finding_ns.push_back(f.gpu_ns);
+      }
     }
     out.push_back(std::move(h));
   }
@@ -78,9 +83,23 @@ void conclude_report(ReportData& data) {
     for (size_t i = 0; i < variants.size() && i < point.variants.size(); ++i) {
       bool by_events = false;
       variants[i].time_ns = call_ns(point.variants[i], point.problem.backward, by_events);
+      variants[i].time_is_busy = !by_events;
     }
   }
   data.conclusions.headline = compute_headline(variants);
+  if (!data.run && data.conclusions.headline) {
+    // Traces of another GPU or workload than the fastest's: their gap is that difference, not
+    // what a finding or a kernel of theirs says (HTA's traces beside the H200's:
+    // tests/data/foreign).
+    Headline& h = *data.conclusions.headline;
+    const ReportVariant* fastest = nullptr;
+    for (const ReportVariant& v : data.variants)
+      if (v.name == h.fastest && v.analysis) fastest = &v;
+    for (HeadlineReason& r : h.slow)
+      for (const ReportVariant& v : data.variants)
+        if (fastest && v.name == r.variant && v.analysis)
+          r.mismatches = workload_mismatches(*v.analysis, *fastest->analysis);
+  }
   if (data.backward) {
     ReportBackward& b = *data.backward;
     b.conclusions = conclude_run(b.run, b.focus_point);

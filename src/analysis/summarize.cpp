@@ -361,9 +361,10 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     };
     // Once per member set, as the summaries above: regions that hold the same work hold the
     // same calls.
+    const ForwardOps forwards(trace);
     std::vector<AttentionCalls> of_set(members.sets.size());
     for (size_t m = 0; m < members.sets.size(); ++m)
-      of_set[m] = attention_calls_of(context, context.first_region_of(m), arguments);
+      of_set[m] = attention_calls_of(context, context.first_region_of(m), arguments, forwards);
     return of_set;
   });
   TopTablesMaker top_tables(trace, set, members, options.ops_by_shape);

@@ -22,8 +22,8 @@ std::string op_cell(const AttentionCall& c) {
   std::string text = escape_control(c.op.empty() ? c.main_kernel : c.op);
   for (size_t at; (at = text.find("aten::")) != std::string::npos;) text.erase(at, 6);
   const bool ascii = std::all_of(text.begin(), text.end(), [](char ch) { return ch > 0; });
-  if (c.backend == AttentionBackend::kUnfused || !ascii || text.size() <= kOpWidth)
-    return clip(text, kOpWidth);
+  const bool chain = c.op.find(" -> ") != std::string::npos;
+  if (chain || !ascii || text.size() <= kOpWidth) return clip(text, kOpWidth);
   return "..." + text.substr(text.size() - (kOpWidth - 3));
 }
 

@@ -53,6 +53,12 @@ std::string one_finding(const std::string& id, const HeadlineReason& t);
 
 // One reason in words: what the finding is, and the time of the kernels it concerns.
 std::string finding_words(const HeadlineReason& r) {
+  if (!r.mismatches.empty()) {
+    std::string words;
+    for (const std::string& m : r.mismatches) words += (words.empty() ? "" : "; ") + m;
+    return "not like for like with the fastest (" + words +
+           "): the gap is that difference, not what a finding or kernel of its own says";
+  }
   if (!r.finding_id.empty() && !r.also_finding_id.empty()) {
     HeadlineReason also = r;
     also.explained_ns = r.also_explained_ns;
@@ -115,7 +121,11 @@ HeadlineWords headline_words(const Headline& h, const std::string& time_label) {
     w.lead += h.baseline_is_naive ? ", no faster than naive" : "";
   } else if (h.baseline_is_naive) {
     w.lead +=
-        fmt::format(", {:.1f}× faster than naive ({})", h.speedup, format_duration(h.baseline_ns));
+        fmt::format(", {:.1f}× faster than naive ({}{})", h.speedup,
+                    h.baseline == "naive" ? "" : h.baseline + ", ", format_duration(h.baseline_ns));
+  } else if (h.slow.empty()) {
+    // Every other variant ties with the fastest (as_fast names them): a speed-up over the
+    // slowest would say one is faster where the difference is within the noise.
   } else {
     w.lead += fmt::format(
         ", {:.1f}× faster than the slowest, {} ({}); the study has no naive variant to compare "

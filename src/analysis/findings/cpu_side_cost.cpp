@@ -76,6 +76,20 @@ void find_cpu_side_cost(const FindingContext& c, std::vector<Finding>& out) {
         "execution plan) paid inside the first region",
         op_name, format_duration(first), format_duration(steady));
     f.suggestion = "warm up before measuring, and keep shapes stable so that the plan is reused";
+  } else if (gaps.size() == 1) {
+    // One region has one call of the op: a first call's setup (a plan, a kernel's module loaded
+    // on its first use) reads the same as a cost paid on every call
+    // (tests/data/op_families/gemm.json.gz, the whole trace: 23.88 ms before an AccumulateGrad's
+    // first launch).
+    f.summary = fmt::format(
+        "{} spends {} on the CPU before its first launch, more than the {} of GPU work in the "
+        "region; with one region, a one-time setup (a first call's plan, a kernel's module "
+        "loaded on its first use) cannot be told from a cost paid on every call",
+        op_name, format_duration(steady), format_duration(typical.gpu_busy_ns));
+    f.suggestion =
+        "profile several steps (torch.profiler's schedule, or --region on an annotation that "
+        "repeats) to tell a one-time setup from a per-call cost; a per-call cost is amortized by "
+        "a CUDA graph or a larger batch";
   } else {
     f.summary = fmt::format(
         "{} spends {} on the CPU before its first launch (median over regions), "

@@ -10,7 +10,8 @@ using C = KernelClass;
 
 constexpr std::array<FindingDescription, kFindingKindCount + 1> kCatalog = {{
     {K::kHiddenCopy, "hidden-copy", E::kKernelClasses, class_bits({C::kCopy}), true,
-     "a device-to-device copy made by an out-of-place op (masked_fill's clone)"},
+     "a device-to-device copy under an op's clone: an out-of-place op's (masked_fill), or an "
+     "operand made contiguous (bmm's expanded view)"},
     {K::kPrecisionUpcast, "precision-upcast", E::kKernelClasses, class_bits({C::kGemm}), true,
      "half-precision attention computed in FP32 on CUDA cores"},
     {K::kMaskRebuilt, "mask-rebuilt", E::kKernelClasses, class_bits({C::kMask}), true,
@@ -33,7 +34,8 @@ constexpr std::array<FindingDescription, kFindingKindCount + 1> kCatalog = {{
     {K::kSplitKv, "split-kv", E::kNone, 0, false,
      "the keys split across blocks of work, then combined (decode)"},
     {K::kKvRepeat, "kv-repeat", E::kKernelClasses, class_bits({C::kCopy}), true,
-     "K and V repeated per query head by hand (grouped-query attention written out)"},
+     "K and V repeated per query head by hand (grouped-query attention written out: "
+     "repeat_interleave, or Hugging Face's repeat_kv)"},
     {K::kCommunicationBound, "communication-bound", E::kCommunication, 0, true,
      "communication that overlaps no compute is most of the GPU's busy time"},
     {K::kGraphReplay, "graph-replay", E::kNone, 0, false,

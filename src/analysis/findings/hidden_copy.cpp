@@ -1,5 +1,9 @@
 // Hidden copy: an out-of-place op (masked_fill, add, ...) clones its input before writing, which
-// shows as a Memcpy DtoD (or a copy kernel) under `op -> aten::clone -> aten::copy_`.
+// shows as a Memcpy DtoD (or a copy kernel) under `op -> aten::clone -> aten::copy_`. An op that
+// clones an operand to make its layout contiguous (aten::bmm given an expanded view, under
+// torch.compile's CUDA graph of tests/data/graphs/hf-decode-compiled-capture.json.gz) makes the
+// same chain, but has no in-place form: the trace tells them apart, as an out-of-place op runs its
+// in-place form (`aten::masked_fill_`) on the clone.
 
 #include <algorithm>
 
@@ -38,6 +42,20 @@ HostEventId cloning_op(const FindingContext& c, GpuActivityId id) {
   return kNoId;
 }
 
+// Whether `op` runs its own in-place form (its name with a trailing underscore) among the ops it
+// calls, as an out-of-place ATen op does on its clone. Host events are sorted by thread and start,
+// so the ops it calls follow it.
+bool runs_in_place_form(const Trace& t, HostEventId op) {
+  const HostEvent& e = t.host_events[op];
+  const std::string in_place = std::string(t.strings.view(e.name)) + "_";
+  for (size_t i = op.index() + 1; i < t.host_events.size(); ++i) {
+    const HostEvent& inner = t.host_events[HostEventId(i)];
+    if (inner.pid != e.pid || inner.tid != e.tid || inner.start_ns > e.end_ns()) break;
+    if (inner.kind == HostKind::kCpuOp && t.strings.view(inner.name) == in_place) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<HiddenCopy> find_hidden_copy_activities(const FindingContext& c) {
@@ -64,6 +82,7 @@ void find_hidden_copies(const FindingContext& c, std::vector<Finding>& out) {
   if (c.typical_set() < c.set_count() && hit[c.typical_set()])
     shown = static_cast<size_t>(c.typical());
   std::string op;
+  HostEventId shown_op = kNoId;
   for (const HiddenCopy& copy : copies) {
     if (c.set_of(copy.region) != c.set_of(shown)) continue;
     const GpuActivityId id = copy.activity;
@@ -74,24 +93,42 @@ void find_hidden_copies(const FindingContext& c, std::vector<Finding>& out) {
                            : short_kernel_name(c.name(id));
     f.evidence.push_back(fmt::format("{}: {}, {} <- {}", c.region_label(shown), what,
                                      format_duration(a.dur_ns), c.chain_text(id)));
-    if (op.empty()) op = std::string(c.trace.strings.view(c.trace.host_events[copy.op].name));
+    f.gpu_ns = std::max(f.gpu_ns, 0.0) + static_cast<double>(a.dur_ns);
+    if (shown_op == kNoId) {
+      shown_op = copy.op;
+      op = std::string(c.trace.strings.view(c.trace.host_events[copy.op].name));
+    }
   }
   f.regions_affected = c.regions_with(hit);
-  f.summary = fmt::format(
-      "{} copies its input before writing (out of place): a device-to-device copy "
-      "in {} of {} regions",
-      op, f.regions_affected, c.region_count());
-  // An ATen op has an in-place form named with a trailing underscore; an autograd function or a
-  // user's op has none to name.
-  const bool has_in_place_form = op.starts_with("aten::") && !op.ends_with("_");
-  f.suggestion =
-      has_in_place_form
-          ? fmt::format(
-                "use the in-place form ({}_) when autograd is off and the input is not "
-                "needed afterwards: the copy, its time and its memory go away",
-                op)
-          : "write into the input in place where autograd is off and the input is not needed "
-            "afterwards: the copy, its time and its memory go away";
+  if (runs_in_place_form(c.trace, shown_op)) {
+    f.summary = fmt::format(
+        "{} copies its input before writing (out of place): a device-to-device copy "
+        "in {} of {} regions",
+        op, f.regions_affected, c.region_count());
+    f.suggestion = fmt::format(
+        "use the in-place form ({}_) when autograd is off and the input is not needed "
+        "afterwards: the copy, its time and its memory go away",
+        op);
+  } else if (op.starts_with("aten::")) {
+    // No in-place form ran: the op copied an operand whose layout it cannot read (an expanded,
+    // transposed or sliced view) into a contiguous one.
+    f.summary = fmt::format(
+        "{} copies an operand into a contiguous layout before computing (a view it cannot read "
+        "as it is): a device-to-device copy in {} of {} regions",
+        op, f.regions_affected, c.region_count());
+    f.suggestion =
+        "give the op a contiguous operand: make the view contiguous once where it is made, if "
+        "it is read more than once, or build the operand in the layout the op reads";
+  } else {
+    // A user's op or an autograd function: what its clone is for is not in the trace.
+    f.summary =
+        fmt::format("{} clones a tensor (aten::clone): a device-to-device copy in {} of {} regions",
+                    op, f.regions_affected, c.region_count());
+    f.suggestion =
+        "if the op writes into its clone, write into the input in place where autograd is off "
+        "and the input is not needed afterwards; if it makes a view contiguous, give it a "
+        "contiguous input: either way the copy goes away";
+  }
   out.push_back(std::move(f));
 }
 

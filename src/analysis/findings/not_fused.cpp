@@ -87,7 +87,7 @@ void find_not_fused(const FindingContext& c, std::vector<Finding>& out) {
   };
   const std::vector<AttentionOp>& shown = unfused[c.set_of(static_cast<size_t>(shown_region))];
   int kernels = 0, gemms = 0, softmax = 0, thin_gemms = 0;
-  int64_t busy = 0;
+  int64_t busy = 0, outside_gemms = 0;
   std::string compiled, compiled_kernels;
   bool in_graph = false;
   for (const AttentionOp& op : shown) {
@@ -101,6 +101,8 @@ void find_not_fused(const FindingContext& c, std::vector<Finding>& out) {
     softmax += op.softmax;
     thin_gemms += op.thin_gemms;
     busy += op.busy_ns;
+    for (GpuActivityId id : op.activities)
+      if (!c.kernel(id).gemm) outside_gemms += c.activity(id).dur_ns;
     f.evidence.push_back(
         fmt::format("{}: {}{}: {} kernels ({} GEMM, {} softmax), {}, {} of the "
                     "region's GPU time",
@@ -122,6 +124,7 @@ void find_not_fused(const FindingContext& c, std::vector<Finding>& out) {
     f.summary +=
         "; captured in a CUDA graph, one launch replays these kernels, which still run one by "
         "one (their ops found by the graph's capture)";
+  f.gpu_ns = static_cast<double>(outside_gemms);
   f.suggestion =
       "scaled_dot_product_attention's flash, efficient or cuDNN backend computes it in "
       "one kernel, without writing " +

@@ -2,6 +2,7 @@
 // synchronize) or copies to the host, which stalls the launch queue.
 
 #include <algorithm>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -66,48 +67,64 @@ void find_synchronizations(const FindingContext& c, std::vector<Finding>& out) {
     return it != by_pid.end() && it->first == region.pid && it->second < region.end_ns;
   };
   Finding f{FindingKind::kSynchronization, {}, {}, {}, 0};
-  int typical_syncs = 0, typical_dtoh = 0;
-  int64_t typical_wait = 0;
-  // The typical region's calls and copies to the host are counted and shown (calls first).
-  if (c.typical() >= 0) {
-    const Region& region = c.regions.regions[static_cast<size_t>(c.typical())];
-    auto it =
-        std::lower_bound(syncs.begin(), syncs.end(), region.start_ns,
-                         [&](HostEventId id, int64_t v) { return t.host_events[id].start_ns < v; });
-    for (; it != syncs.end() && t.host_events[*it].start_ns < region.end_ns; ++it) {
-      const HostEvent& e = t.host_events[*it];
-      if (!region.any_process && e.pid != region.pid) continue;
-      ++typical_syncs;
-      add_duration(typical_wait, e.dur_ns);
-      if (f.evidence.size() < 4)
-        f.evidence.push_back(fmt::format("{}: {} ({})", c.region_label(c.typical()),
-                                         chain_of(t, *it), format_duration(e.dur_ns)));
-    }
-  }
   // Copies to the host, per member set.
   std::vector<bool> set_copies(c.set_count(), false);
   for (size_t m = 0; m < c.set_count(); ++m) {
-    const bool typical = m == c.typical_set();
     for (GpuActivityId id : c.set_activities(m)) {
       if (c.activity(id).kind != GpuKind::kMemcpy ||
           c.name(id).find("DtoH") == std::string_view::npos)
         continue;
       set_copies[m] = true;
-      if (!typical) break;
-      ++typical_dtoh;
-      if (f.evidence.size() < 6)
-        f.evidence.push_back(fmt::format("{}: copy to host ({}) <- {}", c.region_label(c.typical()),
-                                         format_size(c.activity(id).bytes), c.chain_text(id)));
+      break;
     }
   }
-  for (size_t r = 0; r < c.region_count(); ++r)
-    f.regions_affected += set_copies[c.set_of(r)] || holds_call(c.regions.regions[r]);
+  auto waits_in = [&](size_t r) {
+    return set_copies[c.set_of(r)] || holds_call(c.regions.regions[r]);
+  };
+  for (size_t r = 0; r < c.region_count(); ++r) f.regions_affected += waits_in(r);
   if (f.regions_affected == 0) return;
-  f.summary = fmt::format(
-      "the CPU waits for the GPU inside the region: {} synchronizing call(s) "
-      "({}) and {} copy(ies) to the host in the typical region; {} of {} regions",
-      typical_syncs, format_duration(typical_wait), typical_dtoh, f.regions_affected,
-      c.region_count());
+  // The typical region's waits are the evidence; where it has none, the first region's that has
+  // some: never a finding that counts nothing or shows no event.
+  size_t shown = static_cast<size_t>(std::max(c.typical(), 0));
+  const bool typical_waits = shown < c.region_count() && waits_in(shown);
+  if (!typical_waits)
+    for (shown = 0; !waits_in(shown);) ++shown;
+  // Its calls and copies to the host are counted and shown (calls first).
+  int syncs_shown = 0, dtoh_shown = 0;
+  int64_t wait_shown = 0;
+  const Region& region = c.regions.regions[shown];
+  auto it =
+      std::lower_bound(syncs.begin(), syncs.end(), region.start_ns,
+                       [&](HostEventId id, int64_t v) { return t.host_events[id].start_ns < v; });
+  for (; it != syncs.end() && t.host_events[*it].start_ns < region.end_ns; ++it) {
+    const HostEvent& e = t.host_events[*it];
+    if (!region.any_process && e.pid != region.pid) continue;
+    ++syncs_shown;
+    add_duration(wait_shown, e.dur_ns);
+    if (f.evidence.size() < 4)
+      f.evidence.push_back(fmt::format("{}: {} ({})", c.region_label(shown), chain_of(t, *it),
+                                       format_duration(e.dur_ns)));
+  }
+  for (GpuActivityId id : c.set_activities(c.set_of(shown))) {
+    if (c.activity(id).kind != GpuKind::kMemcpy ||
+        c.name(id).find("DtoH") == std::string_view::npos)
+      continue;
+    ++dtoh_shown;
+    if (f.evidence.size() < 6)
+      f.evidence.push_back(fmt::format("{}: copy to host ({}) <- {}", c.region_label(shown),
+                                       format_size(c.activity(id).bytes), c.chain_text(id)));
+  }
+  std::vector<std::string> what;
+  if (syncs_shown > 0)
+    what.push_back(
+        fmt::format("{} synchronizing call(s) ({})", syncs_shown, format_duration(wait_shown)));
+  if (dtoh_shown > 0) what.push_back(fmt::format("{} copy(ies) to the host", dtoh_shown));
+  std::string words;
+  for (const std::string& part : what) words += (words.empty() ? "" : " and ") + part;
+  f.summary =
+      fmt::format("the CPU waits for the GPU inside the region: {} in {}; {} of {} regions", words,
+                  typical_waits ? std::string("the typical region") : c.region_label(shown),
+                  f.regions_affected, c.region_count());
   f.suggestion =
       "move .item(), .cpu() and explicit synchronizes out of the measured region, or to its end";
   out.push_back(std::move(f));
