@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -326,6 +327,62 @@ TEST(AttentionCalls, GraphReplaysWithoutTheirCaptureKeepTheirKernelsBackend) {
     EXPECT_EQ(r.attention.calls[0].backend, AttentionBackend::kCudnn);
     EXPECT_TRUE(r.attention.calls[0].op.starts_with("Torch-Compiled Region"));
   }
+}
+
+// Regions that hold the same work share one list of calls while they are made: the medians weigh
+// each distinct list by its regions (the same figures as one copy a region), and without
+// attention_of_every_region only the typical region keeps its list.
+TEST(AttentionCalls, SharedListsGiveTheMediansOfOneCopyARegion) {
+  const TraceAnalysis t = analyze("models/llama-train-sdpa.json.gz");
+  ASSERT_GE(t.regions.size(), 2u);
+  // Three lists (the first region's, two with their first call slower), each given by two
+  // regions: shared (pointers repeat) and copied.
+  std::vector<AttentionCalls> lists(3, t.regions[0].attention);
+  lists[1].calls[0].gpu_ns += 5'000;  // a middle value that the median must land on
+  lists[2].calls[0].gpu_ns += 9'000;
+  std::vector<AttentionCalls> copies;
+  std::vector<const AttentionCalls*> shared, copied;
+  std::vector<int64_t> busy;
+  for (size_t i = 0; i < 6; ++i) copies.push_back(lists[i / 2]);
+  for (size_t i = 0; i < 6; ++i) {
+    shared.push_back(&lists[i / 2]);
+    copied.push_back(&copies[i]);
+    busy.push_back(t.regions[0].gpu_busy_ns);
+  }
+  // Five regions (an odd count) and six (an even one: the mean of the two middle values).
+  for (size_t n : {size_t{5}, size_t{6}}) {
+    SCOPED_TRACE(n);
+    const std::vector<const AttentionCalls*> a(shared.begin(), shared.begin() + n);
+    const std::vector<const AttentionCalls*> b(copied.begin(), copied.begin() + n);
+    const std::vector<int64_t> w(busy.begin(), busy.begin() + n);
+    const MedianAttentionCalls from_shared = median_attention_calls(a, w, 0);
+    const MedianAttentionCalls from_copies = median_attention_calls(b, w, 0);
+    ASSERT_TRUE(from_shared.same_in_every_region);
+    ASSERT_EQ(from_shared.calls.size(), from_copies.calls.size());
+    for (size_t i = 0; i < from_shared.calls.size(); ++i)
+      EXPECT_EQ(from_shared.calls[i].gpu_ns, from_copies.calls[i].gpu_ns) << i;
+    EXPECT_EQ(from_shared.gpu_ns, from_copies.gpu_ns);
+  }
+  // The first call's median over 5 (values x, x, x+5, x+5, x+9): x+5 µs; over 6: x+5 too.
+  const int64_t x = lists[0].calls[0].gpu_ns;
+  EXPECT_EQ(median_attention_calls(shared, busy, 0).calls[0].gpu_ns, x + 5'000);
+  const std::vector<const AttentionCalls*> four(shared.begin(), shared.begin() + 4);
+  EXPECT_EQ(median_attention_calls(four, {busy.begin(), busy.begin() + 4}, 0).calls[0].gpu_ns,
+            x + 2'500);
+
+  AnalyzeOptions typical_only;
+  typical_only.attention_of_every_region = false;
+  auto lean = analyze_file(fixture("models/llama-train-sdpa.json.gz"), typical_only);
+  ASSERT_TRUE(lean.ok()) << lean.error().message;
+  const auto typical = static_cast<size_t>(lean->typical_region);
+  for (size_t r = 0; r < lean->regions.size(); ++r)
+    EXPECT_EQ(lean->regions[r].attention.calls.size(),
+              r == typical ? t.regions[r].attention.calls.size() : 0u)
+        << r;
+  ASSERT_EQ(lean->attention.calls.size(), t.attention.calls.size());
+  for (size_t i = 0; i < t.attention.calls.size(); ++i)
+    EXPECT_EQ(lean->attention.calls[i].gpu_ns, t.attention.calls[i].gpu_ns);
+  EXPECT_EQ(lean->attention.share_pct, t.attention.share_pct);
 }
 
 TEST(AttentionCalls, ATraceWithoutAttentionHasNoCalls) {

@@ -188,6 +188,11 @@ struct AnalyzeOptions {
   // Top tables (RegionSummary::tables) for every region; else for the typical region only, as
   // analyze's text shows them (a trace of many regions then holds one region's tables).
   bool tables_of_every_region = true;
+  // Attention calls (RegionSummary::attention) for every region; else for the typical region
+  // only, with TraceAnalysis::attention, their median, made over every region either way. Regions
+  // that hold the same work share their calls while they are made, so without this many
+  // overlapping steps around many attention kernels cost their calls once, not once a region.
+  bool attention_of_every_region = true;
   // The ops table has a row per op name and input shapes (key_averages(group_by_input_shape=
   // True)) instead of per name: `analyze --group-by shape`.
   bool ops_by_shape = false;

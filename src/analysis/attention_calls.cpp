@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -453,6 +456,28 @@ AttentionCalls attention_calls_of(const FindingContext& c, size_t region,
   return out;
 }
 
+namespace {
+
+// The median of values that repeat, each with how many times it does, by spread_of's rule (the
+// mean of the two middle values for an even count), without writing each repeat out.
+double median_of_repeated(std::vector<std::pair<double, size_t>> values) {
+  std::sort(values.begin(), values.end());
+  size_t n = 0;
+  for (const auto& v : values) n += v.second;
+  if (n == 0) return 0;
+  auto at = [&](size_t k) {
+    size_t seen = 0;
+    for (const auto& [value, count] : values) {
+      seen += count;
+      if (k < seen) return value;
+    }
+    return values.back().first;
+  };
+  return n % 2 ? at(n / 2) : (at(n / 2 - 1) + at(n / 2)) / 2;
+}
+
+}  // namespace
+
 MedianAttentionCalls median_attention_calls(const std::vector<const AttentionCalls*>& regions,
                                             const std::vector<int64_t>& region_busy_ns,
                                             int typical) {
@@ -461,8 +486,20 @@ MedianAttentionCalls median_attention_calls(const std::vector<const AttentionCal
   out.regions = static_cast<int>(regions.size());
   const std::vector<AttentionCall>& mine = regions[typical]->calls;
   out.calls = mine;
+  // Regions that hold the same work share one list (analysis/summarize.cpp): each distinct list
+  // is read once and weighed by its regions, so that many overlapping steps around many calls
+  // cost their calls, not regions x calls.
+  std::vector<std::pair<const AttentionCalls*, size_t>> distinct;
+  {
+    std::unordered_map<const AttentionCalls*, size_t> index;
+    for (const AttentionCalls* r : regions) {
+      const auto [it, added] = index.emplace(r, distinct.size());
+      if (added) distinct.emplace_back(r, 0);
+      ++distinct[it->second].second;
+    }
+  }
   out.same_in_every_region = true;
-  for (const AttentionCalls* r : regions) {
+  for (const auto& [r, count] : distinct) {
     bool same = r->calls.size() == mine.size();
     for (size_t i = 0; same && i < mine.size(); ++i)
       same = r->calls[i].op == mine[i].op && r->calls[i].backend == mine[i].backend;
@@ -470,10 +507,10 @@ MedianAttentionCalls median_attention_calls(const std::vector<const AttentionCal
   }
   if (out.same_in_every_region) {
     for (size_t i = 0; i < mine.size(); ++i) {
-      std::vector<double> times;
-      for (const AttentionCalls* r : regions)
-        times.push_back(static_cast<double>(r->calls[i].gpu_ns));
-      out.calls[i].gpu_ns = static_cast<int64_t>(spread_of(std::move(times)).median);
+      std::vector<std::pair<double, size_t>> times;
+      for (const auto& [r, count] : distinct)
+        times.emplace_back(static_cast<double>(r->calls[i].gpu_ns), count);
+      out.calls[i].gpu_ns = static_cast<int64_t>(median_of_repeated(std::move(times)));
     }
   }
   std::vector<double> gpu, share;

@@ -376,8 +376,10 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     std::vector<const AttentionCalls*> of_regions;
     std::vector<int64_t> busy;
     for (size_t r = 0; r < out.regions.size(); ++r) {
-      out.regions[r].attention = of_set[members.set_of[r]];
-      of_regions.push_back(&out.regions[r].attention);
+      const AttentionCalls& calls = of_set[members.set_of[r]];
+      if (options.attention_of_every_region || static_cast<int>(r) == out.typical_region)
+        out.regions[r].attention = calls;
+      of_regions.push_back(&calls);
       busy.push_back(out.regions[r].gpu_busy_ns);
     }
     out.attention = median_attention_calls(of_regions, busy, out.typical_region);

@@ -86,6 +86,9 @@ int run(const AnalyzeArgs& args) {
   // The text and Markdown show the typical region's tables only; CSV every region's; JSON makes
   // each region's as it writes it (AnalyzeOptions::analyzed), never holding them all.
   options.tables_of_every_region = format == "csv" && args.table != "attention";
+  // Every region's attention calls where the output lists them: JSON and CSV's attention table.
+  options.attention_of_every_region =
+      format == "json" || (format == "csv" && args.table == "attention");
   options.explain = args.explain;
   options.graph_capture = args.graph_capture;
   options.ops_by_shape = args.group_by == "shape";

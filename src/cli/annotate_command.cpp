@@ -23,6 +23,7 @@ struct AnnotateArgs {
 
 int run(const AnnotateArgs& args) {
   AnalyzeOptions options;
+  options.attention_of_every_region = false;  // the median and the typical region's
   options.region_pattern = args.region;
   options.limits = args.limits.to_limits();
   auto outcome = annotate_file(args.trace, args.out, options);

@@ -66,6 +66,7 @@ int run(const DiffArgs& args) {
     return run_on_runs(args);
   }
   AnalyzeOptions options;
+  options.attention_of_every_region = false;  // the median and the typical region's
   options.region_pattern = args.region;
   options.activities_of_every_region = true;  // each activity's spread over every region
   options.limits = args.limits.to_limits();

@@ -128,6 +128,8 @@ Result<CheckRun> check_study(const CheckRequest& request) {
   }
 
   AnalyzeOptions options;
+
+  options.attention_of_every_region = false;  // the median and the typical region's
   options.region_pattern = !request.region.empty() ? request.region : bench_layout ? "forward" : "";
   options.activities_of_every_region = true;
   options.limits = request.limits;
@@ -192,6 +194,8 @@ Result<CheckRun> check_trace(const CheckRequest& request) {
   ATTNPROF_RETURN_IF_ERROR(baseline_mismatch(request, expectations));
 
   AnalyzeOptions options;
+
+  options.attention_of_every_region = false;  // the median and the typical region's
   options.region_pattern = request.region;
   options.limits = request.limits;
   auto analysis = analyze_file(request.target, options);

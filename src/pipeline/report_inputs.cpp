@@ -184,6 +184,7 @@ void load_backward(ReportData& data, const fs::path& dir, const ReportOptions& o
       for (auto [pattern, pass] :
            {std::pair{"forward", &v.forward}, std::pair{"backward", &v.backward}}) {
         AnalyzeOptions analyze;
+        analyze.attention_of_every_region = false;  // the median and the typical region's
         analyze.region_pattern = pattern;
         analyze.explain = true;
         analyze.limits = options.limits;
@@ -216,6 +217,7 @@ void refresh_beside_findings(RunPoint& point, const fs::path& folder, const Repo
       continue;
     }
     AnalyzeOptions analyze;
+    analyze.attention_of_every_region = false;  // the median and the typical region's
     analyze.region_pattern = kBenchRegions;
     analyze.explain = true;
     analyze.limits = options.limits;
@@ -329,6 +331,7 @@ Result<ReportModel> load_model(const fs::path& dir, const fs::path& summary_path
 void describe_variant(ReportVariant& variant, const Trace& trace, const ReportOptions& options,
                       const std::string& region_pattern) {
   AnalyzeOptions analyze;
+  analyze.attention_of_every_region = false;  // the median and the typical region's
   analyze.region_pattern = region_pattern;
   analyze.explain = true;
   analyze.limits = options.limits;
