@@ -116,7 +116,7 @@ TEST(CliHabits, AFormatTheFileNameContradictsIsRefusedInOneLine) {
   EXPECT_EQ(unwritable.exit_code, 2);
   EXPECT_EQ(lines_of(unwritable.output), 1u);
   EXPECT_NE(unwritable.output.find("which check does not write: give --format "
-                                   "text|json|csv|junit"),
+                                   "text|json|md|csv|junit"),
             std::string::npos)
       << unwritable.output;
   EXPECT_EQ(file_text(html.path()), "kept");

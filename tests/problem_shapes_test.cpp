@@ -133,8 +133,13 @@ TEST(ProblemShapes, SdpaGetsIsCausalOnlyForTheSquare) {
   EXPECT_EQ(sdpa_mask_form(shape(64, 64, 0)), SdpaMaskForm::kIsCausal);
   EXPECT_EQ(sdpa_mask_form(shape(64, 64, 0, MaskKind::kNone)), SdpaMaskForm::kNone);
   EXPECT_EQ(sdpa_mask_form(shape(64, 64, 0, MaskKind::kExplicit)), SdpaMaskForm::kTensor);
-  // is_causal would align the diagonal to the top left: the end-aligned pattern is a tensor.
-  EXPECT_EQ(sdpa_mask_form(shape(16, 64, 0)), SdpaMaskForm::kTensor);
+  // is_causal would align the diagonal to the top left: the end-aligned chunk goes as
+  // causal_lower_right sends it on CUDA (flash and efficient natively, the others a tensor), and
+  // as a tensor on the CPU.
+  EXPECT_EQ(sdpa_mask_form(shape(16, 64, 0)), SdpaMaskForm::kLowerRight);
+  Problem on_cpu = shape(16, 64, 0);
+  on_cpu.device = DeviceKind::kCpu;
+  EXPECT_EQ(sdpa_mask_form(on_cpu), SdpaMaskForm::kTensor);
   EXPECT_EQ(sdpa_mask_form(shape(1, 64, 0)), SdpaMaskForm::kNone);  // sees every key
   EXPECT_EQ(sdpa_mask_form(shape(1, 64, 8)), SdpaMaskForm::kTensor);
   EXPECT_EQ(sdpa_mask_form(shape(64, 64, 8)), SdpaMaskForm::kTensor);

@@ -116,9 +116,10 @@ void find_hidden_copies(const FindingContext& c, std::vector<Finding>& out) {
         "{} copies an operand into a contiguous layout before computing (a view it cannot read "
         "as it is): a device-to-device copy in {} of {} regions",
         op, f.regions_affected, c.region_count());
-    f.suggestion =
-        "give the op a contiguous operand: make the view contiguous once where it is made, if "
-        "it is read more than once, or build the operand in the layout the op reads";
+    f.suggestion = fmt::format(
+        "give {} a contiguous operand: make the view contiguous once where it is made, if it is "
+        "read more than once, or build the operand in the layout it reads",
+        op);
   } else {
     // A user's op or an autograd function: what its clone is for is not in the trace.
     f.summary =
