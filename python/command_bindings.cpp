@@ -32,20 +32,6 @@ py::dict failure(const Error& error) {
   return out;
 }
 
-const char* change_name(ActivityChange change) {
-  switch (change) {
-    case ActivityChange::kChanged:
-      return "changed";
-    case ActivityChange::kAdded:
-      return "added";
-    case ActivityChange::kRemoved:
-      return "removed";
-    case ActivityChange::kSame:
-      break;
-  }
-  return "same";
-}
-
 // Rows of a table as a dict of lists, which pandas takes as columns.
 class Rows {
  public:
@@ -117,7 +103,7 @@ py::dict diff(const std::string& a_path, const std::string& b_path, const std::s
     const ActivityRow& row = x.b ? x.b->row : x.a->row;
     std::string what;
     for (const std::string& w : x.what_changed) what += (what.empty() ? "" : ", ") + w;
-    activities.add({py::str(change_name(x.change)),
+    activities.add({py::str(activity_change_id(x.change)),
                     py::str(std::string(kernel_class_id(x.kernel_class))),
                     py::str(row.kind == ActivityKind::kKernel   ? "kernel"
                             : row.kind == ActivityKind::kMemcpy ? "memcpy"

@@ -54,6 +54,8 @@ struct ClassDiff {
 };
 
 enum class ActivityChange : uint8_t { kSame, kChanged, kAdded, kRemoved };
+// "same", "changed", "added" or "removed": the word diff's CSV and the Python module print.
+const char* activity_change_id(ActivityChange change);
 
 // One activity of a typical region, with its duration in every region of its trace.
 struct TracedActivity {

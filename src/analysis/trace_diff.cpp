@@ -235,6 +235,20 @@ QuantityDiff diff_count(const Spread& a, const Spread& b) {
   return d;
 }
 
+const char* activity_change_id(ActivityChange change) {
+  switch (change) {
+    case ActivityChange::kSame:
+      return "same";
+    case ActivityChange::kChanged:
+      return "changed";
+    case ActivityChange::kAdded:
+      return "added";
+    case ActivityChange::kRemoved:
+      return "removed";
+  }
+  return "same";
+}
+
 QuantityDiff diff_time(const Spread& a, const Spread& b) {
   QuantityDiff d = diff_count(a, b);
   d.threshold = std::max({d.threshold, kMinRelativeChange * std::fabs(a.median), kMinTimeChangeNs});

@@ -11,24 +11,6 @@
 
 namespace attnprof {
 
-namespace {
-
-const char* change_word(ActivityChange c) {
-  switch (c) {
-    case ActivityChange::kSame:
-      return "same";
-    case ActivityChange::kChanged:
-      return "changed";
-    case ActivityChange::kAdded:
-      return "added";
-    case ActivityChange::kRemoved:
-      return "removed";
-  }
-  return "";
-}
-
-}  // namespace
-
 std::string render_diff_csv(const TraceDiff& diff) {
   std::vector<std::string_view> header{"change", "class", "what_changed"};
   const auto& activity = activity_csv_header();
@@ -37,7 +19,7 @@ std::string render_diff_csv(const TraceDiff& diff) {
     header.push_back(column);
   CsvWriter csv(header);
   for (const ActivityDiff& x : diff.activities) {
-    csv.text(change_word(x.change)).text(kernel_class_id(x.kernel_class));
+    csv.text(activity_change_id(x.change)).text(kernel_class_id(x.kernel_class));
     std::string what;
     for (const auto& w : x.what_changed) what += (what.empty() ? "" : "; ") + w;
     csv.text(what);

@@ -68,15 +68,14 @@ void find_synchronizations(const FindingContext& c, std::vector<Finding>& out) {
   };
   Finding f{FindingKind::kSynchronization, {}, {}, {}, 0};
   // Copies to the host, per member set.
+  auto to_host = [&](GpuActivityId id) {
+    return c.activity(id).kind == GpuKind::kMemcpy &&
+           c.name(id).find("DtoH") != std::string_view::npos;
+  };
   std::vector<bool> set_copies(c.set_count(), false);
   for (size_t m = 0; m < c.set_count(); ++m) {
-    for (GpuActivityId id : c.set_activities(m)) {
-      if (c.activity(id).kind != GpuKind::kMemcpy ||
-          c.name(id).find("DtoH") == std::string_view::npos)
-        continue;
-      set_copies[m] = true;
-      break;
-    }
+    const auto& members = c.set_activities(m);
+    set_copies[m] = std::any_of(members.begin(), members.end(), to_host);
   }
   auto waits_in = [&](size_t r) {
     return set_copies[c.set_of(r)] || holds_call(c.regions.regions[r]);
@@ -106,9 +105,7 @@ void find_synchronizations(const FindingContext& c, std::vector<Finding>& out) {
                                        format_duration(e.dur_ns)));
   }
   for (GpuActivityId id : c.set_activities(c.set_of(shown))) {
-    if (c.activity(id).kind != GpuKind::kMemcpy ||
-        c.name(id).find("DtoH") == std::string_view::npos)
-      continue;
+    if (!to_host(id)) continue;
     ++dtoh_shown;
     if (f.evidence.size() < 6)
       f.evidence.push_back(fmt::format("{}: copy to host ({}) <- {}", c.region_label(shown),
