@@ -1,25 +1,19 @@
 #include "summary_json.h"
 
+#include <cmath>
+
+#include "attnprof/findings.h"
 #include "io/output_file.h"
-#include "render/counters_json.h"
-#include "render/facts_json.h"
-#include "render/json_writer.h"
 #include "render/run_summary_json.h"
 #include "study_table.h"
 
 namespace attnprof::bench {
 namespace {
 
-// The core's writer, with the optional values summary.json has (absent: null).
-JsonWriter& number_or_null(JsonWriter& json, const std::optional<double>& value) {
-  return value ? json.number(*value) : json.null();
-}
-JsonWriter& number_or_null(JsonWriter& json, const std::optional<int64_t>& value) {
-  return value ? json.number(*value) : json.null();
-}
+// The run model (reader/run_summary.h) is what summary.json holds: the core's writer writes it
+// through the field tables its reader reads through (reader/run_summary_fields.h). These fill it
+// from what the bench measured.
 
-// The problem and the environment in the core's run model, whose field tables write them
-// (reader/run_summary_fields.h): the reader reads them through the same tables.
 RunProblem run_problem(const Problem& p) {
   RunProblem r;
   r.batch = p.batch;
@@ -36,9 +30,131 @@ RunProblem run_problem(const Problem& p) {
   return r;
 }
 
-RunSummary run_environment(const StudyReport& report) {
+RunRegionFacts run_region(const TraceFacts& f) {
+  RunRegionFacts r;
+  r.facts = f.facts;
+  r.diagnostics = static_cast<int64_t>(f.diagnostics);
+  r.expectations = f.expectations;
+  for (const Finding& finding : f.findings)
+    r.findings.push_back({std::string(finding_id(finding.kind)), finding.summary, finding.evidence,
+                          finding.suggestion, finding.regions_affected});
+  return r;
+}
+
+RunVariant run_variant(const VariantRow& row, bool counters) {
+  const VariantMeasurement& m = row.measurement;
+  RunVariant r;
+  r.variant = std::string(row_name(m));
+  r.status = name(m.status);
+  r.reason = m.reason;
+  r.chosen_backend = m.chosen_backend;
+  r.custom_library = m.custom_library;
+  if (m.correctness) {
+    r.checked = true;
+    r.error_threshold = m.correctness->threshold;
+    r.output_error = m.correctness->output_error;
+    r.grad_error = m.correctness->grad_error;
+    r.passed = m.correctness->passed;
+  }
+  if (m.timing) {
+    r.median_ms = m.timing->median_ms;
+    r.min_ms = m.timing->min_ms;
+    r.max_ms = m.timing->max_ms;
+    r.mean_ms = m.timing->mean_ms;
+    r.reps = m.timing->reps;
+    r.input_sets = m.timing->input_sets;
+    r.input_set_bytes = m.timing->input_set_bytes;
+  }
+  r.tflops = row.tflops;
+  r.percent_of_peak = row.percent_of_peak;
+  r.kv_gbps = row.kv_gbps;
+  r.percent_of_hbm = row.percent_of_hbm;
+  r.peak_allocated_bytes = m.peak_allocated_bytes;
+  r.counters_requested = counters;
+  r.counters_file = row.counters_file;
+  r.counters_error = row.counters_error;
+  r.counters = row.counters;
+  r.kernel_counters = row.kernel_counters;
+  r.intensity = row.intensity;
+  r.percent_of_roof = row.percent_of_roof;
+  r.trace_file = row.trace_file;
+  r.trace_error = row.trace_error;
+  if (row.forward) r.forward = run_region(*row.forward);
+  if (row.backward) r.backward = run_region(*row.backward);
+  return r;
+}
+
+RunPoint run_point(const StudyPoint& point, bool counters) {
+  const Problem& p = point.problem;
+  RunPoint r;
+  r.problem = run_problem(p);
+  r.flops_per_call = point.flops;
+  if (point.peak) {
+    r.peak_tflops = point.peak->tflops;
+    r.peak_precision = point.peak->precision;
+    r.peak_source = kPeakSource;
+  }
+  r.minimal_bytes_per_call = minimal_bytes(p);
+  r.kv_bytes_per_call = kv_bytes(p);
+  r.intensity_flop_per_byte = point.intensity;
+  if (point.hbm) {
+    r.hbm_bytes_per_s = point.hbm->bytes_per_s;
+    r.hbm_source = point.hbm->source;
+  }
+  r.ridge_flop_per_byte = point.ridge;
+  r.memory_bound = point.memory_bound;
+  for (const VariantRow& row : point.rows) r.variants.push_back(run_variant(row, counters));
+  return r;
+}
+
+// The run's counters: the tool, the copy kernel (the memory roof) and the compute roofs.
+RunCounters run_counters(const StudyReport& report) {
+  const CounterRun& run = report.counters;
+  RunCounters c;
+  c.tool = run.tool;
+  c.unavailable = run.unavailable;
+  c.seconds = run.seconds;
+  c.clock_control = "none";
+  c.copy_op = kCopyKernelOp;
+  c.copy_error = run.copy_error;
+  if (run.copy) {
+    c.copy_bytes_per_call = static_cast<double>(run.copy->bytes_per_call);
+    c.copy_median_ms = run.copy->median_ms;
+    c.copy_reps = run.copy->reps;
+    c.bandwidth_bytes_per_s = run.copy->bytes_per_s();
+  }
+  c.datasheet_bandwidth_bytes_per_s = datasheet_memory_bandwidth(report.device.name);
+  c.copy_kernels = run.copy_kernels;
+  for (const auto& [label, dtype] :
+       {std::pair{"bf16/fp16 tensor", Dtype::kBf16}, std::pair{"fp32", Dtype::kFp32}})
+    if (auto peak = dense_peak(report.device.name, dtype, false))
+      c.roofs.push_back({label, peak->tflops * 1e12});
+  return c;
+}
+
+// --from-trace: the trace's calls, point i being call i.
+RunFromTrace run_from_trace(const TraceProblems& t) {
+  RunFromTrace r;
+  r.trace = t.trace;
+  r.region = t.region;
+  r.regions = t.regions;
+  r.region_gpu_ns = t.region_gpu_ns;
+  for (size_t i = 0; i < t.calls.size(); ++i) {
+    const TraceCall& c = t.calls[i];
+    r.calls.push_back({static_cast<int>(i), c.calls, c.trace_ns, c.backend, c.op, c.assumed});
+  }
+  r.skipped = t.skipped;
+  return r;
+}
+
+}  // namespace
+
+RunSummary run_summary(const StudyReport& report) {
   const DeviceInfo& d = report.device;
   RunSummary r;
+  r.schema_version = kSummarySchemaVersion;
+  r.tool = "attnprof bench";
+  r.additions = kEveryAddition;
   r.device = d.name;
   r.sm_count = d.sm_count;
   // Empty on the CPU, written as null.
@@ -50,254 +166,20 @@ RunSummary run_environment(const StudyReport& report) {
   r.torch = report.versions.torch;
   r.cuda_runtime = report.versions.cuda_runtime;
   r.cudnn = report.versions.cudnn;
+  const RunSettings& s = report.settings;
+  r.settings = {s.time_budget_s, s.min_reps, s.max_reps, s.trace_iterations,
+                std::to_string(s.seed)};
+  r.methods = method_notes(report);
+  for (const SweepAxis& axis : report.sweeps) r.sweep.push_back({axis.key, axis.values});
+  for (const StudyPoint& point : report.points)
+    r.points.push_back(run_point(point, report.counters.requested));
+  if (report.counters.requested) r.counters = run_counters(report);
+  if (report.from_trace) r.from_trace = run_from_trace(*report.from_trace);
   return r;
 }
 
-void write_region(JsonWriter& json, const TraceFacts& f) {
-  json.begin_object();
-  json.key("regions").number(f.facts.regions);
-  write_median_fields(json, f.facts);
-  write_main_kernel_fields(json, f.facts);
-  json.key("diagnostics").number(f.diagnostics);
-  json.key("expectations").begin_array();
-  for (const ExpectationResult& e : f.expectations) write_expectation_result(json, e);
-  json.end_array();
-  json.key("findings").begin_array();
-  for (const Finding& finding : f.findings) write_finding(json, finding);
-  json.end_array();
-  json.end_object();
-}
-
-// null when --counters was not given; else the sum, every kernel, and the roofline point.
-void write_variant_counters(JsonWriter& json, const VariantRow& row, bool requested) {
-  json.key("counters");
-  if (!requested) {
-    json.null();
-    return;
-  }
-  json.begin_object();
-  json.key("file").string(row.counters_file);
-  json.key("error").string(row.counters_error);
-  json.key("total");
-  if (row.counters)
-    write_counter_totals(json, *row.counters);
-  else
-    json.null();
-  json.key("kernels").begin_array();
-  for (const KernelCounters& k : row.kernel_counters) write_kernel_counters(json, k);
-  json.end_array();
-  number_or_null(json.key("intensity_flop_per_byte"), row.intensity);
-  number_or_null(json.key("percent_of_roof"), row.percent_of_roof);
-  json.end_object();
-}
-
-// The run's counters: the tool, the copy kernel (the memory roof) and the compute roofs.
-void write_run_counters(JsonWriter& json, const StudyReport& report) {
-  const CounterRun& run = report.counters;
-  json.key("counters");
-  if (!run.requested) {
-    json.null();
-    return;
-  }
-  json.begin_object();
-  json.key("tool").string(run.tool);
-  json.key("unavailable").string(run.unavailable);
-  json.key("seconds").number(run.seconds);
-  json.key("clock_control").string("none");
-  json.key("copy").begin_object();
-  json.key("op").string(kCopyKernelOp);
-  json.key("error").string(run.copy_error);
-  if (run.copy) {
-    json.key("bytes_per_call").number(run.copy->bytes_per_call);
-    json.key("median_ms").number(run.copy->median_ms);
-    json.key("reps").number(run.copy->reps);
-    json.key("bandwidth_bytes_per_s").number(run.copy->bytes_per_s());
-  } else {
-    json.key("bandwidth_bytes_per_s").null();
-  }
-  number_or_null(json.key("datasheet_bandwidth_bytes_per_s"),
-                 datasheet_memory_bandwidth(report.device.name));
-  json.key("kernels").begin_array();
-  for (const KernelCounters& k : run.copy_kernels) write_kernel_counters(json, k);
-  json.end_array();
-  json.end_object();
-  json.key("roofs").begin_array();
-  for (const auto& [label, dtype] :
-       {std::pair{"bf16/fp16 tensor", Dtype::kBf16}, std::pair{"fp32", Dtype::kFp32}}) {
-    if (auto peak = dense_peak(report.device.name, dtype, false)) {
-      json.begin_object();
-      json.key("name").string(label);
-      json.key("flop_per_s").number(peak->tflops * 1e12);
-      json.end_object();
-    }
-  }
-  json.end_array();
-  json.end_object();
-}
-
-void write_variant(JsonWriter& json, const VariantRow& row, bool counters) {
-  const VariantMeasurement& m = row.measurement;
-  json.begin_object();
-  json.key("variant").string(row_name(m));
-  json.key("status").string(name(m.status));
-  json.key("reason").string(m.reason);
-  json.key("chosen_backend").string(m.chosen_backend);
-  json.key("custom_library").string(m.custom_library);
-  json.key("correctness");
-  if (m.correctness) {
-    json.begin_object();
-    json.key("threshold").number(m.correctness->threshold);
-    json.key("output_error").number(m.correctness->output_error);
-    number_or_null(json.key("grad_error"), m.correctness->grad_error);
-    json.key("passed").boolean(m.correctness->passed);
-    json.end_object();
-  } else {
-    json.null();
-  }
-  json.key("timing");
-  if (m.timing) {
-    json.begin_object();
-    json.key("median_ms").number(m.timing->median_ms);
-    json.key("min_ms").number(m.timing->min_ms);
-    json.key("max_ms").number(m.timing->max_ms);
-    json.key("mean_ms").number(m.timing->mean_ms);
-    json.key("reps").number(m.timing->reps);
-    json.key("input_sets").number(m.timing->input_sets);
-    json.key("input_set_bytes").number(m.timing->input_set_bytes);
-    json.end_object();
-  } else {
-    json.null();
-  }
-  number_or_null(json.key("tflops"), row.tflops);
-  number_or_null(json.key("percent_of_peak"), row.percent_of_peak);
-  number_or_null(json.key("kv_gbps"), row.kv_gbps);
-  number_or_null(json.key("percent_of_hbm"), row.percent_of_hbm);
-  number_or_null(json.key("peak_allocated_bytes"), m.peak_allocated_bytes);
-  write_variant_counters(json, row, counters);
-  json.key("trace").begin_object();
-  json.key("file").string(row.trace_file);
-  json.key("error").string(row.trace_error);
-  json.key("forward");
-  if (row.forward)
-    write_region(json, *row.forward);
-  else
-    json.null();
-  json.key("backward");
-  if (row.backward)
-    write_region(json, *row.backward);
-  else
-    json.null();
-  json.end_object();
-  json.end_object();
-}
-
-void write_point(JsonWriter& json, const StudyPoint& point, bool counters) {
-  const Problem& p = point.problem;
-  json.begin_object();
-  json.key("problem");
-  write_run_problem(json, run_problem(p));
-  json.key("flops_per_call").number(point.flops);
-  json.key("peak");
-  if (point.peak) {
-    json.begin_object();
-    json.key("tflops").number(point.peak->tflops);
-    json.key("precision").string(point.peak->precision);
-    json.key("source").string(kPeakSource);
-    json.end_object();
-  } else {
-    json.null();
-  }
-  json.key("bytes_per_call").begin_object();
-  json.key("minimal").number(minimal_bytes(p));
-  json.key("kv").number(kv_bytes(p));
-  json.end_object();
-  json.key("intensity_flop_per_byte").number(point.intensity);
-  json.key("hbm");
-  if (point.hbm) {
-    json.begin_object();
-    json.key("bytes_per_s").number(point.hbm->bytes_per_s);
-    json.key("source").string(point.hbm->source);
-    json.end_object();
-  } else {
-    json.null();
-  }
-  number_or_null(json.key("ridge_flop_per_byte"), point.ridge);
-  json.key("bound");
-  if (point.ridge)
-    json.string(point.memory_bound ? "memory" : "compute");
-  else
-    json.null();
-  json.key("variants").begin_array();
-  for (const VariantRow& row : point.rows) write_variant(json, row, counters);
-  json.end_array();
-  json.end_object();
-}
-
-// --from-trace: the trace's calls, point i being call i (reader/run_summary.h's RunFromTrace).
-void write_from_trace(JsonWriter& json, const StudyReport& report) {
-  if (!report.from_trace) return;
-  const TraceProblems& t = *report.from_trace;
-  json.key("from_trace").begin_object();
-  json.key("trace").string(t.trace);
-  json.key("region").string(t.region);
-  json.key("regions").number(t.regions);
-  json.key("region_gpu_ms").number(t.region_gpu_ns / 1e6);
-  json.key("calls").begin_array();
-  for (size_t i = 0; i < t.calls.size(); ++i) {
-    const TraceCall& c = t.calls[i];
-    json.begin_object();
-    json.key("point").number(static_cast<int64_t>(i));
-    json.key("calls").number(c.calls);
-    json.key("trace_ms").number(c.trace_ns / 1e6);
-    json.key("backend").string(c.backend);
-    json.key("op").string(c.op);
-    json.key("assumed").string(c.assumed);
-    json.end_object();
-  }
-  json.end_array();
-  json.key("skipped").begin_array();
-  for (const std::string& s : t.skipped) json.string(s);
-  json.end_array();
-  json.end_object();
-}
-
-}  // namespace
-
 std::string summary_json(const StudyReport& report) {
-  JsonWriter json;
-  json.begin_object();
-  json.key("schemaVersion").number(kSummarySchemaVersion);
-  json.key("tool").string("attnprof bench");
-  json.key("environment");
-  write_run_environment(json, run_environment(report));
-  const RunSettings& s = report.settings;
-  json.key("settings").begin_object();
-  json.key("time_budget_seconds").number(s.time_budget_s);
-  json.key("min_reps").number(s.min_reps);
-  json.key("max_reps").number(s.max_reps);
-  json.key("trace_regions").number(s.trace_iterations);
-  json.key("seed").string(std::to_string(s.seed));  // a string: 64-bit seeds exceed a double
-  json.end_object();
-  json.key("methods").begin_array();
-  for (const std::string& note : method_notes(report)) json.string(note);
-  json.end_array();
-  json.key("sweep").begin_array();
-  for (const SweepAxis& axis : report.sweeps) {
-    json.begin_object();
-    json.key("key").string(axis.key);
-    json.key("values").begin_array();
-    for (int64_t v : axis.values) json.number(v);
-    json.end_array();
-    json.end_object();
-  }
-  json.end_array();
-  json.key("points").begin_array();
-  for (const StudyPoint& point : report.points) write_point(json, point, report.counters.requested);
-  json.end_array();
-  write_run_counters(json, report);
-  write_from_trace(json, report);
-  json.end_object();
-  return json.take() + "\n";
+  return write_run_summary(run_summary(report));
 }
 
 Status write_summary_json(const StudyReport& report, const std::string& path) {

@@ -113,7 +113,8 @@ std::vector<RunFinding> run_findings(const std::vector<Finding>& findings,
   for (const Finding& f : findings) ids.emplace_back(finding_id(f.kind));
   std::vector<RunFinding> out;
   for (size_t i : rank_findings(ids, facts))
-    out.push_back({ids[i], findings[i].summary, findings[i].suggestion});
+    out.push_back({ids[i], findings[i].summary, findings[i].evidence, findings[i].suggestion,
+                   findings[i].regions_affected});
   return out;
 }
 

@@ -26,10 +26,6 @@ struct SchemaProblems {
 };
 thread_local SchemaProblems* t_problems = nullptr;
 
-// The least rates a GPU's memory and arithmetic can have: a megabyte and a mega-FLOP a second.
-constexpr double kLeastBytesPerSecond = 1e6;
-constexpr double kLeastFlopPerSecond = 1e6;
-
 std::string_view json_type_word(const element& e) {
   switch (e.type()) {
     case simdjson::dom::element_type::ARRAY:
@@ -83,18 +79,6 @@ std::optional<double> real(const object& o, std::string_view key) {
   return v;
 }
 
-// A rate the roofline divides by (bytes or FLOP per second, TFLOP/s): zero or a tiny one made
-// "inf %" and points far off the chart. Nothing measured is below `least`.
-std::optional<double> rate(const object& o, std::string_view key, double least) {
-  std::optional<double> v = real(o, key);
-  if (v && !(*v >= least)) {
-    if (t_problems && t_problems->count++ == 0)
-      t_problems->first = fmt::format("`{}` is {}, below the least real rate {}", key, *v, least);
-    return std::nullopt;
-  }
-  return v;
-}
-
 std::optional<int64_t> integer(const object& o, std::string_view key) {
   int64_t v;
   auto e = field(o, key);
@@ -134,11 +118,9 @@ Spread median_of(const std::optional<double>& value, int64_t regions) {
   return Spread{v, v, v, static_cast<int>(regions)};
 }
 
-// The keys render/facts_json.cpp writes.
-RunRegionFacts read_region(const object& o) {
-  RunRegionFacts r;
-  RegionFacts& f = r.facts;
-  f.regions = integer(o, "regions").value_or(0);
+// The medians and the main kernel of a region, which render/facts_json.cpp writes from the region
+// facts catalog. `regions` is read before them.
+void read_region_facts(const object& o, RegionFacts& f) {
   f.kernels = median_of(real(o, "kernels"), f.regions);
   f.memcpy = median_of(real(o, "memcpy"), f.regions);
   f.memset = median_of(real(o, "memset"), f.regions);
@@ -166,177 +148,159 @@ RunRegionFacts read_region(const object& o) {
     k.kineto_occupancy_pct = real(o, "kineto_occupancy_pct");
     f.main_kernel = std::move(k);
   }
-  if (auto findings = list(o, "findings")) {
-    for (element e : *findings) {
-      object fo;
-      if (e.get_object().get(fo) != simdjson::SUCCESS) continue;
-      r.findings.push_back({text(fo, "id"), text(fo, "summary"), text(fo, "suggestion")});
+}
+
+// Reads an object through its field table (reader/run_summary_fields.h). A key of the wrong type
+// is noted (wrong_type) and read as absent; a list's items of the wrong type are skipped.
+class SummaryReader {
+ public:
+  SummaryReader(const object& o, uint32_t& additions) : object_(o), additions_(additions) {}
+
+  template <typename Value>
+  void operator()(std::string_view key, Value& value, const FieldOptions& o = {}) {
+    note_addition(key, o);
+    if (auto e = field(object_, key)) read(key, *e, value, o);
+  }
+
+  template <typename Body>
+  void group(std::string_view key, bool /*present*/, Body body, const FieldOptions& o = {}) {
+    bool present = false;
+    flagged_group(key, present, body, o);
+  }
+  template <typename Body>
+  void flagged_group(std::string_view key, bool& flag, Body body, const FieldOptions& o = {}) {
+    note_addition(key, o);
+    auto c = child(object_, key);
+    if (!c) return;
+    flag = true;
+    const object outer = object_;
+    object_ = *c;
+    body();
+    object_ = outer;
+  }
+
+  void word(std::string_view key, bool& flag, std::string_view if_true, std::string_view,
+            bool /*present*/, const FieldOptions& o = {}) {
+    note_addition(key, o);
+    flag = text(object_, key) == if_true;
+  }
+
+  void derived(std::string_view, const std::optional<double>&) {}
+
+  void region_facts(RegionFacts& facts) { read_region_facts(object_, facts); }
+
+  void actual_values(std::string_view key, std::vector<ActualValue>& values) {
+    auto c = child(object_, key);
+    if (!c) return;
+    for (auto [metric, e] : *c) {
+      ActualValue v;
+      v.metric = std::string(metric);
+      double n;
+      std::string_view s;
+      if (e.get_double().get(n) == simdjson::SUCCESS) {
+        v.available = true;
+        v.number = n;
+      } else if (e.get_string().get(s) == simdjson::SUCCESS) {
+        v.available = true;
+        v.text = std::string(s);
+      }
+      values.push_back(std::move(v));
     }
   }
-  return r;
-}
 
-// The keys render/counters_json.cpp writes.
-KernelCounters read_kernel_counters(const object& o) {
-  KernelCounters k;
-  k.name = text(o, "name");
-  k.grid = text(o, "grid");
-  k.block = text(o, "block");
-  k.duration_ns = real(o, "duration_ns");
-  k.achieved_occupancy_pct = real(o, "achieved_occupancy_pct");
-  k.theoretical_occupancy_pct = real(o, "theoretical_occupancy_pct");
-  k.tensor_pipe_pct = real(o, "tensor_pipe_pct");
-  k.fp32_pipe_pct = real(o, "fp32_pipe_pct");
-  k.dram_read_bytes = real(o, "dram_read_bytes");
-  k.dram_write_bytes = real(o, "dram_write_bytes");
-  k.dram_throughput_pct = real(o, "dram_throughput_pct");
-  k.l2_hit_rate_pct = real(o, "l2_hit_rate_pct");
-  k.sm_throughput_pct = real(o, "sm_throughput_pct");
-  k.sm_clock_hz = real(o, "sm_clock_hz");
-  k.tensor_flop = real(o, "tensor_flop");
-  k.fp32_flop = real(o, "fp32_flop");
-  return k;
-}
+ private:
+  void note_addition(std::string_view key, const FieldOptions& o) {
+    element e;
+    if (o.addition && object_.at_key(key).get(e) == simdjson::SUCCESS)
+      additions_ |= addition_bit(*o.addition);
+  }
 
-CounterTotals read_counter_totals(const object& o) {
-  CounterTotals t;
-  t.kernels = static_cast<int>(integer(o, "kernels").value_or(0));
-  t.duration_ns = real(o, "duration_ns").value_or(0);
-  t.dram_read_bytes = real(o, "dram_read_bytes");
-  t.dram_write_bytes = real(o, "dram_write_bytes");
-  t.tensor_flop = real(o, "tensor_flop");
-  t.fp32_flop = real(o, "fp32_flop");
-  t.achieved_occupancy_pct = real(o, "achieved_occupancy_pct");
-  t.tensor_pipe_pct = real(o, "tensor_pipe_pct");
-  t.fp32_pipe_pct = real(o, "fp32_pipe_pct");
-  t.dram_throughput_pct = real(o, "dram_throughput_pct");
-  t.l2_hit_rate_pct = real(o, "l2_hit_rate_pct");
-  t.sm_throughput_pct = real(o, "sm_throughput_pct");
-  return t;
-}
-
-void read_variant_counters(const object& o, RunVariant& v) {
-  v.counters_error = text(o, "error");
-  if (auto total = child(o, "total")) v.counters = read_counter_totals(*total);
-  if (auto kernels = list(o, "kernels")) {
-    for (element e : *kernels) {
-      object ko;
-      if (e.get_object().get(ko) == simdjson::SUCCESS)
-        v.kernel_counters.push_back(read_kernel_counters(ko));
+  // One value; false where it has the wrong type (noted when `key` is not empty: a list's items
+  // are skipped silently).
+  bool read(std::string_view key, element e, double& out, const FieldOptions& o) {
+    double v;
+    if (e.get_double().get(v) != simdjson::SUCCESS) return mistyped(key, e, "a number");
+    if (o.least > 0 && !(v >= o.least)) {
+      if (t_problems && t_problems->count++ == 0)
+        t_problems->first =
+            fmt::format("`{}` is {}, below the least real rate {}", key, v, o.least);
+      return false;
     }
+    out = o.scale == 1 ? v : v * o.scale;
+    return true;
   }
-  v.intensity = real(o, "intensity_flop_per_byte");
-  v.percent_of_roof = real(o, "percent_of_roof");
-}
-
-RunCounters read_run_counters(const object& o) {
-  RunCounters c;
-  c.tool = text(o, "tool");
-  c.unavailable = text(o, "unavailable");
-  c.seconds = real(o, "seconds").value_or(0);
-  if (auto copy = child(o, "copy")) {
-    c.bandwidth_bytes_per_s = rate(*copy, "bandwidth_bytes_per_s", kLeastBytesPerSecond);
-    c.datasheet_bandwidth_bytes_per_s =
-        rate(*copy, "datasheet_bandwidth_bytes_per_s", kLeastBytesPerSecond);
+  bool read(std::string_view key, element e, int64_t& out, const FieldOptions&) {
+    int64_t v;
+    double d;
+    if (e.get_int64().get(v) == simdjson::SUCCESS)
+      out = v;
+    else if (e.get_double().get(d) == simdjson::SUCCESS)
+      out = static_cast<int64_t>(d);
+    else
+      return mistyped(key, e, "a number");
+    return true;
   }
-  if (auto roofs = list(o, "roofs")) {
-    for (element e : *roofs) {
-      object ro;
-      if (e.get_object().get(ro) != simdjson::SUCCESS) continue;
-      if (auto flop = rate(ro, "flop_per_s", kLeastFlopPerSecond))
-        c.roofs.push_back({text(ro, "name"), *flop});
+  bool read(std::string_view key, element e, int& out, const FieldOptions& o) {
+    int64_t v = 0;
+    if (!read(key, e, v, o)) return false;
+    out = static_cast<int>(v);
+    return true;
+  }
+  bool read(std::string_view key, element e, bool& out, const FieldOptions&) {
+    if (e.get_bool().get(out) != simdjson::SUCCESS) return mistyped(key, e, "a boolean");
+    return true;
+  }
+  bool read(std::string_view key, element e, std::string& out, const FieldOptions&) {
+    std::string_view s;
+    if (e.get_string().get(s) != simdjson::SUCCESS) return mistyped(key, e, "a string");
+    out = std::string(s);
+    return true;
+  }
+  template <typename T>
+  bool read(std::string_view key, element e, std::optional<T>& out, const FieldOptions& o) {
+    T v{};
+    if (!read(key, e, v, o)) return false;
+    out = std::move(v);
+    return true;
+  }
+  template <typename T>
+  bool read(std::string_view key, element e, std::vector<T>& out, const FieldOptions& o) {
+    simdjson::dom::array items;
+    if (e.get_array().get(items) != simdjson::SUCCESS) return mistyped(key, e, "an array");
+    for (element item : items) {
+      T v{};
+      if (!item.is_null() && read(std::string_view(), item, v, o)) out.push_back(std::move(v));
     }
+    return true;
   }
-  return c;
-}
+  // A nested object: its own table.
+  template <typename T>
+  bool read(std::string_view key, element e, T& out, const FieldOptions&) {
+    object o;
+    if (e.get_object().get(o) != simdjson::SUCCESS) return mistyped(key, e, "an object");
+    SummaryReader nested(o, additions_);
+    summary_fields(nested, out);
+    settle(o, out);
+    return true;
+  }
 
-RunFromTrace read_from_trace(const object& o) {
-  RunFromTrace t;
-  t.trace = text(o, "trace");
-  t.region = text(o, "region");
-  t.regions = integer(o, "regions").value_or(0);
-  t.region_gpu_ns = real(o, "region_gpu_ms").value_or(0) * 1e6;
-  if (auto calls = list(o, "calls")) {
-    for (element e : *calls) {
-      object co;
-      if (e.get_object().get(co) != simdjson::SUCCESS) continue;
-      RunTraceCall c;
-      c.point = static_cast<int>(integer(co, "point").value_or(-1));
-      c.calls = integer(co, "calls").value_or(0);
-      c.trace_ns = real(co, "trace_ms").value_or(0) * 1e6;
-      c.backend = text(co, "backend");
-      c.op = text(co, "op");
-      c.assumed = text(co, "assumed");
-      if (c.point >= 0) t.calls.push_back(std::move(c));
-    }
+  bool mistyped(std::string_view key, const element& e, std::string_view expected) {
+    if (!key.empty()) wrong_type(key, e, expected);
+    return false;
   }
-  if (auto skipped = list(o, "skipped")) {
-    for (element e : *skipped) {
-      std::string_view line;
-      if (e.get_string().get(line) == simdjson::SUCCESS) t.skipped.emplace_back(line);
-    }
-  }
-  return t;
-}
 
-RunVariant read_variant(const object& o) {
-  RunVariant v;
-  v.variant = text(o, "variant");
-  v.status = text(o, "status");
-  v.reason = text(o, "reason");
-  v.chosen_backend = text(o, "chosen_backend");
-  if (auto c = child(o, "correctness")) {
-    v.output_error = real(*c, "output_error");
-    v.grad_error = real(*c, "grad_error");
+  // What an object's table cannot say alone: a problem of a file written before GQA, decode and
+  // windows has the heads for its K/V heads and the seq for its queries.
+  template <typename T>
+  static void settle(const object&, T&) {}
+  static void settle(const object& o, RunProblem& p) {
+    if (!field(o, "kv_heads")) p.kv_heads = p.heads;
+    if (!field(o, "q_seq")) p.q_seq = p.seq;
   }
-  if (auto t = child(o, "timing")) v.median_ms = real(*t, "median_ms");
-  v.tflops = real(o, "tflops");
-  v.percent_of_peak = real(o, "percent_of_peak");
-  v.kv_gbps = real(o, "kv_gbps");
-  v.percent_of_hbm = real(o, "percent_of_hbm");
-  v.peak_allocated_bytes = integer(o, "peak_allocated_bytes");
-  if (auto t = child(o, "trace")) {
-    v.trace_file = text(*t, "file");
-    v.trace_error = text(*t, "error");
-    if (auto f = child(*t, "forward")) v.forward = read_region(*f);
-    if (auto b = child(*t, "backward")) v.backward = read_region(*b);
-  }
-  if (auto c = child(o, "counters")) read_variant_counters(*c, v);
-  return v;
-}
 
-// Reads the fields of one table into `out`; an absent field keeps its default.
-template <typename Owner, size_t N>
-void read_fields(const object& o, const std::array<SummaryField<Owner>, N>& fields, Owner& out) {
-  for (const SummaryField<Owner>& f : fields) {
-    switch (f.type) {
-      case SummaryType::kInteger:
-        if (auto v = integer(o, f.key)) out.*f.integer = *v;
-        break;
-      case SummaryType::kText:
-        out.*f.text = text(o, f.key);
-        break;
-      case SummaryType::kBoolean:
-        if (auto e = field(o, f.key)) {
-          bool v = false;
-          if (e->get_bool().get(v) == simdjson::SUCCESS)
-            out.*f.boolean = v;
-          else
-            wrong_type(f.key, *e, "a boolean");
-        }
-        break;
-    }
-  }
-}
-
-RunProblem read_problem(const object& o) {
-  RunProblem p;
-  read_fields(o, kProblemFields, p);
-  // Absent (files written before these options): as kProblemFields says.
-  if (!field(o, "kv_heads")) p.kv_heads = p.heads;
-  if (!field(o, "q_seq")) p.q_seq = p.seq;
-  return p;
-}
+  object object_;
+  uint32_t& additions_;
+};
 
 // Splits one CSV record (RFC 4180 quoting; the bench never writes a newline inside a field).
 std::vector<std::string> csv_fields(std::string_view line) {
@@ -480,60 +444,11 @@ Result<RunSummary> read_fields(const std::string& path, const object& top) {
                       "{}: not a bench summary of schemaVersion {} (found {})", path,
                       kRunSummarySchemaVersion, s.schema_version);
   }
-  if (auto env = child(top, "environment")) read_fields(*env, kEnvironmentFields, s);
-  if (auto methods = list(top, "methods")) {
-    for (element e : *methods) {
-      std::string_view note;
-      if (e.get_string().get(note) == simdjson::SUCCESS) s.methods.emplace_back(note);
-    }
-  }
-  if (auto axes = list(top, "sweep")) {
-    for (element e : *axes) {
-      object axis;
-      if (e.get_object().get(axis) != simdjson::SUCCESS) continue;
-      auto& values = s.sweep[text(axis, "key")];
-      if (auto items = list(axis, "values")) {
-        for (element v : *items) {
-          int64_t n;
-          if (v.get_int64().get(n) == simdjson::SUCCESS) values.push_back(n);
-        }
-      }
-    }
-  }
-  if (auto counters = child(top, "counters")) s.counters = read_run_counters(*counters);
-  if (auto from_trace = child(top, "from_trace")) s.from_trace = read_from_trace(*from_trace);
-  auto points = list(top, "points");
-  if (!points)
+  if (!list(top, "points"))
     return make_error(ErrorKind::kMalformed, "{}: not a bench summary (no `points`)", path);
-  for (element e : *points) {
-    object po;
-    if (e.get_object().get(po) != simdjson::SUCCESS) continue;
-    RunPoint point;
-    if (auto problem = child(po, "problem")) point.problem = read_problem(*problem);
-    point.flops_per_call = real(po, "flops_per_call").value_or(0);
-    if (auto peak = child(po, "peak")) {
-      point.peak_tflops = rate(*peak, "tflops", kLeastFlopPerSecond / 1e12);
-      point.peak_precision = text(*peak, "precision");
-    }
-    if (auto bytes = child(po, "bytes_per_call")) {
-      point.minimal_bytes_per_call = real(*bytes, "minimal");
-      point.kv_bytes_per_call = real(*bytes, "kv");
-    }
-    point.intensity_flop_per_byte = real(po, "intensity_flop_per_byte");
-    if (auto hbm = child(po, "hbm")) {
-      point.hbm_bytes_per_s = rate(*hbm, "bytes_per_s", kLeastBytesPerSecond);
-      point.hbm_source = text(*hbm, "source");
-    }
-    point.ridge_flop_per_byte = real(po, "ridge_flop_per_byte");
-    point.memory_bound = text(po, "bound") == "memory";
-    if (auto variants = list(po, "variants")) {
-      for (element v : *variants) {
-        object vo;
-        if (v.get_object().get(vo) == simdjson::SUCCESS) point.variants.push_back(read_variant(vo));
-      }
-    }
-    s.points.push_back(std::move(point));
-  }
+  s.additions = 0;
+  SummaryReader reader(top, s.additions);
+  summary_fields(reader, s);
   for (const RunPoint& point : s.points)
     for (const RunVariant& v : point.variants)
       if (leaves_its_folder(v.trace_file))

@@ -1,15 +1,17 @@
 #pragma once
-// summary.json's fields written through their one table (reader/run_summary_fields.h), which the
-// reader reads through too; the bench calls these (bench/src/summary_json.cpp).
+// summary.json written from the run model through its field tables (reader/run_summary_fields.h),
+// which the reader reads through too: the bench, `attnprof summary-json` (which
+// scripts/gpu/record_flex.py runs) and the round-trip test (tests/run_summary_fields_test.cpp)
+// call it.
+
+#include <string>
 
 #include "reader/run_summary.h"
-#include "render/json_writer.h"
 
 namespace attnprof {
 
-// A point's `problem` object.
-void write_run_problem(JsonWriter& json, const RunProblem& problem);
-// The run's `environment` object.
-void write_run_environment(JsonWriter& json, const RunSummary& run);
+// The whole file, two-space indented, with a final newline; the keys of an addition the run lacks
+// (RunSummary::additions) are left out, as the file it was read from had them.
+std::string write_run_summary(const RunSummary& run);
 
 }  // namespace attnprof
