@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -115,31 +116,46 @@ TEST(FlexTraces, TheRecordedStudyReadsLikeABenchRun) {
   }
 }
 
+std::string file_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 // The recorder's second half runs without torch: from the traces alone it writes the same facts
-// the GPU machine's attnprof wrote, and renders the table.
+// the GPU machine's attnprof wrote, and renders the table. Its summary.json is written by the
+// core's writer (`attnprof summary-json`), never in Python's spelling: from a draft that json.dump
+// wrote with its keys sorted and one-space indents, the shipped files come back byte for byte.
 TEST(FlexTraces, FactsOnlyRebuildsTheTraceFactsFromTheTraces) {
   TempFile marker("unused");
   const std::filesystem::path copy = std::filesystem::path(marker.dir()) / "flex";
   std::filesystem::copy(kFlexStudy, copy, std::filesystem::copy_options::recursive);
+  const std::string python = "PYTHONDONTWRITEBYTECODE=1 " + std::string(ATTNPROF_PYTHON);
+  const std::string summary = (copy / "summary.json").string();
+  ASSERT_EQ(run_command(python +
+                        " -c \"import json, sys; p = sys.argv[1]; d = json.load(open(p)); "
+                        "json.dump(d, open(p, 'w'), indent=1, sort_keys=True)\" " +
+                        summary)
+                .exit_code,
+            0);
   // Drop the facts: the recorder must find them again in the traces.
-  std::string json;
-  {
-    std::ifstream in(copy / "summary.json");
-    std::stringstream s;
-    s << in.rdbuf();
-    json = s.str();
-  }
-  const size_t key = json.find("\"main_kernel\": \"triton_tem_fused_flex_attention_0\"");
+  std::string json = file_text(summary);
+  const std::string main_kernel = "\"main_kernel\": \"triton_tem_fused_flex_attention_0\"";
+  const size_t key = json.find(main_kernel);
   ASSERT_NE(key, std::string::npos);
-  json.replace(key, std::string("\"main_kernel\": \"triton_tem_fused_flex_attention_0\"").size(),
-               "\"main_kernel\": \"\"");
-  std::ofstream(copy / "summary.json") << json;
+  json.replace(key, main_kernel.size(), "\"main_kernel\": \"\"");
+  std::ofstream(summary) << json;
+  ASSERT_NE(file_text(summary), file_text(std::filesystem::path(kFlexStudy) / "summary.json"));
   std::filesystem::remove(copy / "table.txt");
+  std::filesystem::remove(copy / "summary.md");
 
-  const testing::CommandResult done = run_command(
-      "PYTHONDONTWRITEBYTECODE=1 " + std::string(ATTNPROF_PYTHON) + " " + ATTNPROF_SOURCE_DIR +
-      "/scripts/gpu/record_flex.py --facts-only " + copy.string() + " --attnprof " + ATTNPROF_CLI);
+  const testing::CommandResult done =
+      run_command(python + " " + ATTNPROF_SOURCE_DIR + "/scripts/gpu/record_flex.py --facts-only " +
+                  copy.string() + " --attnprof " + ATTNPROF_CLI);
   ASSERT_EQ(done.exit_code, 0) << done.output;
+  for (const char* name : {"summary.json", "summary.md", "table.txt"})
+    EXPECT_EQ(file_text(copy / name), file_text(std::filesystem::path(kFlexStudy) / name)) << name;
   Result<RunSummary> rebuilt = read_study(copy.string());
   Result<RunSummary> shipped = read_study(kFlexStudy);
   ASSERT_TRUE(rebuilt.ok() && shipped.ok());
@@ -164,6 +180,24 @@ TEST(FlexTraces, FactsOnlyRebuildsTheTraceFactsFromTheTraces) {
   EXPECT_NE(text.str().find("flex                  1  triton_tem_fused_flex_attention_0"),
             std::string::npos)
       << text.str();
+}
+
+// The recorder's writer: what is not a bench summary is refused in one line naming the file, and
+// nothing is written.
+TEST(FlexTraces, SummaryJsonRefusesWhatIsNotABenchSummary) {
+  TempFile draft(
+      "summary.json",
+      R"({"schemaVersion": 2, "points": [{"variants": [{"timing": {"median_ms": "fast"}}]}]})");
+  const std::string out = (std::filesystem::path(draft.dir()) / "out.json").string();
+  const testing::CommandResult done =
+      run_command(std::string(ATTNPROF_CLI) + " summary-json " + draft.path() + " -o " + out);
+  EXPECT_EQ(done.exit_code, 2);
+  EXPECT_NE(done.output.find(draft.path() + ": not a bench summary as docs/json-schema.md says: "
+                                            "`median_ms` is a string where a number is expected"),
+            std::string::npos)
+      << done.output;
+  EXPECT_EQ(std::count(done.output.begin(), done.output.end(), '\n'), 1) << done.output;
+  EXPECT_FALSE(std::filesystem::exists(out));
 }
 
 }  // namespace

@@ -18,9 +18,10 @@ with the registry's own words, where their module is not installed).
 
 Writes OUTDIR/summary.json (schemaVersion 2, docs/json-schema.md), one Kineto trace per variant
 under OUTDIR/traces/, and through attnprof (the trace facts are the core's: `attnprof analyze`
-reads each trace) the facts of each trace in summary.json, then summary.md and table.txt
-(`attnprof report`). Without an attnprof binary the measurements are written and the facts left
-null; `--facts-only OUTDIR` adds them later where one is built. bench/README.md ("FlexAttention")
+reads each trace) the facts of each trace in summary.json, which `attnprof summary-json` then
+writes with the core's writer (the bench's), then summary.md and table.txt (`attnprof report`).
+Without an attnprof binary the measurements are written as a draft (json.dump's order) and the
+facts left null; `--facts-only OUTDIR` adds them and rewrites the file later where one is built. bench/README.md ("FlexAttention")
 says why this is Python and how it measures.
 Exit status: 0 when every variant ran or was unsupported, 1 when one failed or erred, 2 on bad
 input.
@@ -504,7 +505,10 @@ def restore_flash_impl():
 
 
 # ---------------------------------------------------------------------------------------------
-# summary.json: the bench's schema (bench/src/summary_json.cpp), key for key.
+# summary.json: what this run measured, under the keys of docs/json-schema.md ("summary.json").
+# The file itself is written by the core's writer (`attnprof summary-json`, the writer the bench
+# calls: render/run_summary_json.h), so that key order and numbers are spelled as the bench spells
+# them; json.dump's text is only the draft it reads.
 
 def environment():
     import torch
@@ -695,6 +699,15 @@ def trace_facts(attnprof, trace_path):
     return facts
 
 
+def rewrite_with_core(attnprof, path):
+    """Reads the draft at `path` with the core's reader and writes it back with the core's writer
+    (`attnprof summary-json`, docs/json-schema.md): the one writer of summary.json."""
+    done = subprocess.run([attnprof, "summary-json", path, "-o", path], capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        raise BadInput(done.stderr.strip() or f"attnprof summary-json exit {done.returncode}")
+
+
 def add_facts(out_dir, attnprof):
     """Fills each variant's trace facts in OUT_DIR/summary.json, then renders summary.md and
     table.txt from it; returns the number of traces that could not be read."""
@@ -717,8 +730,11 @@ def add_facts(out_dir, attnprof):
                 trace["forward"], trace["error"] = None, str(e)
                 failed += 1
     write_json(path, summary)
+    rewrite_with_core(attnprof, path)
+    # --wide: table.txt is the table whole, as the bench prints it (scripts/regenerate-examples.sh
+    # renders the shipped ones so).
     for fmt, name in (("md", "summary.md"), ("text", "table.txt")):
-        done = subprocess.run([attnprof, "report", out_dir, "--format", fmt, "-o",
+        done = subprocess.run([attnprof, "report", out_dir, "--format", fmt, "--wide", "-o",
                                os.path.join(out_dir, name)], capture_output=True, text=True)
         if done.returncode != 0:
             print(f"record_flex: attnprof report --format {fmt}: {done.stderr.strip()}",

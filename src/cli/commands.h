@@ -16,6 +16,8 @@ void register_merge(CLI::App& app, int& exit_code);
 void register_completion(CLI::App& app, int& exit_code);
 // The hidden `datasheet --format json`: the GPU datasheet for the project's scripts.
 void register_datasheet(CLI::App& app, int& exit_code);
+// The hidden `summary-json SUMMARY [-o OUT]`: a summary.json read and written by the core.
+void register_summary_json(CLI::App& app, int& exit_code);
 // `bench` when LibTorch was not found at build time: says how to get it.
 void register_bench_unavailable(CLI::App& app, int& exit_code);
 // Its one line on stderr; returns the exit code, 2.

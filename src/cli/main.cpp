@@ -122,6 +122,7 @@ int main(int argc, char** argv) {
   attnprof::cli::register_merge(app, exit_code);
   attnprof::cli::register_completion(app, exit_code);
   attnprof::cli::register_datasheet(app, exit_code);
+  attnprof::cli::register_summary_json(app, exit_code);
 #ifdef ATTNPROF_HAVE_BENCH
   attnprof::bench::register_bench_command(app, exit_code);
 #else
