@@ -2,10 +2,8 @@
 
 #include <utility>
 
-#include "analysis/summarize.h"
 #include "attnprof/analysis.h"
 #include "pipeline/report_inputs.h"
-#include "reader/read_trace.h"
 
 namespace attnprof::bench {
 
@@ -27,18 +25,18 @@ std::string renamed(std::string message, const std::string& path, const std::str
 
 }  // namespace
 
+// The trace is read and analyzed by the pipeline (read_variant_trace), as `report` and `analyze`
+// read it: the bench computes no fact of its own.
 Result<TraceReading> read_trace_facts(const std::string& path, bool backward,
                                       const std::vector<Expectation>& expectations,
                                       const std::string& kept_as,
                                       const std::optional<CounterTotals>& counters) {
   const std::string name = kept_as.empty() ? path : kept_as;
-  Result<Trace> trace = read_trace(path, Limits{});
+  Result<VariantTrace> trace = read_variant_trace(path, name, backward);
   if (!trace.ok()) return Error{trace.error().kind, renamed(trace.error().message, path, name)};
-  trace->path = name;
 
   TraceReading reading;
-  reading.report.trace_path = name;
-  describe_variant(reading.report, *trace, ReportOptions{}, "forward");
+  reading.report = std::move(trace->forward);
   reading.report.analysis->facts.counters = counters;
   const TraceAnalysis& forward = *reading.report.analysis;
   if (forward.regions.empty() || forward.typical_region < 0)
@@ -47,16 +45,12 @@ Result<TraceReading> read_trace_facts(const std::string& path, bool backward,
   if (!expectations.empty())
     reading.forward.expectations = check_expectations(expectations, forward);
 
-  if (backward) {
-    AnalyzeOptions options;
-    options.region_pattern = "backward";
-    options.explain = true;
-    const TraceAnalysis analysis = summarize_trace(*trace, options);
-    if (analysis.regions.empty() || analysis.typical_region < 0)
-      reading.backward_error = name + ": no `backward` region in the trace";
-    else
-      reading.backward = facts_of(analysis);
-  }
+  if (trace->backward && trace->backward->typical_region >= 0)
+    reading.backward = facts_of(*trace->backward);
+  else if (trace->backward_error && trace->backward_error->kind != ErrorKind::kUnmatched)
+    reading.backward_error = trace->backward_error->message;  // the region overlap limit
+  else if (backward)
+    reading.backward_error = name + ": no `backward` region in the trace";
   return reading;
 }
 

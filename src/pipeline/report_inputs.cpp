@@ -14,6 +14,7 @@
 #include "analysis/regions.h"
 #include "analysis/report_conclusions.h"
 #include "analysis/summarize.h"
+#include "pipeline/analyze_trace.h"
 #include "reader/read_trace.h"
 
 namespace attnprof {
@@ -358,6 +359,27 @@ void describe_variant(ReportVariant& variant, const Trace& trace, const ReportOp
       add_duration(variant.class_ns[static_cast<size_t>(classify_activity(row))], row.duration_ns);
   }
   variant.analysis = std::move(analysis);
+}
+
+Result<VariantTrace> read_variant_trace(const std::string& path, const std::string& name,
+                                        bool backward) {
+  Result<Trace> trace = read_trace(path, Limits{});
+  if (!trace.ok()) return trace.take_error();
+  trace->path = name;
+  VariantTrace read;
+  read.forward.trace_path = name;
+  describe_variant(read.forward, *trace, ReportOptions{}, "forward");
+  if (backward) {
+    AnalyzeOptions options;
+    options.region_pattern = "backward";
+    options.explain = true;
+    Result<TraceAnalysis> analysis = analyze_read_trace(*trace, name, options);
+    if (analysis.ok())
+      read.backward = std::move(*analysis);
+    else
+      read.backward_error = analysis.take_error();
+  }
+  return read;
 }
 
 Result<ReportData> load_report(const std::vector<std::string>& inputs,

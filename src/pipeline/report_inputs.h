@@ -11,6 +11,7 @@
 //   each read from its summary.json alone (ReportData::models); any other folder there is refused.
 // - trace files: one variant per trace, named after the file; regions as `analyze` finds them.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,20 @@ struct Trace;
 // says why there is no timeline when no region matches.
 void describe_variant(ReportVariant& variant, const Trace& trace, const ReportOptions& options,
                       const std::string& region_pattern);
+
+// A bench variant's trace (bench/src/trace_facts.cpp), read once: its `forward` regions described
+// as `report` describes a run's variant (describe_variant), and with `backward` its `backward`
+// regions analyzed as `analyze --explain --region backward` does (analyze_read_trace).
+struct VariantTrace {
+  ReportVariant forward;  // its analysis has no regions when none is named `forward`
+  std::optional<TraceAnalysis> backward;
+  std::optional<Error> backward_error;  // why there is no backward analysis, when asked for one
+};
+
+// `name` is the trace's name in the analysis and its messages (the bench keeps LibTorch's plain
+// JSON gzipped, under another name). Fails as analyze_file does when the trace cannot be read.
+Result<VariantTrace> read_variant_trace(const std::string& path, const std::string& name,
+                                        bool backward);
 
 // Fails with one line when the inputs are neither bench folders (a run, then model studies) nor
 // trace files, when a folder after the run is not a model study, when a
