@@ -21,6 +21,7 @@
 #include "reader/run_summary.h"
 #include "render/fact_cells.h"
 #include "render/report.h"
+#include "render/run_summary_json.h"
 #include "study_expectations.h"
 #include "study_table.h"
 #include "summary_json.h"
@@ -209,6 +210,72 @@ TEST(SummaryJson, ReadsBackAsTheReportsRunSummary) {
   EXPECT_EQ(memcpy_cell(f), "1 (DtoD)");
   EXPECT_FALSE(run->points[0].variants[1].forward.has_value());
   testing::remove_tree(folder);
+}
+
+// The bench fills the run model and the core writes it (render/run_summary_json.h): what it
+// writes, read by the core's reader and written again, is the same bytes, with --counters,
+// --from-trace, an expectation and a finding in it; NaN errors are null and stay null.
+TEST(SummaryJson, WrittenByTheCoreAndReadBackByteForByte) {
+  StudyReport report = sample_report();
+  report.settings.seed = 17396743651915150985ull;
+  report.sweeps.push_back({"seq", {2048}});
+  report.counters.requested = true;
+  report.counters.tool = "ncu 2025.3.1.0";
+  report.counters.copy = CopyBandwidth{int64_t{4} << 30, 1.0, 30};
+  VariantRow& flash = report.points[0].rows[0];
+  flash.measurement.correctness->output_error = std::nan("");
+  flash.counters_file = "counters/sdpa-flash.csv.gz";
+  KernelCounters kernel;
+  kernel.name = "flash_fwd_kernel";
+  kernel.duration_ns = 150000;
+  kernel.dram_read_bytes = 5e7;
+  flash.kernel_counters.push_back(kernel);
+  flash.counters = CounterTotals{};
+  flash.counters->kernels = 1;
+  flash.counters->dram_read_bytes = 5e7;
+  flash.counters->dram_write_bytes = 1e7;
+  flash.intensity = 574.7;
+  Finding finding{FindingKind::kLowOccupancy,
+                  "12.5% estimated occupancy",
+                  {"grid [16,4,16]"},
+                  "a design choice",
+                  5};
+  flash.forward->findings.push_back(finding);
+  ExpectationResult expectation;
+  expectation.text = "kernels == 1";
+  expectation.source = "study.expect:3";
+  expectation.holds = true;
+  expectation.values.push_back({"kernels", true, 1.0, 1, 1, 5, ""});
+  expectation.values.push_back({"main_kernel", true, std::nullopt, 0, 0, 0, "flash"});
+  expectation.values.push_back({"dram_bytes", false, std::nullopt, 0, 0, 0, ""});
+  expectation.actual = "1";
+  flash.forward->expectations.push_back(expectation);
+  TraceProblems from;
+  from.trace = "model.json.gz";
+  from.region = "ProfilerStep#2";
+  from.regions = 2;
+  from.region_gpu_ns = 607070.5;
+  TraceCall call;
+  call.calls = 2;
+  call.trace_ns = 103943.5;
+  call.backend = "unfused";
+  from.calls.push_back(call);
+  report.from_trace = from;
+
+  const std::string json = summary_json(report);
+  for (const char* key :
+       {"\"output_error\": null", "\"clock_control\": \"none\"", "\"custom_library\": \"\"",
+        "\"dram_bytes\": 60000000", "\"region_gpu_ms\": 0.6070705", "\"main_kernel\": \"flash\"",
+        "\"seed\": \"17396743651915150985\""})
+    EXPECT_NE(json.find(key), std::string::npos) << key << "\n" << json;
+  const auto folder = testing::test_folder();
+  const std::string path = (folder / "summary.json").string();
+  std::ofstream(path, std::ios::binary) << json;
+  Result<RunSummary> run = read_run_summary(path);
+  testing::remove_tree(folder);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(run->additions, kEveryAddition);
+  EXPECT_EQ(write_run_summary(*run), json);
 }
 
 // A decode step (one query against 16384 keys, GQA 32/8, head dim 128) is memory-bound on an
