@@ -164,10 +164,11 @@ enum class SummaryAddition : uint8_t {
   kShapes,         // GQA, decode and windows: kv_heads, q_seq, window, bytes, HBM, ridge, kv_gbps
   kCustomLibrary,  // bench --custom: a variant's `custom_library`
 };
-inline constexpr uint32_t kEveryAddition = 0xf;
 inline constexpr uint32_t addition_bit(SummaryAddition a) {
   return 1u << static_cast<int>(a);
 }
+// Every addition: the bit of the last one and all below it.
+inline constexpr uint32_t kEveryAddition = (addition_bit(SummaryAddition::kCustomLibrary) << 1) - 1;
 
 struct RunSummary {
   std::string path;
