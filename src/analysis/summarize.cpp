@@ -281,6 +281,7 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   RowMaker rows(trace, set);
   const std::vector<uint8_t> class_of = classes_of_activities(trace, rows);
   std::vector<RegionSummary> of_set(members.sets.size());
+  KernelShortNames short_names;
   std::vector<int64_t> last_op_end(members.sets.size(), std::numeric_limits<int64_t>::min());
   for (size_t m = 0; m < members.sets.size(); ++m) {
     const MemberSet& held = members.sets[m];
@@ -308,7 +309,7 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     // Classes and breakdowns before the findings start, so that the findings can read them.
     s.breakdown = breakdown_of(trace, held.activities, class_of);
     s.idle_by_stream = idle_of(trace, held.activities);
-    s.launch_delays = launch_delays(trace, held.activities, /*region_start=*/0);
+    s.launch_delays = launch_delays(trace, held.activities, /*region_start=*/0, short_names);
     s.queues = stream_queues(trace, held.activities);
     for (GpuActivityId id : held.activities)
       if (class_of[id.index()] == static_cast<uint8_t>(KernelClass::kCommunication))
