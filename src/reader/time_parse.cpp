@@ -6,6 +6,8 @@
 #include <limits>
 #include <string>
 
+#include "reader/ascii_digits.h"
+
 namespace attnprof {
 
 namespace {
@@ -75,58 +77,32 @@ std::optional<int64_t> any_microseconds_text_to_ns(std::string_view text) {
   return negative ? -ns : ns;
 }
 
-uint64_t load8(const char* p) {
-  uint64_t w;
-  std::memcpy(&w, p, 8);
-  return w;
-}
-
-// Whether the eight bytes of `w` are all ASCII digits: each byte's high nibble is 3, and adding 6
-// leaves it 3 (the low nibble is at most 9).
-bool eight_digits(uint64_t w) {
-  constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0;
-  return ((w & kHigh) | (((w + 0x0606060606060606) & kHigh) >> 4)) == 0x3333333333333333;
-}
-
-// The value of eight ASCII digits read little-endian (the first byte is the most significant
-// digit): neighbours are combined pairwise, two digits in each 16-bit lane, then four in each
-// 32-bit lane, then eight; no lane overflows (99 < 2^8, 9999 < 2^16).
-uint64_t eight_digits_value(uint64_t w) {
-  w -= 0x3030303030303030;
-  w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FF;
-  w = (w * 100 + (w >> 16)) & 0x0000FFFF0000FFFF;
-  return (w & 0xFFFFFFFF) * 10000 + (w >> 32);
-}
-
 // Kineto's own form, "<6 to 15 digits>.<3 digits>" (it prints microseconds with three decimals),
-// sixteen digits at a time instead of one: a start time was 6 % of analyze's CPU time, a multiply
-// and an add per digit in one chain (docs/PERFORMANCE.md). [p, p + n) is the trimmed text; every
-// load stays inside it. Nothing when the text has another form.
+// sixteen digits at a time (reader/ascii_digits.h). [p, p + n) is the trimmed text; every load
+// stays inside it. Nothing when the text has another form.
 std::optional<int64_t> three_decimals_to_ns(const char* p, size_t n) {
   if (n < 10 || n > 19 || p[n - 4] != '.') return std::nullopt;
   // The last five digits before the point and the three after it, the point dropped.
-  uint64_t low = load8(p + n - 9);
+  uint64_t low = ascii_digits::load8(p + n - 9);
   low = (low & 0xFFFFFFFFFF) | (low >> 48 << 40) |
         uint64_t{static_cast<unsigned char>(p[n - 1])} << 56;
-  if (!eight_digits(low)) return std::nullopt;
+  if (!ascii_digits::all_digits(low)) return std::nullopt;
   // The digits before those: k of them, one to ten.
   const size_t k = n - 9;
   uint64_t top = 0, high;
   if (k <= 8) {
-    // Moved to the last k bytes, the first 8 - k bytes become leading zeros.
-    const unsigned pad = 8 * static_cast<unsigned>(8 - k);
-    high = load8(p) << pad | (pad ? 0x3030303030303030 >> (64 - pad) : 0);
+    high = ascii_digits::padded(ascii_digits::load8(p), static_cast<unsigned>(k));
   } else {
     for (size_t i = 0; i < k - 8; ++i) {
       if (!is_digit(p[i])) return std::nullopt;
       top = top * 10 + static_cast<uint64_t>(p[i] - '0');
     }
-    high = load8(p + k - 8);
+    high = ascii_digits::load8(p + k - 8);
   }
-  if (!eight_digits(high)) return std::nullopt;
+  if (!ascii_digits::all_digits(high)) return std::nullopt;
   // At most 18 digits: below 1e18, no overflow.
-  return static_cast<int64_t>((top * 100000000 + eight_digits_value(high)) * 100000000 +
-                              eight_digits_value(low));
+  return static_cast<int64_t>((top * 100000000 + ascii_digits::value(high)) * 100000000 +
+                              ascii_digits::value(low));
 }
 
 }  // namespace
