@@ -8,10 +8,14 @@ namespace attnprof {
 
 void ForwardOps::index() const {
   indexed_ = true;
+  // A trace spells a few categories: each is looked up once.
+  std::vector<int8_t> forward_backward(trace_.strings.size(), -1);
   for (const FlowEvent& f : trace_.flows) {
-    if (kineto::category_from_name(trace_.strings.view(f.category)) !=
-        kineto::Category::kFlowFwdBwd)
-      continue;
+    int8_t& known = forward_backward[f.category];
+    if (known < 0)
+      known = kineto::category_from_name(trace_.strings.view(f.category)) ==
+              kineto::Category::kFlowFwdBwd;
+    if (!known) continue;
     const Point at{f.pid, f.tid, f.ts_ns};
     if (f.phase == 's')
       starts_.emplace(f.id, at);

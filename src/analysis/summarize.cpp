@@ -276,11 +276,38 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   out.outside_regions = work_outside_regions(trace, set, members);
   diagnose_work_outside_regions(out.outside_regions, out.diagnostics);
 
+  const FindingContext context{trace, set, members, out};
+  const bool second_core = options.reading_workers != 1 && std::thread::hardware_concurrency() > 1;
+  // The attention calls ask the findings' attention ops (finding_context.h), which are found
+  // once, here, before the findings' thread reads them. They read the trace and the region members
+  // only (not `out`, which the context names for the findings), so with a second core they are
+  // made beside everything below up to the top tables (docs/PERFORMANCE.md, "The attention calls
+  // from the start"); the context is not used on this thread until they are done.
+  auto attention = std::async(second_core ? std::launch::async : std::launch::deferred, [&] {
+    // Every step repeats the same shapes: each recorded text is parsed once.
+    std::unordered_map<StringId, std::optional<std::vector<OpArgument>>> parsed;
+    const OpArgumentsOf arguments = [&](HostEventId op) -> std::optional<std::vector<OpArgument>> {
+      const std::optional<StringId> text = op_inputs_text(trace, op);
+      if (!text) return std::nullopt;
+      auto it = parsed.find(*text);
+      if (it == parsed.end())
+        it = parsed.emplace(*text, op_arguments_of_text(trace.op_input_texts.view(*text))).first;
+      return it->second;
+    };
+    // Once per member set, as the summaries above: regions that hold the same work hold the
+    // same calls.
+    const ForwardOps forwards(trace);
+    std::vector<AttentionCalls> of_set(members.sets.size());
+    for (size_t m = 0; m < members.sets.size(); ++m)
+      of_set[m] = attention_calls_of(context, context.first_region_of(m), arguments, forwards);
+    return of_set;
+  });
   // What a region's activities say is worked out once per member set (regions that hold the same
   // work share one) and copied; the span, the name and the CPU time are the region's own.
   RowMaker rows(trace, set);
   const std::vector<uint8_t> class_of = classes_of_activities(trace, rows);
   std::vector<RegionSummary> of_set(members.sets.size());
+  KernelShortNames short_names;
   std::vector<int64_t> last_op_end(members.sets.size(), std::numeric_limits<int64_t>::min());
   for (size_t m = 0; m < members.sets.size(); ++m) {
     const MemberSet& held = members.sets[m];
@@ -308,7 +335,7 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     // Classes and breakdowns before the findings start, so that the findings can read them.
     s.breakdown = breakdown_of(trace, held.activities, class_of);
     s.idle_by_stream = idle_of(trace, held.activities);
-    s.launch_delays = launch_delays(trace, held.activities, /*region_start=*/0);
+    s.launch_delays = launch_delays(trace, held.activities, /*region_start=*/0, short_names);
     s.queues = stream_queues(trace, held.activities);
     for (GpuActivityId id : held.activities)
       if (class_of[id.index()] == static_cast<uint8_t>(KernelClass::kCommunication))
@@ -342,31 +369,6 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   // The findings read the trace and the summaries above, and nothing below writes to `out` until
   // they are done: with a second core they run beside the rows (every region's, for Python, csv
   // and diff: a third of the work after the read), else before them.
-  const FindingContext context{trace, set, members, out};
-  const bool second_core = options.reading_workers != 1 && std::thread::hardware_concurrency() > 1;
-  // The attention calls ask the findings' attention ops (finding_context.h), which are found
-  // once, here, before the findings' thread reads them. They read the trace and the summaries
-  // above only, so with a second core they are made beside the top tables (docs/PERFORMANCE.md,
-  // "Every op's inputs in the host events' table").
-  auto attention = std::async(second_core ? std::launch::async : std::launch::deferred, [&] {
-    // Every step repeats the same shapes: each recorded text is parsed once.
-    std::unordered_map<StringId, std::optional<std::vector<OpArgument>>> parsed;
-    const OpArgumentsOf arguments = [&](HostEventId op) -> std::optional<std::vector<OpArgument>> {
-      const std::optional<StringId> text = op_inputs_text(trace, op);
-      if (!text) return std::nullopt;
-      auto it = parsed.find(*text);
-      if (it == parsed.end())
-        it = parsed.emplace(*text, op_arguments_of_text(trace.op_input_texts.view(*text))).first;
-      return it->second;
-    };
-    // Once per member set, as the summaries above: regions that hold the same work hold the
-    // same calls.
-    const ForwardOps forwards(trace);
-    std::vector<AttentionCalls> of_set(members.sets.size());
-    for (size_t m = 0; m < members.sets.size(); ++m)
-      of_set[m] = attention_calls_of(context, context.first_region_of(m), arguments, forwards);
-    return of_set;
-  });
   TopTablesMaker top_tables(trace, set, members, options.ops_by_shape);
   for (size_t r = 0; r < out.regions.size(); ++r)
     if (options.tables_of_every_region || static_cast<int>(r) == out.typical_region)

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "model/op_input_text.h"
+#include "reader/ascii_digits.h"
 #include "reader/kineto_format.h"
 #include "reader/time_parse.h"
 
@@ -22,10 +23,20 @@ bool is_space(char c) {
 // The common integer: an optional '-', then up to 18 digits without a leading zero (so no
 // overflow), then the token's end. Exactly what simdjson's get_int64 reads the same way; other
 // text goes to it. Reading the raw token leaves the value unconsumed: the iterator skips it.
+// The token lies in simdjson's padded input, so the 8 bytes from its first are readable whatever
+// its length: an id of up to eight digits (nearly all) is read in one word (reader/ascii_digits.h).
 bool plain_integer(std::string_view token, int64_t& out) {
   const char* p = token.data();
   const char* end = p + token.size();
   while (end > p && is_space(end[-1])) --end;
+  if (const auto n = static_cast<unsigned>(end - p); n >= 1 && n <= 8) {
+    const uint64_t word = ascii_digits::load8(p);
+    if (ascii_digits::leading_digits(word) == n) {
+      if (n > 1 && *p == '0') return false;
+      out = static_cast<int64_t>(ascii_digits::value(ascii_digits::padded(word, n)));
+      return true;
+    }
+  }
   const bool negative = p < end && *p == '-';
   if (negative) ++p;
   const char* digits = p;

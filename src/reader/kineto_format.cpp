@@ -11,16 +11,28 @@ Category category_from_name(std::string_view cat) {
     case 6:
       if (cat == "cpu_op") return Category::kCpuOp;
       if (cat == "kernel") return Category::kKernel;
+      if (cat == "fwdbwd") return Category::kFlowFwdBwd;
       if (cat == "Kernel") return Category::kKernel;
       break;
     case 4:
       if (cat == "ac2g") return Category::kFlowAc2g;
+      break;
+    case 10:
+      if (cat == "gpu_memcpy") return Category::kGpuMemcpy;
+      if (cat == "gpu_memset") return Category::kGpuMemset;
+      break;
+    case 11:
+      if (cat == "cuda_driver") return Category::kCudaDriver;
       break;
     case 12:
       if (cat == "cuda_runtime") return Category::kCudaRuntime;
       break;
     case 15:
       if (cat == "python_function") return Category::kPythonFunction;
+      if (cat == "user_annotation") return Category::kUserAnnotation;
+      break;
+    case 19:
+      if (cat == "gpu_user_annotation") return Category::kGpuUserAnnotation;
       break;
     case 17:
       if (cat == "cpu_instant_event") return Category::kCpuInstantEvent;

@@ -2,8 +2,11 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
+
+#include "reader/ascii_digits.h"
 
 namespace attnprof {
 
@@ -74,6 +77,34 @@ std::optional<int64_t> any_microseconds_text_to_ns(std::string_view text) {
   return negative ? -ns : ns;
 }
 
+// Kineto's own form, "<6 to 15 digits>.<3 digits>" (it prints microseconds with three decimals),
+// sixteen digits at a time (reader/ascii_digits.h). [p, p + n) is the trimmed text; every load
+// stays inside it. Nothing when the text has another form.
+std::optional<int64_t> three_decimals_to_ns(const char* p, size_t n) {
+  if (n < 10 || n > 19 || p[n - 4] != '.') return std::nullopt;
+  // The last five digits before the point and the three after it, the point dropped.
+  uint64_t low = ascii_digits::load8(p + n - 9);
+  low = (low & 0xFFFFFFFFFF) | (low >> 48 << 40) |
+        uint64_t{static_cast<unsigned char>(p[n - 1])} << 56;
+  if (!ascii_digits::all_digits(low)) return std::nullopt;
+  // The digits before those: k of them, one to ten.
+  const size_t k = n - 9;
+  uint64_t top = 0, high;
+  if (k <= 8) {
+    high = ascii_digits::padded(ascii_digits::load8(p), static_cast<unsigned>(k));
+  } else {
+    for (size_t i = 0; i < k - 8; ++i) {
+      if (!is_digit(p[i])) return std::nullopt;
+      top = top * 10 + static_cast<uint64_t>(p[i] - '0');
+    }
+    high = ascii_digits::load8(p + k - 8);
+  }
+  if (!ascii_digits::all_digits(high)) return std::nullopt;
+  // At most 18 digits: below 1e18, no overflow.
+  return static_cast<int64_t>((top * 100000000 + ascii_digits::value(high)) * 100000000 +
+                              ascii_digits::value(low));
+}
+
 }  // namespace
 
 // The common case, Kineto's "<up to 15 digits>.<digits>", without overflow checks (15 digits of
@@ -82,6 +113,7 @@ std::optional<int64_t> microseconds_text_to_ns(std::string_view text) {
   const char* p = text.data();
   const char* end = p + text.size();
   while (end > p && is_space(end[-1])) --end;
+  if (auto ns = three_decimals_to_ns(p, static_cast<size_t>(end - p))) return ns;
   const bool negative = p < end && *p == '-';
   if (negative) ++p;
   const char* digits = p;
