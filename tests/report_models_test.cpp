@@ -42,10 +42,10 @@ TEST(ReportModels, ThePageHasTheOpStudyAndARowAndSectionPerModel) {
       between(r.output, R"(<section class="card" id="models">)", "</section>");
   ASSERT_FALSE(section.empty());
   // A row per model, in the order given: its step, attention's time and share, the backend, the
-  // switch. The eager prefill's unfused attention is 34.2 % of its step; cuDNN would save 28.4 %.
+  // switch. The eager prefill's unfused attention is 34.2 % of its step; cuDNN (through sdpa-auto) would save 28.4 %.
   EXPECT_NE(
       section.find(
-          R"(<tr data-model="llama-prefill-eager"><td class="variant"><a href="#model-llama-prefill-eager">llama-prefill-eager</a></td><td class="num">607.1 µs</td><td>ProfilerStep#2, the typical of 2</td><td class="num">207.9 µs</td><td class="num">34.2 %</td><td>unfused</td><td>sdpa-cudnn: -172.4 µs (28.4 %)</td></tr>)"),
+          R"(<tr data-model="llama-prefill-eager"><td class="variant"><a href="#model-llama-prefill-eager">llama-prefill-eager</a></td><td class="num">607.1 µs</td><td>ProfilerStep#2, the typical of 2</td><td class="num">207.9 µs</td><td class="num">34.2 %</td><td>unfused</td><td>sdpa-auto (cudnn): -172.6 µs (28.4 %)</td></tr>)"),
       std::string::npos)
       << section;
   // Training: the cuDNN forward and backward, nothing faster by more than the noise.
@@ -62,9 +62,9 @@ TEST(ReportModels, ThePageHasTheOpStudyAndARowAndSectionPerModel) {
   EXPECT_NE(eager.find(R"(href="examples/models/llama-prefill-eager/summary.md")"),
             std::string::npos)
       << eager;
-  EXPECT_NE(eager.find("<li>2 call(s) of unfused (2 x 16 heads, 512 queries x 512 keys"),
+  EXPECT_NE(eager.find("<li>2 call(s) of unfused (2 x 16 heads (4 KV), 512 queries x 512 keys"),
             std::string::npos);
-  EXPECT_NE(eager.find("<li>all of them: -172.4 µs per region (28.4 % of its 607.1 µs of GPU "
+  EXPECT_NE(eager.find("<li>all of them: -172.6 µs per region (28.4 % of its 607.1 µs of GPU "
                        "time)</li>"),
             std::string::npos);
 }
@@ -87,8 +87,8 @@ TEST(ReportModels, TextMarkdownAndHeadlineHaveALinePerModel) {
   ASSERT_EQ(text.exit_code, 0) << text.output;
   EXPECT_NE(text.output.find("\nThe models (bench --from-trace), per step:\n  llama-prefill-eager: "
                              "step 607.1 µs of GPU time (ProfilerStep#2, the typical of 2); "
-                             "attention 207.9 µs (34.2 % of it) on unfused; switch to sdpa-cudnn: "
-                             "-172.4 µs (28.4 %)\n    - 2 call(s) of unfused"),
+                             "attention 207.9 µs (34.2 % of it) on unfused; switch to sdpa-auto (cudnn): "
+                             "-172.6 µs (28.4 %)\n    - 2 call(s) of unfused"),
             std::string::npos)
       << text.output;
   auto md = report("examples/h200-study " + kModels + " --format md -o -");
