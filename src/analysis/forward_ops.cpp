@@ -18,11 +18,13 @@ void ForwardOps::index() const {
     if (!known) continue;
     const Point at{f.pid, f.tid, f.ts_ns};
     if (f.phase == 's')
-      starts_.emplace(f.id, at);
+      starts_.emplace_back(f.id, at);
     else if (f.phase == 'f')
       finishes_.emplace_back(at, f.id);
   }
   std::sort(finishes_.begin(), finishes_.end());
+  std::stable_sort(starts_.begin(), starts_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
 }
 
 HostEventId ForwardOps::forward_of(HostEventId backward) const {
@@ -33,8 +35,10 @@ HostEventId ForwardOps::forward_of(HostEventId backward) const {
   if (it == finishes_.end() || std::get<0>(it->first) != b.pid || std::get<1>(it->first) != b.tid ||
       std::get<2>(it->first) > b.end_ns())
     return kNoId;
-  const auto start = starts_.find(it->second);
-  if (start == starts_.end()) return kNoId;
+  const auto start =
+      std::lower_bound(starts_.begin(), starts_.end(), it->second,
+                       [](const std::pair<int64_t, Point>& s, int64_t id) { return s.first < id; });
+  if (start == starts_.end() || start->first != it->second) return kNoId;
   // Host events are sorted by thread, then start: the forward op is among those that start at
   // the flow's start on its thread.
   const auto& [pid, tid, ts] = start->second;

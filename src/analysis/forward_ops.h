@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <optional>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "model/trace.h"
@@ -33,7 +32,8 @@ class ForwardOps {
   // Built at the first question: most traces have no backward chain to ask about.
   mutable bool indexed_ = false;
   mutable std::vector<std::pair<Point, int64_t>> finishes_;  // by point: the flow id
-  mutable std::unordered_map<int64_t, Point> starts_;        // by flow id
+  // By flow id, the first of each id first: sorted once, not a node allocated per flow.
+  mutable std::vector<std::pair<int64_t, Point>> starts_;
 };
 
 }  // namespace attnprof

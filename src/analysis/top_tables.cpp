@@ -117,9 +117,12 @@ TopTablesMaker::TopTablesMaker(const Trace& trace, const RegionSet& set,
     if (top_op[e] >= 0) ++ops_under_start_[top_op[e] + 1];
   for (size_t e = 0; e < n; ++e) ops_under_start_[e + 1] += ops_under_start_[e];
   ops_under_.resize(ops_under_start_[n]);
-  std::vector<int32_t> fill(ops_under_start_.begin(), ops_under_start_.end() - 1);
+  // Each group's start serves as its cursor, which leaves it at the group's end, the next
+  // group's start: moved back by one place, the starts are whole again (no copy of them).
   for (size_t e = 0; e < n; ++e)
-    if (top_op[e] >= 0) ops_under_[fill[top_op[e]]++] = static_cast<int32_t>(e);
+    if (top_op[e] >= 0) ops_under_[ops_under_start_[top_op[e]]++] = static_cast<int32_t>(e);
+  for (size_t e = n; e > 0; --e) ops_under_start_[e] = ops_under_start_[e - 1];
+  ops_under_start_[0] = 0;
 
   for (size_t e = 0; e < n; ++e)
     if (is_module(e)) modules_.push_back(static_cast<int32_t>(e));
