@@ -42,7 +42,8 @@ TEST(ReportModels, ThePageHasTheOpStudyAndARowAndSectionPerModel) {
       between(r.output, R"(<section class="card" id="models">)", "</section>");
   ASSERT_FALSE(section.empty());
   // A row per model, in the order given: its step, attention's time and share, the backend, the
-  // switch. The eager prefill's unfused attention is 34.2 % of its step; cuDNN (through sdpa-auto) would save 28.4 %.
+  // switch. The eager prefill's unfused attention is 34.2 % of its step; cuDNN (through sdpa-auto)
+  // would save 28.4 %.
   EXPECT_NE(
       section.find(
           R"(<tr data-model="llama-prefill-eager"><td class="variant"><a href="#model-llama-prefill-eager">llama-prefill-eager</a></td><td class="num">607.1 µs</td><td>ProfilerStep#2, the typical of 2</td><td class="num">207.9 µs</td><td class="num">34.2 %</td><td>unfused</td><td>sdpa-auto (cudnn): -172.6 µs (28.4 %)</td></tr>)"),
@@ -85,11 +86,12 @@ TEST(ReportModels, AttentionShareAgreesWithAnalyzeOfTheTrace) {
 TEST(ReportModels, TextMarkdownAndHeadlineHaveALinePerModel) {
   auto text = report("examples/h200-study " + kModels + " --format text --wide -o -");
   ASSERT_EQ(text.exit_code, 0) << text.output;
-  EXPECT_NE(text.output.find("\nThe models (bench --from-trace), per step:\n  llama-prefill-eager: "
-                             "step 607.1 µs of GPU time (ProfilerStep#2, the typical of 2); "
-                             "attention 207.9 µs (34.2 % of it) on unfused; switch to sdpa-auto (cudnn): "
-                             "-172.6 µs (28.4 %)\n    - 2 call(s) of unfused"),
-            std::string::npos)
+  EXPECT_NE(
+      text.output.find("\nThe models (bench --from-trace), per step:\n  llama-prefill-eager: "
+                       "step 607.1 µs of GPU time (ProfilerStep#2, the typical of 2); "
+                       "attention 207.9 µs (34.2 % of it) on unfused; switch to sdpa-auto (cudnn): "
+                       "-172.6 µs (28.4 %)\n    - 2 call(s) of unfused"),
+      std::string::npos)
       << text.output;
   auto md = report("examples/h200-study " + kModels + " --format md -o -");
   ASSERT_EQ(md.exit_code, 0);

@@ -213,20 +213,26 @@ void TopTablesMaker::kernels_of(size_t r, RegionTables& out) {
       [](const KernelClassTotal& a, const KernelClassTotal& b) { return a.total_ns > b.total_ns; });
 }
 
-// The row of event `e`: its name, and with ops_by_shape_ its "Input Dims" text too.
-uint64_t TopTablesMaker::op_row_key(size_t e) {
-  const StringId name = trace_.host_events[HostEventId(e)].name;
-  uint32_t dims = 0;
-  const StringId inputs = trace_.host_events[HostEventId(e)].inputs();
-  if (ops_by_shape_ && inputs != StringPool::kEmpty) {
-    const auto fields = split_op_input_fields(trace_.op_input_texts.view(inputs));
-    if (fields && !fields->dims.empty()) {
-      auto [it, fresh] = dims_ids_.try_emplace(fields->dims, dims_texts_.size() + 1);
-      if (fresh) dims_texts_.push_back(fields->dims);
-      dims = it->second;
-    }
+uint32_t TopTablesMaker::dims_row_id(const HostEvent& op) {
+  const StringId inputs = op.inputs();
+  if (inputs == StringPool::kEmpty) return 0;
+  const auto fields = split_op_input_fields(trace_.op_input_texts.view(inputs));
+  if (!fields || fields->dims.empty()) return 0;
+  auto [it, fresh] = dims_ids_.try_emplace(fields->dims, dims_texts_.size() + 1);
+  if (fresh) dims_texts_.push_back(fields->dims);
+  return it->second;
+}
+
+const std::string& TopTablesMaker::roof_text(const GpuDatasheet& sheet,
+                                             std::optional<PeakPrecision> precision) {
+  const int key = precision ? static_cast<int>(*precision) : -1;
+  auto [it, fresh] = roof_texts_.try_emplace({&sheet, key});
+  if (fresh) {
+    it->second = precision ? fmt::format("{} dense {:g} TFLOP/s", precision_name(*precision),
+                                         sheet.tflops(*precision))
+                           : fmt::format("memory {:.0f} GB/s", sheet.memory_gb_per_s);
   }
-  return uint64_t{name} << 32 | dims;
+  return it->second;
 }
 
 const std::optional<OpCost>& TopTablesMaker::cost_of(size_t e) {
@@ -332,12 +338,11 @@ void TopTablesMaker::op_costs_of(size_t r, std::vector<std::pair<int32_t, int64_
     const std::optional<double> rate = row.achieved_per_s();
     if (!rate) continue;
     if (row.memory_bound) {
-      row.roof = fmt::format("memory {:.0f} GB/s", sheet->memory_gb_per_s);
+      row.roof = roof_text(*sheet, std::nullopt);
       row.roof_pct = 100.0 * *rate / (sheet->memory_gb_per_s * 1e9);
     } else if (precision[i] && sheet->tflops(*precision[i]) > 0) {
-      const double peak = sheet->tflops(*precision[i]);
-      row.roof = fmt::format("{} dense {:g} TFLOP/s", precision_name(*precision[i]), peak);
-      row.roof_pct = 100.0 * *rate / (peak * 1e12);
+      row.roof = roof_text(*sheet, precision[i]);
+      row.roof_pct = 100.0 * *rate / (sheet->tflops(*precision[i]) * 1e12);
     }
   }
 }

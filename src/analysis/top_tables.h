@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/gpu_datasheet.h"
 #include "analysis/op_cost.h"
 #include "analysis/regions.h"
 #include "attnprof/top_tables.h"
@@ -40,7 +41,14 @@ class TopTablesMaker {
   void ops_of(size_t r, RegionTables& out);
   void op_costs_of(size_t r, std::vector<std::pair<int32_t, int64_t>>& launches,
                    const std::unordered_map<uint64_t, size_t>& row_of, RegionTables& out);
-  uint64_t op_row_key(size_t e);
+  // The row of event `e`: its name, and with ops_by_shape_ its "Input Dims" text too.
+  uint64_t op_row_key(size_t e) {
+    const HostEvent& op = trace_.host_events[HostEventId(e)];
+    return uint64_t{op.name} << 32 | (ops_by_shape_ ? dims_row_id(op) : 0);
+  }
+  uint32_t dims_row_id(const HostEvent& op);
+  // "bf16 dense 989.4 TFLOP/s", "memory 4800 GB/s": the same few for every row of every region.
+  const std::string& roof_text(const GpuDatasheet& sheet, std::optional<PeakPrecision> precision);
   const std::optional<OpCost>& cost_of(size_t e);
   void modules_of(size_t r, RegionTables& out) const;
   // The module calls (modules_) of the region's process that start in its span.
@@ -69,7 +77,8 @@ class TopTablesMaker {
   // The cost of each (name, inputs text) met, and the id of each distinct "Input Dims" text.
   std::unordered_map<uint64_t, std::optional<OpCost>> costs_;
   std::unordered_map<std::string_view, uint32_t> dims_ids_;
-  std::vector<std::string_view> dims_texts_;  // by dims id - 1
+  std::vector<std::string_view> dims_texts_;                               // by dims id - 1
+  std::map<std::pair<const GpuDatasheet*, int>, std::string> roof_texts_;  // -1: memory
   // nn.Module events, sorted by (pid, start).
   std::vector<int32_t> modules_;
   // Per name id: is it an nn.Module event's name.
