@@ -19,9 +19,10 @@ std::string json_string(std::string_view s) {
 // plain text of every length: the plain text is copied around it, and it is written as it is
 // alone.
 TEST(JsonString, EveryEscapeIsFoundAtEveryOffsetInAWord) {
-  const std::string specials[] = {"\"", "\\", "\n", "\r", "\t", std::string(1, '\0'), "\x01",
-                                  "\x1f", "\x7f", "\xc3\xa9", "\xe2\x82\xac", "\xc2\x85",
-                                  "\xff", "\x80"};
+  const std::string specials[] = {
+      "\"",   "\\",   "\n",   "\r",       "\t",           std::string(1, '\0'),
+      "\x01", "\x1f", "\x7f", "\xc3\xa9", "\xe2\x82\xac", "\xc2\x85",
+      "\xff", "\x80"};
   for (const std::string& special : specials) {
     const std::string alone = json_string(special);
     const std::string escaped = alone.substr(1, alone.size() - 2);
