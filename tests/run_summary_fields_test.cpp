@@ -3,6 +3,7 @@
 // again by the core's writer (which the bench calls), and must be the file byte for byte: a key
 // the tables do not declare, a number spelled otherwise or a key out of order fails.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
@@ -120,6 +121,40 @@ TEST(RunSummaryFields, ProblemsOfOlderFilesTakeTheirFallbacks) {
   EXPECT_EQ(d.q_seq, 1);
   EXPECT_LT(d.kv_heads, d.heads);
   EXPECT_EQ(decode->l2_bytes, 62914560);
+}
+
+// A summary.json that is not JSON is refused with the byte where it goes wrong (the DOM parser
+// says what, the on-demand parser where): a shipped file with a comma dropped, an atom misspelt,
+// and one cut inside a nested object.
+TEST(RunSummaryFields, MalformedJsonIsRefusedWithItsByteOffset) {
+  const std::string shipped =
+      file_bytes(std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study/decode/summary.json");
+  const fs::path dir = fs::temp_directory_path() / "attnprof_malformed_summary";
+  fs::create_directories(dir);
+  const std::string path = (dir / "summary.json").string();
+  auto message_for = [&](const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+    Result<RunSummary> run = read_run_summary(path);
+    EXPECT_FALSE(run.ok());
+    return run.ok() ? std::string() : run.error().message;
+  };
+  // The first comma after a value, dropped: the next key is out of place.
+  const size_t comma = shipped.find(",\n");
+  ASSERT_NE(comma, std::string::npos);
+  std::string dropped = shipped;
+  dropped.erase(comma, 1);
+  const size_t next_key = dropped.find('"', comma);
+  EXPECT_EQ(message_for(dropped),
+            fmt::format("{}: not valid JSON at byte {} (The JSON document has an improper "
+                        "structure: missing or superfluous commas, braces, missing keys, etc.)",
+                        path, next_key));
+  EXPECT_EQ(message_for(R"({"schemaVersion": 2, "tool": tru})"),
+            path +
+                ": not valid JSON at byte 29 (Problem while parsing an atom starting with the "
+                "letter 't')");
+  EXPECT_NE(message_for(R"({"a": {"b": [1, {"c": 2 "d": 3}]}})").find("not valid JSON at byte 24 "),
+            std::string::npos);
+  fs::remove_all(dir);
 }
 
 }  // namespace

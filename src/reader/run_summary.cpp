@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <string_view>
 
@@ -399,15 +400,76 @@ std::string variant_label(const RunVariant& v) {
   return v.chosen_backend.empty() ? v.variant : v.variant + " (" + v.chosen_backend + ")";
 }
 
+namespace {
+
+// Visits every value under `v`, as a reader that reads the whole document would: the on-demand
+// parser stops at the first token that is out of place.
+simdjson::error_code visit_all(simdjson::ondemand::value v) {
+  simdjson::ondemand::json_type type;
+  if (auto error = v.type().get(type)) return error;
+  switch (type) {
+    case simdjson::ondemand::json_type::object: {
+      simdjson::ondemand::object object;
+      if (auto error = v.get_object().get(object)) return error;
+      for (auto field : object) {
+        simdjson::ondemand::value inner;
+        if (auto error = field.value().get(inner)) return error;
+        if (auto error = visit_all(inner)) return error;
+      }
+      return simdjson::SUCCESS;
+    }
+    case simdjson::ondemand::json_type::array: {
+      simdjson::ondemand::array array;
+      if (auto error = v.get_array().get(array)) return error;
+      for (auto element : array) {
+        simdjson::ondemand::value inner;
+        if (auto error = element.get(inner)) return error;
+        if (auto error = visit_all(inner)) return error;
+      }
+      return simdjson::SUCCESS;
+    }
+    case simdjson::ondemand::json_type::string:
+      return v.get_string().error();
+    case simdjson::ondemand::json_type::number:
+      return v.get_number().error();
+    case simdjson::ondemand::json_type::boolean:
+      return v.get_bool().error();
+    case simdjson::ondemand::json_type::null:
+      return v.is_null().error();
+  }
+  return simdjson::SUCCESS;
+}
+
+// Where a document that the DOM parser refused goes wrong: the DOM parser says what is wrong but
+// not where, so the on-demand parser walks it again and tells the byte it stopped at. Nothing
+// when it cannot tell (an error found before any token is read, such as bytes that are not UTF-8).
+std::optional<uint64_t> malformed_json_offset(const simdjson::padded_string& json) {
+  simdjson::ondemand::parser parser;
+  simdjson::ondemand::document doc;
+  if (parser.iterate(json).get(doc)) return std::nullopt;
+  simdjson::ondemand::value top;
+  simdjson::error_code error = doc.get_value().get(top);
+  if (!error) error = visit_all(top);
+  const char* at = nullptr;
+  if (!error || doc.current_location().get(at)) return std::nullopt;
+  return static_cast<uint64_t>(at - json.data());
+}
+
+}  // namespace
+
 Result<RunSummary> read_run_summary(const std::string& path, uint64_t max_bytes) {
   Result<std::string> bytes = read_side_file(path, max_bytes, "bench summary");
   if (!bytes) return bytes.take_error();
+  const simdjson::padded_string json(*bytes);
   simdjson::dom::parser parser;
   element doc;
-  if (auto error = parser.parse(simdjson::padded_string(*bytes)).get(doc);
-      error != simdjson::SUCCESS)
+  if (auto error = parser.parse(json).get(doc); error != simdjson::SUCCESS) {
+    if (const std::optional<uint64_t> offset = malformed_json_offset(json))
+      return make_error(ErrorKind::kMalformed, "{}: not valid JSON at byte {} ({})", path, *offset,
+                        simdjson::error_message(error));
     return make_error(ErrorKind::kMalformed, "{}: not valid JSON ({})", path,
                       simdjson::error_message(error));
+  }
   object top;
   if (doc.get_object().get(top) != simdjson::SUCCESS)
     return make_error(ErrorKind::kMalformed,
