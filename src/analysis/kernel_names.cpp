@@ -200,4 +200,10 @@ std::string memcpy_kind(std::string_view name) {
   return std::string(rest.substr(0, rest.find(' ')));
 }
 
+const std::string& KernelShortNames::of(const StringPool& strings, StringId name) {
+  auto [it, fresh] = names_.try_emplace(name);
+  if (fresh) it->second = short_kernel_name(strings.view(name));
+  return it->second;
+}
+
 }  // namespace attnprof

@@ -27,12 +27,6 @@ double median_of(const std::vector<int64_t>& sorted) {
 
 }  // namespace
 
-const std::string& KernelShortNames::of(const Trace& trace, StringId name) {
-  auto [it, fresh] = names_.try_emplace(name);
-  if (fresh) it->second = short_kernel_name(trace.strings.view(name));
-  return it->second;
-}
-
 LaunchDelays launch_delays(const Trace& trace, const std::vector<GpuActivityId>& ids,
                            int64_t region_start, KernelShortNames& names) {
   LaunchDelays out;
@@ -67,7 +61,7 @@ LaunchDelays launch_delays(const Trace& trace, const std::vector<GpuActivityId>&
     const GpuActivity& a = trace.gpu_activities[id];
     const std::string_view name = trace.strings.view(a.name);
     LaunchDelay d;
-    d.kernel = a.kind == GpuKind::kKernel ? names.of(trace, a.name) : std::string(name);
+    d.kernel = a.kind == GpuKind::kKernel ? names.of(trace.strings, a.name) : std::string(name);
     d.stream = a.stream;
     d.start_ns = a.start_ns - region_start;
     d.launch_to_start_ns = delays[i].first;

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "analysis/text_match.h"
+#include "model/sorted_runs.h"
 
 namespace attnprof {
 
@@ -101,32 +102,11 @@ bool point_before(const Point& a, const Point& b) {
 }
 
 // Points arrive as a few sorted runs (a thread's top-level ops in table order, a stream's
-// launches), so the runs are merged, a linear pass each, rather than sorted whole: the sort was
-// 2 % of analyze's instructions on a 216 MB step trace (docs/PERFORMANCE.md). Many runs are sorted.
-// Either way the order is the same: no two points share an index.
+// launches), so the runs are merged rather than the whole sorted: the sort was 2 % of analyze's
+// instructions on a 216 MB step trace (docs/PERFORMANCE.md). No two points share an index, so the
+// order is the one a full sort gives.
 void sort_points(std::vector<Point>& points) {
-  constexpr size_t kMostRunsMerged = 64;
-  std::vector<size_t> runs{0};
-  for (size_t i = 1; i < points.size(); ++i) {
-    if (!point_before(points[i], points[i - 1])) continue;
-    if (runs.size() == kMostRunsMerged) {
-      std::sort(points.begin(), points.end(), point_before);
-      return;
-    }
-    runs.push_back(i);
-  }
-  runs.push_back(points.size());
-  while (runs.size() > 2) {  // neighbouring runs merged in pairs, halving their count
-    std::vector<size_t> merged{0};
-    for (size_t r = 0; r + 2 < runs.size(); r += 2) {
-      std::inplace_merge(points.begin() + static_cast<ptrdiff_t>(runs[r]),
-                         points.begin() + static_cast<ptrdiff_t>(runs[r + 1]),
-                         points.begin() + static_cast<ptrdiff_t>(runs[r + 2]), point_before);
-      merged.push_back(runs[r + 2]);
-    }
-    if (runs.size() % 2 == 0) merged.push_back(runs.back());  // an odd run out, kept as it is
-    runs = std::move(merged);
-  }
+  stable_sort_runs(points.begin(), points.end(), point_before);
 }
 
 // [first, last) of `sorted` (sort_points): the points of process `pid` (none: those without one)

@@ -98,15 +98,16 @@ class RowMaker {
     });
   }
   const std::string& short_name(const GpuActivity& a) {
+    if (a.kind == GpuKind::kKernel) return kernel_names_.of(trace_.strings, a.name);
     auto it = short_names_.find(a.name);
     if (it != short_names_.end()) return it->second;
     std::string_view full = trace_.strings.view(a.name);
-    std::string s = a.kind == GpuKind::kKernel ? short_kernel_name(full)
-                                               : std::string(full.substr(0, full.find(" (")));
-    return short_names_.emplace(a.name, std::move(s)).first->second;
+    return short_names_.emplace(a.name, std::string(full.substr(0, full.find(" (")))).first->second;
   }
 
  public:
+  // The kernels' short names, for the launch delays too: each name is folded once.
+  KernelShortNames& kernel_names() { return kernel_names_; }
   KernelClass activity_class(GpuActivityId id) {
     const GpuActivity& a = trace_.gpu_activities[id];
     if (a.kind == GpuKind::kMemcpy) return KernelClass::kCopy;
@@ -121,8 +122,9 @@ class RowMaker {
  private:
   const Trace& trace_;
   std::vector<HostEventId> region_ops_;  // sorted
-  std::unordered_map<StringId, std::string> short_names_;
-  std::unordered_map<StringId, KernelClass> classes_;  // kernels only
+  KernelShortNames kernel_names_;
+  std::unordered_map<StringId, std::string> short_names_;  // of copies and memsets
+  std::unordered_map<StringId, KernelClass> classes_;      // kernels only
   HostTreeFacts<HostEventId> chain_op_at_or_above_{trace_, kNoId};
 };
 
@@ -307,7 +309,6 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   RowMaker rows(trace, set);
   const std::vector<uint8_t> class_of = classes_of_activities(trace, rows);
   std::vector<RegionSummary> of_set(members.sets.size());
-  KernelShortNames short_names;
   std::vector<int64_t> last_op_end(members.sets.size(), std::numeric_limits<int64_t>::min());
   for (size_t m = 0; m < members.sets.size(); ++m) {
     const MemberSet& held = members.sets[m];
@@ -335,7 +336,8 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     // Classes and breakdowns before the findings start, so that the findings can read them.
     s.breakdown = breakdown_of(trace, held.activities, class_of);
     s.idle_by_stream = idle_of(trace, held.activities);
-    s.launch_delays = launch_delays(trace, held.activities, /*region_start=*/0, short_names);
+    s.launch_delays =
+        launch_delays(trace, held.activities, /*region_start=*/0, rows.kernel_names());
     s.queues = stream_queues(trace, held.activities);
     for (GpuActivityId id : held.activities)
       if (class_of[id.index()] == static_cast<uint8_t>(KernelClass::kCommunication))

@@ -48,10 +48,7 @@ const kernel_traits::KernelNameTraits& FindingContext::kernel(GpuActivityId id) 
 }
 
 const std::string& FindingContext::short_name(GpuActivityId id) const {
-  const StringId name = activity(id).name;
-  auto [it, fresh] = short_names_.try_emplace(name);
-  if (fresh) it->second = short_kernel_name(trace.strings.view(name));
-  return it->second;
+  return short_names_.of(trace.strings, activity(id).name);
 }
 
 const std::vector<AttentionOp>& FindingContext::set_attention_ops(size_t set) const {

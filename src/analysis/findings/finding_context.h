@@ -17,6 +17,7 @@
 #include "analysis/findings/attention_op.h"
 #include "analysis/findings/kernel_traits.h"
 #include "analysis/host_tree_facts.h"
+#include "analysis/kernel_names.h"
 #include "analysis/regions.h"
 #include "attnprof/analysis.h"
 #include "attnprof/findings.h"
@@ -94,7 +95,7 @@ struct FindingContext {
   // By name id: a trace repeats a few hundred kernel names over its activities.
   mutable std::vector<kernel_traits::KernelNameTraits> kernel_traits_;
   mutable std::vector<bool> kernel_traits_known_;
-  mutable std::unordered_map<StringId, std::string> short_names_;               // by name id
+  mutable KernelShortNames short_names_;
   mutable std::optional<std::vector<std::vector<AttentionOp>>> attention_ops_;  // by set
   std::vector<size_t> first_region_, regions_of_set_;                           // by set
   mutable HostTreeFacts<HostEventId> top_level_op_{trace, kNoId};
