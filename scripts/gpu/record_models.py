@@ -14,7 +14,9 @@ for batch 2 after a 512-token prompt, a DynamicCache).
 Each trace: torch.profiler with schedule(wait=1, warmup=1, active=2), on_trace_ready,
 record_shapes and with_stack, so it holds ProfilerStep#2 and #3 and the nn.Module events (--active
 1: ProfilerStep#2 alone); written
-OUTDIR/MODEL-WORKLOAD-IMPL.json.gz. OUTDIR/step_times.json holds the median of 10 unprofiled
+OUTDIR/MODEL-WORKLOAD-IMPL[-fp32][-memory].json.gz: --dtype float32 builds the model in fp32 (the
+pair of one model in two dtypes that `diff` is tested on), --profile-memory adds profile_memory=True
+(every allocation and free as a [memory] event, for the memory analysis). OUTDIR/step_times.json holds the median of 10 unprofiled
 steps (CUDA events, after 3 warm-up steps) per model x workload x implementation;
 OUTDIR/status.json what became of each recording. scripts/gpu/record-models.sh runs this.
 """
@@ -43,11 +45,14 @@ def config(model):
     raise ValueError(model)
 
 
-def build(model, impl):
+DTYPES = {"bfloat16": torch.bfloat16, "float32": torch.float32}
+
+
+def build(model, impl, dtype):
     from transformers import AutoModelForCausalLM
     torch.manual_seed(0)
     return AutoModelForCausalLM.from_config(config(model), attn_implementation=impl,
-                                            dtype=torch.bfloat16).cuda()
+                                            dtype=DTYPES[dtype]).cuda()
 
 
 def tokens(shape, vocab=4096):
@@ -96,27 +101,28 @@ def decode_step(net):
 STEPS = {"train": train_step, "prefill": prefill_step, "decode": decode_step}
 
 
-def profile_steps(step, out_dir, name, active):
+def profile_steps(step, out_dir, name, active, profile_memory):
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
                  schedule=schedule(wait=1, warmup=1, active=active, repeat=1),
                  on_trace_ready=lambda p: save_trace(p, out_dir, name),
-                 record_shapes=True, with_stack=True) as prof:
+                 record_shapes=True, with_stack=True, profile_memory=profile_memory) as prof:
         for _ in range(2 + active):
             step()
             torch.cuda.synchronize()
             prof.step()
 
 
-def record(out_dir, row, model, impl, workload, active):
+def record(out_dir, row, model, impl, workload, args):
     try:
-        net = build(model, impl)
+        net = build(model, impl, args.dtype)
     except Exception as e:  # an implementation this machine lacks is a row, not a failure
         row.update(status="unavailable", error=error_text(e))
         print(f"{model} {impl}: unavailable: {row['error']}", flush=True)
         return
     step = STEPS[workload](net)
     row.update(median_ms(step))
-    profile_steps(step, out_dir, f"{model}-{workload}-{impl}", active)
+    profile_steps(step, out_dir, trace_name(f"{model}-{workload}-{impl}", args), args.active,
+                  args.profile_memory)
     row["status"] = "ok"
     print(f"{model} {workload} {impl}: median {row['median_ms']} ms", flush=True)
 
@@ -128,6 +134,10 @@ def main():
     parser.add_argument("--only", nargs="*", help="MODEL-WORKLOAD-IMPL names to record")
     parser.add_argument("--active", type=int, default=2,
                         help="profiled steps (a flex_attention step writes ~8 MB of JSON)")
+    parser.add_argument("--dtype", choices=sorted(DTYPES), default="bfloat16",
+                        help="the weights' and activations' type (default bfloat16)")
+    parser.add_argument("--profile-memory", action="store_true",
+                        help="record every allocation and free ([memory] events)")
     args = parser.parse_args()
     os.makedirs(args.out_dir, exist_ok=True)
     import transformers
@@ -146,16 +156,21 @@ def main():
                 row = {"model": model, "workload": workload, "implementation": impl,
                        "status": "failed"}
                 rows.append(row)
-                runs.run(name, budget, record, args.out_dir, row, model, impl, workload,
-                         args.active)
+                runs.run(name, budget, record, args.out_dir, row, model, impl, workload, args)
                 if runs.status[-1]["status"] != "ok":
                     row["status"] = runs.status[-1]["status"]
                     row["error"] = runs.status[-1].get("error", "")
-    write_step_times(args.out_dir, rows)
+    write_step_times(args.out_dir, rows, args.dtype)
     runs.write(os.path.join(args.out_dir, "status.json"))
 
 
-def write_step_times(out_dir, rows):
+def trace_name(name, args):
+    """The trace's file name: the defaults keep the names tests/data/models ships."""
+    return name + ("-fp32" if args.dtype == "float32" else "") + (
+        "-memory" if args.profile_memory else "")
+
+
+def write_step_times(out_dir, rows, dtype):
     import json
     import transformers
     table = {
@@ -164,7 +179,7 @@ def write_step_times(out_dir, rows):
         "cuda": torch.version.cuda, "transformers": transformers.__version__,
         "problem": {"batch": BATCH, "tokens": SEQ, "layers": 2, "hidden": 1024, "heads": 16,
                     "kv_heads": {"llama": 4, "mistral": 8}, "head_dim": 64, "vocab": 4096,
-                    "dtype": "bfloat16", "mistral_sliding_window": 256,
+                    "dtype": dtype, "mistral_sliding_window": 256,
                     "decode": "one token a step after a 512-token prompt, DynamicCache"},
         "rows": rows,
     }
