@@ -51,16 +51,21 @@ std::vector<std::string> subcommand_names(const CLI::App& app, bool visible_only
   return names;
 }
 
+// The subcommand typed, the first word that is no flag; null when there is none.
+CLI::App* typed_subcommand(CLI::App& app, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (argv[i][0] == '-') continue;
+    for (CLI::App* candidate : app.get_subcommands([](const CLI::App*) { return true; }))
+      if (candidate->get_name() == argv[i]) return candidate;
+    return nullptr;
+  }
+  return nullptr;
+}
+
 // After a parse error: a flag of the subcommand that is not one, and the one it was likely meant
 // to be ("--regoin" -> "--region").
 std::string flag_suggestion(CLI::App& app, int argc, char** argv) {
-  CLI::App* sub = nullptr;
-  for (int i = 1; i < argc && !sub; ++i) {
-    if (argv[i][0] == '-') continue;
-    for (CLI::App* candidate : app.get_subcommands([](const CLI::App*) { return true; }))
-      if (candidate->get_name() == argv[i]) sub = candidate;
-    break;
-  }
+  CLI::App* sub = typed_subcommand(app, argc, argv);
   if (!sub) return {};
   std::vector<std::string> flags;
   for (const CLI::Option* option : sub->get_options())
@@ -177,11 +182,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success&) {
     return 0;
   } catch (const CLI::ParseError& e) {
-    attnprof::cli::print_error(e.what());
+    // One line: the flag that was likely meant, or else CLI11's words and where the help is.
     if (std::string hint = flag_suggestion(app, argc, argv); !hint.empty())
       attnprof::cli::print_error(hint);
     else
-      std::fprintf(stderr, "Run with --help for more information.\n");
+      attnprof::cli::print_error(std::string(e.what()) + " (attnprof " + [&] {
+        const CLI::App* sub = typed_subcommand(app, argc, argv);
+        return sub ? sub->get_name() + " " : std::string();
+      }() + "--help)");
     return 2;
   }
   return exit_code;
