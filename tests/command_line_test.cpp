@@ -47,7 +47,8 @@ TEST(CommandLine, DidYouMean) {
   EXPECT_EQ(flag.exit_code, 2);
   EXPECT_NE(flag.output.find("did you mean '--region'?"), std::string::npos) << flag.output;
   // One line: the suggestion, without CLI11's own line before it.
-  EXPECT_EQ(flag.output, "attnprof: '--regoin' is not a flag of analyze; did you mean '--region'?\n");
+  EXPECT_EQ(flag.output,
+            "attnprof: '--regoin' is not a flag of analyze; did you mean '--region'?\n");
   // No flag near it: CLI11's words and where the help is, on one line too.
   auto unknown = run_cli("analyze --frobnicate-everything " + fixture("study_naive.json.gz"));
   EXPECT_EQ(unknown.exit_code, 2);

@@ -88,13 +88,17 @@ def commands_and_outputs(block):
     if block.marker is not None:
         return [(block.marker, block.lines)]
     pairs = []
+    continued = False  # the command's last line ended in a backslash
     for line in block.lines:
-        if line.startswith("$ "):
+        if continued:
+            pairs[-1] = (pairs[-1][0] + "\n" + line, [])
+        elif line.startswith("$ "):
             pairs.append((line[2:], []))
         elif pairs:
             pairs[-1][1].append(line)
         else:
             return None
+        continued = line.endswith("\\") and not pairs[-1][1]
     return pairs
 
 
@@ -147,7 +151,7 @@ def main():
             for command, expected in pairs:
                 got = run(command, tmp, bin_dir)
                 if block.marker is None:
-                    fresh.append("$ " + command)
+                    fresh.extend(("$ " + command).split("\n"))
                 fresh.extend(got)
                 if not matches(expected, got):
                     stale = True

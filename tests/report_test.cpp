@@ -799,7 +799,7 @@ TEST(ReportCli, WritesHtmlAndMarkdownAndRefusesBadInputWithOneLine) {
 
   for (const std::string& bad :
        {"report /nonexistent/folder -o " + out.path(),  // nothing there
-        "report " + out.dir() + " -o " + out.path(),  // neither summary.json nor a trace
+        "report " + out.dir() + " -o " + out.path(),    // neither summary.json nor a trace
         "report " + kStudy + " " + testing::fixture("study_naive.json.gz") + " -o " + out.path(),
         "report " + kStudy + " -o /nonexistent/dir/report.html"}) {  // cannot write
     auto r = testing::run_cli(bad);

@@ -1,6 +1,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <string>
@@ -144,9 +145,12 @@ int main(int argc, char** argv) {
     sub->footer(footer);
   }
 #ifndef ATTNPROF_HAVE_BENCH
-  // Any flag of the real bench (`bench --seq 1024`) would be refused as unexpected before the
-  // command could say what is missing: say it first.
-  for (int i = 1; i < argc; ++i) {
+  // `bench` with any flags but a request for its help: a mistake in them would be reported
+  // before what is missing, so say what is missing first.
+  const bool wants_help = std::any_of(argv + 1, argv + argc, [](const char* arg) {
+    return std::string_view(arg) == "--help" || std::string_view(arg) == "-h";
+  });
+  for (int i = 1; i < argc && !wants_help; ++i) {
     const std::string_view arg = argv[i];
     if (arg.empty() || arg[0] == '-') continue;
     if (arg == "bench") return attnprof::cli::bench_unavailable();

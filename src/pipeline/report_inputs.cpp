@@ -407,8 +407,7 @@ Result<ReportData> load_report(const std::vector<std::string>& inputs,
       folders.emplace_back(p, p / "summary.json");
     } else if (p.filename() == "summary.json") {
       folders.emplace_back(p.parent_path().empty() ? fs::path(".") : p.parent_path(), p);
-      if (!is_file(p))
-        return make_error(ErrorKind::kUsage, "{}: no such summary.json", input);
+      if (!is_file(p)) return make_error(ErrorKind::kUsage, "{}: no such summary.json", input);
     } else {
       traces.push_back(input);
     }
