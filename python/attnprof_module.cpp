@@ -711,5 +711,6 @@ PYBIND11_MODULE(_attnprof, m) {
   m.def("expand", &attnprof::python::expand, py::arg("paths"),
         "Files, and each folder's traces in natural order, as `attnprof analyze DIR` reads them");
   m.attr("summary_version") = attnprof::kTraceSummaryVersion;
+  m.attr("__version__") = ATTNPROF_VERSION;
   attnprof::python::add_command_bindings(m);
 }

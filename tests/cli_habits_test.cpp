@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -328,15 +330,28 @@ TEST(CliHabits, AWordThatIsNoCommandListsEveryCommand) {
 }
 
 TEST(CliHabits, BenchWithoutLibTorchSaysSoForAnyFlag) {
-  if (run_cli("bench --help").output.find("--variants") != std::string::npos)
+  if (run_cli("--version").output.find("\nLibTorch ") != std::string::npos)
     GTEST_SKIP() << "this build has the bench (LibTorch was found)";
-  for (const std::string args : {"", " --seq 1024", " --variants naive --out x", " --help"}) {
+  for (const std::string args : {"", " --seq 1024", " --variants naive --out x", " --sq 1"}) {
     const auto r = run_cli("bench" + args);
     EXPECT_EQ(r.exit_code, 2) << args;
-    EXPECT_NE(r.output.find("this build has no GPU bench: LibTorch was not found"),
-              std::string::npos)
+    EXPECT_EQ(r.output.rfind("attnprof: this build has no GPU bench: LibTorch was not found", 0),
+              0u)
         << args << ": " << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << args << ": " << r.output;
   }
+}
+
+// Its help lists the bench's flags in every build, under the line that says how to get it.
+TEST(CliHabits, BenchHelpShowsTheFlagsWithoutLibTorch) {
+  for (const std::string args : {"bench --help", "bench -h", "bench --seq 1024 --help"}) {
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 0) << args << ": " << r.output;
+    for (const char* flag : {"--variants", "--seq", "--head-dim", "--from-trace", "--sweep"})
+      EXPECT_NE(r.output.find(flag), std::string::npos) << args << ": " << flag;
+  }
+  if (run_cli("--version").output.find("\nLibTorch ") == std::string::npos)
+    EXPECT_NE(run_cli("bench --help").output.find("CMAKE_PREFIX_PATH"), std::string::npos);
 }
 
 TEST(CliHabits, BashCompletionKnowsEveryCommandFlagAndFormat) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "cli/limit_options.h"
@@ -45,6 +46,14 @@ TEST(CommandLine, DidYouMean) {
   auto flag = run_cli("analyze --regoin forward " + fixture("study_naive.json.gz"));
   EXPECT_EQ(flag.exit_code, 2);
   EXPECT_NE(flag.output.find("did you mean '--region'?"), std::string::npos) << flag.output;
+  // One line: the suggestion, without CLI11's own line before it.
+  EXPECT_EQ(flag.output,
+            "attnprof: '--regoin' is not a flag of analyze; did you mean '--region'?\n");
+  // No flag near it: CLI11's words and where the help is, on one line too.
+  auto unknown = run_cli("analyze --frobnicate-everything " + fixture("study_naive.json.gz"));
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_EQ(std::count(unknown.output.begin(), unknown.output.end(), '\n'), 1) << unknown.output;
+  EXPECT_NE(unknown.output.find("(attnprof analyze --help)"), std::string::npos) << unknown.output;
   auto far = run_cli("frobnicate");
   EXPECT_EQ(far.exit_code, 2);
   EXPECT_NE(far.output.find("the commands: analyze, diff, check, report"), std::string::npos)

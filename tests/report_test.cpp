@@ -799,8 +799,7 @@ TEST(ReportCli, WritesHtmlAndMarkdownAndRefusesBadInputWithOneLine) {
 
   for (const std::string& bad :
        {"report /nonexistent/folder -o " + out.path(),  // nothing there
-        "report " + std::string(ATTNPROF_TEST_DATA) + " -o " +
-            out.path(),  // a folder without summary.json
+        "report " + out.dir() + " -o " + out.path(),    // neither summary.json nor a trace
         "report " + kStudy + " " + testing::fixture("study_naive.json.gz") + " -o " + out.path(),
         "report " + kStudy + " -o /nonexistent/dir/report.html"}) {  // cannot write
     auto r = testing::run_cli(bad);
@@ -811,6 +810,18 @@ TEST(ReportCli, WritesHtmlAndMarkdownAndRefusesBadInputWithOneLine) {
   const auto plain = testing::run_cli("report " + kStudy);
   EXPECT_EQ(plain.exit_code, 0);
   EXPECT_EQ(plain.output.rfind("attnprof study: NVIDIA H200", 0), 0u) << plain.output;
+}
+
+// A folder without a summary.json stands for its traces, as for `analyze DIR`.
+TEST(ReportCli, AFolderOfTracesIsReportedAsItsTraces) {
+  const std::string ranks = std::string(ATTNPROF_TEST_DATA) + "/ranks";
+  const auto folder = testing::run_cli("report --format md " + ranks + " -o -");
+  ASSERT_EQ(folder.exit_code, 0) << folder.output;
+  const auto files = testing::run_cli("report --format md " + ranks + "/ddp_rank0.json.gz " +
+                                      ranks + "/ddp_rank1.json.gz -o -");
+  ASSERT_EQ(files.exit_code, 0) << files.output;
+  EXPECT_EQ(folder.output, files.output);
+  EXPECT_NE(folder.output.find("ddp_rank1"), std::string::npos) << folder.output;
 }
 
 // The table as text is the bench's table.txt, read back from summary.json: for the shipped study

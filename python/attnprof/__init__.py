@@ -50,6 +50,9 @@ except ImportError as error:  # the compiled half is missing or built for anothe
         f"attnprof_python` and put build/release/python on PYTHONPATH, or install the module "
         f"(README.md, 'From Python')") from error
 
+# The project's version, as `attnprof --version` prints it and pip installs it.
+__version__ = _attnprof.__version__
+
 __all__ = ["Traces", "TraceReadError", "Diff", "Check", "read", "analyze", "summarize", "merge",
            "diff", "check", "report"]
 

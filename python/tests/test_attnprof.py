@@ -315,3 +315,9 @@ def test_attention_calls_unknown_shapes_are_nan_and_none():
     assert calls["heads"].isna().all()
     assert calls["flops"].isna().all()
     assert all(c is None for c in calls["causal"])
+
+
+def test_version_is_the_cli_version():
+    first = subprocess.run([CLI, "--version"], check=True, capture_output=True,
+                           text=True).stdout.splitlines()[0]
+    assert first.split()[:2] == ["attnprof", attnprof.__version__]

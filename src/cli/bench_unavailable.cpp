@@ -1,24 +1,35 @@
-// `attnprof bench` in a build without LibTorch: one line saying how to get it.
+// `attnprof bench` in a build without LibTorch: its --help lists the bench's flags, under the line
+// that says how to build it; run, it says that line alone.
 
 #include <cstdio>
+#include <memory>
+#include <string>
 
+#include "attnprof_bench/bench_flags.h"
 #include "cli/commands.h"
 
 namespace attnprof::cli {
 
+namespace {
+
+constexpr const char* kHowToBuild =
+    "this build has no GPU bench: LibTorch was not found at configure time; on a machine with "
+    "PyTorch and CUDA, rebuild with -DCMAKE_PREFIX_PATH=\"$(python3 -c 'import torch; "
+    "print(torch.utils.cmake_prefix_path)')\" (see bench/README.md)";
+
+}  // namespace
+
 int bench_unavailable() {
-  std::fprintf(stderr,
-               "attnprof: this build has no GPU bench: LibTorch was not found at configure time; "
-               "on a machine with PyTorch and CUDA, rebuild with "
-               "-DCMAKE_PREFIX_PATH=\"$(python3 -c 'import torch; "
-               "print(torch.utils.cmake_prefix_path)')\" (see README)\n");
+  std::fprintf(stderr, "attnprof: %s\n", kHowToBuild);
   return 2;
 }
 
 void register_bench_unavailable(CLI::App& app, int& exit_code) {
-  CLI::App* cmd = app.add_subcommand("bench", "Run the attention study on a GPU (needs LibTorch)");
-  cmd->allow_extras();
-  cmd->callback([&exit_code] { exit_code = bench_unavailable(); });
+  auto flags = std::make_shared<bench::BenchFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "bench", std::string(bench::kBenchDescription) + ".\nNote: " + kHowToBuild + ".");
+  bench::add_bench_flags(*cmd, *flags);
+  cmd->callback([flags, &exit_code] { exit_code = bench_unavailable(); });
 }
 
 }  // namespace attnprof::cli

@@ -1,6 +1,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <string>
@@ -51,16 +52,21 @@ std::vector<std::string> subcommand_names(const CLI::App& app, bool visible_only
   return names;
 }
 
+// The subcommand typed, the first word that is no flag; null when there is none.
+CLI::App* typed_subcommand(CLI::App& app, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (argv[i][0] == '-') continue;
+    for (CLI::App* candidate : app.get_subcommands([](const CLI::App*) { return true; }))
+      if (candidate->get_name() == argv[i]) return candidate;
+    return nullptr;
+  }
+  return nullptr;
+}
+
 // After a parse error: a flag of the subcommand that is not one, and the one it was likely meant
 // to be ("--regoin" -> "--region").
 std::string flag_suggestion(CLI::App& app, int argc, char** argv) {
-  CLI::App* sub = nullptr;
-  for (int i = 1; i < argc && !sub; ++i) {
-    if (argv[i][0] == '-') continue;
-    for (CLI::App* candidate : app.get_subcommands([](const CLI::App*) { return true; }))
-      if (candidate->get_name() == argv[i]) sub = candidate;
-    break;
-  }
+  CLI::App* sub = typed_subcommand(app, argc, argv);
   if (!sub) return {};
   std::vector<std::string> flags;
   for (const CLI::Option* option : sub->get_options())
@@ -139,9 +145,12 @@ int main(int argc, char** argv) {
     sub->footer(footer);
   }
 #ifndef ATTNPROF_HAVE_BENCH
-  // Any flag of the real bench (`bench --seq 1024`) would be refused as unexpected before the
-  // command could say what is missing: say it first.
-  for (int i = 1; i < argc; ++i) {
+  // `bench` with any flags but a request for its help: a mistake in them would be reported
+  // before what is missing, so say what is missing first.
+  const bool wants_help = std::any_of(argv + 1, argv + argc, [](const char* arg) {
+    return std::string_view(arg) == "--help" || std::string_view(arg) == "-h";
+  });
+  for (int i = 1; i < argc && !wants_help; ++i) {
     const std::string_view arg = argv[i];
     if (arg.empty() || arg[0] == '-') continue;
     if (arg == "bench") return attnprof::cli::bench_unavailable();
@@ -177,11 +186,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success&) {
     return 0;
   } catch (const CLI::ParseError& e) {
-    attnprof::cli::print_error(e.what());
+    // One line: the flag that was likely meant, or else CLI11's words and where the help is.
     if (std::string hint = flag_suggestion(app, argc, argv); !hint.empty())
       attnprof::cli::print_error(hint);
     else
-      std::fprintf(stderr, "Run with --help for more information.\n");
+      attnprof::cli::print_error(std::string(e.what()) + " (attnprof " + [&] {
+        const CLI::App* sub = typed_subcommand(app, argc, argv);
+        return sub ? sub->get_name() + " " : std::string();
+      }() + "--help)");
     return 2;
   }
   return exit_code;

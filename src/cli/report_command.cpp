@@ -1,5 +1,5 @@
-// `attnprof report (RUN_DIR [MODEL_DIR...] | TRACE...) [-o FILE] [--format html|md|text|headline]
-//                 [--region NAME]`
+// `attnprof report (RUN_DIR [MODEL_DIR...] | (TRACE | DIR)...) [-o FILE]
+//                 [--format html|md|text|headline] [--region NAME]`
 // MODEL_DIR: model studies (folders bench --from-trace wrote, examples/models/*) shown beside the
 // run (docs/REPORT.md, "Model studies").
 // Without -o the report goes to standard output as text, a terminal's format; to a file it is
@@ -61,7 +61,7 @@ void register_report(CLI::App& app, int& exit_code) {
   cmd->add_option("inputs", args->inputs,
                   "A bench output folder (with summary.json), then any model studies to show "
                   "beside it (folders written by bench --from-trace, e.g. examples/models/*); or "
-                  "trace files (.json or .json.gz)")
+                  "trace files (.json or .json.gz), or folders of them as analyze reads them")
       ->required();
   args->output.add_to(*cmd, kFormats,
                       "text on standard output and html in a file; md: the table and findings; "

@@ -14,6 +14,7 @@
 #include "analysis/regions.h"
 #include "analysis/report_conclusions.h"
 #include "analysis/summarize.h"
+#include "io/trace_directory.h"
 #include "pipeline/analyze_trace.h"
 #include "reader/read_trace.h"
 
@@ -388,25 +389,30 @@ Result<ReportData> load_report(const std::vector<std::string>& inputs,
     return make_error(ErrorKind::kUsage,
                       "nothing to report: give a bench output folder or trace files");
   // Bench folders (or their summary.json): the first is the run, each one after it a model
-  // study shown beside it (load_models). Trace files are variants of a report of their own.
+  // study shown beside it (load_models). Trace files are variants of a report of their own, and
+  // a folder without a summary.json stands for its traces, as for `analyze DIR`.
   std::vector<std::pair<fs::path, fs::path>> folders;  // the folder and its summary.json
-  const std::string* trace_input = nullptr;
+  std::vector<std::string> traces;
   for (const std::string& input : inputs) {
     const fs::path p(input);
-    if (is_folder(p)) {
+    if (is_folder(p) && !is_file(p / "summary.json")) {
+      Result<std::vector<std::string>> listed = list_trace_directory(input);
+      if (!listed.ok())
+        return make_error(ErrorKind::kUsage,
+                          "{}: neither a bench output folder (no summary.json) nor a folder of "
+                          "traces (no *.json or *.json.gz file in it)",
+                          input);
+      traces.insert(traces.end(), listed->begin(), listed->end());
+    } else if (is_folder(p)) {
       folders.emplace_back(p, p / "summary.json");
     } else if (p.filename() == "summary.json") {
       folders.emplace_back(p.parent_path().empty() ? fs::path(".") : p.parent_path(), p);
+      if (!is_file(p)) return make_error(ErrorKind::kUsage, "{}: no such summary.json", input);
     } else {
-      if (!trace_input) trace_input = &input;
-      continue;
-    }
-    if (!is_file(folders.back().second)) {
-      return make_error(ErrorKind::kUsage,
-                        "{}: not a bench output folder (no summary.json); give trace files instead",
-                        input);
+      traces.push_back(input);
     }
   }
+  const std::string* trace_input = traces.empty() ? nullptr : &traces.front();
   if (!folders.empty() && trace_input)
     return make_error(ErrorKind::kUsage,
                       "{}: a trace file among bench folders; report bench folders (the run, then "
@@ -425,7 +431,7 @@ Result<ReportData> load_report(const std::vector<std::string>& inputs,
   } else {
     data.region_pattern = options.region_pattern;
     std::set<std::string> names;
-    for (const std::string& path : inputs) {
+    for (const std::string& path : traces) {
       ReportVariant variant;
       variant.name = trace_stem(path);
       // Two traces of the same name (a/naive.json, b/naive.json) are told apart by their paths.
