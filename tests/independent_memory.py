@@ -61,9 +61,9 @@ def innermost(spans, ts):
     return best[2] if best else ""
 
 
-def main():
-    attnprof, trace = sys.argv[1], sys.argv[2]
-    glob = sys.argv[3] if len(sys.argv) > 3 else None
+def expected_memory(trace, glob):
+    """Per region, (name, its figures per device); the unpaired frees, the negative totals and
+    the CUDA events read."""
     events = [e for e in load(trace)["traceEvents"] if isinstance(e, dict)]
 
     holders = defaultdict(list)  # (pid, tid) -> spans of ops and annotations
@@ -149,7 +149,13 @@ def main():
                 "top_allocators": [{"op": op or None, "bytes": b, "allocations": n}
                                    for op, b, n in top]})
         expected.append((name, per_device))
+    return expected, unpaired, negative, memory
 
+
+def main():
+    attnprof, trace = sys.argv[1], sys.argv[2]
+    glob = sys.argv[3] if len(sys.argv) > 3 else None
+    expected, unpaired, negative, memory = expected_memory(trace, glob)
     command = [attnprof, "analyze", "--format", "json", trace]
     if glob:
         command += ["--region", glob]
