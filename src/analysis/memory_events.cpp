@@ -60,9 +60,12 @@ std::span<const uint32_t> MemoryEvents::in_span(const Stream& stream, int64_t st
 std::span<const uint32_t> MemoryEvents::on_thread(int32_t pid, int32_t tid, int64_t start_ns,
                                                   int64_t end_ns) const {
   const auto& instants = trace_.instants;
-  auto key = [&](uint32_t i) { return std::tuple(instants[i].pid, instants[i].tid, instants[i].ts_ns); };
-  auto first = std::lower_bound(by_thread_.begin(), by_thread_.end(), std::tuple(pid, tid, start_ns),
-                                [&](uint32_t i, const auto& k) { return key(i) < k; });
+  auto key = [&](uint32_t i) {
+    return std::tuple(instants[i].pid, instants[i].tid, instants[i].ts_ns);
+  };
+  auto first =
+      std::lower_bound(by_thread_.begin(), by_thread_.end(), std::tuple(pid, tid, start_ns),
+                       [&](uint32_t i, const auto& k) { return key(i) < k; });
   auto last = std::upper_bound(first, by_thread_.end(), std::tuple(pid, tid, end_ns),
                                [&](const auto& k, uint32_t i) { return k < key(i); });
   return {first, last};

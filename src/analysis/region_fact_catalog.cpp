@@ -241,8 +241,7 @@ std::vector<RegionFact> build_catalog() {
   peak.of_facts = [](const RegionFacts& m) {
     if (m.peak_allocated_bytes) return number(*m.peak_allocated_bytes);
     MetricValue v;
-    v.why_unavailable =
-        "no region has [memory] events (record the trace with profile_memory=True)";
+    v.why_unavailable = "no region has [memory] events (record the trace with profile_memory=True)";
     return v;
   };
   c.push_back(std::move(peak));

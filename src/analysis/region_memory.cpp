@@ -160,20 +160,21 @@ std::vector<std::vector<RegionMemory>> region_memory(const Trace& trace, const R
   for (size_t s = 0; s < streams.size(); ++s) {
     const MemoryEvents::Stream& stream = streams[s];
     std::vector<PeakQuery>& asked = queries[s];
-    std::stable_sort(asked.begin(), asked.end(),
-                     [](const PeakQuery& a, const PeakQuery& b) { return a.position < b.position; });
+    std::stable_sort(asked.begin(), asked.end(), [](const PeakQuery& a, const PeakQuery& b) {
+      return a.position < b.position;
+    });
     LiveBlocks live(trace);
     size_t q = 0;
     for (size_t i = 0; i < stream.events.size(); ++i) {
       if (!live.apply(stream.events[i])) {
         const InstantEvent& e = trace.instants[stream.events[i]];
-        diagnostics.add(DiagnosticKind::kFreeWithoutAllocation, 0,
-                        unpaired++ < Diagnostics::kKeptPerKind
-                            ? fmt::format("device {}: free of {} bytes at address {:#x} ({:.3f} "
-                                          "µs), allocated before the trace or not recorded",
-                                          e.device, -e.bytes, e.address,
-                                          static_cast<double>(e.ts_ns) / 1e3)
-                            : std::string());
+        diagnostics.add(
+            DiagnosticKind::kFreeWithoutAllocation, 0,
+            unpaired++ < Diagnostics::kKeptPerKind
+                ? fmt::format("device {}: free of {} bytes at address {:#x} ({:.3f} "
+                              "µs), allocated before the trace or not recorded",
+                              e.device, -e.bytes, e.address, static_cast<double>(e.ts_ns) / 1e3)
+                : std::string());
       }
       for (; q < asked.size() && asked[q].position == i; ++q) {
         RegionMemory& m = out[asked[q].region][asked[q].slot];
@@ -185,8 +186,9 @@ std::vector<std::vector<RegionMemory>> region_memory(const Trace& trace, const R
   }
   diagnose_devices_without_memory(trace, events, diagnostics);
   for (auto& list : out)
-    std::stable_sort(list.begin(), list.end(),
-                     [](const RegionMemory& a, const RegionMemory& b) { return a.device < b.device; });
+    std::stable_sort(list.begin(), list.end(), [](const RegionMemory& a, const RegionMemory& b) {
+      return a.device < b.device;
+    });
   return out;
 }
 

@@ -10,7 +10,6 @@
 #include <fmt/format.h>
 
 #include "analysis/attention_calls.h"
-#include "analysis/memory_events.h"
 #include "analysis/busy_time.h"
 #include "analysis/device_summary.h"
 #include "analysis/duration_sum.h"
@@ -19,12 +18,13 @@
 #include "analysis/kernel_class.h"
 #include "analysis/kernel_names.h"
 #include "analysis/launch_queue.h"
+#include "analysis/memory_events.h"
 #include "analysis/occupancy.h"
 #include "analysis/op_arguments.h"
 #include "analysis/outside_regions.h"
 #include "analysis/region_facts.h"
-#include "analysis/region_waits.h"
 #include "analysis/region_memory.h"
+#include "analysis/region_waits.h"
 #include "analysis/regions.h"
 #include "analysis/spread.h"
 #include "analysis/time_breakdown.h"
@@ -370,7 +370,8 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   {
     std::vector<std::vector<RegionMemory>> of_regions =
         region_memory(trace, set, memory, out.diagnostics);
-    for (size_t r = 0; r < out.regions.size(); ++r) out.regions[r].memory = std::move(of_regions[r]);
+    for (size_t r = 0; r < out.regions.size(); ++r)
+      out.regions[r].memory = std::move(of_regions[r]);
   }
 
   out.facts = facts_of_summaries(out.regions);

@@ -33,7 +33,9 @@ void link_memory_events(Trace& trace) {
   for (size_t i = 0; i < instants.size(); ++i)
     if (instants[i].memory) memory.push_back(static_cast<uint32_t>(i));
   if (memory.empty()) return;
-  auto key = [&](uint32_t i) { return std::tuple(instants[i].pid, instants[i].tid, instants[i].ts_ns); };
+  auto key = [&](uint32_t i) {
+    return std::tuple(instants[i].pid, instants[i].tid, instants[i].ts_ns);
+  };
   stable_sort_runs(memory.begin(), memory.end(),
                    [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
 

@@ -5,10 +5,10 @@
 #include "attnprof/render.h"
 #include "render/analyze_output.h"
 #include "render/attention_calls_json.h"
-#include "render/region_memory_json.h"
 #include "render/facts_json.h"
 #include "render/json_activity.h"
 #include "render/json_writer.h"
+#include "render/region_memory_json.h"
 #include "render/top_tables_json.h"
 
 namespace attnprof {

@@ -7,9 +7,9 @@
 #include "base/format_units.h"
 #include "render/analyze_top_tables.h"
 #include "render/attention_calls_text.h"
-#include "render/region_memory_text.h"
 #include "render/breakdown_words.h"
 #include "render/markdown_kernel_names.h"
+#include "render/region_memory_text.h"
 #include "render/shared_words.h"
 
 namespace attnprof {

@@ -10,9 +10,9 @@
 #include "base/format_units.h"
 #include "render/analyze_top_tables.h"
 #include "render/attention_calls_text.h"
-#include "render/region_memory_text.h"
 #include "render/breakdown_words.h"
 #include "render/display_text.h"
+#include "render/region_memory_text.h"
 #include "render/shared_words.h"
 
 namespace attnprof {

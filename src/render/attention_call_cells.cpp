@@ -29,7 +29,8 @@ std::vector<AttentionCallGroup> attention_call_groups(const std::vector<Attentio
     ++it->count;
     it->gpu_ns += c.gpu_ns;
     it->flops += c.flops.value_or(0);
-    if (c.allocated_bytes) it->allocated_bytes = it->allocated_bytes.value_or(0) + *c.allocated_bytes;
+    if (c.allocated_bytes)
+      it->allocated_bytes = it->allocated_bytes.value_or(0) + *c.allocated_bytes;
     if (c.freed_bytes) it->freed_bytes = it->freed_bytes.value_or(0) + *c.freed_bytes;
   }
   return groups;

@@ -83,15 +83,15 @@ void render_attention_calls_markdown(std::string& out, const TraceAnalysis& t) {
   out += memory ? "---:|---:|\n" : "\n";
   for (const AttentionCallGroup& g : groups) {
     const AttentionCall& c = *g.first;
-    fmt::format_to(
-        line, "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |", g.count,
-        markdown_code(c.op.empty() ? c.main_kernel : c.op), attention_backend_id(c.backend),
-        c.backward ? "bwd" : "fwd", attention_count_cell(c.batch), attention_heads_cell(c),
-        attention_lengths_cell(c), attention_count_cell(c.head_dim),
-        c.dtype.empty() ? "-" : markdown_cell(c.dtype), attention_mask_cell(c),
-        attention_gflop_cell(g),
-        format_us(static_cast<double>(g.gpu_ns) / static_cast<double>(g.count)),
-        attention_tflops_cell(g), attention_roof_cell(g));
+    fmt::format_to(line, "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                   g.count, markdown_code(c.op.empty() ? c.main_kernel : c.op),
+                   attention_backend_id(c.backend), c.backward ? "bwd" : "fwd",
+                   attention_count_cell(c.batch), attention_heads_cell(c),
+                   attention_lengths_cell(c), attention_count_cell(c.head_dim),
+                   c.dtype.empty() ? "-" : markdown_cell(c.dtype), attention_mask_cell(c),
+                   attention_gflop_cell(g),
+                   format_us(static_cast<double>(g.gpu_ns) / static_cast<double>(g.count)),
+                   attention_tflops_cell(g), attention_roof_cell(g));
     if (memory)
       fmt::format_to(line, " {} | {} |", attention_allocated_cell(g), attention_freed_cell(g));
     out += "\n";

@@ -8,24 +8,10 @@
 namespace attnprof {
 
 std::string render_memory_csv(const AnalyzeOutput& output) {
-  CsvWriter csv({"trace",
-                 "rank",
-                 "region",
-                 "region_index",
-                 "region_pid",
-                 "typical",
-                 "device",
-                 "events",
-                 "peak_allocated_bytes",
-                 "peak_at_us",
-                 "peak_op",
-                 "peak_module",
-                 "at_start_bytes",
-                 "at_end_bytes",
-                 "peak_reserved_bytes",
-                 "allocated_before_trace_bytes",
-                 "top_allocator",
-                 "top_allocator_bytes"});
+  CsvWriter csv({"trace", "rank", "region", "region_index", "region_pid", "typical", "device",
+                 "events", "peak_allocated_bytes", "peak_at_us", "peak_op", "peak_module",
+                 "at_start_bytes", "at_end_bytes", "peak_reserved_bytes",
+                 "allocated_before_trace_bytes", "top_allocator", "top_allocator_bytes"});
   for (const TraceAnalysis& t : output.traces) {
     for (size_t i = 0; i < t.regions.size(); ++i) {
       const RegionSummary& region = t.regions[i];

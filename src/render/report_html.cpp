@@ -16,6 +16,7 @@
 #include "base/format_units.h"
 #include "render/escape_html.h"
 #include "render/projection_words.h"
+#include "render/region_memory_text.h"
 #include "render/report.h"
 #include "render/report_attention_calls.h"
 #include "render/report_counters.h"
@@ -24,7 +25,6 @@
 #include "render/report_svg.h"
 #include "render/report_svg_charts.h"
 #include "render/report_table.h"
-#include "render/region_memory_text.h"
 #include "render/report_top_tables.h"
 #include "render/shared_words.h"
 
@@ -516,8 +516,8 @@ void write_timelines(std::string& out, const ReportData& data) {
       for (const RegionMemory& m : a.regions[a.typical_region].memory) {
         put(out, R"(<p class="meta">device {}: {}</p>)", m.device, escape(memory_peak_words(m)));
         out += R"(<div class="svg-scroll">)" +
-               svg::memory_chart(m, v.timeline->end_ns,
-                                 fmt::format("memory-{}-{}", i, m.device), v.name) +
+               svg::memory_chart(m, v.timeline->end_ns, fmt::format("memory-{}-{}", i, m.device),
+                                 v.name) +
                "</div>";
       }
     // When the GPU runs long after the CPU is done, the CPU side is a sliver of the axis: show

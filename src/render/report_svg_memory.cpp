@@ -45,14 +45,14 @@ std::string memory_chart(const RegionMemory& m, int64_t end_ns, const std::strin
   put(out,
       R"(<text class="lane-label" x="8" y="{}" font-size="11" font-weight="600" fill="#334155">{}</text>)",
       num(kTop + 12), escape(fmt::format("device {} memory", m.device)));
-  put(out, R"(<text class="lane-label" x="8" y="{}" font-size="10" fill="#64748b">allocated</text>)",
+  put(out,
+      R"(<text class="lane-label" x="8" y="{}" font-size="10" fill="#64748b">allocated</text>)",
       num(kTop + 24));
   // Two y ticks: zero and the peak, on the gutter's right edge.
   for (double bytes : {0.0, static_cast<double>(m.peak_allocated_bytes)}) {
     put(out, R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#e2e8f0"/>)", num(kGutter),
         num(y(bytes)), num(kGutter + kPlot));
-    put(out,
-        R"(<text x="{}" y="{}" font-size="{}" fill="#64748b" text-anchor="end">{}</text>)",
+    put(out, R"(<text x="{}" y="{}" font-size="{}" fill="#64748b" text-anchor="end">{}</text>)",
         num(kGutter - 4), num(bytes == 0 ? y(bytes) : y(bytes) + 8), num(kFont),
         escape(format_bytes(static_cast<int64_t>(bytes))));
   }
@@ -63,7 +63,8 @@ std::string memory_chart(const RegionMemory& m, int64_t end_ns, const std::strin
   // The step line, one pixel column at a time: each column draws its lowest and highest value
   // and ends at its last, so that no peak falls between two points.
   if (!m.samples.empty()) {
-    std::string path = fmt::format("M{},{}", num(x(0)), num(y(static_cast<double>(m.at_start_bytes))));
+    std::string path =
+        fmt::format("M{},{}", num(x(0)), num(y(static_cast<double>(m.at_start_bytes))));
     double column = -1, low = 0, high = 0, at = 0;
     auto flush = [&] {
       if (column < 0) return;
@@ -83,7 +84,8 @@ std::string memory_chart(const RegionMemory& m, int64_t end_ns, const std::strin
     }
     flush();
     path += fmt::format(" H{}", num(x(static_cast<double>(m.samples.back().at_ns))));
-    put(out, R"(<path class="memory-line" d="{}" fill="none" stroke="#4f46e5" stroke-width="1.5"/>)",
+    put(out,
+        R"(<path class="memory-line" d="{}" fill="none" stroke="#4f46e5" stroke-width="1.5"/>)",
         path);
   }
 
@@ -96,10 +98,12 @@ std::string memory_chart(const RegionMemory& m, int64_t end_ns, const std::strin
       num(px), num(py), escape(format_bytes(m.peak_allocated_bytes)),
       escape(format_duration(static_cast<double>(m.peak_at_ns))), escape(where),
       escape(m.peak_module.empty() ? std::string() : " (module " + m.peak_module + ")"));
-  const std::string label = fmt::format("peak {} in {}", format_bytes(m.peak_allocated_bytes), where);
+  const std::string label =
+      fmt::format("peak {} in {}", format_bytes(m.peak_allocated_bytes), where);
   const bool left = px > kGutter + kPlot * 0.6;
   const double room = left ? px - kGutter : kGutter + kPlot - px;
-  put(out, R"(<text class="memory-peak-label" x="{}" y="{}" font-size="{}" fill="#991b1b" text-anchor="{}">{}</text>)",
+  put(out,
+      R"(<text class="memory-peak-label" x="{}" y="{}" font-size="{}" fill="#991b1b" text-anchor="{}">{}</text>)",
       num(px), num(kTop - 8), num(kFont), left ? "end" : "start",
       escape(fit_width(label, room, kFont)));
   out += "</svg>";
