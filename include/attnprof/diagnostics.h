@@ -30,7 +30,7 @@ enum class DiagnosticKind : uint8_t {
   kLaunchCaptured,           // a launch recorded into a CUDA graph while it was captured
   kFreeWithoutAllocation,    // a [memory] free of a block the trace never allocated
   kNegativeMemoryTotal,      // a [memory] event whose "Total Allocated" is below zero
-  kDeviceWithoutMemory,  // a device that ran work but has no [memory] event in a trace with some
+  kDeviceWithoutMemory,      // a device that ran GPU work has no [memory] event (others have)
   kCount
 };
 
