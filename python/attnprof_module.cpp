@@ -520,7 +520,7 @@ py::dict attention_columns(const std::vector<TraceAnalysis>& traces) {
   RegionOrigin where;
   TextColumn op, backend, dtype, backend_op, main_kernel, assumed, note, roof;
   Column<double> batch, heads, kv_heads, q_len, kv_len, head_dim, window, flops, gpu_us, tflops,
-      bytes, roof_pct;
+      bytes, roof_pct, allocated_bytes, freed_bytes;
   Column<bool> backward, explicit_mask;
   Column<int64_t> kernels;
   py::list causal;
@@ -556,6 +556,8 @@ py::dict attention_columns(const std::vector<TraceAnalysis>& traces) {
         main_kernel.push(c.main_kernel);
         assumed.push(c.assumed);
         note.push(c.note);
+        number(allocated_bytes, c.allocated_bytes);
+        number(freed_bytes, c.freed_bytes);
       }
   py::dict d;
   where.into(d);
@@ -583,6 +585,52 @@ py::dict attention_columns(const std::vector<TraceAnalysis>& traces) {
   d["main_kernel"] = main_kernel.to_python();
   d["flops_assumed"] = assumed.to_python();
   d["note"] = note.to_python();
+  d["allocated_bytes"] = allocated_bytes.to_python();
+  d["freed_bytes"] = freed_bytes.to_python();
+  return d;
+}
+
+// The memory (attnprof/region_memory.h) of every region, one row per CUDA device, with the
+// columns of `attnprof analyze --format csv --table memory`; the holders at the peak as a list of
+// (op, bytes, allocations) per row.
+py::dict memory_columns(const std::vector<TraceAnalysis>& traces) {
+  RegionOrigin where;
+  TextColumn peak_op, peak_module;
+  Column<int64_t> device, events, peak, start, end, reserved, before;
+  Column<double> peak_at_us;
+  py::list holders;
+  for (const TraceAnalysis& t : traces)
+    for (size_t r = 0; r < t.regions.size(); ++r)
+      for (const RegionMemory& m : t.regions[r].memory) {
+        where.push(t, r);
+        device.push(m.device);
+        events.push(m.events);
+        peak.push(m.peak_allocated_bytes);
+        peak_at_us.push(m.peak_at_ns / 1000.0);
+        peak_op.push(m.peak_op);
+        peak_module.push(m.peak_module);
+        start.push(m.at_start_bytes);
+        end.push(m.at_end_bytes);
+        reserved.push(m.peak_reserved_bytes);
+        before.push(m.allocated_before_trace_bytes);
+        py::list top;
+        for (const MemoryHolder& h : m.top_allocators)
+          top.append(py::make_tuple(h.op, h.bytes, h.allocations));
+        holders.append(top);
+      }
+  py::dict d;
+  where.into(d);
+  d["device"] = device.to_python();
+  d["events"] = events.to_python();
+  d["peak_allocated_bytes"] = peak.to_python();
+  d["peak_at_us"] = peak_at_us.to_python();
+  d["peak_op"] = peak_op.to_python();
+  d["peak_module"] = peak_module.to_python();
+  d["at_start_bytes"] = start.to_python();
+  d["at_end_bytes"] = end.to_python();
+  d["peak_reserved_bytes"] = reserved.to_python();
+  d["allocated_before_trace_bytes"] = before.to_python();
+  d["top_allocators"] = holders;
   return d;
 }
 
@@ -627,6 +675,7 @@ struct TracesRead {
     out["ops"] = op_columns(tabled);
     out["modules"] = module_columns(tabled);
     out["attention_calls"] = attention_columns(read);
+    out["memory"] = memory_columns(read);
     out["errors"] = errors;
     out["error_kinds"] = error_kinds;
     if (are_ranks_of_one_run(read))

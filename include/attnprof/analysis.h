@@ -19,6 +19,7 @@
 #include "attnprof/launch_queue.h"
 #include "attnprof/limits.h"
 #include "attnprof/region_facts.h"
+#include "attnprof/region_memory.h"
 #include "attnprof/result.h"
 #include "attnprof/time_breakdown.h"
 #include "attnprof/top_tables.h"
@@ -99,6 +100,9 @@ struct RegionSummary {
   RegionTables tables;
   // Its attention calls and their GPU time (attnprof/attention_calls.h).
   AttentionCalls attention;
+  // Its memory per CUDA device, by device id (attnprof/region_memory.h); empty for a trace
+  // without [memory] events.
+  std::vector<RegionMemory> memory;
 };
 
 // A device as the trace describes it; -1 and "" where it does not say.

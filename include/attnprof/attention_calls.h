@@ -63,6 +63,10 @@ struct AttentionCall {
   int64_t gpu_ns = 0;  // busy time of its GPU work (the union of its intervals)
   int64_t kernels = 0;
   std::string main_kernel;  // the short name of its longest kernel
+  // CUDA memory its calls allocated and freed (the sums of its [memory] events' positive and
+  // negative "Bytes", inside its ops on their thread): an unfused call's S x S scores, a fused
+  // one's workspace. None in a trace without [memory] events.
+  std::optional<int64_t> allocated_bytes, freed_bytes;
   // For a user to act on: why SDPA ran its math backend, from the recorded inputs.
   std::string note;
 

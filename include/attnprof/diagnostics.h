@@ -28,6 +28,9 @@ enum class DiagnosticKind : uint8_t {
   kWorkOutsideRegions,       // GPU work that no region holds
   kReplayNotMatched,         // a graph replay that --graph-capture's trace does not match
   kLaunchCaptured,           // a launch recorded into a CUDA graph while it was captured
+  kFreeWithoutAllocation,    // a [memory] free of a block the trace never allocated
+  kNegativeMemoryTotal,      // a [memory] event whose "Total Allocated" is below zero
+  kDeviceWithoutMemory,      // a device that ran GPU work has no [memory] event (others have)
   kCount
 };
 

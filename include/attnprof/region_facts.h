@@ -111,6 +111,9 @@ struct RegionFacts {
   BreakdownFacts breakdown;
   WaitFacts waits;
   std::optional<MainKernel> main_kernel;  // none when the typical region ran no kernel
+  // The highest "Total Allocated" of each region's [memory] events (the most over its CUDA
+  // devices), over the regions that have such events; none when no region has.
+  std::optional<Spread> peak_allocated_bytes;
   // What Nsight Compute measured of one typical call (bench --counters, docs/counters.md): the
   // call's kernels summed. A trace alone has none; the bench and `check` on a study folder (from
   // its summary.json) attach them.

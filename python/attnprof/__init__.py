@@ -10,6 +10,7 @@ pandas DataFrames.
     t.ops            # per region: one row per op name, as key_averages: calls, CPU, self, GPU
     t.modules        # per region: one row per nn.Module instance (traces recorded with_stack)
     t.attention_calls  # per region: one row per attention call: backend, shapes, FLOPs, GPU time
+    t.memory         # per region and CUDA device: the peak, when, its op and module, who holds it
 
     run = attnprof.analyze(["rank0.json.gz", "rank1.json.gz"])  # or a folder; ranks of one run
     run.across       # per region: the slowest rank and the spread (None unless ranks of one run)
@@ -23,8 +24,8 @@ pandas DataFrames.
     c = attnprof.check("t.json.gz", expect=["kernels <= 3"])  # c.passed, c.results
     page = attnprof.report("out/study", format="md")      # or output="report.html"
 
-The columns are those of `attnprof analyze --format csv` (activities; kernels, ops, modules
-and attention with --table) and of its JSON output, value for value; a value the trace does not
+The columns are those of `attnprof analyze --format csv` (activities; kernels, ops, modules,
+attention and memory with --table) and of its JSON output, value for value; a value the trace does not
 give (grid, block, registers, shared memory, bytes; a trace's rank and world size) is NaN here,
 empty in the CSV and null in the JSON. Times are in microseconds (columns ending in _us); every
 name and unit is in docs/METRICS.md. Nothing here parses JSON in Python.
@@ -80,6 +81,7 @@ class Traces:
     ops: pd.DataFrame
     modules: pd.DataFrame
     attention_calls: pd.DataFrame
+    memory: pd.DataFrame
     across: Optional[pd.DataFrame] = None
     errors: List[str] = field(default_factory=list)
     error_kinds: List[str] = field(default_factory=list)  # per error: "io", "truncated", ...
@@ -105,6 +107,7 @@ def _frames(columns: dict) -> Traces:
         ops=_frame(columns["ops"]),
         modules=_frame(columns["modules"]),
         attention_calls=_frame(columns["attention_calls"]),
+        memory=_frame(columns["memory"]),
         across=None if across is None else _frame(across),
         errors=list(columns["errors"]),
         error_kinds=list(columns["error_kinds"]),

@@ -306,6 +306,28 @@ def test_attention_calls_match_the_json_output():
     assert set(calls["kv_heads"]) == {4}
 
 
+def test_memory_matches_the_json_output():
+    path = fixture("study_naive.json.gz")  # profile_memory=True
+    t = attnprof.read(path)
+    doc = cli_json(path)["traces"][0]
+    expected = [m for region in doc["regions"] for m in region["memory"]]
+    memory = t.memory
+    assert len(memory) == len(expected) == 3  # 3 steps on device 0
+    for column in ["device", "events", "peak_allocated_bytes", "at_start_bytes", "at_end_bytes",
+                   "peak_reserved_bytes", "allocated_before_trace_bytes"]:
+        assert list(memory[column]) == [m[column] for m in expected], column
+    assert list(memory["peak_at_us"]) == pytest.approx([m["peak_at_us"] for m in expected])
+    assert list(memory["peak_op"]) == [m["peak_op"] or "" for m in expected]
+    assert [[h[0] for h in row] for row in memory["top_allocators"]] == \
+        [[h["op"] or "" for h in m["top_allocators"]] for m in expected]
+    calls = t.attention_calls
+    assert (calls["allocated_bytes"] > 0).all()
+    # No [memory] events: no rows, and attention calls whose memory is unknown.
+    plain = attnprof.read(fixture("models/llama-train-sdpa.json.gz"))
+    assert len(plain.memory) == 0
+    assert plain.attention_calls["allocated_bytes"].isna().all()
+
+
 def test_attention_calls_unknown_shapes_are_nan_and_none():
     # A graph's replays without their capture: the cuDNN kernels' ops are unknown.
     t = attnprof.read(fixture("graphs/hf-decode-graph-replay.json.gz"))

@@ -404,8 +404,31 @@ std::string math_fallback_note(const std::vector<OpArgument>& args) {
   return "SDPA fell back to its math backend, likely because of " + words;
 }
 
+namespace {
+
+// The CUDA memory allocated and freed inside the call's ops: on the thread of its op, from the
+// op's start to the end of its last (an SDPA call's own op; a chain's second product).
+void set_memory(const Trace& t, const AttentionOp& a, const MemoryEvents& memory,
+                AttentionCall& call) {
+  if (memory.empty() || a.op == kNoId) return;
+  const HostEvent& first = t.host_events[a.op];
+  int64_t end = first.end_ns();
+  if (!a.sdpa && a.second_product != kNoId)
+    end = std::max(end, t.host_events[a.second_product].end_ns());
+  int64_t allocated = 0, freed = 0;
+  for (uint32_t i : memory.on_thread(first.pid, first.tid, first.start_ns, end)) {
+    const int64_t bytes = t.instants[i].bytes;
+    (bytes > 0 ? allocated : freed) += bytes > 0 ? bytes : -bytes;
+  }
+  call.allocated_bytes = allocated;
+  call.freed_bytes = freed;
+}
+
+}  // namespace
+
 AttentionCalls attention_calls_of(const FindingContext& c, size_t region,
-                                  const OpArgumentsOf& arguments, const ForwardOps& forwards) {
+                                  const OpArgumentsOf& arguments, const ForwardOps& forwards,
+                                  const MemoryEvents& memory) {
   const Trace& t = c.trace;
   AttentionCalls out;
   std::vector<std::pair<int64_t, AttentionCall>> found;  // by GPU start
@@ -417,6 +440,7 @@ AttentionCalls attention_calls_of(const FindingContext& c, size_t region,
     call.main_kernel = k.main;
     call.gpu_ns = a.busy_ns;
     set_roof(t, a.activities, call);
+    set_memory(t, a, memory, call);
     claimed.insert(claimed.end(), a.activities.begin(), a.activities.end());
     const int64_t start = a.activities.empty() ? t.host_events[a.op].start_ns
                                                : t.gpu_activities[a.activities.front()].start_ns;

@@ -9,6 +9,7 @@
 
 #include "analysis/findings/finding_context.h"
 #include "analysis/forward_ops.h"
+#include "analysis/memory_events.h"
 #include "analysis/op_cost.h"
 #include "attnprof/attention_calls.h"
 
@@ -21,8 +22,10 @@ using OpArgumentsOf = std::function<std::optional<std::vector<OpArgument>>(HostE
 // The calls of region `region`, in the order they started, and the union of their GPU time. A
 // backward chain (the math backend's, an unfused chain's) takes its shapes from its forward,
 // which `forwards` finds.
+// Each call's memory is what `memory` holds inside its ops on their thread.
 AttentionCalls attention_calls_of(const FindingContext& c, size_t region,
-                                  const OpArgumentsOf& arguments, const ForwardOps& forwards);
+                                  const OpArgumentsOf& arguments, const ForwardOps& forwards,
+                                  const MemoryEvents& memory);
 
 // The typical region's calls, each with its GPU time the median over the regions, when every
 // region holds the same calls (op and backend, in order); else the typical region's as they are.

@@ -224,6 +224,27 @@ std::vector<RegionFact> build_catalog() {
       "full_queue_us", U::kMicroseconds,
       "time a stream's launch queue was full (the CPU blocked), summed over the streams",
       [](const RegionFacts& m) { return divided(m.waits.full_queue_ns, kNsPerUs); }));
+  // A region's memory: analyze's JSON gives it per device in `regions[].memory`, Python in its
+  // `memory` table (docs/MEMORY.md).
+  RegionFact peak{"peak_allocated_bytes",
+                  {},
+                  U::kBytes,
+                  S::kRegions,
+                  J::kNone,
+                  false,
+                  false,
+                  true,
+                  "the highest \"Total Allocated\" of a region's [memory] events (the most over "
+                  "its CUDA devices; profile_memory=True)",
+                  {},
+                  {}};
+  peak.of_facts = [](const RegionFacts& m) {
+    if (m.peak_allocated_bytes) return number(*m.peak_allocated_bytes);
+    MetricValue v;
+    v.why_unavailable = "no region has [memory] events (record the trace with profile_memory=True)";
+    return v;
+  };
+  c.push_back(std::move(peak));
 
   c.push_back(main_kernel(
       "main_kernel", U::kText,

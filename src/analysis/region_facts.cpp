@@ -1,5 +1,6 @@
 #include "analysis/region_facts.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -37,6 +38,14 @@ RegionFacts facts_of_summaries(const std::vector<RegionSummary>& regions) {
       return it == r.memcpy_by_kind.end() ? int64_t{0} : it->second;
     });
   }
+  std::vector<double> peaks;
+  for (const RegionSummary& r : regions) {
+    if (r.memory.empty()) continue;
+    int64_t peak = 0;
+    for (const RegionMemory& m : r.memory) peak = std::max(peak, m.peak_allocated_bytes);
+    peaks.push_back(static_cast<double>(peak));
+  }
+  if (!peaks.empty()) f.peak_allocated_bytes = spread_of(std::move(peaks));
   return f;
 }
 

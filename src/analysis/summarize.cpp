@@ -18,10 +18,12 @@
 #include "analysis/kernel_class.h"
 #include "analysis/kernel_names.h"
 #include "analysis/launch_queue.h"
+#include "analysis/memory_events.h"
 #include "analysis/occupancy.h"
 #include "analysis/op_arguments.h"
 #include "analysis/outside_regions.h"
 #include "analysis/region_facts.h"
+#include "analysis/region_memory.h"
 #include "analysis/region_waits.h"
 #include "analysis/regions.h"
 #include "analysis/spread.h"
@@ -278,6 +280,7 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   out.outside_regions = work_outside_regions(trace, set, members);
   diagnose_work_outside_regions(out.outside_regions, out.diagnostics);
 
+  const MemoryEvents memory(trace, out.diagnostics);
   const FindingContext context{trace, set, members, out};
   const bool second_core = options.reading_workers != 1 && std::thread::hardware_concurrency() > 1;
   // The attention calls ask the findings' attention ops (finding_context.h), which are found
@@ -301,7 +304,8 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     const ForwardOps forwards(trace);
     std::vector<AttentionCalls> of_set(members.sets.size());
     for (size_t m = 0; m < members.sets.size(); ++m)
-      of_set[m] = attention_calls_of(context, context.first_region_of(m), arguments, forwards);
+      of_set[m] =
+          attention_calls_of(context, context.first_region_of(m), arguments, forwards, memory);
     return of_set;
   });
   // What a region's activities say is worked out once per member set (regions that hold the same
@@ -363,6 +367,12 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     out.regions.push_back(std::move(s));
   }
   out.breakdown = breakdown_of_trace(trace, class_of);
+  {
+    std::vector<std::vector<RegionMemory>> of_regions =
+        region_memory(trace, set, memory, out.diagnostics);
+    for (size_t r = 0; r < out.regions.size(); ++r)
+      out.regions[r].memory = std::move(of_regions[r]);
+  }
 
   out.facts = facts_of_summaries(out.regions);
   out.facts.breakdown = breakdown_facts(out.regions);

@@ -17,11 +17,12 @@
 #include "analysis/regions.h"
 #include "attnprof/top_tables.h"
 #include "model/trace.h"
+#include "reader/kineto_format.h"
 
 namespace attnprof {
 
 // python_function events of nn.Modules (with_stack=True) are named "nn.Module: Linear_3".
-inline constexpr std::string_view kModulePrefix = "nn.Module: ";
+inline constexpr std::string_view kModulePrefix = kineto::kModuleEventPrefix;
 
 // "Linear_3" -> "Linear"; a name without a numbered suffix is its own class.
 std::string_view module_class_name(std::string_view instance);

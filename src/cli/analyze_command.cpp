@@ -85,7 +85,8 @@ int run(const AnalyzeArgs& args) {
   options.activities_of_every_region = format == "csv" && args.table == "activities";
   // The text and Markdown show the typical region's tables only; CSV every region's; JSON makes
   // each region's as it writes it (AnalyzeOptions::analyzed), never holding them all.
-  options.tables_of_every_region = format == "csv" && args.table != "attention";
+  options.tables_of_every_region =
+      format == "csv" && args.table != "attention" && args.table != "memory";
   // Every region's attention calls where the output lists them: JSON and CSV's attention table.
   options.attention_of_every_region =
       format == "json" || (format == "csv" && args.table == "attention");
@@ -190,6 +191,7 @@ int run(const AnalyzeArgs& args) {
       std::string out =
           format == "md"                                  ? render_analyze_markdown(output)
           : format == "csv" && args.table == "attention"  ? render_attention_calls_csv(output)
+          : format == "csv" && args.table == "memory"     ? render_memory_csv(output)
           : format == "csv" && args.table != "activities" ? render_top_table_csv(output, args.table)
           : format == "csv"                               ? render_analyze_csv(output)
           : args.view.wide                                ? render_analyze_text(output, args.view)
@@ -225,8 +227,9 @@ void register_analyze(CLI::App& app, int& exit_code) {
   cmd->add_option("--table", args->table,
                   "With --format csv: activities (one row per GPU activity, the default), kernels, "
                   "ops or modules (one row per kernel, op or nn.Module instance of every region), "
-                  "attention (one row per attention call of every region)")
-      ->check(CLI::IsMember({"activities", "kernels", "ops", "modules", "attention"}));
+                  "attention (one row per attention call of every region), memory (one row per "
+                  "CUDA device of every region: its peak and who holds it, from [memory] events)")
+      ->check(CLI::IsMember({"activities", "kernels", "ops", "modules", "attention", "memory"}));
   cmd->add_option("--group-by", args->group_by,
                   "shape: the ops table has a row per op and input shapes, as PyTorch's "
                   "key_averages(group_by_input_shape=True) (traces recorded with "

@@ -61,6 +61,19 @@ constexpr std::array<DiagnosticDescription, kDiagnosticKindCount> kTable{{
     {K::kLaunchCaptured, "launch captured into a graph", "launch_captured", S::kInfo, kTrace,
      "a kernel launch made while a CUDA graph was captured: it recorded a node of the graph and "
      "ran nothing; the graph's replays run its work (docs/CUDA_GRAPHS.md)"},
+    {K::kFreeWithoutAllocation, "free without allocation", "free_without_allocation", S::kInfo,
+     kAnalysis,
+     "a [memory] free of an address the trace never allocated (a block allocated before the "
+     "profiler's window opened, or an allocation the profiler lost): it has no op to hold it, and "
+     "the peak, read from \"Total Allocated\", is not affected (docs/MEMORY.md)"},
+    {K::kNegativeMemoryTotal, "negative memory total", "negative_memory_total", S::kDataLoss,
+     kAnalysis,
+     "a [memory] event whose \"Total Allocated\" or \"Total Reserved\" is below zero: the event "
+     "is left out of every memory figure (docs/MEMORY.md)"},
+    {K::kDeviceWithoutMemory, "device without memory events", "device_without_memory", S::kInfo,
+     kAnalysis,
+     "a device that ran GPU work has no [memory] event in a trace that has some "
+     "(profile_memory=True): its memory is unknown, and no peak is given for it (docs/MEMORY.md)"},
 }};
 
 }  // namespace

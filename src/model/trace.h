@@ -145,15 +145,25 @@ struct GpuActivity {
   int64_t end_ns() const { return start_ns + dur_ns; }
 };
 
-// An instant event (ph "i"); [memory] events carry the allocation fields.
+// Kineto's "Device Type" of a [memory] event (c10::DeviceType): CPU 0, CUDA 1; others are kept
+// as given.
+inline constexpr int8_t kMemoryDeviceCpu = 0;
+inline constexpr int8_t kMemoryDeviceCuda = 1;
+
+// An instant event (ph "i"); [memory] events (profile_memory=True) carry the allocation fields,
+// the caching allocator's running totals after the event.
 struct InstantEvent {
   int64_t ts_ns = 0;
   int32_t pid = 0;
   int32_t tid = 0;
   StringId name = StringPool::kEmpty;
+  int32_t device = -1;          // [memory]: "Device Id" (-1 for the CPU)
   int64_t bytes = 0;            // [memory]: "Bytes" (negative for a free)
   int64_t total_allocated = 0;  // [memory]: "Total Allocated"
-  int32_t device = -1;          // [memory]: "Device Id"
+  int64_t total_reserved = 0;   // [memory]: "Total Reserved"
+  uint64_t address = 0;         // [memory]: "Addr", the block's address
+  int8_t device_type = -1;      // [memory]: "Device Type"; -1 where absent
+  bool memory = false;          // a [memory] event: it has "Bytes" and "Total Allocated"
 };
 
 // One end of a flow (ph "s" or "f"): ac2g ties a launch to its GPU activity, fwdbwd a forward
@@ -247,6 +257,12 @@ struct Trace {
   IdVector<GpuActivityId, HostEventId> activity_op;
   // Per GPU activity: how activity_op was found (a graph replay's from its capture, or unknown).
   IdVector<GpuActivityId, Attribution> activity_attribution;
+  // Per instant: the innermost cpu_op, or user annotation other than a ProfilerStep#N, that
+  // encloses it on its thread (what holds an allocation), and the innermost nn.Module
+  // (python_function "nn.Module: ...", with_stack=True) around it; kNoId for none. Filled for
+  // [memory] events only.
+  std::vector<HostEventId> instant_op;
+  std::vector<HostEventId> instant_module;
   // The lowest correlation id of the trace's runtime/driver calls (kNoValue without any). GPU work
   // whose id has no call and is below it was launched before the profiler's window opened.
   int64_t first_launch_correlation = kNoValue;

@@ -156,6 +156,9 @@ enum class Key {
   kMemoryBytes,
   kMemoryTotalAllocated,
   kMemoryDeviceId,
+  kMemoryTotalReserved,
+  kMemoryDeviceType,
+  kMemoryAddress,
   kInputDims,
   kInputType,
   kConcreteInputs,
@@ -230,9 +233,14 @@ Key arg_key(simdjson::ondemand::raw_json_string key) {
       break;
     case 'T':
       if (key_is(k, kineto::kMemoryTotalAllocated)) return Key::kMemoryTotalAllocated;
+      if (key_is(k, kineto::kMemoryTotalReserved)) return Key::kMemoryTotalReserved;
       break;
     case 'D':
       if (key_is(k, kineto::kMemoryDeviceId)) return Key::kMemoryDeviceId;
+      if (key_is(k, kineto::kMemoryDeviceType)) return Key::kMemoryDeviceType;
+      break;
+    case 'A':
+      if (key_is(k, kineto::kMemoryAddress)) return Key::kMemoryAddress;
       break;
     case 'I':
       if (key_is(k, kineto::kInputDims)) return Key::kInputDims;
@@ -353,6 +361,15 @@ simdjson::error_code read_args(value& v, EventFields& out) {
         break;
       case Key::kMemoryDeviceId:
         read_field(item, out, Field::kMemoryDeviceId, integer(out.memory_device_id));
+        break;
+      case Key::kMemoryTotalReserved:
+        read_field(item, out, Field::kMemoryTotalReserved, integer(out.memory_total_reserved));
+        break;
+      case Key::kMemoryDeviceType:
+        read_field(item, out, Field::kMemoryDeviceType, integer(out.memory_device_type));
+        break;
+      case Key::kMemoryAddress:
+        read_field(item, out, Field::kMemoryAddress, integer(out.memory_address));
         break;
       case Key::kInputDims: {
         out.input_dims = raw_array(item);

@@ -37,6 +37,9 @@ struct EventFields {
     kMemoryTotalAllocated = 1u << 20,
     kMemoryDeviceId = 1u << 21,
     kTransferSize = 1u << 22,
+    kMemoryTotalReserved = 1u << 23,
+    kMemoryDeviceType = 1u << 24,
+    kMemoryAddress = 1u << 25,
   };
   uint32_t present = 0;
   uint32_t mistyped = 0;
@@ -57,6 +60,7 @@ struct EventFields {
   double occupancy_pct = -1;
   std::string_view metadata_name;
   int64_t memory_bytes = 0, memory_total_allocated = 0, memory_device_id = -1;
+  int64_t memory_total_reserved = 0, memory_device_type = -1, memory_address = 0;
   // An attention op's query rows and keys from "Input Dims" (0: not one, or not recorded): of
   // scaled_dot_product_attention and its backends, or of a matmul/bmm (the first of a chain is
   // Q·K^T). Read only when "name" came before "args", as Kineto writes them.

@@ -300,7 +300,13 @@ void EventTables::add_instant(const EventFields& f) {
   e.name = strings.intern(f.name);
   e.bytes = f.memory_bytes;
   e.total_allocated = f.memory_total_allocated;
+  e.total_reserved = f.memory_total_reserved;
   e.device = clamp32(f.memory_device_id);
+  e.address = static_cast<uint64_t>(f.memory_address);
+  e.device_type = static_cast<int8_t>(std::clamp<int64_t>(f.memory_device_type, -1, 127));
+  constexpr uint32_t kMemoryFields = Field::kMemoryBytes | Field::kMemoryTotalAllocated;
+  e.memory = (f.present & kMemoryFields) == kMemoryFields && !(f.mistyped & kMemoryFields) &&
+             f.name == kineto::kMemoryEventName;
   if (text) instant_text_keys.push_back(instants.size() << 2 | text);
   instants.push_back(e);
 }

@@ -156,10 +156,23 @@ inline constexpr std::string_view kBytes = "bytes";
 // MTIA's DMA transfers (mtia_ccp_events "dma_request") give their bytes as "size".
 inline constexpr std::string_view kMtiaBytes = "size";
 inline constexpr std::string_view kMetadataName = "name";  // thread_name / process_name value
-// [memory] instant events.
+// [memory] instant events (profile_memory=True; libkineto's MemoryEvent written by PyTorch's
+// profiler: one per allocation or free of the caching allocator, on the thread that made it).
+// "Bytes" is negative for a free; "Total Allocated" and "Total Reserved" are the device's totals
+// after the event, so the peak is read from them, never summed from "Bytes" (blocks allocated
+// before the profiler's window are freed inside it without their allocation). "Device Type" is
+// c10::DeviceType (0 CPU, 1 CUDA), "Device Id" -1 for the CPU; "Addr" pairs a free with its
+// allocation. Kineto also writes "Ev Idx" and "finished" (not read).
+inline constexpr std::string_view kMemoryEventName = "[memory]";
 inline constexpr std::string_view kMemoryBytes = "Bytes";
 inline constexpr std::string_view kMemoryTotalAllocated = "Total Allocated";
+inline constexpr std::string_view kMemoryTotalReserved = "Total Reserved";
 inline constexpr std::string_view kMemoryDeviceId = "Device Id";
+inline constexpr std::string_view kMemoryDeviceType = "Device Type";
+inline constexpr std::string_view kMemoryAddress = "Addr";
+
+// python_function events of nn.Modules (with_stack=True) are named "nn.Module: Linear_3".
+inline constexpr std::string_view kModuleEventPrefix = "nn.Module: ";
 
 // Metadata event names (ph "M").
 inline constexpr std::string_view kProcessName = "process_name";

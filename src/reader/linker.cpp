@@ -12,6 +12,7 @@
 #include "model/two_threads.h"
 #include "reader/graph_replays.h"
 #include "reader/kineto_format.h"
+#include "reader/memory_links.h"
 #include "reader/shared_correlations.h"
 
 namespace attnprof {
@@ -292,6 +293,7 @@ void link_trace(Trace& trace) {
   for (auto& detail : unpaired)
     trace.diagnostics.add(DiagnosticKind::kFlowWithoutPartner, 0, std::move(detail));
   attribute_graph_replays(trace);
+  link_memory_events(trace);
 }
 
 }  // namespace attnprof

@@ -9,6 +9,7 @@
 #include "render/attention_calls_text.h"
 #include "render/breakdown_words.h"
 #include "render/markdown_kernel_names.h"
+#include "render/region_memory_text.h"
 #include "render/shared_words.h"
 
 namespace attnprof {
@@ -69,7 +70,8 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
     const auto& r = t.regions[t.typical_region];
     render_top_tables_markdown(out, r);
     render_attention_calls_markdown(out, t);
-    if (!t.attention.calls.empty()) put(out, "\n");
+    render_region_memory_markdown(out, t);
+    if (!t.attention.calls.empty() || !r.memory.empty()) put(out, "\n");
     put(out, "GPU activities of the typical region ({}{}):\n\n", markdown_code(r.name),
         t.region_pids.empty() ? std::string() : fmt::format(", pid {}", r.pid));
     put(out, "| # | activity | launched by | op chain | grid | block | occupancy | dur (µs) |\n");

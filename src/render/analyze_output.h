@@ -60,6 +60,8 @@ std::string render_analyze_csv(const AnalyzeOutput& output);
 std::string render_top_table_csv(const AnalyzeOutput& output, std::string_view table);
 // One row per attention call of every region (analyze --format csv --table attention).
 std::string render_attention_calls_csv(const AnalyzeOutput& output);
+// With --table memory: one row per CUDA device of every region (docs/json-schema.md, "CSV").
+std::string render_memory_csv(const AnalyzeOutput& output);
 
 // The section that compares the traces, as analyze's text and Markdown print it (merge prints
 // it alone).

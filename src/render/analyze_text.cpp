@@ -12,6 +12,7 @@
 #include "render/attention_calls_text.h"
 #include "render/breakdown_words.h"
 #include "render/display_text.h"
+#include "render/region_memory_text.h"
 #include "render/shared_words.h"
 
 namespace attnprof {
@@ -143,6 +144,7 @@ void render_trace(std::string& out, const TraceAnalysis& t, const TextView& view
   }
   render_top_tables_text(out, t, view);
   render_attention_calls_text(out, t);
+  render_region_memory_text(out, t);
   if (view.activities && t.typical_region >= 0) {
     const auto& r = t.regions[t.typical_region];
     fmt::format_to(std::back_inserter(out),

@@ -25,10 +25,13 @@ std::vector<AttentionCallGroup> attention_call_groups(const std::vector<Attentio
   for (const AttentionCall& c : calls) {
     auto it = std::find_if(groups.begin(), groups.end(),
                            [&](const AttentionCallGroup& g) { return alike(*g.first, c); });
-    if (it == groups.end()) it = groups.insert(groups.end(), AttentionCallGroup{&c, 0, 0, 0});
+    if (it == groups.end()) it = groups.insert(groups.end(), AttentionCallGroup{.first = &c});
     ++it->count;
     it->gpu_ns += c.gpu_ns;
     it->flops += c.flops.value_or(0);
+    if (c.allocated_bytes)
+      it->allocated_bytes = it->allocated_bytes.value_or(0) + *c.allocated_bytes;
+    if (c.freed_bytes) it->freed_bytes = it->freed_bytes.value_or(0) + *c.freed_bytes;
   }
   return groups;
 }
@@ -74,6 +77,27 @@ std::string attention_roof_cell(const AttentionCallGroup& g) {
   if (!c.roof_pct || !c.tflops() || g.gpu_ns <= 0) return "-";
   const double rate = g.flops / static_cast<double>(g.gpu_ns) / 1e3;
   return fmt::format("{:.1f}", *c.roof_pct * rate / *c.tflops());
+}
+
+bool attention_memory_known(const std::vector<AttentionCallGroup>& groups) {
+  return std::any_of(groups.begin(), groups.end(),
+                     [](const AttentionCallGroup& g) { return g.allocated_bytes.has_value(); });
+}
+
+namespace {
+
+std::string per_call_bytes(const std::optional<int64_t>& bytes, int64_t count) {
+  return bytes && count > 0 ? format_bytes(*bytes / count) : std::string("-");
+}
+
+}  // namespace
+
+std::string attention_allocated_cell(const AttentionCallGroup& g) {
+  return per_call_bytes(g.allocated_bytes, g.count);
+}
+
+std::string attention_freed_cell(const AttentionCallGroup& g) {
+  return per_call_bytes(g.freed_bytes, g.count);
 }
 
 std::string attention_calls_heading(const TraceAnalysis& t) {

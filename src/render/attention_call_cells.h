@@ -18,6 +18,8 @@ struct AttentionCallGroup {
   int64_t count = 0;
   int64_t gpu_ns = 0;
   double flops = 0;  // of the calls whose FLOPs are known (all or none: the shapes are alike)
+  // CUDA memory the calls allocated and freed, summed; none without [memory] events.
+  std::optional<int64_t> allocated_bytes, freed_bytes;
 };
 
 // The calls grouped, in the order each kind first ran.
@@ -36,6 +38,11 @@ std::string attention_mask_cell(const AttentionCall& c);
 std::string attention_gflop_cell(const AttentionCallGroup& g);
 std::string attention_tflops_cell(const AttentionCallGroup& g);
 std::string attention_roof_cell(const AttentionCallGroup& g);
+// Whether any group knows its memory: the tables then show it beside the time.
+bool attention_memory_known(const std::vector<AttentionCallGroup>& groups);
+// "256.0 MiB": bytes allocated (or freed) per call; "-" where unknown.
+std::string attention_allocated_cell(const AttentionCallGroup& g);
+std::string attention_freed_cell(const AttentionCallGroup& g);
 
 // "Attention calls of the typical region (#2), GPU times the median over 5 regions".
 std::string attention_calls_heading(const TraceAnalysis& t);

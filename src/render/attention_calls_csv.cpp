@@ -23,12 +23,13 @@ void optional_cell(CsvWriter& csv, const std::optional<T>& v) {
 }  // namespace
 
 std::string render_attention_calls_csv(const AnalyzeOutput& output) {
-  CsvWriter csv({"trace",        "rank",    "region",        "region_index",  "region_pid",
-                 "typical",      "op",      "backend",       "batch",         "heads",
-                 "kv_heads",     "q_len",   "kv_len",        "head_dim",      "dtype",
-                 "causal",       "window",  "explicit_mask", "flops",         "gpu_us",
-                 "tflops_per_s", "bytes",   "roof_pct",      "roof",          "backward",
-                 "backend_op",   "kernels", "main_kernel",   "flops_assumed", "note"});
+  CsvWriter csv({"trace",           "rank",       "region",        "region_index",  "region_pid",
+                 "typical",         "op",         "backend",       "batch",         "heads",
+                 "kv_heads",        "q_len",      "kv_len",        "head_dim",      "dtype",
+                 "causal",          "window",     "explicit_mask", "flops",         "gpu_us",
+                 "tflops_per_s",    "bytes",      "roof_pct",      "roof",          "backward",
+                 "backend_op",      "kernels",    "main_kernel",   "flops_assumed", "note",
+                 "allocated_bytes", "freed_bytes"});
   for (const TraceAnalysis& t : output.traces) {
     for (size_t i = 0; i < t.regions.size(); ++i) {
       const RegionSummary& region = t.regions[i];
@@ -54,6 +55,8 @@ std::string render_attention_calls_csv(const AnalyzeOutput& output) {
         csv.text(c.roof);
         csv.text(c.backward ? "true" : "false").text(c.backend_op).number(c.kernels);
         csv.text(c.main_kernel).text(c.assumed).text(c.note);
+        optional_cell(csv, c.allocated_bytes);
+        optional_cell(csv, c.freed_bytes);
         csv.end_row();
       }
     }

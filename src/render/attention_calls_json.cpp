@@ -43,6 +43,8 @@ void write_calls(JsonWriter& w, const std::vector<AttentionCall>& calls) {
     w.key("gpu_us").number(c.gpu_ns / 1000.0);
     optional_value(w, "tflops_per_s", c.tflops());
     optional_value(w, "bytes", c.bytes);
+    optional_value(w, "allocated_bytes", c.allocated_bytes);
+    optional_value(w, "freed_bytes", c.freed_bytes);
     optional_value(w, "roof_pct", c.roof_pct);
     optional_text(w, "roof", c.roof);
     w.key("backward").boolean(c.backward);

@@ -16,6 +16,7 @@
 #include "base/format_units.h"
 #include "render/escape_html.h"
 #include "render/projection_words.h"
+#include "render/region_memory_text.h"
 #include "render/report.h"
 #include "render/report_attention_calls.h"
 #include "render/report_counters.h"
@@ -510,6 +511,15 @@ void write_timelines(std::string& out, const ReportData& data) {
         v.timeline->links.size());
     out += R"(<div class="svg-scroll">)" +
            svg::timeline(*v.timeline, fmt::format("timeline-{}", i), v.name) + "</div>";
+    // Memory beside time: the typical region's allocated memory on the same time axis.
+    if (a.typical_region >= 0)
+      for (const RegionMemory& m : a.regions[a.typical_region].memory) {
+        put(out, R"(<p class="meta">device {}: {}</p>)", m.device, escape(memory_peak_words(m)));
+        out += R"(<div class="svg-scroll">)" +
+               svg::memory_chart(m, v.timeline->end_ns, fmt::format("memory-{}-{}", i, m.device),
+                                 v.name) +
+               "</div>";
+      }
     // When the GPU runs long after the CPU is done, the CPU side is a sliver of the axis: show
     // it again, zoomed to where the CPU is busy.
     const RegionTimeline& t = *v.timeline;

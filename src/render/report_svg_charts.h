@@ -11,6 +11,7 @@
 
 #include "analysis/kernel_class.h"
 #include "analysis/region_timeline.h"
+#include "attnprof/region_memory.h"
 #include "attnprof/time_breakdown.h"
 
 namespace attnprof::svg {
@@ -23,6 +24,12 @@ namespace attnprof::svg {
 // left out, and launches of it point out of the right edge.
 std::string timeline(const RegionTimeline& t, const std::string& id, const std::string& variant,
                      int64_t window_ns = 0);
+
+// A device's allocated memory over a region (its [memory] events' "Total Allocated", a step line)
+// on the time axis of the region's timeline (`end_ns`: the timeline's, so that the two line up),
+// with the peak and its op marked (docs/MEMORY.md, docs/REPORT.md).
+std::string memory_chart(const RegionMemory& m, int64_t end_ns, const std::string& id,
+                         const std::string& variant);
 
 struct ClassBar {
   std::string label;

@@ -73,6 +73,17 @@ def main():
     for rank in (0, 1):
         copy(os.path.join(data, f"trace_filter/sampled_rank-{rank}.json.gz"),
              f"hta_nccl_rank{rank}.json.gz")
+    # profile_memory=True: [memory] events of device 1 (and of the CPU) beside a training step's
+    # ops. The first 100 ms of ProfilerStep#3, every event that starts in them but the ac2g flows
+    # (the reader does not keep them), and the metadata; that step's `dur` set to the 100 ms.
+    memory = load(os.path.join(data, "df_index_resolver/df_index_resolver.json.gz"))
+    step = next(e for e in memory["traceEvents"] if e.get("name") == "ProfilerStep#3")
+    memory = cut_window(memory, step["ts"], step["ts"] + 100000)
+    memory["traceEvents"] = [e for e in memory["traceEvents"] if e.get("cat") != "ac2g"]
+    for e in memory["traceEvents"]:
+        if e.get("name") == "ProfilerStep#3":
+            e["dur"] = 100000
+    write("hta_memory_step_cut.json.gz", memory)
 
 
 if __name__ == "__main__":
