@@ -28,6 +28,8 @@ enum class DiagnosticKind : uint8_t {
   kWorkOutsideRegions,       // GPU work that no region holds
   kReplayNotMatched,         // a graph replay that --graph-capture's trace does not match
   kLaunchCaptured,           // a launch recorded into a CUDA graph while it was captured
+  kDependencyAgainstClock,   // a dependency of the critical path's graph that runs back in time
+  kWaitWithoutRecord,        // a GPU wait whose cudaEventRecord the trace does not hold
   kCount
 };
 

@@ -37,6 +37,8 @@ struct EventFields {
     kMemoryTotalAllocated = 1u << 20,
     kMemoryDeviceId = 1u << 21,
     kTransferSize = 1u << 22,
+    kWaitedRecord = 1u << 23,
+    kWaitedStream = 1u << 24,
   };
   uint32_t present = 0;
   uint32_t mistyped = 0;
@@ -51,6 +53,8 @@ struct EventFields {
   // args
   int64_t external_id = -1, correlation = -1, device = 0, stream = 0, bytes = 0;
   int64_t transfer_size = 0;  // "size" of MTIA's DMA transfers
+  // A cuda_sync's wait_on_cuda_event_record_corr_id and wait_on_stream.
+  int64_t waited_record = -1, waited_stream = -1;
   std::array<int32_t, 3> grid{0, 0, 0}, block{0, 0, 0};
   int32_t registers = 0;
   int64_t shared_memory = 0;

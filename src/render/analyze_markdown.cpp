@@ -8,6 +8,7 @@
 #include "render/analyze_top_tables.h"
 #include "render/attention_calls_text.h"
 #include "render/breakdown_words.h"
+#include "render/critical_path_output.h"
 #include "render/markdown_kernel_names.h"
 #include "render/shared_words.h"
 
@@ -70,6 +71,7 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
     render_top_tables_markdown(out, r);
     render_attention_calls_markdown(out, t);
     if (!t.attention.calls.empty()) put(out, "\n");
+    render_critical_path_markdown(out, t);
     put(out, "GPU activities of the typical region ({}{}):\n\n", markdown_code(r.name),
         t.region_pids.empty() ? std::string() : fmt::format(", pid {}", r.pid));
     put(out, "| # | activity | launched by | op chain | grid | block | occupancy | dur (µs) |\n");

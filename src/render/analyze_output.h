@@ -60,6 +60,9 @@ std::string render_analyze_csv(const AnalyzeOutput& output);
 std::string render_top_table_csv(const AnalyzeOutput& output, std::string_view table);
 // One row per attention call of every region (analyze --format csv --table attention).
 std::string render_attention_calls_csv(const AnalyzeOutput& output);
+// One row per region: its critical path's length and categories, attention on it, what bounds it
+// and the what-if (analyze --format csv --table critical_path).
+std::string render_critical_path_csv(const AnalyzeOutput& output);
 
 // The section that compares the traces, as analyze's text and Markdown print it (merge prints
 // it alone).
