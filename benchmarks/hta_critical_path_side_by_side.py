@@ -7,9 +7,10 @@ usage: PYTHONPATH=HTA_CHECKOUT /usr/bin/python3 benchmarks/hta_critical_path_sid
            ATTNPROF TRACE[@ANNOTATION[@INSTANCE]]...
 
 ANNOTATION is what HTA matches (a substring: "ProfilerStep" matches every ProfilerStep#N, and
-INSTANCE, 0 by default, picks one of them in order); attnprof is given the instance's own name as
+INSTANCE, 0 by default, picks one of them in order; HTA leaves out the trace's last ProfilerStep); attnprof is given the instance's own name as
 --region. An empty ANNOTATION ("TRACE@") is the whole trace for both. Each trace is copied with
-a "distributedInfo" rank when it has none, as HTA needs one. HTA's categories are the sums of
+a "distributedInfo" rank when it has none, as HTA needs one, and without its GPU user
+annotations (gpu_user_annotation), which HTA would take for the region (hta_figures says why). HTA's categories are the sums of
 the weights of its path's edges by bound_by: cpu_bound, gpu_compute_bound,
 gpu_communication_bound, gpu_kernel_launch_overhead, gpu_kernel_kernel_overhead (dependency
 edges weigh 0). HTA needs networkx (Debian's python3-networkx) and pandas.
@@ -45,6 +46,11 @@ def hta_figures(trace, annotation, instance):
     if isinstance(doc, list):
         doc = {"traceEvents": doc}
     doc.setdefault("distributedInfo", {})["rank"] = 0
+    # HTA picks its window among every event whose name holds the annotation, by position: the
+    # GPU's copy of each ProfilerStep#N (gpu_user_annotation) would take the place of the CPU's
+    # (its span is the GPU work's, not the step's). The critical path does not read them.
+    doc["traceEvents"] = [e for e in doc["traceEvents"]
+                          if not (isinstance(e, dict) and e.get("cat") == "gpu_user_annotation")]
     with tempfile.TemporaryDirectory() as d:
         with open(os.path.join(d, "rank-0.json"), "w") as f:
             json.dump(doc, f, indent=1)  # HTA looks for '"rank": N' with a space

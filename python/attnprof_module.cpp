@@ -592,8 +592,8 @@ py::dict attention_columns(const std::vector<TraceAnalysis>& traces) {
 // which keep none) or no what-if.
 py::dict critical_path_columns(const std::vector<TraceAnalysis>& traces) {
   RegionOrigin where;
-  Column<double> length, cpu, launch, sync, compute, communication, memory, gap, attention,
-      before, after, selected;
+  Column<double> length, cpu, launch, sync, compute, communication, memory, gap, attention, before,
+      after, selected;
   TextColumn bound_by;
   auto us = [](bool known_here, int64_t ns) { return known_here ? ns / 1000.0 : kMissing; };
   for (const TraceAnalysis& t : traces)

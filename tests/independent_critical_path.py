@@ -60,7 +60,7 @@ def critical_path(doc, region):
     members = [e for e, _ in region["members"]]
     launch_of = {}
     for e, anchor in region["members"]:
-        if isinstance(anchor, dict):
+        if isinstance(anchor, dict) and anchor.get("cat") in CALLS:  # not an op (External id)
             launch_of[id(e)] = anchor
     # Blocking calls: by name, or a call whose own copy to the host ends inside it.
     waits = []  # (gpu event, call)

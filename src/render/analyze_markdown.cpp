@@ -68,10 +68,11 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
     }
     if (t.typical_region < 0) continue;
     const auto& r = t.regions[t.typical_region];
+    // What holds the step comes before any kernel is named.
+    render_critical_path_markdown(out, t);
     render_top_tables_markdown(out, r);
     render_attention_calls_markdown(out, t);
     if (!t.attention.calls.empty()) put(out, "\n");
-    render_critical_path_markdown(out, t);
     put(out, "GPU activities of the typical region ({}{}):\n\n", markdown_code(r.name),
         t.region_pids.empty() ? std::string() : fmt::format(", pid {}", r.pid));
     put(out, "| # | activity | launched by | op chain | grid | block | occupancy | dur (µs) |\n");

@@ -142,9 +142,10 @@ void render_trace(std::string& out, const TraceAnalysis& t, const TextView& view
       if (!idle.empty()) fmt::format_to(std::back_inserter(out), "  {}\n", idle);
     }
   }
+  // What holds the step comes before any kernel is named.
+  render_critical_path_text(out, t);
   render_top_tables_text(out, t, view);
   render_attention_calls_text(out, t);
-  render_critical_path_text(out, t);
   if (view.activities && t.typical_region >= 0) {
     const auto& r = t.regions[t.typical_region];
     fmt::format_to(std::back_inserter(out),

@@ -72,6 +72,11 @@ std::string what_if_words(const WhatIf& w) {
 
 void write_critical_path_json(JsonWriter& w, const RegionSummary& region) {
   const CriticalPath& p = region.critical_path;
+  // A region merged from a trace summary has none (docs/DISTRIBUTED.md).
+  if (!p.present) {
+    w.key("critical_path").null();
+    return;
+  }
   w.key("critical_path").begin_object();
   w.key("length_us").number(p.length_ns / 1000.0);
   w.key("categories").begin_object();

@@ -227,9 +227,19 @@ DependencyGraph DependencyGraphBuilder::build(const Region& region, const Member
     if (source != kNoId) host_waits.emplace_back(source, call);
   }
 
-  // Each thread of the region's process: its events that start inside the region, in order.
-  for (const ThreadRange& t : threads_) {
-    if (t.tid == kCopiedOpsTid || (!region.any_process && t.pid != region.pid)) continue;
+  // Each thread of the region's process (threads_ is sorted by process): its events that start
+  // inside the region, in order.
+  auto threads_begin = threads_.begin();
+  auto threads_end = threads_.end();
+  if (!region.any_process) {
+    threads_begin = std::lower_bound(threads_.begin(), threads_.end(), region.pid,
+                                     [](const ThreadRange& t, int32_t pid) { return t.pid < pid; });
+    threads_end = std::upper_bound(threads_begin, threads_.end(), region.pid,
+                                   [](int32_t pid, const ThreadRange& t) { return pid < t.pid; });
+  }
+  for (auto it = threads_begin; it != threads_end; ++it) {
+    const ThreadRange& t = *it;
+    if (t.tid == kCopiedOpsTid) continue;
     const auto first =
         std::lower_bound(hosts.begin() + static_cast<std::ptrdiff_t>(t.begin),
                          hosts.begin() + static_cast<std::ptrdiff_t>(t.end), region.start_ns,

@@ -18,8 +18,8 @@ struct PathTiming {
   std::vector<int32_t> binding;   // per node: the edge that arrived last (-1 for none)
   std::vector<uint32_t> order;    // a topological order of the nodes
   std::vector<uint32_t> in_offsets, in_edges;  // edges by their end node
-  // Nodes whose dependencies arrive after the node's recorded time (clocks out of order, an
-  // event that ends before its child), and whether a cycle had to be cut.
+  // Nodes whose dependencies arrive more than 1 µs after the node's recorded time (clocks out of
+  // order, an event that ends before its child), and whether a cycle had to be cut.
   int64_t against_clock = 0;
   bool cycle = false;
 };

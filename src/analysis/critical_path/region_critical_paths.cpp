@@ -77,7 +77,7 @@ void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMe
     diagnostics.add_many(
         DiagnosticKind::kDependencyAgainstClock, static_cast<uint64_t>(against_clock), 0,
         fmt::format("{} events of the critical path's graphs happen before a dependency of "
-                    "theirs is done{}: each is taken at the later time",
+                    "theirs is done, by more than 1 µs{}: each is taken at the later time",
                     against_clock, cycles > 0 ? fmt::format(" ({} cycles cut)", cycles) : ""));
   if (waits_without_record > 0)
     diagnostics.add_many(DiagnosticKind::kWaitWithoutRecord,
