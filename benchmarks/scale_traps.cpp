@@ -165,6 +165,27 @@ std::string overlapping_steps_around(int n, const char* kernel_name) {
   return finish(std::move(events));
 }
 
+// N/4 CUDA graph replays of 4 kernels each (one correlation per replay, as Kineto writes them),
+// each followed by a cudaDeviceSynchronize: the critical path hangs each kernel off its
+// cudaGraphLaunch and each wait off the work launched before it (a binary search, not a scan).
+std::string graph_replays_with_waits(int n) {
+  std::string events = annotation("ProfilerStep#1", 0, int64_t{n} * 10'000 + 10'000);
+  for (int i = 0; i < n / 4; ++i) {
+    const int64_t t = int64_t{i} * 40'000 + 1'000;
+    events +=
+        fmt::format(R"({{"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,)"
+                    R"("ts":{}.{:03},"dur":1,"args":{{"correlation":{}}}}},)",
+                    t / 1000, t % 1000, i + 1);
+    for (int k = 0; k < 4; ++k) events += kernel(t + 2'000 + k * 2'000, i + 1);
+    const int64_t wait = t + 3'000;
+    events += fmt::format(
+        R"({{"ph":"X","cat":"cuda_runtime","name":"cudaDeviceSynchronize","pid":1,"tid":1,)"
+        R"("ts":{}.{:03},"dur":8,"args":{{"correlation":{}}}}},)",
+        wait / 1000, wait % 1000, n + i + 1);
+  }
+  return finish(std::move(events));
+}
+
 std::string overlapping_steps(int n) {
   return overlapping_steps_around(n, "k");
 }
@@ -303,7 +324,8 @@ int main(int argc, char** argv) {
       {"cpu-threads", none, cpu_threads},
       {"overlapping-steps", none, overlapping_steps},
       {"overlapping-steps-explain", none, overlapping_steps, true},
-      {"overlapping-attention-steps", none, overlapping_attention_steps}};
+      {"overlapping-attention-steps", none, overlapping_attention_steps},
+      {"graph-replays-with-waits", none, graph_replays_with_waits}};
   std::printf("%-26s %8s %12s %7s\n", "case", "N", "cpu seconds", "slope");
   for (const Case& c : cases) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analysis/activity_columns.h"
+#include "analysis/critical_path/what_if_rules.h"
 #include "analysis/kernel_class.h"
 #include "analysis/region_waits.h"
 #include "analysis/top_tables.h"
@@ -634,6 +635,52 @@ py::dict memory_columns(const std::vector<TraceAnalysis>& traces) {
   return d;
 }
 
+// Each region's critical path (attnprof/critical_path.h), with the columns of `attnprof analyze
+// --format csv --table critical_path`: NaN where a region has no path (merged from summaries,
+// which keep none) or no what-if.
+py::dict critical_path_columns(const std::vector<TraceAnalysis>& traces) {
+  RegionOrigin where;
+  Column<double> length, cpu, launch, sync, compute, communication, memory, gap, attention, before,
+      after, selected;
+  TextColumn bound_by;
+  auto us = [](bool known_here, int64_t ns) { return known_here ? ns / 1000.0 : kMissing; };
+  for (const TraceAnalysis& t : traces)
+    for (size_t r = 0; r < t.regions.size(); ++r) {
+      const CriticalPath& p = t.regions[r].critical_path;
+      const std::optional<WhatIf>& w = t.regions[r].what_if;
+      where.push(t, r);
+      length.push(us(p.present, p.length_ns));
+      cpu.push(us(p.present, p.categories.cpu_ns));
+      launch.push(us(p.present, p.categories.launch_overhead_ns));
+      sync.push(us(p.present, p.categories.sync_ns));
+      compute.push(us(p.present, p.categories.compute_ns));
+      communication.push(us(p.present, p.categories.communication_ns));
+      memory.push(us(p.present, p.categories.memory_ns));
+      gap.push(us(p.present, p.categories.kernel_gap_ns));
+      attention.push(us(p.present, p.attention_ns));
+      bound_by.push(p.bound_by);
+      before.push(us(w.has_value(), w ? w->length_before_ns : 0));
+      after.push(us(w.has_value(), w ? w->length_after_ns : 0));
+      selected.push(us(w.has_value(), w ? w->selected_ns : 0));
+    }
+  py::dict d;
+  where.into(d);
+  d["length_us"] = length.to_python();
+  d["cpu_us"] = cpu.to_python();
+  d["launch_overhead_us"] = launch.to_python();
+  d["sync_us"] = sync.to_python();
+  d["compute_us"] = compute.to_python();
+  d["communication_us"] = communication.to_python();
+  d["memory_us"] = memory.to_python();
+  d["kernel_gap_us"] = gap.to_python();
+  d["attention_us"] = attention.to_python();
+  d["bound_by"] = bound_by.to_python();
+  d["what_if_length_us_before"] = before.to_python();
+  d["what_if_length_us_after"] = after.to_python();
+  d["what_if_selected_us"] = selected.to_python();
+  return d;
+}
+
 // Files and folders (each folder's traces, as `attnprof analyze DIR` reads them).
 std::vector<std::string> expand(const std::vector<std::string>& arguments) {
   std::vector<std::string> paths;
@@ -676,6 +723,7 @@ struct TracesRead {
     out["modules"] = module_columns(tabled);
     out["attention_calls"] = attention_columns(read);
     out["memory"] = memory_columns(read);
+    out["critical_path"] = critical_path_columns(read);
     out["errors"] = errors;
     out["error_kinds"] = error_kinds;
     if (are_ranks_of_one_run(read))
@@ -687,9 +735,16 @@ struct TracesRead {
 };
 
 py::dict analyze(const std::vector<std::string>& arguments, const std::string& region, bool explain,
-                 size_t jobs) {
-  const std::vector<std::string> paths = expand(arguments);
+                 size_t jobs, const std::vector<std::string>& what_if) {
   AnalyzeOptions options;
+  for (const std::string& text : what_if) {
+    auto rule = parse_what_if(text);
+    if (!rule.ok()) throw std::invalid_argument(rule.error().message);
+    options.what_if.push_back(std::move(rule).value());
+  }
+  if (options.what_if.size() > kMaxWhatIfRules)
+    throw std::invalid_argument(fmt::format("what_if: at most {} rules", kMaxWhatIfRules));
+  const std::vector<std::string> paths = expand(arguments);
   options.region_pattern = region;
   options.explain = explain;
   options.activities_of_every_region = true;
@@ -752,6 +807,7 @@ PYBIND11_MODULE(_attnprof, m) {
   m.doc() = "attnprof's C++ reader and analyses; use the attnprof package, which wraps this";
   m.def("analyze", &attnprof::python::analyze, py::arg("paths"), py::arg("region") = "",
         py::arg("explain") = true, py::arg("jobs") = 0,
+        py::arg("what_if") = std::vector<std::string>(),
         "Reads the traces (files or folders) and returns their tables as columns");
   m.def("summarize", &attnprof::python::summarize, py::arg("path"), py::arg("region") = "",
         "One trace's summary line (JSON), or its error's line");

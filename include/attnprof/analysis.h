@@ -14,6 +14,7 @@
 
 #include "attnprof/attention_calls.h"
 #include "attnprof/attribution.h"
+#include "attnprof/critical_path.h"
 #include "attnprof/diagnostics.h"
 #include "attnprof/findings.h"
 #include "attnprof/launch_queue.h"
@@ -103,6 +104,10 @@ struct RegionSummary {
   // Its memory per CUDA device, by device id (attnprof/region_memory.h); empty for a trace
   // without [memory] events.
   std::vector<RegionMemory> memory;
+  // The longest chain of dependent work from its start to its end (attnprof/critical_path.h).
+  CriticalPath critical_path;
+  // Its path timed again with AnalyzeOptions::what_if applied; absent without rules.
+  std::optional<WhatIf> what_if;
 };
 
 // A device as the trace describes it; -1 and "" where it does not say.
@@ -202,6 +207,9 @@ struct AnalyzeOptions {
   bool ops_by_shape = false;
   // Compute findings (what the trace means) as well.
   bool explain = false;
+  // Scale the selected work's durations and time each region's critical path again
+  // (RegionSummary::what_if; docs/CRITICAL_PATH.md). Empty: no what-if.
+  std::vector<WhatIfRule> what_if;
   // A trace that holds the capture of the CUDA graphs this one replays, and replays after it:
   // replays that the trace cannot pair with a capture of its own take their ops from it, matched
   // by their kernel names (attribution "signature", docs/CUDA_GRAPHS.md). Empty: none.

@@ -31,6 +31,8 @@ enum class DiagnosticKind : uint8_t {
   kFreeWithoutAllocation,    // a [memory] free of a block the trace never allocated
   kNegativeMemoryTotal,      // a [memory] event whose "Total Allocated" is below zero
   kDeviceWithoutMemory,      // a device that ran GPU work has no [memory] event (others have)
+  kDependencyAgainstClock,   // a dependency of the critical path's graph that runs back in time
+  kWaitWithoutRecord,        // a GPU wait whose cudaEventRecord the trace does not hold
   kCount
 };
 

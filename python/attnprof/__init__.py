@@ -11,6 +11,8 @@ pandas DataFrames.
     t.modules        # per region: one row per nn.Module instance (traces recorded with_stack)
     t.attention_calls  # per region: one row per attention call: backend, shapes, FLOPs, GPU time
     t.memory         # per region and CUDA device: the peak, when, its op and module, who holds it
+    t.critical_path  # one row per region: what held it (CPU, GPU, waits), attention on the path
+    attnprof.read("trace.json.gz", what_if=["attention=0.5"]).critical_path  # the step, re-timed
 
     run = attnprof.analyze(["rank0.json.gz", "rank1.json.gz"])  # or a folder; ranks of one run
     run.across       # per region: the slowest rank and the spread (None unless ranks of one run)
@@ -82,6 +84,9 @@ class Traces:
     modules: pd.DataFrame
     attention_calls: pd.DataFrame
     memory: pd.DataFrame
+    # per region: its critical path's length, categories, attention on it, what bounds it, and
+    # the what-if (docs/CRITICAL_PATH.md)
+    critical_path: pd.DataFrame
     across: Optional[pd.DataFrame] = None
     errors: List[str] = field(default_factory=list)
     error_kinds: List[str] = field(default_factory=list)  # per error: "io", "truncated", ...
@@ -108,6 +113,7 @@ def _frames(columns: dict) -> Traces:
         modules=_frame(columns["modules"]),
         attention_calls=_frame(columns["attention_calls"]),
         memory=_frame(columns["memory"]),
+        critical_path=_frame(columns["critical_path"]),
         across=None if across is None else _frame(across),
         errors=list(columns["errors"]),
         error_kinds=list(columns["error_kinds"]),
@@ -130,20 +136,27 @@ def _path(path) -> str:
 
 
 def analyze(paths: Union[PathLike, Iterable[PathLike]], region: Optional[str] = None,
-            explain: bool = True, jobs: int = 0) -> Traces:
+            explain: bool = True, jobs: int = 0, what_if: Iterable[str] = ()) -> Traces:
     """Reads traces (files, or folders of them) at once, `jobs` at a time (0: one per two cores).
 
     A trace that cannot be read does not stop the others: its error is in `errors`.
     `region` is a glob over user annotations (default: ProfilerStep#* when present, else the
-    whole trace). One path (str, bytes, os.PathLike) or an iterable of them."""
+    whole trace). One path (str, bytes, os.PathLike) or an iterable of them. `what_if`: rules
+    SELECTOR=FACTOR as `attnprof analyze --what-if` takes them (docs/CRITICAL_PATH.md); each
+    region's critical path is timed again with them (the critical_path table's what_if_
+    columns). A rule attnprof cannot read is a ValueError."""
     if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
     elif not isinstance(paths, Iterable):
         raise TypeError(f"expected a path or paths, not {type(paths).__name__}")
-    return _frames(_attnprof.analyze([_path(p) for p in paths], region or "", explain, jobs))
+    if isinstance(what_if, str):
+        what_if = [what_if]
+    return _frames(_attnprof.analyze([_path(p) for p in paths], region or "", explain, jobs,
+                                     list(what_if)))
 
 
-def read(path: PathLike, region: Optional[str] = None, explain: bool = True) -> Traces:
+def read(path: PathLike, region: Optional[str] = None, explain: bool = True,
+         what_if: Iterable[str] = ()) -> Traces:
     """Reads one trace file; raises TraceReadError with attnprof's message when it cannot.
 
     A folder is refused with IsADirectoryError, as open() refuses it: analyze(folder) reads the
@@ -152,7 +165,7 @@ def read(path: PathLike, region: Optional[str] = None, explain: bool = True) -> 
     if os.path.isdir(path):
         raise IsADirectoryError(errno.EISDIR, "read() reads one trace file; "
                                 "attnprof.analyze(folder) reads the traces of a folder", path)
-    result = analyze([path], region, explain, 1)
+    result = analyze([path], region, explain, 1, what_if)
     if result.errors:
         raise TraceReadError(result.errors[0], result.error_kinds[0])
     return result

@@ -343,3 +343,26 @@ def test_version_is_the_cli_version():
     first = subprocess.run([CLI, "--version"], check=True, capture_output=True,
                            text=True).stdout.splitlines()[0]
     assert first.split()[:2] == ["attnprof", attnprof.__version__]
+
+
+def test_critical_path_matches_the_json_output():
+    name = fixture("study_naive.json.gz")
+    t = attnprof.read(name, what_if=["attention=0.5"])
+    out = subprocess.run([CLI, "analyze", "--format", "json", "--what-if", "attention=0.5", name],
+                         check=True, capture_output=True, text=True).stdout
+    regions = json.loads(out)["traces"][0]["regions"]
+    cp = t.critical_path
+    assert len(cp) == len(regions)
+    assert cp["length_us"].tolist() == pytest.approx([r["critical_path"]["length_us"]
+                                                      for r in regions])
+    for key in ("cpu_us", "launch_overhead_us", "sync_us", "compute_us", "communication_us",
+                "memory_us", "kernel_gap_us"):
+        assert cp[key].tolist() == pytest.approx(
+            [r["critical_path"]["categories"][key] for r in regions]), key
+    assert list(cp["bound_by"]) == [r["critical_path"]["bound_by"] for r in regions]
+    assert cp["what_if_length_us_after"].tolist() == pytest.approx(
+        [r["what_if"]["length_us_after"] for r in regions])
+    # Without rules, no what-if: NaN.
+    assert attnprof.read(name).critical_path["what_if_length_us_after"].isna().all()
+    with pytest.raises(ValueError):
+        attnprof.read(name, what_if=["attention=fast"])

@@ -11,6 +11,7 @@
 
 #include "analysis/attention_calls.h"
 #include "analysis/busy_time.h"
+#include "analysis/critical_path/region_critical_paths.h"
 #include "analysis/device_summary.h"
 #include "analysis/duration_sum.h"
 #include "analysis/findings/finding_context.h"
@@ -397,6 +398,16 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
       busy.push_back(out.regions[r].gpu_busy_ns);
     }
     out.attention = median_attention_calls(of_regions, busy, out.typical_region);
+  }
+  {
+    // Before the findings start, which may read the paths.
+    std::vector<std::vector<GpuActivityId>> attention_of_set(members.sets.size());
+    for (size_t m = 0; m < members.sets.size(); ++m)
+      for (const AttentionOp& op : context.set_attention_ops(m))
+        attention_of_set[m].insert(attention_of_set[m].end(), op.activities.begin(),
+                                   op.activities.end());
+    add_critical_paths(trace, set, members, class_of, attention_of_set, options.what_if,
+                       rows.kernel_names(), out.regions, out.diagnostics);
   }
   std::future<std::vector<Finding>> findings;
   if (options.explain) {

@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 
+#include "analysis/critical_path/what_if_rules.h"
 #include "attnprof/analysis.h"
 #include "attnprof/cross_trace.h"
 #include "attnprof/trace_summary.h"
@@ -40,7 +41,8 @@ struct AnalyzeArgs {
   std::string graph_capture;
   TextView view;
   std::string table = "activities";
-  std::string group_by = "name";  // of the ops table: "name" or "shape"
+  std::string group_by = "name";     // of the ops table: "name" or "shape"
+  std::vector<std::string> what_if;  // SELECTOR=FACTOR, each
   size_t jobs = 0;
   LimitOptions limits;
 };
@@ -85,12 +87,19 @@ int run(const AnalyzeArgs& args) {
   options.activities_of_every_region = format == "csv" && args.table == "activities";
   // The text and Markdown show the typical region's tables only; CSV every region's; JSON makes
   // each region's as it writes it (AnalyzeOptions::analyzed), never holding them all.
-  options.tables_of_every_region =
-      format == "csv" && args.table != "attention" && args.table != "memory";
+  options.tables_of_every_region = format == "csv" && args.table != "attention" &&
+                                   args.table != "memory" && args.table != "critical_path";
   // Every region's attention calls where the output lists them: JSON and CSV's attention table.
   options.attention_of_every_region =
       format == "json" || (format == "csv" && args.table == "attention");
   options.explain = args.explain;
+  for (const std::string& text : args.what_if) {
+    auto rule = parse_what_if(text);
+    if (!rule.ok()) return fail(rule.error());
+    options.what_if.push_back(std::move(rule).value());
+  }
+  if (options.what_if.size() > kMaxWhatIfRules)
+    return fail(make_error(ErrorKind::kUsage, "--what-if: at most {} rules", kMaxWhatIfRules));
   options.graph_capture = args.graph_capture;
   options.ops_by_shape = args.group_by == "shape";
   options.limits = args.limits.to_limits();
@@ -189,9 +198,10 @@ int run(const AnalyzeArgs& args) {
     } else {
       const AnalyzeOutput output{read, across ? &*across : nullptr, unread};
       std::string out =
-          format == "md"                                  ? render_analyze_markdown(output)
-          : format == "csv" && args.table == "attention"  ? render_attention_calls_csv(output)
-          : format == "csv" && args.table == "memory"     ? render_memory_csv(output)
+          format == "md"                                     ? render_analyze_markdown(output)
+          : format == "csv" && args.table == "attention"     ? render_attention_calls_csv(output)
+          : format == "csv" && args.table == "memory"        ? render_memory_csv(output)
+          : format == "csv" && args.table == "critical_path" ? render_critical_path_csv(output)
           : format == "csv" && args.table != "activities" ? render_top_table_csv(output, args.table)
           : format == "csv"                               ? render_analyze_csv(output)
           : args.view.wide                                ? render_analyze_text(output, args.view)
@@ -228,8 +238,11 @@ void register_analyze(CLI::App& app, int& exit_code) {
                   "With --format csv: activities (one row per GPU activity, the default), kernels, "
                   "ops or modules (one row per kernel, op or nn.Module instance of every region), "
                   "attention (one row per attention call of every region), memory (one row per "
-                  "CUDA device of every region: its peak and who holds it, from [memory] events)")
-      ->check(CLI::IsMember({"activities", "kernels", "ops", "modules", "attention", "memory"}));
+                  "CUDA device of every region: its peak and who holds it, from [memory] events), "
+                  "critical_path (one row per region: its critical path's length and categories, "
+                  "and the what-if)")
+      ->check(CLI::IsMember(
+          {"activities", "kernels", "ops", "modules", "attention", "memory", "critical_path"}));
   cmd->add_option("--group-by", args->group_by,
                   "shape: the ops table has a row per op and input shapes, as PyTorch's "
                   "key_averages(group_by_input_shape=True) (traces recorded with "
@@ -244,6 +257,13 @@ void register_analyze(CLI::App& app, int& exit_code) {
   cmd->add_flag("--wide", args->view.wide,
                 "Text: names cut to fit 120 columns are also written in full below their row, "
                 "and no line is wrapped at the terminal's width");
+  cmd->add_option("--what-if", args->what_if,
+                  "SELECTOR=FACTOR, repeatable: time each region's critical path again with the "
+                  "selected work's durations multiplied by FACTOR (0.5 twice as fast, 0 gone); "
+                  "SELECTOR is attention, kernel:GLOB, op:GLOB, module:GLOB, class:NAME or "
+                  "cpu:GLOB (docs/CRITICAL_PATH.md)")
+      ->allow_extra_args(false)
+      ->take_all();
   cmd->add_flag("--explain", args->explain,
                 "Also say what the trace means: findings with their evidence and suggestions");
   cmd->add_option("--graph-capture", args->graph_capture,

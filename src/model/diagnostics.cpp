@@ -74,6 +74,15 @@ constexpr std::array<DiagnosticDescription, kDiagnosticKindCount> kTable{{
      kAnalysis,
      "a device that ran GPU work has no [memory] event in a trace that has some "
      "(profile_memory=True): its memory is unknown, and no peak is given for it (docs/MEMORY.md)"},
+    {K::kDependencyAgainstClock, "dependency against the clock", "dependency_against_clock",
+     S::kInfo, kAnalysis,
+     "a dependency of the critical path's graph ends before it starts (clocks out of order, an "
+     "event that ends before its child): the later time is kept, and a cycle is cut "
+     "(docs/CRITICAL_PATH.md)"},
+    {K::kWaitWithoutRecord, "wait without its record", "wait_without_record", S::kDataLoss,
+     kAnalysis,
+     "a stream or event wait names a cudaEventRecord (wait_on_cuda_event_record_corr_id) that the "
+     "trace does not hold: the critical path has no edge for it (docs/CRITICAL_PATH.md)"},
 }};
 
 }  // namespace

@@ -142,6 +142,11 @@ struct GpuActivity {
   int32_t registers_per_thread = kUnknownCount;
   int32_t shared_memory = kUnknownCount;
   float kineto_occupancy_pct = -1;  // < 0: absent
+  // A synchronization's wait on a cudaEventRecord (cuda_sync "Stream Wait Event" and "Event
+  // Sync"): the record call's correlation id and the stream it recorded on; kNoValue and
+  // kUnknownCount where the trace does not say (reader/kineto_format.h).
+  int32_t waited_stream = kUnknownCount;
+  int64_t waited_record = kNoValue;
   int64_t end_ns() const { return start_ns + dur_ns; }
 };
 

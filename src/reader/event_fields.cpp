@@ -153,6 +153,8 @@ enum class Key {
   kOccupancy,
   kBytes,
   kTransferSize,
+  kWaitedRecord,
+  kWaitedStream,
   kMemoryBytes,
   kMemoryTotalAllocated,
   kMemoryDeviceId,
@@ -227,6 +229,10 @@ Key arg_key(simdjson::ondemand::raw_json_string key) {
       break;
     case 'n':
       if (key_is(k, kineto::kMetadataName)) return Key::kName;
+      break;
+    case 'w':
+      if (key_is(k, kineto::kWaitOnEventRecordCorrelation)) return Key::kWaitedRecord;
+      if (key_is(k, kineto::kWaitOnStream)) return Key::kWaitedStream;
       break;
     case 'B':
       if (key_is(k, kineto::kMemoryBytes)) return Key::kMemoryBytes;
@@ -348,6 +354,12 @@ simdjson::error_code read_args(value& v, EventFields& out) {
         break;
       case Key::kTransferSize:
         read_field(item, out, Field::kTransferSize, integer(out.transfer_size));
+        break;
+      case Key::kWaitedRecord:
+        read_field(item, out, Field::kWaitedRecord, integer(out.waited_record));
+        break;
+      case Key::kWaitedStream:
+        read_field(item, out, Field::kWaitedStream, integer(out.waited_stream));
         break;
       case Key::kName:
         read_field(item, out, Field::kMetadataName,

@@ -40,6 +40,8 @@ struct EventFields {
     kMemoryTotalReserved = 1u << 23,
     kMemoryDeviceType = 1u << 24,
     kMemoryAddress = 1u << 25,
+    kWaitedRecord = 1u << 26,
+    kWaitedStream = 1u << 27,
   };
   uint32_t present = 0;
   uint32_t mistyped = 0;
@@ -54,6 +56,8 @@ struct EventFields {
   // args
   int64_t external_id = -1, correlation = -1, device = 0, stream = 0, bytes = 0;
   int64_t transfer_size = 0;  // "size" of MTIA's DMA transfers
+  // A cuda_sync's wait_on_cuda_event_record_corr_id and wait_on_stream.
+  int64_t waited_record = -1, waited_stream = -1;
   std::array<int32_t, 3> grid{0, 0, 0}, block{0, 0, 0};
   int32_t registers = 0;
   int64_t shared_memory = 0;

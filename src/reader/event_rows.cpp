@@ -229,6 +229,10 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
     a.kineto_occupancy_pct = f.has(Field::kOccupancy) && !f.bad(Field::kOccupancy)
                                  ? static_cast<float>(f.occupancy_pct)
                                  : -1.0f;
+    // -1 is Kineto's "none" for both (a Context Sync, an Event Sync on no recorded event).
+    if (given(Field::kWaitedRecord) && f.waited_record >= 0) a.waited_record = f.waited_record;
+    if (given(Field::kWaitedStream) && f.waited_stream >= 0)
+      a.waited_stream = clamp32(f.waited_stream);
     gpu_activities.push_back(a);
   };
   switch (category) {

@@ -155,6 +155,19 @@ inline constexpr std::string_view kEstAchievedOccupancy = "est. achieved occupan
 inline constexpr std::string_view kBytes = "bytes";
 // MTIA's DMA transfers (mtia_ccp_events "dma_request") give their bytes as "size".
 inline constexpr std::string_view kMtiaBytes = "size";
+// A synchronization on the GPU timeline (cuda_sync, written with the experimental config's
+// enable_cuda_sync_events since PyTorch 2.1) says what it waited for: "cuda_sync_kind" ("Stream
+// Sync", "Context Sync", "Event Sync", "Stream Wait Event", also its name), "stream" (the stream
+// that waits; -1 for Context and Event Sync), and, for the two event waits,
+// "wait_on_cuda_event_record_corr_id" (the correlation id of the cudaEventRecord call whose
+// event it waits on) and "wait_on_stream" (the stream that event was recorded on); both are -1
+// where the event was recorded before the profiler started. Its own "correlation" is that of the
+// runtime call that waited (cudaStreamWaitEvent, cudaEventSynchronize, ...). cudaStreamWaitEvent
+// and cudaEventRecord themselves carry nothing but "cbid" and "correlation": without cuda_sync
+// events a trace does not say which stream waits on which (docs/CRITICAL_PATH.md).
+inline constexpr std::string_view kWaitOnEventRecordCorrelation =
+    "wait_on_cuda_event_record_corr_id";
+inline constexpr std::string_view kWaitOnStream = "wait_on_stream";
 inline constexpr std::string_view kMetadataName = "name";  // thread_name / process_name value
 // [memory] instant events (profile_memory=True; libkineto's MemoryEvent written by PyTorch's
 // profiler: one per allocation or free of the caching allocator, on the thread that made it).

@@ -5,6 +5,7 @@
 #include "attnprof/render.h"
 #include "render/analyze_output.h"
 #include "render/attention_calls_json.h"
+#include "render/critical_path_output.h"
 #include "render/facts_json.h"
 #include "render/json_activity.h"
 #include "render/json_writer.h"
@@ -240,6 +241,7 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
     write_top_tables_json(w, tables(i), r.gpu_busy_ns);
     write_region_attention_json(w, r.attention, r.gpu_busy_ns);
     write_region_memory_json(w, r.memory);
+    write_critical_path_json(w, r);
     w.key("activities").begin_array();
     for (const auto& a : activities(i)) write_activity(w, a);
     w.end_array();

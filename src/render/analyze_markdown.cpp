@@ -8,6 +8,7 @@
 #include "render/analyze_top_tables.h"
 #include "render/attention_calls_text.h"
 #include "render/breakdown_words.h"
+#include "render/critical_path_output.h"
 #include "render/markdown_kernel_names.h"
 #include "render/region_memory_text.h"
 #include "render/shared_words.h"
@@ -68,6 +69,8 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
     }
     if (t.typical_region < 0) continue;
     const auto& r = t.regions[t.typical_region];
+    // What holds the step comes before any kernel is named.
+    render_critical_path_markdown(out, t);
     render_top_tables_markdown(out, r);
     render_attention_calls_markdown(out, t);
     render_region_memory_markdown(out, t);

@@ -62,6 +62,9 @@ std::string render_top_table_csv(const AnalyzeOutput& output, std::string_view t
 std::string render_attention_calls_csv(const AnalyzeOutput& output);
 // With --table memory: one row per CUDA device of every region (docs/json-schema.md, "CSV").
 std::string render_memory_csv(const AnalyzeOutput& output);
+// One row per region: its critical path's length and categories, attention on it, what bounds it
+// and the what-if (analyze --format csv --table critical_path).
+std::string render_critical_path_csv(const AnalyzeOutput& output);
 
 // The section that compares the traces, as analyze's text and Markdown print it (merge prints
 // it alone).

@@ -11,6 +11,7 @@
 #include "render/analyze_top_tables.h"
 #include "render/attention_calls_text.h"
 #include "render/breakdown_words.h"
+#include "render/critical_path_output.h"
 #include "render/display_text.h"
 #include "render/region_memory_text.h"
 #include "render/shared_words.h"
@@ -142,6 +143,8 @@ void render_trace(std::string& out, const TraceAnalysis& t, const TextView& view
       if (!idle.empty()) fmt::format_to(std::back_inserter(out), "  {}\n", idle);
     }
   }
+  // What holds the step comes before any kernel is named.
+  render_critical_path_text(out, t);
   render_top_tables_text(out, t, view);
   render_attention_calls_text(out, t);
   render_region_memory_text(out, t);

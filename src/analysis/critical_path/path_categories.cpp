@@ -1,0 +1,106 @@
+#include "analysis/critical_path/path_categories.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <unordered_map>
+
+namespace attnprof {
+
+namespace {
+
+int64_t& category_field(CriticalPathCategories& c, PathCategory category) {
+  switch (category) {
+    case PathCategory::kCpu:
+      return c.cpu_ns;
+    case PathCategory::kLaunchOverhead:
+      return c.launch_overhead_ns;
+    case PathCategory::kSync:
+      return c.sync_ns;
+    case PathCategory::kCompute:
+      return c.compute_ns;
+    case PathCategory::kCommunication:
+      return c.communication_ns;
+    case PathCategory::kMemory:
+      return c.memory_ns;
+    case PathCategory::kKernelGap:
+      return c.kernel_gap_ns;
+  }
+  return c.cpu_ns;
+}
+
+// The items of one kind with the most time, the longest first (names in order at a tie).
+void add_top(const std::map<std::string, int64_t>& totals, CriticalPathItemKind kind,
+             std::vector<CriticalPathItem>& out) {
+  std::vector<CriticalPathItem> items;
+  for (const auto& [name, ns] : totals)
+    if (ns > 0) items.push_back({kind, name, ns});
+  std::stable_sort(
+      items.begin(), items.end(),
+      [](const CriticalPathItem& a, const CriticalPathItem& b) { return a.ns > b.ns; });
+  if (items.size() > kCriticalPathTop) items.resize(kCriticalPathTop);
+  out.insert(out.end(), items.begin(), items.end());
+}
+
+}  // namespace
+
+CriticalPath critical_path_of(const Trace& trace, const DependencyGraph& g,
+                              const PathTiming& timing, const std::vector<uint8_t>& is_attention,
+                              KernelShortNames& kernel_names) {
+  CriticalPath path;
+  path.present = true;
+  path.length_ns = timing.time_ns[g.end] - timing.time_ns[g.start];
+  // Keyed by one activity of each name, which names the whole group.
+  std::unordered_map<GpuActivityId, int64_t> kernels;
+  std::unordered_map<StringId, GpuActivityId> first_of_name;
+  std::unordered_map<HostEventId, int64_t> ops;
+  // The innermost cpu_op at or above a host event (runtime calls sit under their op).
+  auto op_of = [&](HostEventId e) {
+    while (e != kNoId && trace.host_events[e].kind != HostKind::kCpuOp) e = trace.host_parent[e];
+    return e;
+  };
+  uint32_t v = g.end;
+  while (v != g.start) {
+    const int32_t b = timing.binding[v];
+    const int64_t at = timing.time_ns[v];
+    if (b < 0) {
+      // Nothing before it: only the region's start has no dependency, but a cut cycle can leave
+      // one; its time back to the start is the thread's.
+      path.categories.cpu_ns += at - timing.time_ns[g.start];
+      break;
+    }
+    const GraphEdge& e = g.edges[static_cast<size_t>(b)];
+    const int64_t from = std::max(timing.time_ns[e.from], timing.time_ns[g.start]);
+    const int64_t stretch = std::max<int64_t>(at - from, 0);
+    const int64_t weight = std::min(e.weight_ns, stretch);
+    category_field(path.categories, e.category) += stretch;
+    if (e.kind == EdgeKind::kGpuWork && e.activity != kNoId) {
+      kernels[first_of_name.try_emplace(trace.gpu_activities[e.activity].name, e.activity)
+                  .first->second] += weight;
+      if (!is_attention.empty() && is_attention[e.activity.index()]) path.attention_ns += weight;
+    } else if (e.kind == EdgeKind::kThread && e.host != kNoId) {
+      const HostEventId op = op_of(e.host);
+      if (op != kNoId) ops[op] += weight;
+    }
+    if (timing.time_ns[e.from] <= timing.time_ns[g.start]) break;
+    v = e.from;
+  }
+  std::map<std::string, int64_t> by_kernel, by_op;
+  for (const auto& [id, ns] : kernels) {
+    const GpuActivity& a = trace.gpu_activities[id];
+    if (a.kind == GpuKind::kKernel) {
+      by_kernel[kernel_names.of(trace.strings, a.name)] += ns;
+    } else {
+      // "Memcpy DtoH (Device -> Pageable)" -> "Memcpy DtoH", as the activity rows name copies.
+      const std::string_view full = trace.strings.view(a.name);
+      by_kernel[std::string(full.substr(0, full.find(" (")))] += ns;
+    }
+  }
+  for (const auto& [op, ns] : ops)
+    by_op[std::string(trace.strings.view(trace.host_events[op].name))] += ns;
+  add_top(by_kernel, CriticalPathItemKind::kKernel, path.top);
+  add_top(by_op, CriticalPathItemKind::kOp, path.top);
+  return path;
+}
+
+}  // namespace attnprof

@@ -1,0 +1,23 @@
+#pragma once
+// The critical path of a timed dependency graph, told by category: the walk back from the
+// region's end through each node's last arrival, each stretch of time given to its edge's
+// category (its weight) and to the category of the wait beyond it (its end's slack). The
+// stretches tile the region from its start to its end, so the categories add up to the length.
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/critical_path/dependency_graph.h"
+#include "analysis/critical_path/path_timing.h"
+#include "analysis/kernel_names.h"
+#include "attnprof/critical_path.h"
+#include "model/trace.h"
+
+namespace attnprof {
+
+// `is_attention` by activity index (empty: none is).
+CriticalPath critical_path_of(const Trace& trace, const DependencyGraph& g,
+                              const PathTiming& timing, const std::vector<uint8_t>& is_attention,
+                              KernelShortNames& kernel_names);
+
+}  // namespace attnprof

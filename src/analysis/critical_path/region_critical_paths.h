@@ -1,0 +1,27 @@
+#pragma once
+// Every region's critical path (attnprof/critical_path.h) and, with what-if rules, its length
+// timed again: one dependency graph per member set (regions that hold the same work share it,
+// and take the first such region's span), built, timed and walked in time linear in its nodes
+// and edges but for a sort of each region's work by launch.
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/kernel_names.h"
+#include "analysis/regions.h"
+#include "attnprof/analysis.h"
+#include "model/trace.h"
+
+namespace attnprof {
+
+// Fills each region's `critical_path` (and `what_if` when `rules` is not empty) in `regions`,
+// indexed as `set.regions`. `class_of` is each activity's KernelClass, `attention_of_set` each
+// member set's attention kernels. Dependencies against the clock and waits whose record is not
+// in the trace are counted in `diagnostics`.
+void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMembers& members,
+                        const std::vector<uint8_t>& class_of,
+                        const std::vector<std::vector<GpuActivityId>>& attention_of_set,
+                        const std::vector<WhatIfRule>& rules, KernelShortNames& kernel_names,
+                        std::vector<RegionSummary>& regions, Diagnostics& diagnostics);
+
+}  // namespace attnprof
