@@ -363,6 +363,12 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     out.regions.push_back(std::move(s));
   }
   out.breakdown = breakdown_of_trace(trace, class_of);
+  {
+    std::vector<GpuActivityId> work;
+    for (size_t i = 0; i < class_of.size(); ++i)
+      if (class_of[i] != kNotWork) work.push_back(GpuActivityId(i));
+    out.idle_by_stream = idle_of(trace, work);
+  }
 
   out.facts = facts_of_summaries(out.regions);
   out.facts.breakdown = breakdown_facts(out.regions);

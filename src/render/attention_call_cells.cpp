@@ -26,7 +26,7 @@ std::vector<AttentionCallGroup> attention_call_groups(const std::vector<Attentio
     auto it = std::find_if(groups.begin(), groups.end(),
                            [&](const AttentionCallGroup& g) { return alike(*g.first, c); });
     if (it == groups.end()) it = groups.insert(groups.end(), AttentionCallGroup{&c, 0, 0, 0});
-    ++it->count;
+    it->count += c.executions;
     it->gpu_ns += c.gpu_ns;
     it->flops += c.flops.value_or(0);
   }
@@ -71,9 +71,13 @@ std::string attention_tflops_cell(const AttentionCallGroup& g) {
 // The group's rate against its roof (the same for every call of a group: alike shapes, one GPU).
 std::string attention_roof_cell(const AttentionCallGroup& g) {
   const AttentionCall& c = *g.first;
+  if (!c.roof_note.empty()) return "above";
   if (!c.roof_pct || !c.tflops() || g.gpu_ns <= 0) return "-";
   const double rate = g.flops / static_cast<double>(g.gpu_ns) / 1e3;
-  return fmt::format("{:.1f}", *c.roof_pct * rate / *c.tflops());
+  const double pct = *c.roof_pct * rate / *c.tflops();
+  if (pct > 100.0) return "above";
+  const std::string_view roof = std::string_view(c.roof).substr(0, c.roof.find(' '));
+  return fmt::format("{:.1f} {}", pct, roof == "memory" ? "mem" : roof);
 }
 
 std::string attention_calls_heading(const TraceAnalysis& t) {

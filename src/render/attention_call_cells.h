@@ -15,7 +15,7 @@ namespace attnprof {
 // Calls alike in all but their GPU time.
 struct AttentionCallGroup {
   const AttentionCall* first = nullptr;
-  int64_t count = 0;
+  int64_t count = 0;  // executions: a call replayed in a CUDA graph counts each replay
   int64_t gpu_ns = 0;
   double flops = 0;  // of the calls whose FLOPs are known (all or none: the shapes are alike)
 };
@@ -32,7 +32,8 @@ std::string attention_lengths_cell(const AttentionCall& c);
 // What the mask lets through: "causal", "window 256", "causal w256", "none", "tensor" (an
 // explicit mask, its contents unknown), "-" (not recorded).
 std::string attention_mask_cell(const AttentionCall& c);
-// GFLOP per call, TFLOP/s over the group's GPU time, % of the roof; "-" where unknown.
+// GFLOP per call, TFLOP/s over the group's GPU time, % of the roof with the roof it is of
+// ("41.2 bf16", "63.0 mem", "above" where the estimate passes it); "-" where unknown.
 std::string attention_gflop_cell(const AttentionCallGroup& g);
 std::string attention_tflops_cell(const AttentionCallGroup& g);
 std::string attention_roof_cell(const AttentionCallGroup& g);

@@ -28,6 +28,7 @@ void write_calls(JsonWriter& w, const std::vector<AttentionCall>& calls) {
   for (const AttentionCall& c : calls) {
     w.begin_object();
     w.key("op").string(c.op);
+    w.key("count").number(c.executions);
     w.key("backend").string(attention_backend_id(c.backend));
     optional_value(w, "batch", c.batch);
     optional_value(w, "heads", c.heads);
@@ -40,11 +41,13 @@ void write_calls(JsonWriter& w, const std::vector<AttentionCall>& calls) {
     optional_value(w, "window", c.window);
     w.key("explicit_mask").boolean(c.explicit_mask);
     optional_value(w, "flops", c.flops);
-    w.key("gpu_us").number(c.gpu_ns / 1000.0);
+    w.key("gpu_us").number(static_cast<double>(c.gpu_ns) / static_cast<double>(c.executions) /
+                           1000.0);
     optional_value(w, "tflops_per_s", c.tflops());
     optional_value(w, "bytes", c.bytes);
     optional_value(w, "roof_pct", c.roof_pct);
     optional_text(w, "roof", c.roof);
+    optional_text(w, "roof_note", c.roof_note);
     w.key("backward").boolean(c.backward);
     optional_text(w, "backend_op", c.backend_op);
     w.key("kernels").number(c.kernels);

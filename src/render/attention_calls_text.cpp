@@ -35,7 +35,7 @@ void render_attention_calls_text(std::string& out, const TraceAnalysis& t) {
   auto line = std::back_inserter(out);
   fmt::format_to(line, "\n  {}:\n", attention_calls_heading(t));
   constexpr std::string_view kRow =
-      "  {:>5} {:<{}} {:<10} {:<4} {:>5} {:>6} {:>9} {:>3} {:<5} {:<10} {:>7} {:>7} {:>7} {:>6}\n";
+      "  {:>5} {:<{}} {:<10} {:<4} {:>5} {:>6} {:>9} {:>3} {:<5} {:<10} {:>7} {:>7} {:>7} {:>9}\n";
   fmt::format_to(line, kRow, "calls", "op", kOpWidth, "backend", "pass", "batch", "heads", "q x kv",
                  "dim", "dtype", "mask", "GFLOP", "µs/call", "TFLOP/s", "% roof");
   for (const AttentionCallGroup& g : groups) {
@@ -52,6 +52,8 @@ void render_attention_calls_text(std::string& out, const TraceAnalysis& t) {
   fmt::format_to(line, "    {}\n", attention_share_words(t));
   for (const std::string& r : distinct_call_texts(groups, &AttentionCall::roof))
     fmt::format_to(line, "    roof: {}\n", escape_control(r));
+  for (const std::string& r : distinct_call_texts(groups, &AttentionCall::roof_note))
+    fmt::format_to(line, "    above: {}\n", escape_control(r));
   for (const std::string& a : distinct_call_texts(groups, &AttentionCall::assumed))
     fmt::format_to(line, "    FLOPs: {}\n", escape_control(a));
   for (const std::string& n : distinct_call_texts(groups, &AttentionCall::note))
@@ -82,6 +84,8 @@ void render_attention_calls_markdown(std::string& out, const TraceAnalysis& t) {
   fmt::format_to(line, "\n{}\n", markdown_cell(attention_share_words(t)));
   for (const std::string& r : distinct_call_texts(groups, &AttentionCall::roof))
     fmt::format_to(line, "\nRoof: {}\n", markdown_cell(r));
+  for (const std::string& r : distinct_call_texts(groups, &AttentionCall::roof_note))
+    fmt::format_to(line, "\nAbove: {}\n", markdown_cell(r));
   for (const std::string& a : distinct_call_texts(groups, &AttentionCall::assumed))
     fmt::format_to(line, "\nFLOPs: {}\n", markdown_cell(a));
   for (const std::string& n : distinct_call_texts(groups, &AttentionCall::note))

@@ -64,6 +64,8 @@ void write_variant(std::string& out, const ReportVariant& v) {
   std::string notes;
   for (const std::string& r : distinct_call_texts(groups, &AttentionCall::roof))
     put(notes, "<li>roof: {}</li>", escape(r));
+  for (const std::string& r : distinct_call_texts(groups, &AttentionCall::roof_note))
+    put(notes, "<li>above: {}</li>", escape(r));
   for (const std::string& a : distinct_call_texts(groups, &AttentionCall::assumed))
     put(notes, "<li>FLOPs: {}</li>", escape(a));
   for (const std::string& n : distinct_call_texts(groups, &AttentionCall::note))

@@ -18,7 +18,8 @@ struct ModelWords {
   std::string attention;           // "78.8 µs" (the measured calls' time in the trace)
   std::string share;               // "4.7 %" of the step; "-" without a step time
   std::string backends;            // "cudnn" ("unfused, cudnn" when several)
-  std::string switch_to;           // "sdpa-cudnn: -172.4 µs (28.4 %)", or "none faster by 5 %"
+  // "sdpa-cudnn: -172.4 µs (28.4 %)", or "keep cudnn: no switch saves 5 % of the step"
+  std::string switch_to;
   std::vector<std::string> lines;  // the projection per call and for the step
 };
 

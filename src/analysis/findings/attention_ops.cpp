@@ -74,10 +74,16 @@ AttentionOp make(const FindingContext& c, std::vector<GpuActivityId> activities,
     a.softmax += kernel.softmax;
     a.fused |= kernel.fused_attention;
   }
-  a.graph_replay = std::any_of(activities.begin(), activities.end(), [&](GpuActivityId id) {
+  std::vector<HostEventId> replays;  // the graph launches that ran its work
+  for (GpuActivityId id : activities) {
     const Attribution how = c.trace.activity_attribution[id];
-    return how == Attribution::kCaptureOrder || how == Attribution::kSignature;
-  });
+    if (how == Attribution::kCaptureOrder || how == Attribution::kSignature)
+      replays.push_back(c.trace.activity_launch[id]);
+  }
+  a.graph_replay = !replays.empty();
+  std::sort(replays.begin(), replays.end());
+  a.executions = std::max<int64_t>(
+      1, std::unique(replays.begin(), replays.end()) - replays.begin());
   a.busy_ns = busy_time(c.trace, activities);
   a.activities = std::move(activities);
   return a;
