@@ -3,6 +3,7 @@
 // HTA's definitions, and the model studies' switches worth making (docs/OP_COSTS.md,
 // docs/CUDA_GRAPHS.md, docs/BREAKDOWN.md).
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 
 #include "analysis/kernel_class.h"
 #include "analysis/op_cost.h"
+#include "render/attention_call_cells.h"
 #include "test_support.h"
 
 namespace attnprof {
@@ -220,6 +222,52 @@ TEST(Rates, LaunchDelayFromTheCallsEndIsHtas) {
   }
   // The whole trace's idle time by cause, per stream, beside each region's.
   EXPECT_FALSE(t.idle_by_stream.empty());
+}
+
+// A decode step's calls differ in their key length only (one token more each step): one row
+// with the range, the count and the median per call; each call keeps its own numbers.
+TEST(Rates, DecodeCallsFoldIntoOneRowPerKind) {
+  const TraceAnalysis t = analyze_fixture("models/llama-decode-sdpa.json.gz");
+  size_t folded = 0;
+  for (const RegionSummary& r : t.regions) {
+    std::vector<size_t> group_of;
+    const auto groups = attention_call_groups(r.attention.calls, &group_of);
+    ASSERT_EQ(group_of.size(), r.attention.calls.size());
+    for (const AttentionCallGroup& g : groups) {
+      if (g.kv_min == g.kv_max) continue;
+      ++folded;
+      EXPECT_EQ(attention_lengths_cell(g),
+                fmt::format("{}x{}..{}", *g.first->q_len, *g.kv_min, *g.kv_max));
+      EXPECT_EQ(g.execution_ns.size(), static_cast<size_t>(g.count));
+    }
+  }
+  EXPECT_GT(folded, 0u);
+  const auto text = testing::run_cli("analyze " +
+                                     testing::fixture("models/llama-decode-sdpa.json.gz"));
+  ASSERT_EQ(text.exit_code, 0) << text.output;
+  EXPECT_TRUE(std::regex_search(text.output, std::regex(R"(\b1x[0-9]+\.\.[0-9]+\b)")))
+      << text.output;
+}
+
+const Finding* not_fused(const TraceAnalysis& t) {
+  for (const Finding& f : t.findings)
+    if (f.kind == FindingKind::kNotFused) return &f;
+  return nullptr;
+}
+
+// Naive attention replayed from a CUDA graph whose capture is not in the trace: no op says what
+// ran, and its kernels (GEMM, softmax, GEMM) say it is attention, not fused.
+TEST(Rates, AttentionFoundByItsKernelsWhereNoOpSaysIt) {
+  const TraceAnalysis replay = analyze_fixture("graphs/naive-graph-replay.json.gz");
+  const Finding* f = not_fused(replay);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->summary.find("found by its kernels"), std::string::npos) << f->summary;
+  EXPECT_EQ(f->regions_affected, 3);
+  // Inductor's reduction that fuses the softmax, between two GEMMs: found by its ops.
+  const TraceAnalysis compiled = analyze_fixture("graphs/naive-compiled.json.gz");
+  ASSERT_NE(not_fused(compiled), nullptr);
+  // The SDPA graph's one fused kernel is no such chain.
+  EXPECT_EQ(not_fused(analyze_fixture("graphs/sdpa-graph-replay.json.gz")), nullptr);
 }
 
 // A model study's headline never recommends "none", a switch that saves under 5 % of the step,

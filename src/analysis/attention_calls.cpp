@@ -323,6 +323,10 @@ AttentionCall chain_call(const FindingContext& c, const AttentionOp& a,
   call.op = a.label;
   call.backend = AttentionBackend::kUnfused;
   call.backward = a.label.find("Backward") != std::string::npos;
+  if (!a.found_by.empty()) {  // no op: nothing recorded its shapes
+    call.note = "found by " + a.found_by;
+    return call;
+  }
   if (call.backward)
     set_backward_chain(c, a, arguments, forwards, call);
   else if (set_products(c.trace, a.first_product, a.second_product, arguments, call))

@@ -1,5 +1,7 @@
 #include "render/attention_calls_json.h"
 
+#include "render/attention_call_cells.h"
+
 namespace attnprof {
 
 namespace {
@@ -24,10 +26,15 @@ void optional_text(JsonWriter& w, std::string_view key, const std::string& v) {
 }
 
 void write_calls(JsonWriter& w, const std::vector<AttentionCall>& calls) {
+  // Each call's row in text, Markdown and HTML, where calls alike but for their key length are one.
+  std::vector<size_t> group_of;
+  attention_call_groups(calls, &group_of);
   w.begin_array();
-  for (const AttentionCall& c : calls) {
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const AttentionCall& c = calls[i];
     w.begin_object();
     w.key("op").string(c.op);
+    w.key("group").number(group_of[i]);
     w.key("count").number(c.executions);
     w.key("backend").string(attention_backend_id(c.backend));
     optional_value(w, "batch", c.batch);

@@ -45,6 +45,9 @@ struct AttentionOp {
   // once; a captured op runs once per replay, and a region may hold several replays).
   int64_t executions = 1;
   int64_t busy_ns = 0;
+  // How it was found where no op says it is attention (its kernels alone: a GEMM, a softmax-like
+  // kernel and a GEMM on one stream); "" where its ops say it.
+  std::string found_by;
 };
 
 }  // namespace attnprof
