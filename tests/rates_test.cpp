@@ -186,8 +186,9 @@ TEST(Rates, AmdTensileKernelsAreGemms) {
         EXPECT_EQ(k.kernel_class, KernelClass::kGemm) << k.name;
       }
   EXPECT_EQ(tensile, 2u);
-  EXPECT_EQ(classify_kernel("", "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT128x128x64_MI16x16x1"),
-            KernelClass::kGemm);
+  EXPECT_EQ(
+      classify_kernel("", "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT128x128x64_MI16x16x1"),
+      KernelClass::kGemm);
   EXPECT_EQ(classify_kernel("", "ck_tile::FmhaFwdKernel<ck_tile::BlockFmhaPipelineQRKSVSAsync>"),
             KernelClass::kFusedAttention);
   EXPECT_EQ(classify_kernel("", "aiter::mha_fwd_kernel"), KernelClass::kFusedAttention);
@@ -242,8 +243,8 @@ TEST(Rates, DecodeCallsFoldIntoOneRowPerKind) {
     }
   }
   EXPECT_GT(folded, 0u);
-  const auto text = testing::run_cli("analyze " +
-                                     testing::fixture("models/llama-decode-sdpa.json.gz"));
+  const auto text =
+      testing::run_cli("analyze " + testing::fixture("models/llama-decode-sdpa.json.gz"));
   ASSERT_EQ(text.exit_code, 0) << text.output;
   EXPECT_TRUE(std::regex_search(text.output, std::regex(R"(\b1x[0-9]+\.\.[0-9]+\b)")))
       << text.output;
@@ -274,9 +275,8 @@ TEST(Rates, AttentionFoundByItsKernelsWhereNoOpSaysIt) {
 // or a variant slower in the step.
 TEST(Rates, ModelHeadlinesRecommendOnlySwitchesWorthMaking) {
   const std::string root = ATTNPROF_SOURCE_DIR;
-  const auto out =
-      testing::run_cli("report " + root + "/examples/h200-study " + root +
-                       "/examples/models/* --format headline -o -");
+  const auto out = testing::run_cli("report " + root + "/examples/h200-study " + root +
+                                    "/examples/models/* --format headline -o -");
   ASSERT_EQ(out.exit_code, 0) << out.output;
   EXPECT_EQ(out.output.find("switch to none"), std::string::npos) << out.output;
   const std::regex saving(R"(switch to [^:]+: -[0-9.]+ [µm]?s \(([0-9.]+) %\))");

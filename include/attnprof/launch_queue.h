@@ -43,7 +43,7 @@ struct StreamQueue {
   // The mean over the series' points, one per launch and per start (HTA's queue length summary:
   // pandas' describe() of get_queue_length_time_series).
   double point_mean_length = 0;
-  int64_t full_ns = 0;     // time at kFullQueueLength or more: the CPU blocked on the queue
+  int64_t full_ns = 0;  // time at kFullQueueLength or more: the CPU blocked on the queue
 };
 
 }  // namespace attnprof

@@ -373,14 +373,16 @@ void set_roof(const Trace& t, const std::vector<GpuActivityId>& activities, Atte
   // The GPU cannot pass its roof: the count is wrong, and the call says which of its two sides.
   call.roof_note =
       call.roof.starts_with("memory")
-          ? fmt::format("estimate above the roof ({:.0f} %): the fewest bytes counted are more "
-                        "than the kernels moved from memory (K and V read from cache, or a "
-                        "cache shorter than the recorded key length)",
-                        pct)
-          : fmt::format("estimate above the roof ({:.0f} %): the FLOPs counted are more than "
-                        "the kernels computed (masked blocks skipped, or pairs the count "
-                        "assumed visible)",
-                        pct);
+          ? fmt::format(
+                "estimate above the roof ({:.0f} %): the fewest bytes counted are more "
+                "than the kernels moved from memory (K and V read from cache, or a "
+                "cache shorter than the recorded key length)",
+                pct)
+          : fmt::format(
+                "estimate above the roof ({:.0f} %): the FLOPs counted are more than "
+                "the kernels computed (masked blocks skipped, or pairs the count "
+                "assumed visible)",
+                pct);
 }
 
 }  // namespace

@@ -61,8 +61,7 @@ void render_top_tables_markdown(std::string& out, const RegionSummary& r) {
       put(out, "| {} | {} | {} | {} | {} | {} | {} |", i + 1, markdown_code(o.name), o.calls,
           format_us(o.cpu_ns), format_us(o.self_cpu_ns), format_us(o.gpu_ns),
           format_us(o.self_gpu_ns));
-      if (costs)
-        put(out, " {} | {} |", op_rate_words(o), op_roof_cell(o));
+      if (costs) put(out, " {} | {} |", op_rate_words(o), op_roof_cell(o));
       put(out, "\n");
     }
     if (costs) {

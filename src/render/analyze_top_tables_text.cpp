@@ -121,8 +121,7 @@ void ops_table(std::string& out, const RegionSummary& r, const TextView& view) {
     put(out, "  {:>3} {:<{}} {:>6} {:>12} {:>12} {:>12} {:>12}", i + 1, cell(o.name, name_width),
         name_width, o.calls, format_us(o.cpu_ns), format_us(o.self_cpu_ns), format_us(o.gpu_ns),
         format_us(o.self_gpu_ns));
-    if (costs)
-      out += fmt::format(" {:>14} {:>9}", op_rate_words(o), op_roof_cell(o));
+    if (costs) out += fmt::format(" {:>14} {:>9}", op_rate_words(o), op_roof_cell(o));
     while (out.back() == ' ') out.pop_back();  // no padding after the last cell with a value
     out += "\n";
     full_name_below(out, view, o.name, name_width);

@@ -15,10 +15,11 @@ namespace {
 bool alike(const AttentionCall& a, const AttentionCall& b) {
   return a.op == b.op && a.backend_op == b.backend_op && a.backend == b.backend &&
          a.backward == b.backward && a.batch == b.batch && a.heads == b.heads &&
-         a.kv_heads == b.kv_heads && a.q_len == b.q_len && a.kv_len.has_value() == b.kv_len.has_value() &&
-         a.head_dim == b.head_dim && a.dtype == b.dtype && a.causal == b.causal &&
-         a.window == b.window && a.explicit_mask == b.explicit_mask &&
-         a.flops.has_value() == b.flops.has_value() && a.roof_note.empty() == b.roof_note.empty();
+         a.kv_heads == b.kv_heads && a.q_len == b.q_len &&
+         a.kv_len.has_value() == b.kv_len.has_value() && a.head_dim == b.head_dim &&
+         a.dtype == b.dtype && a.causal == b.causal && a.window == b.window &&
+         a.explicit_mask == b.explicit_mask && a.flops.has_value() == b.flops.has_value() &&
+         a.roof_note.empty() == b.roof_note.empty();
 }
 
 }  // namespace

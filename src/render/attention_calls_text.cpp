@@ -45,9 +45,8 @@ void render_attention_calls_text(std::string& out, const TraceAnalysis& t) {
                    attention_heads_cell(c), attention_lengths_cell(g),
                    attention_count_cell(c.head_dim),
                    c.dtype.empty() ? "-" : escape_control(c.dtype), attention_mask_cell(c),
-                   attention_gflop_cell(g),
-                   format_us(g.median_ns()),
-                   attention_tflops_cell(g), attention_roof_cell(g));
+                   attention_gflop_cell(g), format_us(g.median_ns()), attention_tflops_cell(g),
+                   attention_roof_cell(g));
   }
   fmt::format_to(line, "    {}\n", attention_share_words(t));
   for (const std::string& r : distinct_call_texts(groups, &AttentionCall::roof))
@@ -77,9 +76,8 @@ void render_attention_calls_markdown(std::string& out, const TraceAnalysis& t) {
         c.backward ? "bwd" : "fwd", attention_count_cell(c.batch), attention_heads_cell(c),
         attention_lengths_cell(g), attention_count_cell(c.head_dim),
         c.dtype.empty() ? "-" : markdown_cell(c.dtype), attention_mask_cell(c),
-        attention_gflop_cell(g),
-        format_us(g.median_ns()),
-        attention_tflops_cell(g), attention_roof_cell(g));
+        attention_gflop_cell(g), format_us(g.median_ns()), attention_tflops_cell(g),
+        attention_roof_cell(g));
   }
   fmt::format_to(line, "\n{}\n", markdown_cell(attention_share_words(t)));
   for (const std::string& r : distinct_call_texts(groups, &AttentionCall::roof))

@@ -71,13 +71,12 @@ std::optional<ProjectionWords> projection_words(const RunSummary& run,
   if (p.calls.size() > 1 || p.saving_ns > 0)
     w.lines.push_back(fmt::format("all of them: -{} per region{}", format_duration(p.saving_ns),
                                   share(p.saving_ns, p.region_gpu_ns)));
-  w.lines.push_back(
-      p.switch_variant.empty()
-          ? fmt::format("no one variant saves {:.0f} % of the region: keep what ran",
-                        100 * kWorthSwitching)
-          : fmt::format("switch to {}: -{} per region{}", p.switch_variant,
-                        format_duration(p.switch_saving_ns),
-                        share(p.switch_saving_ns, p.region_gpu_ns)));
+  w.lines.push_back(p.switch_variant.empty()
+                        ? fmt::format("no one variant saves {:.0f} % of the region: keep what ran",
+                                      100 * kWorthSwitching)
+                        : fmt::format("switch to {}: -{} per region{}", p.switch_variant,
+                                      format_duration(p.switch_saving_ns),
+                                      share(p.switch_saving_ns, p.region_gpu_ns)));
   for (const std::string& s : t.skipped) w.lines.push_back("not measured: " + s);
   return w;
 }

@@ -56,8 +56,7 @@ void write_variant(std::string& out, const ReportVariant& v) {
         escape(op), attention_backend_id(c.backend), c.backward ? "bwd" : "fwd",
         attention_count_cell(c.batch), attention_heads_cell(c), attention_lengths_cell(g),
         attention_count_cell(c.head_dim), c.dtype.empty() ? "-" : escape(c.dtype),
-        attention_mask_cell(c), attention_gflop_cell(g),
-        format_us(g.median_ns()),
+        attention_mask_cell(c), attention_gflop_cell(g), format_us(g.median_ns()),
         attention_tflops_cell(g), attention_roof_cell(g));
   }
   put(out, "</tbody></table></div>");

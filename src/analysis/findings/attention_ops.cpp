@@ -82,8 +82,8 @@ AttentionOp make(const FindingContext& c, std::vector<GpuActivityId> activities,
   }
   a.graph_replay = !replays.empty();
   std::sort(replays.begin(), replays.end());
-  a.executions = std::max<int64_t>(
-      1, std::unique(replays.begin(), replays.end()) - replays.begin());
+  a.executions =
+      std::max<int64_t>(1, std::unique(replays.begin(), replays.end()) - replays.begin());
   a.busy_ns = busy_time(c.trace, activities);
   a.activities = std::move(activities);
   return a;
