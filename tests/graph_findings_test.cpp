@@ -68,16 +68,20 @@ TEST(GraphFindings, AttentionCapturedInAGraphIsNotFused) {
   EXPECT_FALSE(contains(eager->summary, "CUDA graph"));
 }
 
-// The replays alone name no op: no attention is found, and none is guessed; given the capture
-// trace, the same replays are matched by their kernel names and get the finding.
-TEST(GraphFindings, ReplaysAloneGetTheFindingOnlyWithTheirCaptureTrace) {
-  EXPECT_EQ(find(explain("graphs/naive-graph-replay.json.gz"), FindingKind::kNotFused), nullptr);
+// The replays alone name no op: their kernels (GEMM, softmax, GEMM) find the attention, and the
+// finding says so; given the capture trace, the same replays are matched by their kernel names,
+// get their ops and the finding from them.
+TEST(GraphFindings, ReplaysAloneGetTheFindingByTheirKernelsOrTheirCaptureTrace) {
+  const Finding* alone = find(explain("graphs/naive-graph-replay.json.gz"), FindingKind::kNotFused);
+  ASSERT_NE(alone, nullptr);
+  EXPECT_TRUE(contains(alone->summary, "found by its kernels")) << alone->summary;
   const TraceAnalysis matched =
       explain("graphs/naive-graph-replay.json.gz", {}, "graphs/naive-graph-capture.json.gz");
   const Finding* f = find(matched, FindingKind::kNotFused);
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->regions_affected, 3);
   EXPECT_TRUE(contains(f->summary, "captured in a CUDA graph")) << f->summary;
+  EXPECT_FALSE(contains(f->summary, "found by its kernels")) << f->summary;
   EXPECT_TRUE(contains(f->suggestion, "the S x S score matrix")) << f->suggestion;
 }
 

@@ -168,6 +168,9 @@ struct TraceAnalysis {
   WorkOutsideRegions outside_regions;
   // The time breakdown of all the trace's GPU work, in regions or not (every device together).
   TimeBreakdown breakdown;
+  // Each stream's idle time by cause over all the trace's GPU work, by stream number (HTA's
+  // idle time breakdown is of the whole trace).
+  std::vector<StreamIdle> idle_by_stream;
   // Index into regions of the typical one (closest to the medians); -1 when there are none.
   int typical_region = -1;
   // Medians over the regions, per kernel class, and the typical region's main kernel.

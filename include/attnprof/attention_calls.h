@@ -58,8 +58,14 @@ struct AttentionCall {
   // analysis/gpu_datasheet.h): the dense peak of its dtype, or, where FLOPs per byte are too few
   // to reach it (a decode step), the memory bandwidth times those FLOPs per byte. None for a GPU
   // the datasheet does not hold, or a call without FLOPs.
+  // Never above 100: where the estimate would be, it is none and `roof_note` says why.
   std::optional<double> roof_pct;
-  std::string roof;    // which roof: "bf16 dense 989 TFLOP/s", "memory 4800 GB/s x 0.9 FLOP/B"
+  std::string roof;       // which roof: "bf16 dense 989 TFLOP/s", "memory 4800 GB/s x 0.9 FLOP/B"
+  std::string roof_note;  // "estimate above the roof: ..." where roof_pct is withheld
+  // Times its work ran: 1, or the CUDA graph replays of a captured call in the region (each
+  // replay runs the captured work again). flops and bytes count every execution, gpu_ns is the
+  // busy time of all of them, so that the rate holds.
+  int64_t executions = 1;
   int64_t gpu_ns = 0;  // busy time of its GPU work (the union of its intervals)
   int64_t kernels = 0;
   std::string main_kernel;  // the short name of its longest kernel

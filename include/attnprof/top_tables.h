@@ -39,6 +39,8 @@ struct KernelClassTotal {
 // where no such call had recorded shapes (record_shapes=True) or the op is outside the cost model.
 struct OpTotal {
   std::string name;
+  // Its calls in the region, and each CUDA graph replay of a captured call (a replay runs the
+  // captured op's work again, with no call of its own).
   int64_t calls = 0;
   int64_t cpu_ns = 0;
   int64_t self_cpu_ns = 0;
@@ -62,8 +64,11 @@ struct OpTotal {
   // The peak the op is held to ("bf16 dense 989.4 TFLOP/s", "HBM 4800 GB/s") and the share of it
   // reached: FLOP/s or bytes/s over costed_gpu_ns. None without a datasheet row for the GPU or a
   // peak for the operands' type.
+  // Never above 100: where the estimate would be, roof_pct is none and `roof_note` says why
+  // ("estimate above the roof: ...").
   std::string roof;
   std::optional<double> roof_pct;
+  std::string roof_note;
   // flops (or bytes) per second over costed_gpu_ns; none without a cost or GPU time.
   std::optional<double> achieved_per_s() const {
     const std::optional<double>& work = memory_bound ? bytes : flops;

@@ -147,13 +147,13 @@ def waits_of_json_region(r):
         "idle_host_wait_us": sum(s["host_wait_us"] for s in idle),
         "idle_kernel_gap_us": sum(s["kernel_gap_us"] for s in idle),
         "idle_other_us": sum(s["other_us"] for s in idle),
-        "launch_delay_median_us": delays["median_us"] if launched else nan,
-        "launch_delay_p95_us": delays["p95_us"] if launched else nan,
-        "launch_delay_max_us": delays["max_us"] if launched else nan,
+        "launch_delay_median_us": delays["launch_start_to_start_median_us"] if launched else nan,
+        "launch_delay_p95_us": delays["launch_start_to_start_p95_us"] if launched else nan,
+        "launch_delay_max_us": delays["launch_start_to_start_max_us"] if launched else nan,
         "op_to_launch_median_us": nan if delays["op_to_launch_median_us"] is None
         else delays["op_to_launch_median_us"],
         "queue_max_length": max([q["max_length"] for q in r["queues"]], default=0),
-        "queue_mean_length": max([q["mean_length"] for q in r["queues"]], default=0.0),
+        "queue_mean_length": max([q["time_mean_length"] for q in r["queues"]], default=0.0),
         "full_queue_us": sum(q["full_queue_us"] for q in r["queues"]),
     }
 

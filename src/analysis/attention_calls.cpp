@@ -323,6 +323,10 @@ AttentionCall chain_call(const FindingContext& c, const AttentionOp& a,
   call.op = a.label;
   call.backend = AttentionBackend::kUnfused;
   call.backward = a.label.find("Backward") != std::string::npos;
+  if (!a.found_by.empty()) {  // no op: nothing recorded its shapes
+    call.note = "found by " + a.found_by;
+    return call;
+  }
   if (call.backward)
     set_backward_chain(c, a, arguments, forwards, call);
   else if (set_products(c.trace, a.first_product, a.second_product, arguments, call))
@@ -361,7 +365,24 @@ void set_roof(const Trace& t, const std::vector<GpuActivityId>& activities, Atte
           fmt::format("memory {:g} GB/s x {:.3g} FLOP/B", sheet->memory_gb_per_s, intensity);
     }
   }
-  call.roof_pct = 100.0 * *achieved / roof;
+  const double pct = 100.0 * *achieved / roof;
+  if (pct <= 100.0) {
+    call.roof_pct = pct;
+    return;
+  }
+  // The GPU cannot pass its roof: the count is wrong, and the call says which of its two sides.
+  call.roof_note =
+      call.roof.starts_with("memory")
+          ? fmt::format(
+                "estimate above the roof ({:.0f} %): the fewest bytes counted are more "
+                "than the kernels moved from memory (K and V read from cache, or a "
+                "cache shorter than the recorded key length)",
+                pct)
+          : fmt::format(
+                "estimate above the roof ({:.0f} %): the FLOPs counted are more than "
+                "the kernels computed (masked blocks skipped, or pairs the count "
+                "assumed visible)",
+                pct);
 }
 
 }  // namespace
@@ -436,9 +457,13 @@ AttentionCalls attention_calls_of(const FindingContext& c, size_t region,
   for (const AttentionOp& a : c.attention_ops(region)) {
     AttentionCall call = a.sdpa ? op_call(c, a, arguments) : chain_call(c, a, arguments, forwards);
     const Kernels k = kernels_of(c, a.activities);
-    call.kernels = k.count;
+    call.kernels = k.count / a.executions;  // a call's kernels, run again by each replay
     call.main_kernel = k.main;
     call.gpu_ns = a.busy_ns;
+    // A captured call replayed N times did its work N times in the region's GPU time.
+    call.executions = a.executions;
+    if (call.flops) *call.flops *= static_cast<double>(a.executions);
+    if (call.bytes) *call.bytes *= static_cast<double>(a.executions);
     set_roof(t, a.activities, call);
     set_memory(t, a, memory, call);
     claimed.insert(claimed.end(), a.activities.begin(), a.activities.end());

@@ -38,6 +38,17 @@ KernelClass inductor_class(const InductorKernel& k) {
   return KernelClass::kOther;
 }
 
+// MTIA names a kernel after its op and type ("fc-dtype_Float", "batch_matmul-dtype_Half"):
+// the op's products are GEMMs.
+bool is_mtia_product(const std::string& lower_name) {
+  const size_t cut = lower_name.find("-dtype_");
+  if (cut == std::string::npos) return false;
+  const std::string_view op = std::string_view(lower_name).substr(0, cut);
+  for (std::string_view p : {"fc", "batch_matmul", "matmul", "bmm", "mm", "addmm", "linear"})
+    if (op == p) return true;
+  return false;
+}
+
 }  // namespace
 
 bool is_communication_kernel(std::string_view lower_name) {
@@ -61,13 +72,22 @@ KernelClass classify_kernel(std::string_view short_name, std::string_view name) 
   std::string full = to_lower(name.empty() ? short_name : name);
   std::string brief = to_lower(short_name.empty() ? name : short_name);
   if (is_communication_kernel(full)) return KernelClass::kCommunication;
+  // AMD's Composable Kernel and aiter name their attention kernels fmha_* / mha_* too
+  // (ck_tile::FmhaFwdKernel, aiter's mha_fwd, fmha_v3).
   if (has_any(full, {"flash_fwd", "flash_bwd", "flash_attn", "fmha", "efficient_attention",
-                     "cudnn_generated_fort_native_sdpa"}) ||
+                     "cudnn_generated_fort_native_sdpa", "mha_fwd", "mha_bwd"}) ||
       kernel_traits::is_flex_attention(full))
     return KernelClass::kFusedAttention;
   if (auto inductor = parse_inductor_kernel(name.empty() ? short_name : name))
     return inductor_class(*inductor);
-  if (has_any(full, {"gemm", "nvjet", "xmma", "cublas", "cutlass"})) return KernelClass::kGemm;
+  if (is_mtia_product(full)) return KernelClass::kGemm;
+  // FBGEMM's embedding kernels (fbgemm::split_embedding_*) are lookups, not products: its name
+  // is no "gemm". AMD's Tensile kernels (rocBLAS, hipBLASLt) are named Cijk_<layout>_...
+  std::string products = full;
+  for (size_t at; (at = products.find("fbgemm")) != std::string::npos;) products.erase(at, 6);
+  if (has_any(products, {"gemm", "nvjet", "xmma", "cublas", "cutlass", "hipblaslt"}) ||
+      products.starts_with("cijk_"))
+    return KernelClass::kGemm;
   if (has_any(brief, {"softmax"})) return KernelClass::kSoftmax;
   if (has_any(brief, {"triu_tril"})) return KernelClass::kMask;
   if (has_any(brief, {"copy"})) return KernelClass::kCopy;

@@ -31,12 +31,15 @@ LaunchDelays launch_delays(const Trace& trace, const std::vector<GpuActivityId>&
                            int64_t region_start, KernelShortNames& names) {
   LaunchDelays out;
   std::vector<std::pair<int64_t, GpuActivityId>> delays;
-  std::vector<int64_t> op_to_launch;
+  std::vector<int64_t> op_to_launch, from_end;
   for (GpuActivityId id : ids) {
     const HostEventId launch = trace.activity_launch[id];
     if (launch == kNoId) continue;
     const int64_t call = trace.host_events[launch].start_ns;
     delays.emplace_back(trace.gpu_activities[id].start_ns - call, id);
+    // HTA clips the delay from the call's end at 0: work that starts before its call returns.
+    from_end.push_back(std::max<int64_t>(
+        0, trace.gpu_activities[id].start_ns - call - trace.host_events[launch].dur_ns));
     const HostEventId op = trace.activity_op[id];
     if (op != kNoId) op_to_launch.push_back(call - trace.host_events[op].start_ns);
   }
@@ -52,6 +55,8 @@ LaunchDelays launch_delays(const Trace& trace, const std::vector<GpuActivityId>&
   out.median_ns = median_of(sorted);
   out.p95_ns = quantile(sorted, 0.95);
   out.max_ns = sorted.back();
+  std::sort(from_end.begin(), from_end.end());
+  out.end_to_start_median_ns = median_of(from_end);
   if (!op_to_launch.empty()) {
     std::sort(op_to_launch.begin(), op_to_launch.end());
     out.op_to_launch_median_ns = median_of(op_to_launch);
@@ -95,7 +100,7 @@ std::vector<StreamQueue> stream_queues(const Trace& trace, const std::vector<Gpu
   });
   std::vector<StreamQueue> out;
   int32_t length = 0;
-  int64_t first = 0, weighted = 0;
+  int64_t first = 0, weighted = 0, points = 0, point_sum = 0;
   for (size_t i = 0; i < steps.size(); ++i) {
     const Step& s = steps[i];
     if (i == 0 || s.stream != steps[i - 1].stream) {
@@ -103,10 +108,15 @@ std::vector<StreamQueue> stream_queues(const Trace& trace, const std::vector<Gpu
       length = 0;
       first = s.ns;
       weighted = 0;
+      points = 0;
+      point_sum = 0;
     }
     StreamQueue& q = out.back();
     length += s.change;
     q.max_length = std::max(q.max_length, length);
+    ++points;
+    point_sum += length;
+    q.point_mean_length = static_cast<double>(point_sum) / static_cast<double>(points);
     const bool last_of_stream = i + 1 == steps.size() || steps[i + 1].stream != s.stream;
     if (!last_of_stream) {
       const int64_t held = steps[i + 1].ns - s.ns;

@@ -470,8 +470,30 @@ bool is_memory_op(std::string_view op) {
   return std::find(kOps.begin(), kOps.end(), op) != kOps.end();
 }
 
+// index_select(self, dim, index) reads only the rows it selects, its output's size: the table
+// it selects from (an embedding's, a rotary cache's) can be thousands of times larger.
+std::optional<OpCost> index_select_cost(const std::vector<OpArgument>& args) {
+  if (args.size() < 3 || !is_tensor(args[0]) || !is_tensor(args[2])) return std::nullopt;
+  const auto& self = args[0].dims;
+  int64_t d = 0;
+  const std::string& text = args[1].concrete;
+  if (text.empty() || std::from_chars(text.data(), text.data() + text.size(), d).ec != std::errc())
+    return std::nullopt;
+  if (d < 0) d += static_cast<int64_t>(self.size());
+  if (d < 0 || static_cast<size_t>(d) >= self.size() || self[static_cast<size_t>(d)] <= 0)
+    return std::nullopt;
+  const double out = tensor_bytes(args[0]) / static_cast<double>(self[static_cast<size_t>(d)]) *
+                     product(args[2].dims);
+  OpCost c;
+  c.dtype = args[0].type;
+  c.bytes = 2 * out + tensor_bytes(args[2]);
+  c.assumed = "the selected rows read once and written once, the index read once";
+  return c;
+}
+
 std::optional<OpCost> memory_cost(std::string_view op, const std::vector<OpArgument>& args) {
   if (!is_memory_op(op)) return std::nullopt;
+  if (op == "aten::index_select") return index_select_cost(args);
   // copy_, fill_ and zero_ overwrite their first argument without reading it: a copy moves the
   // source once and the destination once, a fill only writes (a DtoD copy_ of 512 MiB counted
   // three times its bytes showed 133 % of the H200's bandwidth in tests/data/study_naive).

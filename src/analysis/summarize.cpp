@@ -373,6 +373,10 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
         region_memory(trace, set, memory, out.diagnostics);
     for (size_t r = 0; r < out.regions.size(); ++r)
       out.regions[r].memory = std::move(of_regions[r]);
+    std::vector<GpuActivityId> work;
+    for (size_t i = 0; i < class_of.size(); ++i)
+      if (class_of[i] != kNotWork) work.push_back(GpuActivityId(i));
+    out.idle_by_stream = idle_of(trace, work);
   }
 
   out.facts = facts_of_summaries(out.regions);

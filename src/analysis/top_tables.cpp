@@ -44,6 +44,21 @@ void sort_rows(std::vector<Row>& rows, int64_t Row::*time) {
   });
 }
 
+// Where the rate would pass the roof: the count, not the GPU, is wrong, and the row says how.
+std::string above_roof_note(bool memory_bound, double pct) {
+  return memory_bound
+             ? fmt::format(
+                   "estimate above the roof ({:.0f} %): the bytes counted (each input read once, "
+                   "each output written once) are more than the kernels moved from memory; "
+                   "they read part of them from cache or not at all",
+                   pct)
+             : fmt::format(
+                   "estimate above the roof ({:.0f} %): the FLOPs counted are more than the "
+                   "kernels computed; they skipped work the count includes (masked or zero "
+                   "blocks) or ran in a lower precision than the operands' type",
+                   pct);
+}
+
 // A name seen once per activity: the op names and modules an activity counts in are few (its
 // nesting), so a short list beats a set.
 bool first_time(std::vector<StringId>& seen, StringId name) {
@@ -213,6 +228,13 @@ void TopTablesMaker::kernels_of(size_t r, RegionTables& out) {
       [](const KernelClassTotal& a, const KernelClassTotal& b) { return a.total_ns > b.total_ns; });
 }
 
+uint32_t TopTablesMaker::precision_tag(size_t e) {
+  const std::optional<OpCost>& cost = cost_of(e);
+  if (!cost || cost->family == OpFamily::kMemory) return 0;
+  const std::optional<PeakPrecision> precision = peak_precision(cost->dtype);
+  return precision ? 1 + static_cast<uint32_t>(*precision) : 0;
+}
+
 uint32_t TopTablesMaker::dims_row_id(const HostEvent& op) {
   const StringId inputs = op.inputs();
   if (inputs == StringPool::kEmpty) return 0;
@@ -257,7 +279,7 @@ void TopTablesMaker::ops_of(size_t r, RegionTables& out) {
     auto [it, fresh] = row_of.try_emplace(key, out.ops.size());
     if (fresh) {
       out.ops.push_back(OpTotal{std::string(trace_.strings.view(host[HostEventId(e)].name))});
-      if (const uint32_t dims = static_cast<uint32_t>(key))
+      if (const uint32_t dims = static_cast<uint32_t>(key) & kDimsMask)
         out.ops.back().input_shapes = dims_texts_[dims - 1];
     }
     return out.ops[it->second];
@@ -274,16 +296,24 @@ void TopTablesMaker::ops_of(size_t r, RegionTables& out) {
     }
   }
   std::vector<uint64_t> seen;
-  std::vector<std::pair<int32_t, int64_t>> launches;  // (innermost op, GPU time) per activity
+  std::vector<OpLaunch> launches;  // per activity with an op
+  // (op, graph launch): each CUDA graph replay of a captured op, and of every op above it.
+  std::vector<std::pair<int32_t, int32_t>> replayed;
   for (GpuActivityId id : members_.activities(r)) {
     HostEventId op = trace_.activity_op[id];
     if (op == kNoId) continue;
     int32_t at = is_op(op.index()) ? op.value() : op_parent_[op.index()];
     if (at == kIsNotOp) at = -1;
     const int64_t dur = trace_.gpu_activities[id].dur_ns;
+    const Attribution how = trace_.activity_attribution[id];
+    const int32_t replay = how == Attribution::kCaptureOrder || how == Attribution::kSignature
+                               ? trace_.activity_launch[id].value()
+                               : -1;
     if (at >= 0) {
       add_duration(row(static_cast<size_t>(at)).self_gpu_ns, dur);
-      launches.emplace_back(at, dur);
+      launches.push_back({at, replay, dur});
+      if (replay >= 0)
+        for (int32_t x = at; x >= 0; x = op_parent_[x]) replayed.emplace_back(x, replay);
     }
     seen.clear();
     for (; at >= 0; at = op_parent_[at]) {
@@ -293,23 +323,48 @@ void TopTablesMaker::ops_of(size_t r, RegionTables& out) {
       add_duration(row(static_cast<size_t>(at)).gpu_ns, dur);
     }
   }
+  count_replays(r, replayed, row);
   op_costs_of(r, launches, row_of, out);
-  sort_rows(out.ops, &OpTotal::cpu_ns);
+  // By CPU time, then GPU time: a region of graph replays runs its ops' work with no CPU call
+  // of theirs, and its rows are ordered by the work they replayed.
+  std::sort(out.ops.begin(), out.ops.end(), [](const OpTotal& a, const OpTotal& b) {
+    return std::tie(b.cpu_ns, b.gpu_ns, a.name) < std::tie(a.cpu_ns, a.gpu_ns, b.name);
+  });
+}
+
+// Each replay of a captured op is an execution of it: a call of its row, unless the region made
+// the op's call itself (it captured the graph: the call and its replays are one op's work).
+template <typename RowOf>
+void TopTablesMaker::count_replays(size_t r, std::vector<std::pair<int32_t, int32_t>>& replayed,
+                                   RowOf&& row) {
+  if (replayed.empty()) return;
+  std::sort(replayed.begin(), replayed.end());
+  replayed.erase(std::unique(replayed.begin(), replayed.end()), replayed.end());
+  const std::vector<HostEventId>& tops = members_.top_level_ops(r);
+  for (const auto& [op, launch] : replayed) {
+    int32_t top = op;
+    while (op_parent_[top] >= 0) top = op_parent_[top];
+    if (!std::binary_search(tops.begin(), tops.end(), HostEventId(static_cast<size_t>(top))))
+      ++row(static_cast<size_t>(op)).calls;
+  }
 }
 
 // The cost of each call that launched GPU work, once per call however many kernels it launched,
 // on its own row; then each row's rate against the peak of its operands' type.
-void TopTablesMaker::op_costs_of(size_t r, std::vector<std::pair<int32_t, int64_t>>& launches,
+void TopTablesMaker::op_costs_of(size_t r, std::vector<OpLaunch>& launches,
                                  const std::unordered_map<uint64_t, size_t>& row_of,
                                  RegionTables& out) {
   if (trace_.op_input_texts.size() <= 1 || launches.empty()) return;
-  std::sort(launches.begin(), launches.end());
+  std::sort(launches.begin(), launches.end(), [](const OpLaunch& a, const OpLaunch& b) {
+    return std::tie(a.op, a.replay) < std::tie(b.op, b.replay);
+  });
   std::vector<std::optional<PeakPrecision>> precision(out.ops.size());
+  // One execution a call, or a call's replay: its cost counts once per execution.
   for (size_t i = 0; i < launches.size();) {
-    const int32_t call = launches[i].first;
+    const int32_t call = launches[i].op, replay = launches[i].replay;
     int64_t gpu_ns = 0;
-    for (; i < launches.size() && launches[i].first == call; ++i)
-      add_duration(gpu_ns, launches[i].second);
+    for (; i < launches.size() && launches[i].op == call && launches[i].replay == replay; ++i)
+      add_duration(gpu_ns, launches[i].gpu_ns);
     const std::optional<OpCost>& cost = cost_of(static_cast<size_t>(call));
     if (!cost) continue;
     const size_t index = row_of.at(op_row_key(static_cast<size_t>(call)));
@@ -343,6 +398,10 @@ void TopTablesMaker::op_costs_of(size_t r, std::vector<std::pair<int32_t, int64_
     } else if (precision[i] && sheet->tflops(*precision[i]) > 0) {
       row.roof = roof_text(*sheet, precision[i]);
       row.roof_pct = 100.0 * *rate / (sheet->tflops(*precision[i]) * 1e12);
+    }
+    if (row.roof_pct && *row.roof_pct > 100.0) {
+      row.roof_note = above_roof_note(row.memory_bound, *row.roof_pct);
+      row.roof_pct.reset();
     }
   }
 }

@@ -40,13 +40,27 @@ class TopTablesMaker {
   bool is_op(size_t e) const { return op_parent_[e] != kIsNotOp; }
   void kernels_of(size_t r, RegionTables& out);
   void ops_of(size_t r, RegionTables& out);
-  void op_costs_of(size_t r, std::vector<std::pair<int32_t, int64_t>>& launches,
+  // An activity's innermost op, the CUDA graph launch that replayed it (-1: none) and its time.
+  struct OpLaunch {
+    int32_t op = -1, replay = -1;
+    int64_t gpu_ns = 0;
+  };
+  template <typename RowOf>
+  void count_replays(size_t r, std::vector<std::pair<int32_t, int32_t>>& replayed, RowOf&& row);
+  void op_costs_of(size_t r, std::vector<OpLaunch>& launches,
                    const std::unordered_map<uint64_t, size_t>& row_of, RegionTables& out);
-  // The row of event `e`: its name, and with ops_by_shape_ its "Input Dims" text too.
+  // The row of event `e`: its name, the peak precision of a compute-bound op's operands (so that
+  // a row has one roof: a name whose calls ran in bf16 and in fp32 is two rows), and with
+  // ops_by_shape_ its "Input Dims" text too.
   uint64_t op_row_key(size_t e) {
     const HostEvent& op = trace_.host_events[HostEventId(e)];
-    return uint64_t{op.name} << 32 | (ops_by_shape_ ? dims_row_id(op) : 0);
+    return uint64_t{op.name} << 32 | uint64_t{precision_tag(e)} << kPrecisionShift |
+           (ops_by_shape_ ? dims_row_id(op) : 0);
   }
+  static constexpr int kPrecisionShift = 28;
+  static constexpr uint32_t kDimsMask = (1u << kPrecisionShift) - 1;
+  // 1 + the PeakPrecision of a costed GEMM, convolution or attention op; 0 for any other op.
+  uint32_t precision_tag(size_t e);
   uint32_t dims_row_id(const HostEvent& op);
   // "bf16 dense 989.4 TFLOP/s", "memory 4800 GB/s": the same few for every row of every region.
   const std::string& roof_text(const GpuDatasheet& sheet, std::optional<PeakPrecision> precision);

@@ -26,6 +26,9 @@ std::optional<TraceProjection> project_trace(const RunSummary& run) {
   if (!run.from_trace) return std::nullopt;
   TraceProjection out;
   out.region_gpu_ns = run.from_trace->region_gpu_ns;
+  // Per variant that passed the check: what switching every call it measured would save per
+  // region (negative where it is slower), in the order the variants were first met.
+  std::vector<std::pair<std::string, double>> by_variant;
   for (const RunTraceCall& call : run.from_trace->calls) {
     if (call.point < 0 || static_cast<size_t>(call.point) >= run.points.size()) continue;
     const RunPoint& point = run.points[static_cast<size_t>(call.point)];
@@ -41,6 +44,13 @@ std::optional<TraceProjection> project_trace(const RunSummary& run) {
       if (!time) continue;
       const double ns = *time;
       if (v.variant == p.same_variant) p.same_ns = ns;
+      if (v.status == "ok") {
+        const std::string label = variant_label(v);
+        auto it = std::find_if(by_variant.begin(), by_variant.end(),
+                               [&](const auto& b) { return b.first == label; });
+        if (it == by_variant.end()) it = by_variant.insert(by_variant.end(), {label, 0.0});
+        it->second += (call.trace_ns - ns) * static_cast<double>(call.calls);
+      }
       // Only a variant that ran and passed the float64 check can be recommended.
       if (v.status == "ok" && (!p.best_ns || ns < *p.best_ns)) {
         p.best_ns = ns;
@@ -55,6 +65,12 @@ std::optional<TraceProjection> project_trace(const RunSummary& run) {
       out.backends.push_back(p.backend);
     out.calls.push_back(std::move(p));
   }
+  for (const auto& [label, saving] : by_variant)
+    if (saving > out.switch_saving_ns && saving >= kWorthSwitching * out.region_gpu_ns &&
+        out.region_gpu_ns > 0) {
+      out.switch_variant = label;
+      out.switch_saving_ns = saving;
+    }
   return out;
 }
 

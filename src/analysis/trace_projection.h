@@ -43,7 +43,15 @@ struct TraceProjection {
   double attention_ns = 0;
   // The backends that ran the measured calls in the trace, each once, in the order of the calls.
   std::vector<std::string> backends;
+  // The one variant to switch every measured call to (a call it did not measure stays as it ran),
+  // where that shortens the region by at least kWorthSwitching of its GPU time; "" where none
+  // does, so that no switch is recommended that saves little or makes the region slower.
+  std::string switch_variant;
+  double switch_saving_ns = 0;  // per region, with every call switched to it
 };
+
+// A switch is recommended only when it saves at least this share of the region's GPU time.
+inline constexpr double kWorthSwitching = 0.05;
 
 // A backend saves time only when it is faster than the trace's call by more than this share: two
 // runs of the same kernel differ by a few percent (docs/STUDY.md).

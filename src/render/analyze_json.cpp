@@ -92,13 +92,29 @@ void write_breakdown(JsonWriter& w, const TimeBreakdown& b) {
     w.null();
 }
 
+// "idle_by_stream" (docs/json-schema.md), in µs.
+void write_idle_by_stream(JsonWriter& w, const std::vector<StreamIdle>& streams) {
+  w.key("idle_by_stream").begin_array();
+  for (const StreamIdle& s : streams) {
+    w.begin_object();
+    w.key("stream").number(s.stream);
+    w.key("busy_us").number(s.busy_ns / 1000.0);
+    w.key("host_wait_us").number(s.host_wait_ns / 1000.0);
+    w.key("kernel_gap_us").number(s.kernel_gap_ns / 1000.0);
+    w.key("other_us").number(s.other_ns / 1000.0);
+    w.end_object();
+  }
+  w.end_array();
+}
+
 // "launch_delays" and "queues" (docs/json-schema.md), in µs.
 void write_launch_queue(JsonWriter& w, const LaunchDelays& d, const std::vector<StreamQueue>& qs) {
   w.key("launch_delays").begin_object();
   w.key("launched").number(d.launched);
-  w.key("median_us").number(d.median_ns / 1000.0);
-  w.key("p95_us").number(d.p95_ns / 1000.0);
-  w.key("max_us").number(d.max_ns / 1000.0);
+  w.key("launch_start_to_start_median_us").number(d.median_ns / 1000.0);
+  w.key("launch_start_to_start_p95_us").number(d.p95_ns / 1000.0);
+  w.key("launch_start_to_start_max_us").number(d.max_ns / 1000.0);
+  w.key("launch_end_to_start_median_us").number(d.end_to_start_median_ns / 1000.0);
   w.key("op_to_launch_median_us");
   if (d.op_to_launch_median_ns >= 0)
     w.number(d.op_to_launch_median_ns / 1000.0);
@@ -125,7 +141,8 @@ void write_launch_queue(JsonWriter& w, const LaunchDelays& d, const std::vector<
     w.begin_object();
     w.key("stream").number(q.stream);
     w.key("max_length").number(q.max_length);
-    w.key("mean_length").number(q.mean_length);
+    w.key("time_mean_length").number(q.mean_length);
+    w.key("point_mean_length").number(q.point_mean_length);
     w.key("full_queue_us").number(q.full_ns / 1000.0);
     w.end_object();
   }
@@ -208,6 +225,7 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
   w.end_object();
   w.end_object();
   write_breakdown(w, t.breakdown);
+  write_idle_by_stream(w, t.idle_by_stream);
   write_median_attention_json(w, t.attention);
   w.key("regions").begin_array();
   for (size_t i = 0; i < t.regions.size(); ++i) {
@@ -226,17 +244,7 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
     w.key("wall_us").number(r.wall_ns / 1000.0);
     w.key("cpu_us").number(r.cpu_ns / 1000.0);
     write_breakdown(w, r.breakdown);
-    w.key("idle_by_stream").begin_array();
-    for (const StreamIdle& s : r.idle_by_stream) {
-      w.begin_object();
-      w.key("stream").number(s.stream);
-      w.key("busy_us").number(s.busy_ns / 1000.0);
-      w.key("host_wait_us").number(s.host_wait_ns / 1000.0);
-      w.key("kernel_gap_us").number(s.kernel_gap_ns / 1000.0);
-      w.key("other_us").number(s.other_ns / 1000.0);
-      w.end_object();
-    }
-    w.end_array();
+    write_idle_by_stream(w, r.idle_by_stream);
     write_launch_queue(w, r.launch_delays, r.queues);
     write_top_tables_json(w, tables(i), r.gpu_busy_ns);
     write_region_attention_json(w, r.attention, r.gpu_busy_ns);

@@ -136,6 +136,10 @@ void render_trace(std::string& out, const TraceAnalysis& t, const TextView& view
       fmt::format_to(std::back_inserter(out), "  {}\n", line);
     if (t.breakdown.span_ns > 0)
       fmt::format_to(std::back_inserter(out), "  {}\n", breakdown_line(t.breakdown, "\n  "));
+    // Over all the trace's work, as HTA's idle time breakdown reads it, beside the typical
+    // region's below.
+    const std::string trace_idle = idle_causes_line(t.idle_by_stream, "the whole trace");
+    if (!trace_idle.empty()) fmt::format_to(std::back_inserter(out), "  {}\n", trace_idle);
     if (t.typical_region >= 0) {
       const RegionSummary& typical = t.regions[static_cast<size_t>(t.typical_region)];
       const std::string idle = idle_causes_line(

@@ -61,12 +61,16 @@ void render_top_tables_markdown(std::string& out, const RegionSummary& r) {
       put(out, "| {} | {} | {} | {} | {} | {} | {} |", i + 1, markdown_code(o.name), o.calls,
           format_us(o.cpu_ns), format_us(o.self_cpu_ns), format_us(o.gpu_ns),
           format_us(o.self_gpu_ns));
-      if (costs)
-        put(out, " {} | {} |", op_rate_words(o),
-            o.roof_pct ? fmt::format("{:.1f}", *o.roof_pct) : std::string());
+      if (costs) put(out, " {} | {} |", op_rate_words(o), op_roof_cell(o));
       put(out, "\n");
     }
-    if (costs) put(out, "\n{}\n", op_roof_words(t));
+    if (costs) {
+      put(out, "\n{}\n", op_roof_words(t));
+      for (size_t i = 0; i < t.ops.size() && i < kRows; ++i)
+        if (!t.ops[i].roof_note.empty())
+          put(out, "\n#{} {}: {}\n", i + 1, markdown_code(t.ops[i].name),
+              markdown_cell(t.ops[i].roof_note));
+    }
     put(out, "\n");
   }
   if (!t.module_instances.empty()) {

@@ -112,18 +112,16 @@ void ops_table(std::string& out, const RegionSummary& r, const TextView& view) {
       "\n  Top ops by CPU time ({}); GPU: the work each launched, self: not under another op:\n",
       shown_words(shown, rows.size()));
   // The rate columns take their width from the name's, so that a row still fits 120 columns.
-  const size_t name_width = costs ? kOpName - 11 : kOpName;
+  const size_t name_width = costs ? kOpName - 14 : kOpName;
   put(out, "  {:>3} {:<{}} {:>6} {:>12} {:>12} {:>12} {:>12}", "#", "op", name_width, "calls",
       "CPU µs", "self CPU µs", "GPU µs", "self GPU µs");
-  out += costs ? fmt::format(" {:>14} {:>6}\n", "rate", "% roof") : "\n";
+  out += costs ? fmt::format(" {:>14} {:>9}\n", "rate", "% roof") : "\n";
   for (size_t i = 0; i < shown; ++i) {
     const OpTotal& o = rows[i];
     put(out, "  {:>3} {:<{}} {:>6} {:>12} {:>12} {:>12} {:>12}", i + 1, cell(o.name, name_width),
         name_width, o.calls, format_us(o.cpu_ns), format_us(o.self_cpu_ns), format_us(o.gpu_ns),
         format_us(o.self_gpu_ns));
-    if (costs)
-      out += fmt::format(" {:>14} {:>6}", op_rate_words(o),
-                         o.roof_pct ? fmt::format("{:.1f}", *o.roof_pct) : std::string());
+    if (costs) out += fmt::format(" {:>14} {:>9}", op_rate_words(o), op_roof_cell(o));
     while (out.back() == ' ') out.pop_back();  // no padding after the last cell with a value
     out += "\n";
     full_name_below(out, view, o.name, name_width);
@@ -132,6 +130,10 @@ void ops_table(std::string& out, const RegionSummary& r, const TextView& view) {
   }
   if (!costs) return;
   put(out, "  {}\n", escape_control(op_roof_words(r.tables)));
+  for (size_t i = 0; i < shown; ++i)
+    if (!rows[i].roof_note.empty())
+      put(out, "  #{} {}: {}\n", i + 1, escape_control(rows[i].name),
+          escape_control(rows[i].roof_note));
 }
 
 void modules_table(std::string& out, const std::vector<ModuleTotal>& rows, std::string_view what,

@@ -1,5 +1,7 @@
 #include "render/attention_calls_json.h"
 
+#include "render/attention_call_cells.h"
+
 namespace attnprof {
 
 namespace {
@@ -24,10 +26,16 @@ void optional_text(JsonWriter& w, std::string_view key, const std::string& v) {
 }
 
 void write_calls(JsonWriter& w, const std::vector<AttentionCall>& calls) {
+  // Each call's row in text, Markdown and HTML, where calls alike but for their key length are one.
+  std::vector<size_t> group_of;
+  attention_call_groups(calls, &group_of);
   w.begin_array();
-  for (const AttentionCall& c : calls) {
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const AttentionCall& c = calls[i];
     w.begin_object();
     w.key("op").string(c.op);
+    w.key("group").number(group_of[i]);
+    w.key("count").number(c.executions);
     w.key("backend").string(attention_backend_id(c.backend));
     optional_value(w, "batch", c.batch);
     optional_value(w, "heads", c.heads);
@@ -40,13 +48,15 @@ void write_calls(JsonWriter& w, const std::vector<AttentionCall>& calls) {
     optional_value(w, "window", c.window);
     w.key("explicit_mask").boolean(c.explicit_mask);
     optional_value(w, "flops", c.flops);
-    w.key("gpu_us").number(c.gpu_ns / 1000.0);
+    w.key("gpu_us").number(static_cast<double>(c.gpu_ns) / static_cast<double>(c.executions) /
+                           1000.0);
     optional_value(w, "tflops_per_s", c.tflops());
     optional_value(w, "bytes", c.bytes);
     optional_value(w, "allocated_bytes", c.allocated_bytes);
     optional_value(w, "freed_bytes", c.freed_bytes);
     optional_value(w, "roof_pct", c.roof_pct);
     optional_text(w, "roof", c.roof);
+    optional_text(w, "roof_note", c.roof_note);
     w.key("backward").boolean(c.backward);
     optional_text(w, "backend_op", c.backend_op);
     w.key("kernels").number(c.kernels);

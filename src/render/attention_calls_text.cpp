@@ -13,7 +13,7 @@ namespace attnprof {
 
 namespace {
 
-constexpr size_t kOpWidth = 20;
+constexpr size_t kOpWidth = 16;
 
 // The op as the table shows it: without "aten::", and an op's name cut from the left when too long
 // (the end tells "_cudnn_attention_backward" from "_flash_attention_forward"); a chain's from the
@@ -35,7 +35,7 @@ void render_attention_calls_text(std::string& out, const TraceAnalysis& t) {
   auto line = std::back_inserter(out);
   fmt::format_to(line, "\n  {}:\n", attention_calls_heading(t));
   constexpr std::string_view kRow =
-      "  {:>5} {:<{}} {:<10} {:<4} {:>5} {:>6} {:>9} {:>3} {:<5} {:<10} {:>7} {:>7} {:>7} {:>6}\n";
+      "  {:>5} {:<{}} {:<10} {:<4} {:>5} {:>6} {:>11} {:>3} {:<5} {:<10} {:>7} {:>7} {:>7} {:>9}\n";
   // Memory beside time, where the trace has [memory] events.
   const bool memory = attention_memory_known(groups);
   auto row = [&](std::string cells, std::string_view allocated, std::string_view freed) {
@@ -52,17 +52,18 @@ void render_attention_calls_text(std::string& out, const TraceAnalysis& t) {
     const AttentionCall& c = *g.first;
     row(fmt::format(kRow, g.count, op_cell(c), kOpWidth, attention_backend_id(c.backend),
                     c.backward ? "bwd" : "fwd", attention_count_cell(c.batch),
-                    attention_heads_cell(c), attention_lengths_cell(c),
+                    attention_heads_cell(c), attention_lengths_cell(g),
                     attention_count_cell(c.head_dim),
                     c.dtype.empty() ? "-" : escape_control(c.dtype), attention_mask_cell(c),
-                    attention_gflop_cell(g),
-                    format_us(static_cast<double>(g.gpu_ns) / static_cast<double>(g.count)),
-                    attention_tflops_cell(g), attention_roof_cell(g)),
+                    attention_gflop_cell(g), format_us(g.median_ns()), attention_tflops_cell(g),
+                    attention_roof_cell(g)),
         attention_allocated_cell(g), attention_freed_cell(g));
   }
   fmt::format_to(line, "    {}\n", attention_share_words(t));
   for (const std::string& r : distinct_call_texts(groups, &AttentionCall::roof))
     fmt::format_to(line, "    roof: {}\n", escape_control(r));
+  for (const std::string& r : distinct_call_texts(groups, &AttentionCall::roof_note))
+    fmt::format_to(line, "    above: {}\n", escape_control(r));
   for (const std::string& a : distinct_call_texts(groups, &AttentionCall::assumed))
     fmt::format_to(line, "    FLOPs: {}\n", escape_control(a));
   for (const std::string& n : distinct_call_texts(groups, &AttentionCall::note))
@@ -87,11 +88,10 @@ void render_attention_calls_markdown(std::string& out, const TraceAnalysis& t) {
                    g.count, markdown_code(c.op.empty() ? c.main_kernel : c.op),
                    attention_backend_id(c.backend), c.backward ? "bwd" : "fwd",
                    attention_count_cell(c.batch), attention_heads_cell(c),
-                   attention_lengths_cell(c), attention_count_cell(c.head_dim),
+                   attention_lengths_cell(g), attention_count_cell(c.head_dim),
                    c.dtype.empty() ? "-" : markdown_cell(c.dtype), attention_mask_cell(c),
-                   attention_gflop_cell(g),
-                   format_us(static_cast<double>(g.gpu_ns) / static_cast<double>(g.count)),
-                   attention_tflops_cell(g), attention_roof_cell(g));
+                   attention_gflop_cell(g), format_us(g.median_ns()), attention_tflops_cell(g),
+                   attention_roof_cell(g));
     if (memory)
       fmt::format_to(line, " {} | {} |", attention_allocated_cell(g), attention_freed_cell(g));
     out += "\n";
@@ -99,6 +99,8 @@ void render_attention_calls_markdown(std::string& out, const TraceAnalysis& t) {
   fmt::format_to(line, "\n{}\n", markdown_cell(attention_share_words(t)));
   for (const std::string& r : distinct_call_texts(groups, &AttentionCall::roof))
     fmt::format_to(line, "\nRoof: {}\n", markdown_cell(r));
+  for (const std::string& r : distinct_call_texts(groups, &AttentionCall::roof_note))
+    fmt::format_to(line, "\nAbove: {}\n", markdown_cell(r));
   for (const std::string& a : distinct_call_texts(groups, &AttentionCall::assumed))
     fmt::format_to(line, "\nFLOPs: {}\n", markdown_cell(a));
   for (const std::string& n : distinct_call_texts(groups, &AttentionCall::note))

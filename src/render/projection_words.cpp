@@ -47,10 +47,15 @@ std::optional<ProjectionWords> projection_words(const RunSummary& run,
       line += fmt::format(" ({} takes {} here)", c.same_variant, format_duration(*c.same_ns));
     if (!c.best_ns) {
       line += ": no variant passed the float64 check here";
-    } else if (c.saving_ns > 0) {
+    } else if (c.saving_ns > 0 && c.saving_ns >= kWorthSwitching * p.region_gpu_ns) {
       line +=
           fmt::format(" -> {} at {}: -{} per region{}", c.best_variant, format_duration(*c.best_ns),
                       format_duration(c.saving_ns), share(c.saving_ns, p.region_gpu_ns));
+    } else if (c.saving_ns > 0) {
+      line += fmt::format(
+          ": {} takes {}, -{} per region{}, less than {:.0f} % of it: not worth a switch",
+          c.best_variant, format_duration(*c.best_ns), format_duration(c.saving_ns),
+          share(c.saving_ns, p.region_gpu_ns), 100 * kWorthSwitching);
     } else {
       line += fmt::format(
           ": no measured backend is more than {:.0f} % faster (the fastest, {}, "
@@ -66,6 +71,12 @@ std::optional<ProjectionWords> projection_words(const RunSummary& run,
   if (p.calls.size() > 1 || p.saving_ns > 0)
     w.lines.push_back(fmt::format("all of them: -{} per region{}", format_duration(p.saving_ns),
                                   share(p.saving_ns, p.region_gpu_ns)));
+  w.lines.push_back(p.switch_variant.empty()
+                        ? fmt::format("no one variant saves {:.0f} % of the region: keep what ran",
+                                      100 * kWorthSwitching)
+                        : fmt::format("switch to {}: -{} per region{}", p.switch_variant,
+                                      format_duration(p.switch_saving_ns),
+                                      share(p.switch_saving_ns, p.region_gpu_ns)));
   for (const std::string& s : t.skipped) w.lines.push_back("not measured: " + s);
   return w;
 }

@@ -54,16 +54,17 @@ void write_variant(std::string& out, const ReportVariant& v) {
         R"(<tr data-backend="{}"><td class="num">{}</td><td class="kernel" title="{}">{}</td><td>{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td>{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td></tr>)",
         attention_backend_id(c.backend), g.count, escape(c.op.empty() ? c.main_kernel : c.op),
         escape(op), attention_backend_id(c.backend), c.backward ? "bwd" : "fwd",
-        attention_count_cell(c.batch), attention_heads_cell(c), attention_lengths_cell(c),
+        attention_count_cell(c.batch), attention_heads_cell(c), attention_lengths_cell(g),
         attention_count_cell(c.head_dim), c.dtype.empty() ? "-" : escape(c.dtype),
-        attention_mask_cell(c), attention_gflop_cell(g),
-        format_us(static_cast<double>(g.gpu_ns) / static_cast<double>(g.count)),
+        attention_mask_cell(c), attention_gflop_cell(g), format_us(g.median_ns()),
         attention_tflops_cell(g), attention_roof_cell(g));
   }
   put(out, "</tbody></table></div>");
   std::string notes;
   for (const std::string& r : distinct_call_texts(groups, &AttentionCall::roof))
     put(notes, "<li>roof: {}</li>", escape(r));
+  for (const std::string& r : distinct_call_texts(groups, &AttentionCall::roof_note))
+    put(notes, "<li>above: {}</li>", escape(r));
   for (const std::string& a : distinct_call_texts(groups, &AttentionCall::assumed))
     put(notes, "<li>FLOPs: {}</li>", escape(a));
   for (const std::string& n : distinct_call_texts(groups, &AttentionCall::note))

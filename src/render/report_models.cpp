@@ -32,14 +32,13 @@ ModelWords words_of(const ReportModel& m) {
     w.attention = format_duration(p->attention_ns);
     w.share = percent_of(p->attention_ns, p->region_gpu_ns);
     for (const std::string& b : p->backends) w.backends += (w.backends.empty() ? "" : ", ") + b;
-    // The switch that saves the most, per step; its share of the step.
-    const CallProjection* best = nullptr;
-    for (const CallProjection& c : p->calls)
-      if (c.saving_ns > 0 && (!best || c.saving_ns > best->saving_ns)) best = &c;
     w.switch_to =
-        best ? fmt::format("{}: -{} ({})", best->best_variant, format_duration(p->saving_ns),
-                           percent_of(p->saving_ns, p->region_gpu_ns))
-             : fmt::format("none faster by {:.0f} %", 100 * kProjectionNoise);
+        p->switch_variant.empty()
+            ? fmt::format("keep {}: no switch saves {:.0f} % of the step",
+                          w.backends.empty() ? std::string("it") : w.backends,
+                          100 * kWorthSwitching)
+            : fmt::format("{}: -{} ({})", p->switch_variant, format_duration(p->switch_saving_ns),
+                          percent_of(p->switch_saving_ns, p->region_gpu_ns));
   }
   if (const auto words = projection_words(m.run, m.conclusions)) w.lines = words->lines;
   if (w.backends.empty()) w.backends = "-";

@@ -12,13 +12,14 @@
 namespace attnprof {
 
 struct ModelWords {
-  std::string name;                // "llama-train-sdpa"
-  std::string step;                // "1.67 ms" (the typical step's GPU time)
-  std::string region;              // "ProfilerStep#2, the typical of 2"
-  std::string attention;           // "78.8 µs" (the measured calls' time in the trace)
-  std::string share;               // "4.7 %" of the step; "-" without a step time
-  std::string backends;            // "cudnn" ("unfused, cudnn" when several)
-  std::string switch_to;           // "sdpa-cudnn: -172.4 µs (28.4 %)", or "none faster by 5 %"
+  std::string name;       // "llama-train-sdpa"
+  std::string step;       // "1.67 ms" (the typical step's GPU time)
+  std::string region;     // "ProfilerStep#2, the typical of 2"
+  std::string attention;  // "78.8 µs" (the measured calls' time in the trace)
+  std::string share;      // "4.7 %" of the step; "-" without a step time
+  std::string backends;   // "cudnn" ("unfused, cudnn" when several)
+  // "sdpa-cudnn: -172.4 µs (28.4 %)", or "keep cudnn: no switch saves 5 % of the step"
+  std::string switch_to;
   std::vector<std::string> lines;  // the projection per call and for the step
 };
 

@@ -69,8 +69,9 @@ void write_top_tables_html(std::string& out, const RegionSummary& r) {
           escape_duration(static_cast<double>(o.gpu_ns)),
           escape_duration(static_cast<double>(o.self_gpu_ns)));
       if (costs)
-        put(out, R"(<td title="{}">{}</td><td>{}</td>)", svg::escape(o.roof), op_rate_words(o),
-            o.roof_pct ? fmt::format("{:.1f}", *o.roof_pct) : std::string());
+        put(out, R"(<td title="{}">{}</td><td title="{}">{}</td>)", svg::escape(o.roof),
+            op_rate_words(o), svg::escape(o.roof_note.empty() ? o.roof : o.roof_note),
+            svg::escape(op_roof_cell(o)));
       put(out, "</tr>");
     }
     if (costs) put(out, R"(<tr><td colspan="9">{}</td></tr>)", svg::escape(op_roof_words(t)));

@@ -99,7 +99,16 @@ std::string op_roof_words(const RegionTables& t) {
   if (t.roof_gpu.empty()) return "% roof: none, " + t.no_roof_reason;
   return "rate: FLOP/s of the calls that launched the work (GB/s if memory-bound); % roof: of "
          "the " +
-         t.roof_gpu + "'s dense peak";
+         t.roof_gpu +
+         "'s dense peak for the row's type (bf16, fp32, ...), or of its memory bandwidth (mem); "
+         "above: the estimate passes the roof";
+}
+
+std::string op_roof_cell(const OpTotal& o) {
+  if (!o.roof_note.empty()) return "above";
+  if (!o.roof_pct) return {};
+  const std::string_view roof = std::string_view(o.roof).substr(0, o.roof.find(' '));
+  return fmt::format("{:.1f} {}", *o.roof_pct, roof == "memory" ? "mem" : roof);
 }
 
 }  // namespace attnprof

@@ -30,6 +30,9 @@ std::string format_spread_count(const Spread& s);
 std::string op_rate_words(const OpTotal& o);
 // Whose peaks the ops' % roof used, or why there are none (RegionTables::roof_gpu).
 std::string op_roof_words(const RegionTables& t);
+// The % roof cell of an op row, with the roof it is of: "41.2 bf16", "63.0 mem"; "above" where
+// the estimate passes the roof (OpTotal::roof_note says why); "" without a roof.
+std::string op_roof_cell(const OpTotal& o);
 
 // "; rank 1 of 4 (nccl)" from distributedInfo, saying only what it gives: "; rank 1 (gloo)",
 // "; rank unknown (nccl)"; "" without distributedInfo.

@@ -81,6 +81,8 @@ void write_top_tables_json(JsonWriter& w, const RegionTables& tables, int64_t gp
     maybe("roof_pct", o.roof_pct);
     w.key("roof");
     o.roof.empty() ? w.null() : w.string(o.roof);
+    w.key("roof_note");
+    o.roof_note.empty() ? w.null() : w.string(o.roof_note);
     w.end_object();
   }
   w.end_array();

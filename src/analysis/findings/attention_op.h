@@ -41,7 +41,13 @@ struct AttentionOp {
   // Its activities replayed in a CUDA graph, their ops found by the capture (capture_order or
   // signature: attnprof/attribution.h), not by their own launches.
   bool graph_replay = false;
+  // Times its work ran in the region: the CUDA graph launches that replayed it, or 1 (a call runs
+  // once; a captured op runs once per replay, and a region may hold several replays).
+  int64_t executions = 1;
   int64_t busy_ns = 0;
+  // How it was found where no op says it is attention (its kernels alone: a GEMM, a softmax-like
+  // kernel and a GEMM on one stream); "" where its ops say it.
+  std::string found_by;
 };
 
 }  // namespace attnprof

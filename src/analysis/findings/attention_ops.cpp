@@ -74,10 +74,16 @@ AttentionOp make(const FindingContext& c, std::vector<GpuActivityId> activities,
     a.softmax += kernel.softmax;
     a.fused |= kernel.fused_attention;
   }
-  a.graph_replay = std::any_of(activities.begin(), activities.end(), [&](GpuActivityId id) {
+  std::vector<HostEventId> replays;  // the graph launches that ran its work
+  for (GpuActivityId id : activities) {
     const Attribution how = c.trace.activity_attribution[id];
-    return how == Attribution::kCaptureOrder || how == Attribution::kSignature;
-  });
+    if (how == Attribution::kCaptureOrder || how == Attribution::kSignature)
+      replays.push_back(c.trace.activity_launch[id]);
+  }
+  a.graph_replay = !replays.empty();
+  std::sort(replays.begin(), replays.end());
+  a.executions =
+      std::max<int64_t>(1, std::unique(replays.begin(), replays.end()) - replays.begin());
   a.busy_ns = busy_time(c.trace, activities);
   a.activities = std::move(activities);
   return a;
@@ -172,6 +178,55 @@ OpsAbove ops_above(OpsAboveFacts& facts, const Trace& t, HostEventId e) {
   });
   const OpsAboveRest& rest = facts.rest[kept.rest];
   return {kept.outermost, rest.outermost_sdpa, rest.innermost_sdpa, rest.compiled_region};
+}
+
+// Attention that no op names: GPU work without an op (a CUDA graph replayed without its capture
+// in the trace) whose kernels, on one stream, run a GEMM, a softmax-like kernel (ATen's softmax,
+// Inductor's reductions that fuse one: softmax, _softmax_online_, prepare_softmax) and a GEMM,
+// with at most kMaxBetween other kernels between each: naive attention's Q K^T, softmax, P V.
+void add_kernel_chains(const FindingContext& c, size_t set,
+                       std::vector<std::pair<int64_t, AttentionOp>>& found) {
+  const Trace& t = c.trace;
+  std::vector<GpuActivityId> bare;
+  for (GpuActivityId id : c.set_activities(set))
+    if (t.activity_op[id] == kNoId && is_gpu_work(c.activity(id).kind)) bare.push_back(id);
+  std::sort(bare.begin(), bare.end(), [&](GpuActivityId x, GpuActivityId y) {
+    const GpuActivity& a = c.activity(x);
+    const GpuActivity& b = c.activity(y);
+    return std::tie(a.device, a.stream, a.start_ns) < std::tie(b.device, b.stream, b.start_ns);
+  });
+  auto kernel = [&](size_t i) { return c.activity(bare[i]).kind == GpuKind::kKernel; };
+  auto gemm = [&](size_t i) { return kernel(i) && c.kernel(bare[i]).gemm; };
+  auto softmax = [&](size_t i) { return kernel(i) && c.kernel(bare[i]).softmax; };
+  auto same_stream = [&](size_t i, size_t j) {
+    return c.activity(bare[i]).device == c.activity(bare[j]).device &&
+           c.activity(bare[i]).stream == c.activity(bare[j]).stream;
+  };
+  // The next activity after `from` that `wanted` accepts, over at most kMaxBetween other kernels
+  // and no GEMM, on `from`'s stream; bare.size() where none.
+  auto next = [&](size_t from, auto&& wanted) {
+    size_t others = 0;
+    for (size_t i = from + 1; i < bare.size() && same_stream(from, i); ++i) {
+      if (wanted(i)) return i;
+      if (gemm(i) || (kernel(i) && ++others > kMaxBetween)) break;
+    }
+    return bare.size();
+  };
+  for (size_t first = 0; first < bare.size(); ++first) {
+    if (!gemm(first)) continue;
+    const size_t soft = next(first, softmax);
+    if (soft == bare.size()) continue;
+    const size_t last = next(soft, gemm);
+    if (last == bare.size()) continue;
+    AttentionOp a = make(c, {bare.begin() + first, bare.begin() + last + 1}, kNoId);
+    a.op = t.activity_launch[bare[first]];
+    a.label = "GEMM -> softmax -> GEMM kernels";
+    a.found_by =
+        "its kernels: a GEMM, a softmax-like kernel and a GEMM on one stream, with no op recorded "
+        "for them";
+    found.emplace_back(c.activity(bare[first]).start_ns, std::move(a));
+    first = last;
+  }
 }
 
 // `stages`: per name id, its Stage + 1 once worked out (0 before), shared by every member set.
@@ -329,6 +384,7 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t set, O
       claimed = to + 1;
     }
   }
+  add_kernel_chains(c, set, found);
   std::stable_sort(found.begin(), found.end(),
                    [](const auto& x, const auto& y) { return x.first < y.first; });
   std::vector<AttentionOp> out;

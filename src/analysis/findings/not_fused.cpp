@@ -88,7 +88,7 @@ void find_not_fused(const FindingContext& c, std::vector<Finding>& out) {
   const std::vector<AttentionOp>& shown = unfused[c.set_of(static_cast<size_t>(shown_region))];
   int kernels = 0, gemms = 0, softmax = 0, thin_gemms = 0;
   int64_t busy = 0, outside_gemms = 0;
-  std::string compiled, compiled_kernels;
+  std::string compiled, compiled_kernels, found_by;
   bool in_graph = false;
   for (const AttentionOp& op : shown) {
     if (compiled.empty() && !op.compiled_region.empty()) {
@@ -96,6 +96,7 @@ void find_not_fused(const FindingContext& c, std::vector<Finding>& out) {
       compiled_kernels = inductor_kernels(c, op);
     }
     in_graph |= op.graph_replay;
+    if (found_by.empty()) found_by = op.found_by;
     kernels += op.kernels;
     gemms += op.gemms;
     softmax += op.softmax;
@@ -124,6 +125,8 @@ void find_not_fused(const FindingContext& c, std::vector<Finding>& out) {
     f.summary +=
         "; captured in a CUDA graph, one launch replays these kernels, which still run one by "
         "one (their ops found by the graph's capture)";
+  if (!found_by.empty())
+    f.summary += "; found by " + found_by + " (a CUDA graph replayed without its capture, say)";
   f.gpu_ns = static_cast<double>(outside_gemms);
   f.suggestion =
       "scaled_dot_product_attention's flash, efficient or cuDNN backend computes it in "

@@ -58,6 +58,41 @@ def main():
             e["dur"] = 20000.0
     mtia.pop("INFO", None)
     write("hta_mtia_inference_cut.json.gz", mtia)
+    # MTIA training, one rank: its products (fc, batch_matmul) and embedding kernels
+    # (fbgemm::split_embedding_*, split_eb_*), whose "fbgemm" is no GEMM. Each such kernel of the
+    # trace (fc: the first 3 of its 127) with the runtime call of its correlation id, and their
+    # processes' and threads' metadata; the top level without its INFO and ERROR logs.
+    mtia = load(os.path.join(data, "mtia_trace_single_rank/mtia_rank_0.json.gz"))
+    wanted, fcs = [], 0
+    for e in mtia["traceEvents"]:
+        if e.get("cat") != "mtia_ccp_events":
+            continue
+        name = e["name"]
+        if name.startswith("fc-") and fcs < 3:
+            fcs += 1
+            wanted.append(e)
+        elif name.startswith(("batch_matmul-", "fbgemm::", "split_eb_")):
+            wanted.append(e)
+    ids = {e["args"]["correlation"] for e in wanted}
+    runtime = [e for e in mtia["traceEvents"]
+               if e.get("cat") == "mtia_runtime" and e.get("args", {}).get("correlation") in ids]
+    # The metadata of the processes and threads kept, each once (the trace repeats them some
+    # 60000 times).
+    kept = {(e["pid"], e["tid"]) for e in runtime + wanted}
+    meta, seen = [], set()
+    for e in mtia["traceEvents"]:
+        if e.get("ph") != "M" or e["pid"] not in {p for p, _ in kept}:
+            continue
+        if e["name"].startswith("thread_") and (e["pid"], e.get("tid")) not in kept:
+            continue
+        key = (e["name"], e["pid"], e.get("tid"))
+        if key not in seen:
+            seen.add(key)
+            meta.append(e)
+    mtia["traceEvents"] = meta + runtime + wanted
+    for key in ("INFO", "ERROR"):
+        mtia.pop(key, None)
+    write("hta_mtia_kernels_cut.json.gz", mtia)
     # CUPTI's range profiler (cuda_profiler_range) and distributedInfo {"rank": 0}: the first
     # 300 events.
     cupti = load(os.path.join(data, "cupti_profiler/benchmark_result_924719_1679055439_trace.json.gz"))
