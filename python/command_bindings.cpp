@@ -13,6 +13,7 @@
 #include "attnprof/trace_diff.h"
 #include "io/input_guard.h"
 #include "pipeline/check_run.h"
+#include "pipeline/diff_run.h"
 #include "pipeline/report_file.h"
 #include "pipeline/report_inputs.h"
 #include "render/report.h"
@@ -61,16 +62,9 @@ void add_quantity(Rows& rows, const std::string& name, const QuantityDiff& q, do
 // attnprof diff A B: what changed from A to B, with the JSON output's names
 // (docs/check-and-diff.md).
 py::dict diff(const std::string& a_path, const std::string& b_path, const std::string& region) {
-  Result<TraceDiff> made = [&]() -> Result<TraceDiff> {
+  Result<TraceDiff> made = [&] {
     py::gil_scoped_release unlocked;
-    AnalyzeOptions options;
-    options.region_pattern = region;
-    options.activities_of_every_region = true;  // each activity's spread over every region
-    auto a = analyze_file(a_path, options);
-    if (!a.ok()) return a.take_error();
-    auto b = analyze_file(b_path, options);
-    if (!b.ok()) return b.take_error();
-    return diff_traces(*a, *b);
+    return run_diff(DiffRequest{a_path, b_path, region, Limits{}});
   }();
   if (!made.ok()) return failure(made.error());
   const TraceDiff& d = *made;
@@ -116,6 +110,36 @@ py::dict diff(const std::string& a_path, const std::string& b_path, const std::s
   out["a"] = d.a.path;
   out["b"] = d.b.path;
   out["unlike"] = d.unlike;
+  const auto view = [](const std::vector<DiffRow>& rows) {
+    Rows table({"name", "full_names", "a_ran", "b_ran", "a_count", "b_count", "a_us", "b_us",
+                "delta_us", "delta_pct", "threshold_us", "beyond_noise"});
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (const DiffRow& r : rows) {
+      std::string names;
+      for (const std::string& n : r.full_names) names += (names.empty() ? "" : "; ") + n;
+      table.add({py::str(r.name), py::str(names), py::str(r.a_detail), py::str(r.b_detail),
+                 py::float_(r.a_count), py::float_(r.b_count), py::float_(r.a_ns / 1000),
+                 py::float_(r.b_ns / 1000), py::float_(r.delta_ns / 1000),
+                 py::float_(r.delta_pct().value_or(nan)), py::float_(r.threshold_ns / 1000),
+                 py::bool_(r.changed)});
+    }
+    return table.columns();
+  };
+  out["by_kernel"] = view(d.views.by_kernel);
+  out["by_op"] = view(d.views.by_op);
+  out["by_module"] = view(d.views.by_module);
+  out["attention"] = view(d.views.attention);
+  const Explanation& e = d.explained_gpu;
+  py::dict explained;
+  explained["view"] = e.view;
+  explained["a_us"] = e.total_a_ns / 1000;
+  explained["b_us"] = e.total_b_ns / 1000;
+  explained["delta_us"] = e.total_delta_ns / 1000;
+  explained["beyond_noise"] = e.total_changed;
+  explained["covered_pct"] = e.covered_pct;
+  explained["rows"] = view(e.rows);
+  out["explained_gpu"] = explained;
+  out["changed_only_in"] = d.changed_only_in;
   out["aligned_in_order"] = d.aligned_in_order;
   out["per_region"] = per_region.columns();
   out["classes"] = classes.columns();

@@ -2,6 +2,10 @@
 // and the study's facts on the real H200 traces: naive -> in-place removes exactly the hidden
 // `Memcpy DtoD` launched from aten::masked_fill.
 
+#include <algorithm>
+#include <cmath>
+#include <map>
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -196,7 +200,7 @@ TEST(StudyDiff, ATraceAgainstItselfShowsNoChange) {
 }
 
 TEST(DiffCommand, TextShowsTheRemovedCopyWithItsOpChain) {
-  auto r = run_cli("diff --region forward " + fixture("study_naive.json.gz") + " " +
+  auto r = run_cli("diff --activities --region forward " + fixture("study_naive.json.gz") + " " +
                    fixture("study_inplace.json.gz"));
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("  -     252.5            Memcpy DtoD\n"
@@ -214,7 +218,7 @@ TEST(DiffCommand, JsonAndMarkdown) {
   EXPECT_EQ(json.exit_code, 0);
   EXPECT_NE(json.output.find("\"schemaVersion\": 1"), std::string::npos);
   EXPECT_NE(json.output.find("\"change\": \"removed\""), std::string::npos);
-  auto md = run_cli("diff --region forward --format md " + traces);
+  auto md = run_cli("diff --activities --region forward --format md " + traces);
   EXPECT_EQ(md.exit_code, 0);
   EXPECT_NE(
       md.output.find(
@@ -227,6 +231,127 @@ TEST(DiffCommand, JsonAndMarkdown) {
                            "\\(Device -&gt; Device\\)\n"),
             std::string::npos)
       << md.output;
+}
+
+TEST(DiffLaunchShape, ARecompiledKernelThatTakesAsLongIsCountedNotListed) {
+  auto recompiled = kernels({"gemm", "softmax"});
+  recompiled[0].registers_per_thread = 28;
+  recompiled[1].registers_per_thread = 28;
+  recompiled[1].grid = {2, 1, 1};
+  recompiled[1].duration_ns = 150 * kUs;  // this one's time moved: its registers are listed
+  auto before = kernels({"gemm", "softmax"});
+  before[0].registers_per_thread = before[1].registers_per_thread = 30;
+  before[1].grid = {1, 1, 1};
+  auto d = diff_traces(analysis_of({before, before}), analysis_of({recompiled, recompiled}));
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->activities[0].change, ActivityChange::kSame);
+  EXPECT_EQ(d->activities[0].changed_within_noise, std::vector<std::string>{"registers"});
+  EXPECT_EQ(d->activities[1].change, ActivityChange::kChanged);
+  EXPECT_EQ(d->activities[1].what_changed,
+            (std::vector<std::string>{"duration", "grid", "registers"}));
+  EXPECT_EQ(d->changed_only_in, (std::map<std::string, int>{{"registers", 1}}));
+}
+
+DiffRow row(const std::string& name, double delta_us) {
+  DiffRow r;
+  r.name = name;
+  r.delta_ns = delta_us * kUs;
+  return r;
+}
+
+TEST(DiffExplanation, TheFewestRowsThatCoverEightyPercentOfTheChange) {
+  // GPU busy falls by 100 us. By op: 50 + 40 (two rows reach 80); by kernel: 85 (one row).
+  std::vector<DiffRow> ops = {row("aten::mm", -50), row("aten::add", +30), row("aten::bmm", -40),
+                              row("aten::softmax", -30)};
+  std::vector<DiffRow> by_kernel = {row("gemm", -85), row("softmax", -15)};
+  Explanation e =
+      explain_change({{"by_op", &ops}, {"by_kernel", &by_kernel}}, 1000 * kUs, 900 * kUs, true);
+  EXPECT_EQ(e.view, "by_kernel");
+  ASSERT_EQ(e.rows.size(), 1u);
+  EXPECT_EQ(e.rows[0].name, "gemm");
+  EXPECT_DOUBLE_EQ(e.covered_pct, 85);
+  // Without the kernel view, the op rows that move the total's way, largest first; a row that
+  // moves against it (aten::add) is never part of the explanation.
+  e = explain_change({{"by_op", &ops}}, 1000 * kUs, 900 * kUs, true);
+  ASSERT_EQ(e.rows.size(), 2u);
+  EXPECT_EQ(e.rows[0].name, "aten::mm");
+  EXPECT_EQ(e.rows[1].name, "aten::bmm");
+  EXPECT_DOUBLE_EQ(e.covered_pct, 90);
+  // No change: nothing to explain.
+  EXPECT_TRUE(explain_change({{"by_op", &ops}}, 1000 * kUs, 1000 * kUs, false).rows.empty());
+}
+
+// Every GPU activity's time per region, the mean over the regions: the kernel classes' total.
+double mean_class_total_ns(const TraceAnalysis& t) {
+  double sum = 0;
+  for (const RegionSummary& r : t.regions)
+    for (const KernelClassTotal& c : r.tables.kernel_classes)
+      sum += static_cast<double>(c.total_ns);
+  return sum / static_cast<double>(t.regions.size());
+}
+
+TEST(DiffViews, ByKernelAndByOpAddUpToTheKernelClassesTotal) {
+  for (const auto& [a_name, b_name] :
+       {std::pair{"foreign/hta_trace_diff_control_cut.json.gz",
+                  "foreign/hta_trace_diff_test_cut.json.gz"},
+        std::pair{"models/llama-prefill-eager.json.gz", "models/llama-prefill-sdpa.json.gz"}}) {
+    SCOPED_TRACE(a_name);
+    TraceAnalysis a = analyze_fixture(a_name), b = analyze_fixture(b_name);
+    auto d = diff_traces(a, b);
+    ASSERT_TRUE(d.ok());
+    const double classes = mean_class_total_ns(b) - mean_class_total_ns(a);
+    for (const auto* view : {&d->views.by_kernel, &d->views.by_op}) {
+      double sum = 0;
+      for (const DiffRow& r : *view) sum += r.delta_ns;
+      EXPECT_NEAR(sum, classes, 1e-6 * std::fabs(classes) + 1);
+    }
+    // Sorted by |delta|.
+    for (size_t i = 1; i < d->views.by_kernel.size(); ++i)
+      EXPECT_GE(std::fabs(d->views.by_kernel[i - 1].delta_ns),
+                std::fabs(d->views.by_kernel[i].delta_ns));
+    EXPECT_GE(d->explained_gpu.covered_pct, 80);
+    EXPECT_LE(d->explained_gpu.rows.size(), 10u);
+  }
+}
+
+TEST(DiffViews, EagerAgainstSdpaAttentionReadsInOneRowPerShape) {
+  auto d = diff_traces(analyze_fixture("models/llama-prefill-eager.json.gz"),
+                       analyze_fixture("models/llama-prefill-sdpa.json.gz"));
+  ASSERT_TRUE(d.ok());
+  ASSERT_FALSE(d->views.attention.empty());
+  const DiffRow& top = d->views.attention[0];
+  EXPECT_EQ(top.a_detail.rfind("unfused", 0), 0u) << top.a_detail;
+  EXPECT_FALSE(top.b_detail.empty());
+  EXPECT_EQ(top.b_detail.find("unfused"), std::string::npos) << top.b_detail;
+  EXPECT_EQ(top.a_count, top.b_count);
+}
+
+TEST(DiffCommand, TheDefaultTextIsASummaryWithinOneHundredTwentyLines) {
+  const std::string pair = fixture("foreign/hta_trace_diff_control_cut.json.gz") + " " +
+                           fixture("foreign/hta_trace_diff_test_cut.json.gz");
+  auto r = run_cli("diff " + pair);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_LE(std::count(r.output.begin(), r.output.end(), '\n'), 120) << r.output;
+  EXPECT_NE(r.output.find("% of the GPU busy change"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("By kernel, per region (mean), largest change first (10 of "),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("(--activities lists them)"), std::string::npos) << r.output;
+  auto three = run_cli("diff --top 3 " + pair);
+  EXPECT_NE(three.output.find("(3 of "), std::string::npos) << three.output;
+  auto all = run_cli("diff --activities " + pair);
+  EXPECT_GT(std::count(all.output.begin(), all.output.end(), '\n'), 1000);
+  auto csv = run_cli("diff --format csv --table by_op " + pair);
+  ASSERT_EQ(csv.exit_code, 0) << csv.output;
+  EXPECT_EQ(csv.output.rfind("name,a_count,b_count,a_us,b_us,delta_us,delta_pct,threshold_us,"
+                             "beyond_noise\n",
+                             0),
+            0u)
+      << csv.output.substr(0, 200);
+  auto text_table = run_cli("diff --table by_op " + pair);
+  EXPECT_EQ(text_table.exit_code, 2);
+  EXPECT_NE(text_table.output.find("diff --table is for --format csv, not text"), std::string::npos)
+      << text_table.output;
 }
 
 TEST(DiffCommand, BadInputExitsTwo) {

@@ -18,7 +18,18 @@
 // (the k-th `softmax_warp_forward` of A with the k-th of B), and `aligned_in_order` is false.
 // A matched pair changed when its duration moved (the rule above, on that activity's durations in
 // every region: the k-th activity of that name in each region), or when its launch API, op chain,
-// grid, block, registers, shared memory or full name differ.
+// grid, block, registers, shared memory or full name differ. A change of launch shape alone (grid,
+// block, registers, shared memory) is listed only when the pair's duration moved too; otherwise
+// the pair counts as the same and the change is only counted (TraceDiff::changed_only_in), since a
+// recompiled kernel that takes as long is not what a user looks for.
+//
+// Views. Each side's work is also summed per kernel (short name), per op (the innermost op that
+// launched it; in a CUDA graph replay, the op of its capture), per nn.Module class and per kind of
+// attention call (pass and shape), region by region. A row gives the mean over each side's
+// regions, so that a view's rows add up to the side's total (by kernel and by op: every GPU
+// activity's time, the kernel classes' total), and is beyond noise by the rule above applied to
+// the spread of its per-region sums. explained_by then names the fewest rows of the op or the
+// kernel view that cover at least 80 % of the change of GPU busy time (docs/check-and-diff.md).
 
 #include <cstdint>
 #include <map>
@@ -70,7 +81,53 @@ struct ActivityDiff {
   std::optional<QuantityDiff> duration;  // matched pairs
   // For a changed pair, what changed, each a short phrase: "duration", "op chain", "grid", ...
   std::vector<std::string> what_changed;
+  // For a pair whose duration held: the launch shape's changes (grid, block, registers, shared
+  // memory) that alone do not make it changed.
+  std::vector<std::string> changed_within_noise;
 };
+
+// One row of a view: a kernel, op, nn.Module class or kind of attention call, with its work per
+// region on each side (the mean over that side's regions).
+struct DiffRow {
+  std::string name;  // short kernel name, op name, module class, or the attention call's shape
+  // by_kernel: the full names folded into `name`, longest total first.
+  std::vector<std::string> full_names;
+  // attention: who ran the calls on each side and in what element type ("flash bf16"; several
+  // joined with " + "), "" on a side without such calls.
+  std::string a_detail, b_detail;
+  double a_count = 0, b_count = 0;  // activities (kernels), calls (ops, modules, attention)
+  double a_ns = 0, b_ns = 0;        // GPU time
+  double delta_ns = 0;              // b_ns - a_ns
+  double threshold_ns = 0;          // what |delta_ns| must exceed to count as a change
+  bool changed = false;
+  // 100 x delta / a; none where A has no time.
+  std::optional<double> delta_pct() const {
+    if (a_ns == 0) return std::nullopt;
+    return 100.0 * delta_ns / a_ns;
+  }
+};
+
+// Each sorted by |delta_ns|, largest first, then by name; complete (outputs cut them to --top).
+struct DiffViews {
+  std::vector<DiffRow> by_kernel;
+  std::vector<DiffRow> by_op;  // work launched outside any op is the row "(no op)"
+  std::vector<DiffRow> by_module;
+  std::vector<DiffRow> attention;
+};
+
+// The few rows of one view that account for a change of a total.
+struct Explanation {
+  std::string view;      // "by_op" or "by_kernel"; "" when no row moves the total's way
+  std::string quantity;  // what changed: "gpu_busy"
+  double total_a_ns = 0, total_b_ns = 0;  // the total per region (mean over the regions)
+  double total_delta_ns = 0;
+  bool total_changed = false;  // beyond noise (the per-region table's rule on its spreads)
+  std::vector<DiffRow> rows;   // the fewest rows, largest share first
+  double covered_pct = 0;      // their deltas' sum over total_delta_ns, in percent
+};
+
+// How much of a change must be named: rows are added until they cover this share.
+inline constexpr double kExplainedShare = 0.8;
 
 struct TraceSide {
   std::string path;
@@ -103,7 +160,23 @@ struct TraceDiff {
   std::vector<ActivityDiff> activities;  // the aligned sequence, in GPU order
   bool aligned_in_order = true;
   int added = 0, removed = 0, changed = 0, unchanged = 0;
+  // Pairs counted unchanged whose launch shape changed, by what changed ("registers",
+  // "grid, registers"): "312 kernels changed only in registers".
+  std::map<std::string, int> changed_only_in;
+  DiffViews views;
+  // The GPU busy time's change, by op or by kernel, whichever needs fewer rows.
+  Explanation explained_gpu;
+  // The wall time's change by the rows of the step's critical path; none until an analysis of
+  // the critical path gives them (explain_change takes its rows as they are).
+  std::optional<Explanation> explained_wall;
 };
+
+// Picks the fewest rows of `views` (each sorted as DiffViews is) whose deltas, taken the way of
+// `total_delta_ns`, cover kExplainedShare of it; a view that cannot, the rows that cover most
+// (at most 10). Between views: the one that reaches the share with fewer rows, else covers more.
+Explanation explain_change(
+    const std::vector<std::pair<std::string, const std::vector<DiffRow>*>>& views,
+    double total_a_ns, double total_b_ns, bool total_changed);
 
 // Fails when either trace has no region (the message names the trace and the pattern).
 // Durations per region come from the regions whose activities are listed (analyze both with

@@ -22,7 +22,7 @@ pandas DataFrames.
     run = attnprof.merge(lines)                          # run.across as analyze gives it
 
     # The other commands, with the CLI's semantics (README.md, "From Python"):
-    d = attnprof.diff("before.json.gz", "after.json.gz")  # d.per_region, d.activities, d.unlike
+    d = attnprof.diff("before.json.gz", "after.json.gz")  # d.per_region, d.by_op, d.explained_by
     c = attnprof.check("t.json.gz", expect=["kernels <= 3"])  # c.passed, c.results
     page = attnprof.report("out/study", format="md")      # or output="report.html"
 
@@ -36,7 +36,7 @@ name and unit is in docs/METRICS.md. Nothing here parses JSON in Python.
 import errno
 import os
 from dataclasses import dataclass, field
-from typing import Iterable, List, Optional, Union
+from typing import Dict, Iterable, List, Optional, Union
 
 import pandas as pd
 
@@ -206,7 +206,17 @@ class Diff:
     its regions, `delta` (b - a), the `threshold` a change must exceed and `changed`.
     `classes`: per kernel class, counts and GPU time. `activities`: the typical regions' activities
     aligned, each `same`, `changed`, `added` or `removed`. `unlike`: what makes the sides not like
-    for like (device, attention element type or shapes), empty when they agree."""
+    for like (device, attention element type or shapes), empty when they agree.
+
+    The views, as `attnprof diff --format json` gives them, each sorted by |delta_us|:
+    `by_kernel` (short names; `full_names` the trace's names folded into one), `by_op`,
+    `by_module` (nn.Module classes) and `attention` (calls matched by pass and shape; `a_ran`
+    and `b_ran` the backend and element type on each side), with columns name, a_count,
+    b_count, a_us, b_us (per region, the mean over the regions), delta_us, delta_pct,
+    threshold_us and beyond_noise. `explained_by`: the fewest rows of by_op or by_kernel
+    (`explained_view`) that cover at least 80 % of the GPU busy change (`gpu_busy_delta_us`;
+    `explained_pct` the share they cover). `changed_only_in`: kernels whose launch shape changed
+    while their time held, counted by what changed."""
 
     a: str
     b: str
@@ -215,16 +225,39 @@ class Diff:
     per_region: pd.DataFrame
     classes: pd.DataFrame
     activities: pd.DataFrame
+    by_kernel: pd.DataFrame
+    by_op: pd.DataFrame
+    by_module: pd.DataFrame
+    attention: pd.DataFrame
+    explained_by: pd.DataFrame
+    explained_view: str
+    gpu_busy_delta_us: float
+    explained_pct: float
+    changed_only_in: Dict[str, int]
 
 
 def diff(a: PathLike, b: PathLike, region: Optional[str] = None) -> Diff:
     """Compares trace `b` with trace `a` (the baseline), region by region; raises TraceReadError
     with attnprof's line when either cannot be read or has no region."""
     d = _raise_failure(_attnprof.diff(_path(a), _path(b), region or ""))
+    e = d["explained_gpu"]
+
+    def view(columns, attention=False):
+        frame = pd.DataFrame(columns)
+        drop = ["full_names"] if attention else ["a_ran", "b_ran"]
+        return frame.drop(columns=drop)
+
+    by_kernel = view(d["by_kernel"])
     return Diff(a=d["a"], b=d["b"], unlike=list(d["unlike"]),
                 aligned_in_order=bool(d["aligned_in_order"]),
                 per_region=pd.DataFrame(d["per_region"]), classes=pd.DataFrame(d["classes"]),
-                activities=pd.DataFrame(d["activities"]))
+                activities=pd.DataFrame(d["activities"]), by_kernel=by_kernel,
+                by_op=view(d["by_op"]).drop(columns=["full_names"]),
+                by_module=view(d["by_module"]).drop(columns=["full_names"]),
+                attention=view(d["attention"], attention=True),
+                explained_by=view(e["rows"]).drop(columns=["full_names"]),
+                explained_view=e["view"], gpu_busy_delta_us=float(e["delta_us"]),
+                explained_pct=float(e["covered_pct"]), changed_only_in=dict(d["changed_only_in"]))
 
 
 @dataclass

@@ -42,6 +42,25 @@ def test_diff_gives_the_cli_json_numbers():
     assert d.unlike == doc["unlike"]
 
 
+def test_diff_views_are_the_cli_json_views():
+    # Eager attention against SDPA in one model: the same pipeline call behind both.
+    a = fixture("models/llama-prefill-eager.json.gz")
+    b = fixture("models/llama-prefill-sdpa.json.gz")
+    d = attnprof.diff(a, b)
+    doc = json.loads(cli("diff", "--format", "json", a, b))
+    for view in ("by_kernel", "by_op", "by_module", "attention"):
+        frame = getattr(d, view)
+        assert list(frame["name"]) == [r["name"] for r in doc[view]], view
+        assert list(frame["delta_us"]) == pytest.approx([r["delta_us"] for r in doc[view]]), view
+        assert list(frame["beyond_noise"]) == [r["beyond_noise"] for r in doc[view]], view
+    assert list(d.attention["a_ran"]) == [r["a_ran"] for r in doc["attention"]]
+    explained = doc["explained_by"]["gpu_busy"]
+    assert d.explained_view == explained["view"]
+    assert list(d.explained_by["name"]) == [r["name"] for r in explained["rows"]]
+    assert d.explained_pct == pytest.approx(explained["covered_pct"])
+    assert d.explained_pct >= 80
+
+
 def test_diff_says_when_the_sides_ran_different_work():
     # Llama's prefill (bf16, 512 queries) against its decode (one query per step).
     d = attnprof.diff(fixture("models/llama-prefill-sdpa.json.gz"),

@@ -5,6 +5,7 @@
 #include <deque>
 #include <unordered_map>
 
+#include "analysis/diff_views.h"
 #include "analysis/kernel_class.h"
 #include "analysis/region_metrics.h"
 #include "analysis/spread.h"
@@ -172,6 +173,14 @@ ActivityDiff matched(const TracedActivity& a, const TracedActivity& b) {
   d.b = b;
   d.duration = diff_time(a.duration_ns, b.duration_ns);
   d.what_changed = what_changed(a.row, b.row, d.duration->changed);
+  if (!d.duration->changed) {
+    const auto shape_only = [](const std::string& what) {
+      return what == "grid" || what == "block" || what == "registers" || what == "shared memory";
+    };
+    for (const std::string& what : d.what_changed)
+      if (shape_only(what)) d.changed_within_noise.push_back(what);
+    std::erase_if(d.what_changed, shape_only);
+  }
   d.change = d.what_changed.empty() ? ActivityChange::kSame : ActivityChange::kChanged;
   return d;
 }
@@ -311,6 +320,12 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
     switch (x.change) {
       case ActivityChange::kSame:
         ++d.unchanged;
+        if (!x.changed_within_noise.empty()) {
+          std::string what;
+          for (const std::string& w : x.changed_within_noise)
+            what += (what.empty() ? "" : ", ") + w;
+          ++d.changed_only_in[what];
+        }
         break;
       case ActivityChange::kChanged:
         ++d.changed;
@@ -323,6 +338,10 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
         break;
     }
   }
+  d.views = diff_views(a, b);
+  d.explained_gpu = explain_change({{"by_op", &d.views.by_op}, {"by_kernel", &d.views.by_kernel}},
+                                   mean_gpu_busy_ns(a), mean_gpu_busy_ns(b), d.gpu_busy_ns.changed);
+  d.explained_gpu.quantity = "gpu_busy";
   return d;
 }
 

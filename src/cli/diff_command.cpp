@@ -1,5 +1,6 @@
-// `attnprof diff A B [--region NAME] [--format text|json|md|csv] [-o FILE]`: what changed from
-// trace A to trace B. Exit 0 (a difference is a finding, not a failure), 2 on bad input.
+// `attnprof diff A B [--region NAME] [--top N] [--activities] [--format text|json|md|csv|html]
+// [--table VIEW] [-o FILE]`: what changed from trace A to trace B. Exit 0 (a difference is a
+// finding, not a failure), 2 on bad input.
 
 #include <filesystem>
 
@@ -12,6 +13,7 @@
 #include "cli/output_option.h"
 #include "cli/region_option.h"
 #include "io/input_guard.h"
+#include "pipeline/diff_run.h"
 #include "reader/run_summary.h"
 #include "render/counter_diff_output.h"
 #include "render/diff_output.h"
@@ -23,11 +25,14 @@ namespace {
 struct DiffArgs {
   std::string trace_a, trace_b;
   std::string region;
+  size_t top = 10;
+  bool activities = false;
+  std::string table = "activities";
   OutputOption output;
   LimitOptions limits;
 };
 
-const std::vector<std::string> kFormats = {"text", "json", "md", "csv"};
+const std::vector<std::string> kFormats = {"text", "json", "md", "csv", "html"};
 
 // Two bench run folders (summary.json in each): their hardware counters compared, variant by
 // variant (bench --counters, docs/counters.md). Text only.
@@ -65,21 +70,17 @@ int run(const DiffArgs& args) {
                              *format));
     return run_on_runs(args);
   }
-  AnalyzeOptions options;
-  options.attention_of_every_region = false;  // the median and the typical region's
-  options.region_pattern = args.region;
-  options.activities_of_every_region = true;  // each activity's spread over every region
-  options.limits = args.limits.to_limits();
-  auto a = analyze_file(args.trace_a, options);
-  if (!a.ok()) return fail(a.error());
-  auto b = analyze_file(args.trace_b, options);
-  if (!b.ok()) return fail(b.error());
-  auto diff = diff_traces(*a, *b);
+  if (args.table != "activities" && *format != "csv")
+    return fail(make_error(ErrorKind::kUsage, "diff --table is for --format csv, not {}", *format));
+  auto diff =
+      run_diff(DiffRequest{args.trace_a, args.trace_b, args.region, args.limits.to_limits()});
   if (!diff.ok()) return fail(diff.error());
-  std::string out = *format == "json"  ? render_diff_json(*diff)
-                    : *format == "md"  ? render_diff_markdown(*diff)
-                    : *format == "csv" ? render_diff_csv(*diff)
-                                       : args.output.fit_text(render_diff_text(*diff));
+  const DiffTextOptions text{args.top, args.activities};
+  std::string out = *format == "json"   ? render_diff_json(*diff)
+                    : *format == "md"   ? render_diff_markdown(*diff, text)
+                    : *format == "html" ? render_diff_html(*diff, text)
+                    : *format == "csv"  ? render_diff_csv(*diff, args.table)
+                                        : args.output.fit_text(render_diff_text(*diff, text));
   return write_command_output(out, args.output.path);
 }
 
@@ -97,8 +98,22 @@ void register_diff(CLI::App& app, int& exit_code) {
       ->required();
   cmd->add_option("b", args->trace_b, "The trace to compare with it")->required();
   add_region_option(*cmd, args->region, ", in both traces");
+  cmd->add_option("--top", args->top,
+                  "Rows of each view (by kernel, op, nn.Module class, attention call) in text "
+                  "and Markdown")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_flag("--activities", args->activities,
+                "Text and Markdown: also list the typical regions' GPU activities aligned, each "
+                "added, removed or changed one with its op chain");
+  std::vector<std::string> tables(std::begin(kDiffCsvTables), std::end(kDiffCsvTables));
+  cmd->add_option("--table", args->table,
+                  "The table --format csv writes: a view, one row per entry, or activities, one "
+                  "row per activity of the aligned typical regions")
+      ->check(CLI::IsMember(tables))
+      ->capture_default_str();
   args->output.add_to(*cmd, kFormats,
-                      "text; csv: one row per activity of the aligned typical regions");
+                      "text; csv: the table --table names (default: the aligned activities)");
   args->output.add_wide_flag(*cmd);
   args->limits.add_to(*cmd);
   cmd->callback([args, &exit_code] { exit_code = run(*args); });

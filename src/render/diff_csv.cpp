@@ -1,4 +1,5 @@
-// `attnprof diff --format csv`: one row per activity of the aligned typical regions
+// `attnprof diff --format csv`: one row per entry of a view (--table by_kernel, by_op, by_module,
+// attention), or, by default, one row per activity of the aligned typical regions
 // (docs/check-and-diff.md): what happened to it, its columns (render/activity_csv.h: B's activity,
 // or A's when removed), and its median duration over the regions of A and of B.
 
@@ -8,10 +9,12 @@
 #include "render/activity_csv.h"
 #include "render/csv_writer.h"
 #include "render/diff_output.h"
+#include "render/diff_views_output.h"
 
 namespace attnprof {
 
-std::string render_diff_csv(const TraceDiff& diff) {
+std::string render_diff_csv(const TraceDiff& diff, std::string_view table) {
+  if (table != "activities") return csv_diff_view(diff, table);
   std::vector<std::string_view> header{"change", "class", "what_changed"};
   const auto& activity = activity_csv_header();
   header.insert(header.end(), activity.begin(), activity.end());

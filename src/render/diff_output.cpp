@@ -1,5 +1,8 @@
-// `attnprof diff` output: the per-region totals of A and B, GPU time per kernel class, and the
-// typical regions' activities aligned, each added, removed or changed one with its op chain.
+// `attnprof diff` output, in the order every format keeps: what changed in words (the wall time,
+// the rows that hold most of the GPU busy change), the per-region totals of A and B, GPU time per
+// kernel class, the views (render/diff_views_output.h), the launch shapes that changed while the
+// time held, and the typical regions' activities aligned, each added, removed or changed one with
+// its op chain (text and Markdown: with --activities only).
 
 #include <algorithm>
 #include <array>
@@ -10,6 +13,7 @@
 #include "analysis/kernel_class.h"
 #include "base/format_units.h"
 #include "render/diff_output.h"
+#include "render/diff_views_output.h"
 #include "render/json_activity.h"
 #include "render/json_writer.h"
 #include "render/markdown_kernel_names.h"
@@ -260,9 +264,11 @@ std::string render_unlike_text(const std::vector<std::string>& unlike) {
   return out + "\n";
 }
 
-std::string render_diff_text(const TraceDiff& d) {
+std::string render_diff_text(const TraceDiff& d, const DiffTextOptions& options) {
   std::string out;
   put(out, "A  {}\nB  {}\n\n", side_words(d.a), side_words(d.b));
+  for (const std::string& line : diff_headline(d)) put(out, "{}\n", line);
+  put(out, "\n");
   out += render_unlike_text(d.unlike);
   TextRows totals;
   totals.add("per region", "A: median (min..max)", "B: median (min..max)", "B - A", "");
@@ -299,6 +305,15 @@ std::string render_diff_text(const TraceDiff& d) {
                 c.count.changed ? "changed" : time_verdict(c.time_ns));
   }
   classes.write(out);
+  text_diff_views(out, d, options.top);
+  if (const std::string only = changed_only_words(d); !only.empty())
+    put(out, "\nLaunch shapes that changed while the time held: {}.\n", only);
+  if (!options.activities) {
+    put(out,
+        "\nGPU activities of the typical regions (A {}, B {}): {} (--activities lists them).\n",
+        typical_words(d.a), typical_words(d.b), summary_words(d));
+    return out;
+  }
 
   put(out, "\nGPU activities of the typical regions (A {}, B {}){}:\n", typical_words(d.a),
       typical_words(d.b),
@@ -367,6 +382,7 @@ std::string render_diff_json(const TraceDiff& d) {
     w.end_object();
   }
   w.end_array();
+  json_diff_views(w, d);
   w.key("aligned_in_order").boolean(d.aligned_in_order);
   w.key("activities").begin_array();
   for (const auto& x : d.activities) {
@@ -400,11 +416,12 @@ std::string render_diff_json(const TraceDiff& d) {
   return w.take() + "\n";
 }
 
-std::string render_diff_markdown(const TraceDiff& d) {
+std::string render_diff_markdown(const TraceDiff& d, const DiffTextOptions& options) {
   std::string out;
   put(out, "### attnprof diff\n\n- A: {}, {}\n- B: {}, {}\n\n", markdown_code(d.a.path),
       markdown_cell(describe_regions(d.a.regions, d.a.region_pattern)), markdown_code(d.b.path),
       markdown_cell(describe_regions(d.b.regions, d.b.region_pattern)));
+  for (const std::string& line : diff_headline(d)) put(out, "{}\n\n", markdown_cell(line));
   if (!d.unlike.empty()) {
     put(out,
         "**Not like for like:** the sides ran different work, which the numbers below "
@@ -447,10 +464,14 @@ std::string render_diff_markdown(const TraceDiff& d) {
            format_spread_us(c.time_ns.a) + " [" + format_count(c.count.a.median) + "]",
            format_spread_us(c.time_ns.b) + " [" + format_count(c.count.b.median) + "]",
            time_delta(c.time_ns), c.time_ns.changed || c.count.changed);
+  markdown_diff_views(out, d, options.top);
+  if (const std::string only = changed_only_words(d); !only.empty())
+    put(out, "\nLaunch shapes that changed while the time held: {}.\n", markdown_cell(only));
 
-  put(out, "\nGPU activities of the typical regions (A {}, B {}): {}.\n\n",
-      markdown_cell(typical_words(d.a)), markdown_cell(typical_words(d.b)), summary_words(d));
-  if (d.added + d.removed + d.changed == 0) return out;
+  put(out, "\nGPU activities of the typical regions (A {}, B {}): {}{}.\n\n",
+      markdown_cell(typical_words(d.a)), markdown_cell(typical_words(d.b)), summary_words(d),
+      options.activities ? "" : " (`--activities` lists them)");
+  if (!options.activities || d.added + d.removed + d.changed == 0) return out;
   put(out, "| | activity | A (µs) | B (µs) | launched by / what changed |\n");
   put(out, "|---|---|---:|---:|---|\n");
   MarkdownKernelNames

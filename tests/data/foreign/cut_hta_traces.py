@@ -35,6 +35,24 @@ def cut_window(doc, start, end):
     return dict(doc, traceEvents=keep)
 
 
+def cut_steps(doc, first, last):
+    """ProfilerStep#first..#last: the host events that start inside their span (ops, runtime
+    calls, annotations; not the async_cpu_to_gpu flows, which attnprof does not read), the GPU
+    work those runtime calls launched (by correlation id, even where it runs past the span), and
+    every metadata event."""
+    events = doc["traceEvents"]
+    steps = [e for e in events if e.get("name") in (f"ProfilerStep#{first}", f"ProfilerStep#{last}")]
+    start = min(e["ts"] for e in steps)
+    end = max(e["ts"] + e["dur"] for e in steps)
+    gpu = ("kernel", "gpu_memcpy", "gpu_memset")
+    host = [e for e in events if e.get("ph") != "M" and e.get("cat") not in gpu + ("async_cpu_to_gpu",)
+            and isinstance(e.get("ts"), (int, float)) and start <= e["ts"] < end]
+    launched = {e["args"]["correlation"] for e in host
+                if e.get("cat") == "cuda_runtime" and "correlation" in e.get("args", {})}
+    work = [e for e in events if e.get("cat") in gpu and e.get("args", {}).get("correlation") in launched]
+    return dict(doc, traceEvents=[e for e in events if e.get("ph") == "M"] + host + work)
+
+
 def main():
     data = sys.argv[1]
     # ROCm 6.2 on MI250: whole, 6.8 KB.
@@ -119,6 +137,11 @@ def main():
         if e.get("name") == "ProfilerStep#3":
             e["dur"] = 100000
     write("hta_memory_step_cut.json.gz", memory)
+    # TraceDiff's pair (HTA's own diff tests): the same training job before and after a change,
+    # 6 ProfilerSteps each; the first two steps of each.
+    for side in ("control", "test"):
+        doc = load(os.path.join(data, f"trace_diff/{side}/{side}.json.gz"))
+        write(f"hta_trace_diff_{side}_cut.json.gz", cut_steps(doc, 1009, 1010))
 
 
 if __name__ == "__main__":

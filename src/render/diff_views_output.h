@@ -1,0 +1,42 @@
+#pragma once
+// The parts of `attnprof diff`'s output that say what changed: the headline in words, the views
+// (by kernel, op, nn.Module class, attention call) and the launch shapes counted, in text,
+// Markdown, JSON and CSV. diff_output.cpp puts them in the order every format shares.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "attnprof/trace_diff.h"
+#include "render/json_writer.h"
+
+namespace attnprof {
+
+// A view's JSON and CSV name and its heading's words, in the order outputs list them.
+struct DiffViewName {
+  std::string_view id;     // "by_kernel", "by_op", "by_module", "attention"
+  std::string_view title;  // "By kernel"
+  std::string_view noun;   // "kernel", "op", "module", "call"
+};
+inline constexpr DiffViewName kDiffViewNames[] = {
+    {"by_kernel", "By kernel", "kernel"},
+    {"by_op", "By op (the op that launched the work)", "op"},
+    {"by_module", "By nn.Module class", "module"},
+    {"attention", "Attention calls, matched by pass and shape", "call"},
+};
+const std::vector<DiffRow>& diff_view(const DiffViews& views, std::string_view id);
+
+// The first lines: how B's region compares in wall time, and which rows hold most of the GPU busy
+// change ("86 % of the GPU busy change (-1234.5 µs) is in 3 ops: ...").
+std::vector<std::string> diff_headline(const TraceDiff& d);
+// "312 kernels changed only in registers; 4 only in grid", or "" when none did.
+std::string changed_only_words(const TraceDiff& d);
+
+void text_diff_views(std::string& out, const TraceDiff& d, size_t top);
+void markdown_diff_views(std::string& out, const TraceDiff& d, size_t top);
+void json_diff_views(JsonWriter& w, const TraceDiff& d);
+// One row per entry of a view (every one), for --format csv --table VIEW.
+std::string csv_diff_view(const TraceDiff& d, std::string_view id);
+
+}  // namespace attnprof
