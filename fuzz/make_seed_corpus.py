@@ -8,7 +8,8 @@ with a few events of every kind, each GPU activity kept with its launch and flow
 gzipped: the fuzzer mutates small inputs much faster than large ones, and cut-downs that still
 link launches to kernels reach the analyses, not only the reader. For one trace also two small
 gzip files that inflate to more than the reader's 1 MiB window: its events spread out by
-whitespace, and an event with a name longer than the window.
+whitespace, and an event with a name longer than the window; and one per byte pattern the reader
+must read in linear time (reader_patterns).
 """
 
 import gzip
@@ -68,6 +69,36 @@ def with_long_name(trace, name_bytes):
     return json.dumps(long, separators=(",", ":")).encode()
 
 
+def reader_patterns(trace):
+    """One seed per byte pattern the reader must stay linear on, each larger than the reader's
+    1 MiB window and a few KiB gzipped: a string of escapes of every kind (one of them never
+    closed), a long number, deep nesting, a long key; each in an event's arguments and as a
+    top-level value, so that both the event batches and the exact scanner meet it."""
+    head = json.dumps({k: v for k, v in trace.items() if k != "traceEvents"},
+                      separators=(",", ":"))[:-1].encode()
+    events = b",".join(json.dumps(e, separators=(",", ":")).encode()
+                       for e in trace["traceEvents"])
+    size = 1536 << 10
+    values = {
+        "escapes": b'"' + b"\\\\" * (size // 2) + b'"',
+        "escape-kinds": b'"' + b'\\"\\n\\u0041\\/\\\\' * (size // 14) + b'"',
+        "open-string": b'"' + b"\\\\" * (size // 2),
+        "long-number": b"7" * size,
+        "deep-nesting": (b"[" * 900 + b"]" * 900 + b",") * (size // 1801) + b"0",
+        "long-key": b'{"' + b"k" * size + b'":1}',
+    }
+    seeds = {}
+    for name, value in values.items():
+        event = b'{"ph":"X","cat":"cpu_op","name":"x","pid":1,"tid":1,"ts":1,"dur":1,"args":{"v":'
+        if name == "deep-nesting":
+            value = b"[" + value + b"]"
+        seeds[f"event-{name}"] = (head + b',"traceEvents":[' + event + value + b"}}," + events +
+                                  b"]}")
+        seeds[f"top-level-{name}"] = (head + b',"x":' + value + b',"traceEvents":[' + events +
+                                      b"]}")
+    return seeds
+
+
 def write_gzip(path, data):
     with open(path, "wb") as f:
         f.write(gzip.compress(data, mtime=0))
@@ -100,6 +131,9 @@ def main():
             write_gzip(os.path.join(out, stem + ".long-name.json.gz"),
                        with_long_name(small, 1536 << 10))
             written += 2
+            for name, data in reader_patterns(small).items():
+                write_gzip(os.path.join(out, f"{stem}.{name}.json.gz"), data)
+                written += 1
     print(f"make_seed_corpus.py: {written} seeds in {out}")
 
 

@@ -34,6 +34,16 @@ namespace attnprof::python {
 
 namespace {
 
+// Text from a trace or a file name as Python's str: bytes that are not UTF-8 (a Linux file name
+// may hold any) decode as os.fsdecode decodes them (surrogateescape), so that one such name is
+// its own row, never a UnicodeDecodeError for the whole call.
+py::str python_text(std::string_view text) {
+  PyObject* decoded =
+      PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "surrogateescape");
+  if (!decoded) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(decoded);
+}
+
 // One column of numbers, filled row by row, handed to Python as a numpy array.
 template <typename T>
 class Column {
@@ -84,7 +94,7 @@ class TextColumn {
   py::object to_python() const {
     std::vector<py::object> objects;
     objects.reserve(values_.size());
-    for (std::string_view v : values_) objects.push_back(py::str(v.data(), v.size()));
+    for (std::string_view v : values_) objects.push_back(python_text(v));
     // numpy fills a new object array with references to None; each is swapped for the row's str.
     py::array out = py::module_::import("numpy").attr("empty")(rows_.size(), "object");
     auto** cells = static_cast<PyObject**>(out.mutable_data());
@@ -682,7 +692,7 @@ py::dict critical_path_columns(const std::vector<TraceAnalysis>& traces) {
 }
 
 // Files and folders (each folder's traces, as `attnprof analyze DIR` reads them).
-std::vector<std::string> expand(const std::vector<std::string>& arguments) {
+std::vector<std::string> expand_paths(const std::vector<std::string>& arguments) {
   std::vector<std::string> paths;
   for (const auto& a : arguments) {
     auto listed = list_trace_directory(a);
@@ -695,6 +705,19 @@ std::vector<std::string> expand(const std::vector<std::string>& arguments) {
   return paths;
 }
 
+// As expand_paths, each name as bytes (os.fsencode's form): a file name need not be UTF-8.
+py::list expand(const std::vector<std::string>& arguments) {
+  py::list names;
+  for (const std::string& path : expand_paths(arguments)) names.append(py::bytes(path));
+  return names;
+}
+
+// The line of a trace whose map task failed where no summary could be made (its worker was
+// killed, for memory or otherwise, after every retry): the trace's error row.
+std::string summary_of_failure(const std::string& path, const std::string& message) {
+  return write_trace_summary(path, make_error(ErrorKind::kLimit, "{}", message));
+}
+
 // The traces read (or merged from summaries) and the errors of those that could not be, as the
 // tables `attnprof.analyze` returns; `with_tables`: the top tables' rows too.
 struct TracesRead {
@@ -705,7 +728,7 @@ struct TracesRead {
     if (outcome.ok()) {
       read.push_back(std::move(outcome).value());
     } else {
-      errors.append(outcome.error().message);
+      errors.append(python_text(outcome.error().message));
       error_kinds.append(std::string(error_kind_name(outcome.error().kind)));
     }
   }
@@ -736,6 +759,7 @@ struct TracesRead {
 
 py::dict analyze(const std::vector<std::string>& arguments, const std::string& region, bool explain,
                  size_t jobs, const std::vector<std::string>& what_if) {
+  const std::vector<std::string> paths = expand_paths(arguments);
   AnalyzeOptions options;
   for (const std::string& text : what_if) {
     auto rule = parse_what_if(text);
@@ -744,7 +768,6 @@ py::dict analyze(const std::vector<std::string>& arguments, const std::string& r
   }
   if (options.what_if.size() > kMaxWhatIfRules)
     throw std::invalid_argument(fmt::format("what_if: at most {} rules", kMaxWhatIfRules));
-  const std::vector<std::string> paths = expand(arguments);
   options.region_pattern = region;
   options.explain = explain;
   options.activities_of_every_region = true;
@@ -791,9 +814,10 @@ std::string summarize(const std::string& path, const std::string& region) {
 py::dict merge(const std::vector<std::string>& summaries) {
   TracesRead traces;
   for (size_t i = 0; i < summaries.size(); ++i) {
-    auto parsed = read_trace_summaries(summaries[i], fmt::format("summary {}", i));
+    Status parsed =
+        for_each_trace_summary(summaries[i], fmt::format("summary {}", i),
+                               [&](SummarizedTrace&& s) { traces.add(std::move(s.outcome)); });
     if (!parsed.ok()) throw std::invalid_argument(parsed.error().message);
-    for (SummarizedTrace& s : *parsed) traces.add(std::move(s.outcome));
   }
   // A summary keeps no activities or tables: their columns, with no rows.
   return traces.columns(ActivityColumns(), false);
@@ -815,6 +839,8 @@ PYBIND11_MODULE(_attnprof, m) {
         "The tables of the traces the summary lines describe, compared across ranks");
   m.def("expand", &attnprof::python::expand, py::arg("paths"),
         "Files, and each folder's traces in natural order, as `attnprof analyze DIR` reads them");
+  m.def("summary_of_failure", &attnprof::python::summary_of_failure, py::arg("path"),
+        py::arg("message"), "The summary line of a trace whose map task failed: its error row");
   m.attr("summary_version") = attnprof::kTraceSummaryVersion;
   m.attr("__version__") = ATTNPROF_VERSION;
   attnprof::python::add_command_bindings(m);

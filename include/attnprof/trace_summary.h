@@ -11,6 +11,7 @@
 // thousands of traces hands every trace's outcome to the reduce, and the reduce reports it as
 // `analyze` reports a trace it could not read.
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,5 +45,10 @@ struct SummarizedTrace {
 // its byte offset and what is wrong, and on a summary of a later version.
 Result<std::vector<SummarizedTrace>> read_trace_summaries(std::string_view text,
                                                           const std::string& origin);
+// As read_trace_summaries, each summary handed to `take` as it is read rather than all kept: a
+// summary holds a whole TraceAnalysis's room, so a file of many error lines kept as summaries
+// took kilobytes a line; `take` keeps what it needs (merge: an error's path and line).
+Status for_each_trace_summary(std::string_view text, const std::string& origin,
+                              const std::function<void(SummarizedTrace&&)>& take);
 
 }  // namespace attnprof

@@ -123,16 +123,17 @@ def _frames(columns: dict) -> Traces:
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 
-def _path(path) -> str:
-    """A path as Python's open() takes it: str, bytes or os.PathLike. Anything else (None, a
-    number) is a TypeError and an embedded NUL a ValueError, as open() says; str(None) had read
-    a file named "None", and "t.json\\0.gz" had read t.json."""
+def _path(path) -> bytes:
+    """A path as Python's open() takes it: str, bytes or os.PathLike, as the bytes of the file
+    system's name (os.fsencode), so that a name that is not UTF-8 reaches the core as it is on
+    disk. Anything else (None, a number) is a TypeError and an embedded NUL a ValueError, as
+    open() says; str(None) had read a file named "None", and "t.json\\0.gz" had read t.json."""
     if not isinstance(path, (str, bytes, os.PathLike)):
         raise TypeError(f"expected a path (str, bytes or os.PathLike), not {type(path).__name__}")
-    text = os.fsdecode(os.fspath(path))
-    if "\0" in text:
+    name = os.fsencode(os.fspath(path))
+    if b"\0" in name:
         raise ValueError("embedded null character in path")
-    return text
+    return name
 
 
 def analyze(paths: Union[PathLike, Iterable[PathLike]], region: Optional[str] = None,
@@ -164,7 +165,8 @@ def read(path: PathLike, region: Optional[str] = None, explain: bool = True,
     path = _path(path)
     if os.path.isdir(path):
         raise IsADirectoryError(errno.EISDIR, "read() reads one trace file; "
-                                "attnprof.analyze(folder) reads the traces of a folder", path)
+                                "attnprof.analyze(folder) reads the traces of a folder",
+                                os.fsdecode(path))
     result = analyze([path], region, explain, 1, what_if)
     if result.errors:
         raise TraceReadError(result.errors[0], result.error_kinds[0])

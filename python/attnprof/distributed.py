@@ -16,6 +16,7 @@ Needs Dask's distributed scheduler (Debian: python3-distributed).
 """
 
 import contextlib
+import os
 from typing import Iterable, List, Optional, Union
 
 from . import Traces, _attnprof, _path, merge, summarize
@@ -71,9 +72,10 @@ def summaries(paths: Union[str, Iterable[str]], client=None, region: Optional[st
     names = _expanded(paths)
     with _client(client, workers) as dask_client:
         futures = dask_client.map(_summarize_on_worker, names, region=region or "",
-                                  key=[f"attnprof-summary-{i}-{p}" for i, p in enumerate(names)],
+                                  key=[f"attnprof-summary-{_key(i, p)}"
+                                       for i, p in enumerate(names)],
                                   retries=retries)
-        return dask_client.gather(futures)
+        return _gathered(futures, names, retries)
 
 
 def analyze(paths: Union[str, Iterable[str]], client=None, region: Optional[str] = None,
@@ -84,7 +86,7 @@ def analyze(paths: Union[str, Iterable[str]], client=None, region: Optional[str]
     also sends back its trace's activity rows as a DataFrame (large: one row per GPU activity)."""
     names = _expanded(paths)
     with _client(client, workers) as dask_client:
-        keys = [f"{i}-{p}" for i, p in enumerate(names)]
+        keys = [_key(i, p) for i, p in enumerate(names)]
         lines = dask_client.map(_summarize_on_worker, names, region=region or "",
                                 key=["attnprof-summary-" + k for k in keys], retries=retries)
         rows = None
@@ -92,14 +94,48 @@ def analyze(paths: Union[str, Iterable[str]], client=None, region: Optional[str]
             rows = dask_client.map(_activities_on_worker, names, region=region or "",
                                    key=["attnprof-activities-" + k for k in keys],
                                    retries=retries)
-        result = merge(dask_client.gather(lines))
+        result = merge(_gathered(lines, names, retries))
         if rows is not None:
             import pandas as pd
 
-            frames = [f for f in dask_client.gather(rows) if len(f)]
+            frames = [f for f in _gathered(rows, names, retries, failed=lambda _: None)
+                      if f is not None and len(f)]
             if frames:
                 result.activities = pd.concat(frames, ignore_index=True)
         return result
+
+
+def _key(index: int, name: bytes) -> str:
+    """A task's key: its place and its file's name, as text whatever bytes the name holds."""
+    return f"{index}-{name.decode('utf-8', 'backslashreplace')}"
+
+
+def _failure_line(name, retries: int, error: BaseException) -> str:
+    """The error row of a trace whose task failed on every try: its worker was killed (for
+    memory, as a nanny does past the worker's memory limit) or the task raised."""
+    what = type(error).__name__
+    if what == "KilledWorker":
+        said = (f"{os.fsdecode(name)}: its worker died while reading it, {retries + 1} "
+                "time(s) (past the worker's memory limit?); lower --max-events or "
+                "--max-event-bytes, or give the workers more memory")
+    else:
+        said = f"{os.fsdecode(name)}: its task failed on every try: {what}: {error}"
+    return _attnprof.summary_of_failure(name, said.splitlines()[0] if said else what)
+
+
+def _gathered(futures, names, retries: int, failed=None) -> list:
+    """Each future's result, in order. A trace whose task failed after its retries gives its
+    error row (`failed`, by default its summary line of error), so that one trace that kills
+    its worker never loses the other traces' results: gather() alone raised KilledWorker for
+    the whole call."""
+    _dask().wait(futures)
+    out = []
+    for name, future in zip(names, futures):
+        try:
+            out.append(future.result())
+        except Exception as error:  # any failure of one task is that trace's row
+            out.append(_failure_line(name, retries, error) if failed is None else failed(error))
+    return out
 
 
 def _expanded(paths) -> List[str]:

@@ -701,11 +701,16 @@ def trace_facts(attnprof, trace_path):
 
 def rewrite_with_core(attnprof, path):
     """Reads the draft at `path` with the core's reader and writes it back with the core's writer
-    (`attnprof summary-json`, docs/json-schema.md): the one writer of summary.json."""
-    done = subprocess.run([attnprof, "summary-json", path, "-o", path], capture_output=True,
+    (`attnprof summary-json`, docs/json-schema.md): the one writer of summary.json. The draft
+    moves aside first: the command refuses to write over the file it reads."""
+    draft = path + ".draft"
+    os.replace(path, draft)
+    done = subprocess.run([attnprof, "summary-json", draft, "-o", path], capture_output=True,
                           text=True)
     if done.returncode != 0:
+        os.replace(draft, path)
         raise BadInput(done.stderr.strip() or f"attnprof summary-json exit {done.returncode}")
+    os.remove(draft)
 
 
 def add_facts(out_dir, attnprof):

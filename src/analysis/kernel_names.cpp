@@ -193,11 +193,17 @@ std::string short_kernel_name(std::string_view raw) {
 }
 
 std::string memcpy_kind(std::string_view name) {
-  // Kineto: "Memcpy DtoD (Device -> Device)", "Memcpy HtoD (Pageable -> Device)".
+  // Kineto: "Memcpy DtoD (Device -> Device)", "Memcpy HtoD (Pageable -> Device)". One of a
+  // fixed set, never the name's own text: a trace could otherwise make as many kinds as copies,
+  // each a column of every region.
   constexpr std::string_view kPrefix = "Memcpy ";
+  constexpr std::string_view kKinds[] = {"HtoD", "DtoH", "DtoD", "HtoH", "PtoP"};
   if (name.substr(0, kPrefix.size()) != kPrefix) return "other";
   std::string_view rest = name.substr(kPrefix.size());
-  return std::string(rest.substr(0, rest.find(' ')));
+  rest = rest.substr(0, rest.find(' '));
+  for (std::string_view kind : kKinds)
+    if (rest == kind) return std::string(kind);
+  return "other";
 }
 
 const std::string& KernelShortNames::of(const StringPool& strings, StringId name) {

@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <iterator>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -288,23 +289,51 @@ constexpr double kBackwardFactor = 2.5;
 
 }  // namespace
 
+namespace {
+
+// Positions as wide integers: a recorded length may be any int64, and a window's edge past it
+// must not wrap.
+using Wide = __int128;
+
+// The sum over the integers x in [from, to] of max(0, c + k x), with k in {-1, 0, 1}: an
+// arithmetic series over the part where the term is positive.
+double clamped_series(Wide from, Wide to, Wide c, int k) {
+  if (k > 0) from = std::max(from, 1 - c);
+  if (k < 0) to = std::min(to, c - 1);
+  if (from > to || (k == 0 && c <= 0)) return 0;
+  const double first = static_cast<double>(c + k * from), last = static_cast<double>(c + k * to);
+  return (first + last) * static_cast<double>(to - from + 1) / 2;
+}
+
+}  // namespace
+
 double visible_pairs(const AttentionShape& s) {
   const int64_t L = s.q_len, S = s.kv_len;
   if (L <= 0 || S <= 0) return 0;
-  // Query i sits at position i + offset among the keys.
-  const int64_t offset = s.bottom_right ? S - L : 0;
   const bool windowed = s.window_left >= 0 || s.window_right >= 0;
   if (!s.causal && !windowed) return static_cast<double>(L) * static_cast<double>(S);
-  // Each query sees keys [lo, hi] clipped to [0, S - 1]; summed in closed form per run would be
-  // faster, but L is at most a few hundred thousand: one pass is cheap and obviously right.
+  // Query i sits at position at = i + offset among the keys and sees keys [lo, hi] with
+  // hi = min(S - 1, at + right) and lo = max(0, at - left). The count hi - lo + 1 is linear in
+  // `at` between the two places where a clamp starts to bite, so the sum is a closed form over
+  // at most three pieces: a recorded length sets no number of steps.
+  constexpr Wide kUnbounded = Wide{1} << 100;
+  Wide right = kUnbounded;
+  if (s.causal) right = 0;
+  if (s.window_right >= 0) right = std::min(right, Wide{s.window_right});
+  const Wide left = s.window_left >= 0 ? Wide{s.window_left} : kUnbounded;
+  const Wide first = s.bottom_right ? Wide{S} - L : 0;
+  const Wide last = first + L - 1;
+  // The first position where hi is S - 1, and the first where lo is at - left.
+  Wide bounds[] = {first, last + 1, Wide{S} - right, left + 1};
+  std::sort(std::begin(bounds), std::end(bounds));
   double pairs = 0;
-  for (int64_t i = 0; i < L; ++i) {
-    const int64_t at = i + offset;
-    int64_t hi = S - 1, lo = 0;
-    if (s.causal) hi = std::min(hi, at);
-    if (s.window_right >= 0) hi = std::min(hi, at + s.window_right);
-    if (s.window_left >= 0) lo = std::max(lo, at - s.window_left);
-    if (hi >= lo) pairs += static_cast<double>(hi - lo + 1);
+  for (size_t b = 0; b + 1 < std::size(bounds); ++b) {
+    const Wide from = std::max(bounds[b], first), to = std::min(bounds[b + 1], last + 1) - 1;
+    if (from > to) continue;
+    const bool hi_moves = from < Wide{S} - right;  // hi = at + right here, else S - 1
+    const bool lo_moves = from > left;             // lo = at - left here, else 0
+    const Wide c = (hi_moves ? right : Wide{S} - 1) - (lo_moves ? -left : 0) + 1;
+    pairs += clamped_series(from, to, c, int{hi_moves} - int{lo_moves});
   }
   return pairs;
 }

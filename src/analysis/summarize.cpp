@@ -22,6 +22,7 @@
 #include "analysis/memory_events.h"
 #include "analysis/occupancy.h"
 #include "analysis/op_arguments.h"
+#include "analysis/op_chain_limit.h"
 #include "analysis/outside_regions.h"
 #include "analysis/region_facts.h"
 #include "analysis/region_memory.h"
@@ -61,8 +62,9 @@ class RowMaker {
       row.launch_api = std::string(trace_.strings.view(trace_.host_events[launch].name));
     HostEventId op = trace_.activity_op[id];
     if (op != kNoId && !in_chain(op)) op = chain_op_above(op);
-    for (; op != kNoId; op = chain_op_above(op))
+    for (; op != kNoId && row.op_chain.size() < kMaxOpChainDepth; op = chain_op_above(op))
       row.op_chain.emplace_back(trace_.strings.view(trace_.host_events[op].name));
+    if (op != kNoId) row.op_chain.emplace_back(kOpChainCut);
     std::reverse(row.op_chain.begin(), row.op_chain.end());
     row.attribution = trace_.activity_attribution[id];
     row.grid = a.grid;

@@ -59,14 +59,6 @@ std::string above_roof_note(bool memory_bound, double pct) {
                    pct);
 }
 
-// A name seen once per activity: the op names and modules an activity counts in are few (its
-// nesting), so a short list beats a set.
-bool first_time(std::vector<StringId>& seen, StringId name) {
-  if (std::find(seen.begin(), seen.end(), name) != seen.end()) return false;
-  seen.push_back(name);
-  return true;
-}
-
 }  // namespace
 
 TopTablesMaker::TopTablesMaker(const Trace& trace, const RegionSet& set,
@@ -145,6 +137,59 @@ TopTablesMaker::TopTablesMaker(const Trace& trace, const RegionSet& set,
     return std::tuple(host[a].pid, host[a].start_ns, a) <
            std::tuple(host[b].pid, host[b].start_ns, b);
   });
+  if (!modules_.empty()) module_nesting();
+}
+
+void TopTablesMaker::module_nesting() {
+  const auto& host = trace_.host_events;
+  const size_t n = host.size();
+  auto class_of = [&](int32_t m) {
+    return module_class_name(trace_.strings.view(host[m].name).substr(kModulePrefix.size()));
+  };
+  // Depths: each call's from its parent's, every call walked up to the first known one once.
+  module_depth_.assign(n, -1);
+  std::vector<int32_t> pending;
+  for (int32_t m : modules_) {
+    int32_t p = m;
+    for (; p >= 0 && module_depth_[p] < 0; p = module_parent_[p]) pending.push_back(p);
+    int32_t depth = p >= 0 ? module_depth_[p] : -1;
+    for (; !pending.empty(); pending.pop_back()) module_depth_[pending.back()] = ++depth;
+  }
+  // A class above: a walk down the calls' tree, counting the classes on the path.
+  std::vector<int32_t> position(n, -1);
+  for (size_t i = 0; i < modules_.size(); ++i) position[modules_[i]] = static_cast<int32_t>(i);
+  std::vector<int32_t> first_child(modules_.size() + 1, 0), children(modules_.size());
+  std::vector<int32_t> roots;
+  for (int32_t m : modules_) {
+    if (module_parent_[m] >= 0)
+      ++first_child[position[module_parent_[m]] + 1];
+    else
+      roots.push_back(m);
+  }
+  for (size_t i = 0; i < modules_.size(); ++i) first_child[i + 1] += first_child[i];
+  std::vector<int32_t> cursor(first_child.begin(), first_child.end() - 1);
+  for (int32_t m : modules_)
+    if (module_parent_[m] >= 0) children[cursor[position[module_parent_[m]]]++] = m;
+  same_class_above_.assign(n, false);
+  std::unordered_map<std::string_view, int32_t> on_path;
+  std::vector<std::pair<int32_t, int32_t>> stack;  // a call, its next child
+  auto enter = [&](int32_t m) {
+    same_class_above_[m] = on_path[class_of(m)]++ > 0;
+    stack.emplace_back(m, first_child[position[m]]);
+  };
+  for (int32_t root : roots) {
+    enter(root);
+    while (!stack.empty()) {
+      const auto [m, next] = stack.back();
+      if (next < first_child[position[m] + 1]) {
+        ++stack.back().second;
+        enter(children[next]);
+      } else {
+        --on_path[class_of(m)];
+        stack.pop_back();
+      }
+    }
+  }
 }
 
 RegionTables TopTablesMaker::tables(size_t r) {
@@ -443,12 +488,8 @@ void TopTablesMaker::modules_of(size_t r, RegionTables& out) const {
   auto first = region.any_process ? modules_.begin() : by_start(region.pid, region.start_ns);
   for (auto it = first; it != modules_.end() && in_region(*it); ++it) {
     const int32_t m = *it;
-    int32_t depth = 0;
-    bool same_class_above = false;
-    for (int32_t p = module_parent_[m]; p >= 0; p = module_parent_[p]) {
-      ++depth;
-      same_class_above |= class_id(p) == class_id(m);
-    }
+    const int32_t depth = module_depth_[m];
+    const bool same_class_above = same_class_above_[m];
     ModuleTotal& instance = instance_row(m);
     ++instance.calls;
     add_duration(instance.cpu_ns, host[m].dur_ns);
@@ -460,27 +501,91 @@ void TopTablesMaker::modules_of(size_t r, RegionTables& out) const {
   }
   if (out.module_instances.empty()) return;
 
-  std::vector<StringId> seen_instances;
-  std::vector<std::string_view> seen_classes;
+  // Each activity counts once in each module (instance) and each class around its launch in the
+  // region. The region's calls around a launch are the innermost ones of its chain (a call
+  // starts before those inside it), so each activity's time is kept at its innermost call and
+  // summed up the tree of the region's calls, and a name or class takes the sum of its
+  // outermost call on each path: no activity walks its chain (N nested calls cost N x N).
+  struct Call {
+    int32_t parent = -1;  // in the region's tree, -1 for a root
+    int64_t gpu_ns = 0, activities = 0;
+    int32_t first_child = -1, next_sibling = -1;
+  };
+  std::vector<Call> calls;
+  std::unordered_map<int32_t, int32_t> call_of;  // module event -> index into calls
   for (GpuActivityId id : members_.activities(r)) {
     const HostEventId launch = trace_.activity_launch[id];
     if (launch == kNoId) continue;
-    const int64_t dur = trace_.gpu_activities[id].dur_ns;
-    seen_instances.clear();
-    seen_classes.clear();
-    for (int32_t m = module_parent_[launch.index()]; m >= 0; m = module_parent_[m]) {
-      if (!in_region(m)) continue;
-      if (first_time(seen_instances, host[m].name)) {
-        ModuleTotal& instance = instance_row(m);
-        add_duration(instance.gpu_ns, dur);
-        ++instance.activities;
+    int32_t m = module_parent_[launch.index()];
+    if (m < 0 || !in_region(m)) continue;
+    const auto [it, fresh] = call_of.try_emplace(m, static_cast<int32_t>(calls.size()));
+    const int32_t innermost = it->second;
+    if (fresh) {
+      calls.emplace_back();
+      // Its calls above, up to one already met or the region's edge.
+      for (int32_t child = innermost, p = module_parent_[m]; p >= 0 && in_region(p);
+           p = module_parent_[p]) {
+        auto [above, new_above] = call_of.try_emplace(p, static_cast<int32_t>(calls.size()));
+        if (new_above) calls.emplace_back();
+        calls[child].parent = above->second;
+        if (!new_above) break;
+        child = above->second;
       }
-      const std::string_view cls = class_id(m);
-      if (std::find(seen_classes.begin(), seen_classes.end(), cls) == seen_classes.end()) {
-        seen_classes.push_back(cls);
+    }
+    Call& own = calls[innermost];
+    add_duration(own.gpu_ns, trace_.gpu_activities[id].dur_ns);
+    ++own.activities;
+  }
+  if (calls.empty()) {
+    sort_rows(out.module_instances, &ModuleTotal::gpu_ns);
+    sort_rows(out.module_classes, &ModuleTotal::gpu_ns);
+    return;
+  }
+  std::vector<int32_t> module_at(calls.size());
+  for (const auto& [m, i] : call_of) module_at[i] = m;
+  std::vector<int32_t> roots;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    Call& c = calls[i];
+    if (c.parent < 0) {
+      roots.push_back(static_cast<int32_t>(i));
+    } else {
+      c.next_sibling = calls[c.parent].first_child;
+      calls[c.parent].first_child = static_cast<int32_t>(i);
+    }
+  }
+  std::unordered_map<StringId, int32_t> names_on_path;
+  std::unordered_map<std::string_view, int32_t> classes_on_path;
+  std::vector<std::pair<int32_t, int32_t>> stack;  // a call, its next child to enter
+  for (int32_t root : roots) {
+    stack.emplace_back(root, calls[root].first_child);
+    ++names_on_path[host[module_at[root]].name];
+    ++classes_on_path[class_id(module_at[root])];
+    while (!stack.empty()) {
+      const auto [i, next] = stack.back();
+      if (next >= 0) {
+        stack.back().second = calls[next].next_sibling;
+        stack.emplace_back(next, calls[next].first_child);
+        ++names_on_path[host[module_at[next]].name];
+        ++classes_on_path[class_id(module_at[next])];
+        continue;
+      }
+      stack.pop_back();
+      const int32_t m = module_at[i];
+      const Call& c = calls[i];
+      // Outermost of its name or class on the path: it alone counts the activities below it.
+      if (--names_on_path[host[m].name] == 0) {
+        ModuleTotal& instance = instance_row(m);
+        add_duration(instance.gpu_ns, c.gpu_ns);
+        instance.activities += c.activities;
+      }
+      if (--classes_on_path[class_id(m)] == 0) {
         ModuleTotal& row = class_row(m);
-        add_duration(row.gpu_ns, dur);
-        ++row.activities;
+        add_duration(row.gpu_ns, c.gpu_ns);
+        row.activities += c.activities;
+      }
+      if (c.parent >= 0) {
+        add_duration(calls[c.parent].gpu_ns, c.gpu_ns);
+        calls[c.parent].activities += c.activities;
       }
     }
   }

@@ -66,6 +66,8 @@ class TopTablesMaker {
   const std::string& roof_text(const GpuDatasheet& sheet, std::optional<PeakPrecision> precision);
   const std::optional<OpCost>& cost_of(size_t e);
   void modules_of(size_t r, RegionTables& out) const;
+  // Fills module_depth_ and same_class_above_.
+  void module_nesting();
   // The module calls (modules_) of the region's process that start in its span.
   std::pair<std::vector<int32_t>::const_iterator, std::vector<int32_t>::const_iterator>
   module_calls_of(const Region& region) const;
@@ -96,6 +98,11 @@ class TopTablesMaker {
   std::map<std::pair<const GpuDatasheet*, int>, std::string> roof_texts_;  // -1: memory
   // nn.Module events, sorted by (pid, start).
   std::vector<int32_t> modules_;
+  // Per host event that is an nn.Module call (empty when the trace has none): the module calls
+  // around it, and whether one of them is of its class. Made once in one walk, so that a
+  // region's table walks no chain: a nest of N modules cost N x N steps.
+  std::vector<int32_t> module_depth_;
+  std::vector<bool> same_class_above_;
   // Per name id: is it an nn.Module event's name.
   std::vector<bool> module_name_;
   // Per member set: the regions that hold it; the tables of those held by several, by (member

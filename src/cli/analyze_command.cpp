@@ -66,10 +66,13 @@ Result<std::string> region_pattern(const AnalyzeArgs& args, const std::vector<Tr
 }
 
 int run(const AnalyzeArgs& args) {
-  if (Status once = refuse_standard_input_twice(args.traces); !once.ok()) return fail(once.error());
+  // Every file the command reads: the traces and the capture trace of --graph-capture.
+  std::vector<std::string> inputs_read = args.traces;
+  if (!args.graph_capture.empty()) inputs_read.push_back(args.graph_capture);
+  if (Status once = refuse_standard_input_twice(inputs_read); !once.ok()) return fail(once.error());
   // An output over an input is said first: it is the mistake that would cost a trace.
   const std::string& out_path = args.output.path;
-  if (Status refused = refuse_output_over_inputs(out_path, args.traces); !refused.ok())
+  if (Status refused = refuse_output_over_inputs(out_path, inputs_read); !refused.ok())
     return fail(refused.error());
   auto format_chosen = resolve_output_format("analyze", args.output, kFormats, "text");
   if (!format_chosen.ok()) return fail(format_chosen.error());

@@ -83,7 +83,9 @@ std::string rendered(const CheckArgs& args, const CheckRun& run) {
 }
 
 int run(CheckArgs args) {
-  if (Status once = refuse_standard_input_twice({args.trace, args.expectations_file}); !once.ok())
+  if (Status once =
+          refuse_standard_input_twice({args.trace, args.expectations_file, args.baseline});
+      !once.ok())
     return fail(once.error());
   std::vector<std::string> inputs = {args.trace};
   if (!args.expectations_file.empty()) inputs.push_back(args.expectations_file);

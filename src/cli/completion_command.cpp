@@ -134,7 +134,9 @@ _attnprof() {{
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$flags --help" -- "$cur"))
   else
-    COMPREPLY=($(compgen -f -- "$cur"))
+    # One name a line, so that a file name with spaces stays one word (bash quotes it on
+    # insertion, -o filenames).
+    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
   fi
 }}
 complete -o filenames -o bashdefault -F _attnprof attnprof

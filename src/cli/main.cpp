@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <new>
+#include <system_error>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/did_you_mean.h"
 #include "cli/limit_options.h"
+#include "cli/out_of_memory.h"
 #include "render/display_text.h"
 #include "render/version_text.h"
 #ifdef ATTNPROF_HAVE_BENCH
@@ -177,8 +180,19 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  for (int i = 1; i < argc; ++i)
+    if (argv[i][0] != '-') {
+      attnprof::cli::handle_out_of_memory(argv[i]);
+      break;
+    }
   try {
     app.parse(argc, argv);
+  } catch (const std::bad_alloc&) {
+    return attnprof::cli::say_out_of_memory();
+  } catch (const std::system_error& error) {
+    // A thread whose stack could not be mapped: memory too.
+    if (error.code() != std::errc::resource_unavailable_try_again) throw;
+    return attnprof::cli::say_out_of_memory();
   } catch (const CLI::CallForHelp& e) {  // before Success, which it derives from
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

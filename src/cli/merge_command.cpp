@@ -44,14 +44,15 @@ int run(const MergeArgs& args) {
   for (const std::string& path : args.summaries) {
     Result<std::string> text = read_side_file(path, max_bytes, "trace summary file");
     if (!text.ok()) return fail(text.error());
-    auto summaries = read_trace_summaries(*text, path == "-" ? "standard input" : path);
+    // Each summary is kept as what it is: an analysis, or an error's path and line alone.
+    Status summaries = for_each_trace_summary(
+        *text, path == "-" ? "standard input" : path, [&](SummarizedTrace&& s) {
+          if (s.outcome.ok())
+            read.push_back(std::move(s.outcome).value());
+          else
+            unread.push_back({s.path, s.outcome.error().message, s.outcome.error().kind});
+        });
     if (!summaries.ok()) return fail(summaries.error());
-    for (SummarizedTrace& s : *summaries) {
-      if (s.outcome.ok())
-        read.push_back(std::move(s.outcome).value());
-      else
-        unread.push_back({s.path, s.outcome.error().message, s.outcome.error().kind});
-    }
   }
   std::optional<CrossTraceSummary> across;
   if (are_ranks_of_one_run(read)) across = summarize_across_traces(read);

@@ -5,6 +5,7 @@
 
 #include "cli/command_output.h"
 #include "cli/commands.h"
+#include "io/input_guard.h"
 #include "reader/run_summary.h"
 #include "render/run_summary_json.h"
 
@@ -23,6 +24,10 @@ void register_summary_json(CLI::App& app, int& exit_code) {
   cmd->add_option("-o,--output", *output, "Where to write it (written atomically; -: stdout)");
   // The callback holds both values alive: CLI11 writes into them while it parses.
   cmd->callback([input, output, &exit_code] {
+    if (Status refused = refuse_output_over_inputs(*output, {*input}); !refused.ok()) {
+      exit_code = fail(refused.error());
+      return;
+    }
     Result<RunSummary> run = read_run_summary(*input);
     if (!run) {
       exit_code = fail(run.error());

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <thread>
 
@@ -19,6 +20,22 @@ namespace {
 // other (a reader slowed by a shared core holds up its workers: trace_document.cpp).
 size_t workers_per_trace(size_t cores, size_t jobs) {
   return std::clamp<size_t>(cores / jobs, 1, 8);
+}
+
+// A trace that needs more memory than the process may take is that trace's error, and the
+// others' results still come back (analyze of many traces, the Python module); what it held is
+// given back as the exception unwinds.
+Result<TraceAnalysis> analyze_within_memory(const std::string& path,
+                                            const AnalyzeOptions& options) {
+  try {
+    return analyze_file(path, options);
+  } catch (const std::bad_alloc&) {
+    return make_error(ErrorKind::kLimit,
+                      "{}: out of memory while reading it: lower --max-events or "
+                      "--max-event-bytes, read fewer traces at once (-j 1), or raise the memory "
+                      "limit",
+                      path);
+  }
 }
 
 }  // namespace
@@ -71,7 +88,7 @@ std::vector<Result<TraceAnalysis>> analyze_files(const std::vector<std::string>&
           many.analyzed_in_order(i, analysis, activities, tables);
         };
       // The Trace (the large part) lives only inside analyze_file; what stays is its summary.
-      outcomes[i].emplace(analyze_file(paths[i], mine));
+      outcomes[i].emplace(analyze_within_memory(paths[i], mine));
       if (many.analyzed_in_order) {
         wait_for_turn(i);
         {

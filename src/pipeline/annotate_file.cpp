@@ -1,5 +1,10 @@
 #include "pipeline/annotate_file.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 
@@ -137,6 +142,65 @@ Status copy_with_events(const std::string& path, const std::string& out_path,
   return file.commit();
 }
 
+// Standard input can be read once, and annotate reads its trace twice (to analyze it, then to
+// copy its bytes): a trace given as "-" or /dev/stdin is first copied, as it comes (gzip or
+// not), to a private temporary file that goes when this does.
+class SpooledInput {
+ public:
+  SpooledInput() = default;
+  SpooledInput(const SpooledInput&) = delete;
+  SpooledInput& operator=(const SpooledInput&) = delete;
+  ~SpooledInput() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+  }
+
+  Status spool(uint64_t max_bytes) {
+    const char* dir = std::getenv("TMPDIR");
+    std::string name = std::string(dir && *dir ? dir : "/tmp") + "/attnprof-stdin-XXXXXX";
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0)
+      return make_error(ErrorKind::kIo, "-: cannot make a temporary file for standard input ({})",
+                        std::strerror(errno));
+    path_ = name;
+    std::string chunk(kChunk, '\0');
+    uint64_t total = 0;
+    for (;;) {
+      const ssize_t n = ::read(STDIN_FILENO, chunk.data(), chunk.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        ::close(fd);
+        return make_error(ErrorKind::kIo, "-: cannot read standard input ({})",
+                          std::strerror(errno));
+      }
+      if (n == 0) break;
+      total += static_cast<uint64_t>(n);
+      if (total > max_bytes) {
+        ::close(fd);
+        return make_error(ErrorKind::kLimit,
+                          "-: standard input is larger than the limit of {} bytes; raise it "
+                          "with --max-decompressed-bytes",
+                          max_bytes);
+      }
+      for (ssize_t done = 0; done < n;) {
+        const ssize_t w = ::write(fd, chunk.data() + done, static_cast<size_t>(n - done));
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+          ::close(fd);
+          return make_error(ErrorKind::kIo, "{}: cannot write standard input's copy ({})", path_,
+                            std::strerror(errno));
+        }
+        done += w;
+      }
+    }
+    ::close(fd);
+    return Status::success();
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 }  // namespace
 
 Result<AnnotateOutcome> annotate_file(const std::string& path, const std::string& out_path,
@@ -145,7 +209,11 @@ Result<AnnotateOutcome> annotate_file(const std::string& path, const std::string
     return make_error(ErrorKind::kUsage,
                       "cannot write '': give a file name, or - for standard output");
   ATTNPROF_RETURN_IF_ERROR(refuse_output_over_inputs(out_path, {path}));
-  auto trace = read_trace(path, options.limits, options.progress, options.reading_workers);
+  SpooledInput spooled;
+  if (path == "-" || path == "/dev/stdin")
+    ATTNPROF_RETURN_IF_ERROR(spooled.spool(options.limits.max_decompressed_bytes));
+  const std::string& read_path = spooled.path().empty() ? path : spooled.path();
+  auto trace = read_trace(read_path, options.limits, options.progress, options.reading_workers);
   if (!trace.ok()) return trace.take_error();
   if (already_annotated(*trace))
     return make_error(ErrorKind::kUsage,
@@ -158,7 +226,7 @@ Result<AnnotateOutcome> annotate_file(const std::string& path, const std::string
   if (!options.region_pattern.empty() && annotations.analysis.regions.empty())
     return no_region_matches(*trace, path, options.region_pattern);
   const std::string events = render_annotation_events(annotations);
-  ATTNPROF_RETURN_IF_ERROR(copy_with_events(path, out_path, events, options.limits));
+  ATTNPROF_RETURN_IF_ERROR(copy_with_events(read_path, out_path, events, options.limits));
   AnnotateOutcome outcome;
   outcome.events_added = annotation_event_count(annotations);
   outcome.hidden_copy_links = annotations.copies.size();

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -153,12 +154,13 @@ Result<CheckRun> check_study(const CheckRequest& request) {
   if (summary) {
     std::set<std::string> listed;
     for (const std::string& path : *paths) listed.insert(fs::path(path).filename().string());
+    // Each missing trace once, in summary.json's order; a set, as summary.json may list
+    // hundreds of thousands of variants.
+    std::unordered_set<std::string> said;
     for (const RunPoint& point : summary->points)
       for (const RunVariant& v : point.variants) {
         const std::string file = fs::path(v.trace_file).filename().string();
-        if (!v.trace_file.empty() && !listed.count(file) &&
-            std::find(run.unchecked.begin(), run.unchecked.end(), v.trace_file) ==
-                run.unchecked.end())
+        if (!v.trace_file.empty() && !listed.count(file) && said.insert(v.trace_file).second)
           run.unchecked.push_back(v.trace_file);
       }
   }

@@ -176,6 +176,26 @@ std::string_view type_name(const element& e) {
   return "a value";
 }
 
+// Numbers are validated on read, so that no sum or difference merge makes can wrap: a clock value
+// (a region's start, the collectives' starts) lies within half of int64's range, so their
+// differences fit; every other number, a count or a duration, within [-1 (unknown), 1e15] (11.6
+// days in nanoseconds, a quadrillion events), so that a sum over thousands of traces fits too.
+constexpr double kLargestCount = 1e15;
+constexpr double kLargestClock = 4e18;
+
+bool is_clock(std::string_view key) {
+  return key == "start_ns" || key == "communication_starts_ns";
+}
+
+bool in_range(std::string_view key, double v) {
+  return is_clock(key) ? v >= -kLargestClock && v <= kLargestClock : v >= -1 && v <= kLargestCount;
+}
+
+std::string out_of_range(std::string_view key, double v) {
+  return is_clock(key) ? fmt::format("is {}, outside +-4e18 (a clock value)", v)
+                       : fmt::format("is {}, outside -1 to 1e15 (a count or a duration)", v);
+}
+
 template <typename Owner, size_t N>
 void read_fields(Reading& r, const object& o, std::string_view where, Owner& owner,
                  const std::array<Field<Owner>, N>& fields) {
@@ -206,19 +226,26 @@ void read_fields(Reading& r, const object& o, std::string_view where, Owner& own
               if (item.get_int64().get(v) != simdjson::SUCCESS)
                 return r.fail(at,
                               fmt::format("holds {} where an integer belongs", type_name(item)));
+              if (!in_range(f.key, static_cast<double>(v)))
+                return r.fail(at, out_of_range(f.key, static_cast<double>(v)));
               value.push_back(v);
             }
           } else if constexpr (std::is_same_v<T, uint64_t>) {
             if (e.get_uint64().get(value) != simdjson::SUCCESS)
               return r.fail(at, fmt::format("is {} where a count belongs", type_name(e)));
+            if (!in_range(f.key, static_cast<double>(value)))
+              return r.fail(at, out_of_range(f.key, static_cast<double>(value)));
           } else if constexpr (std::is_same_v<T, double>) {
             if (e.get_double().get(value) != simdjson::SUCCESS || !std::isfinite(value))
               return r.fail(at, fmt::format("is {} where a number belongs", type_name(e)));
+            if (!in_range(f.key, value)) return r.fail(at, out_of_range(f.key, value));
           } else {
             int64_t v;
             if (e.get_int64().get(v) != simdjson::SUCCESS || v < std::numeric_limits<T>::min() ||
                 v > std::numeric_limits<T>::max())
               return r.fail(at, fmt::format("is {} where an integer belongs", type_name(e)));
+            if (!in_range(f.key, static_cast<double>(v)))
+              return r.fail(at, out_of_range(f.key, static_cast<double>(v)));
             value = static_cast<T>(v);
           }
         },
@@ -378,8 +405,15 @@ std::optional<SummarizedTrace> read_summary(Reading& r, const object& o) {
       if (auto kinds = object_at(r, ro, "memcpy_by_kind", at + ".memcpy_by_kind")) {
         for (auto [kind, count] : *kinds) {
           int64_t n;
-          if (count.get_int64().get(n) != simdjson::SUCCESS || n < 0) {
+          if (count.get_int64().get(n) != simdjson::SUCCESS || n < 0 || n > kLargestCount) {
             r.fail(fmt::format("{}.memcpy_by_kind.{}", at, kind), "is not a count");
+            break;
+          }
+          // The kinds are a fixed set (analysis/kernel_names.h), never a name's own text.
+          if (kind != "HtoD" && kind != "DtoH" && kind != "DtoD" && kind != "HtoH" &&
+              kind != "PtoP" && kind != "other") {
+            r.fail(fmt::format("{}.memcpy_by_kind", at),
+                   "holds a kind that is not HtoD, DtoH, DtoD, HtoH, PtoP or other");
             break;
           }
           region.memcpy_by_kind[std::string(kind)] = n;
@@ -475,6 +509,14 @@ std::string write_trace_summary(const std::string& path, const Error& error) {
 Result<std::vector<SummarizedTrace>> read_trace_summaries(std::string_view text,
                                                           const std::string& origin) {
   std::vector<SummarizedTrace> out;
+  ATTNPROF_RETURN_IF_ERROR(for_each_trace_summary(
+      text, origin, [&](SummarizedTrace&& summary) { out.push_back(std::move(summary)); }));
+  return out;
+}
+
+Status for_each_trace_summary(std::string_view text, const std::string& origin,
+                              const std::function<void(SummarizedTrace&&)>& take) {
+  size_t summaries = 0;
   simdjson::dom::parser parser;
   size_t line = 0;
   for (size_t start = 0; start < text.size();) {
@@ -499,14 +541,15 @@ Result<std::vector<SummarizedTrace>> read_trace_summaries(std::string_view text,
     }
     std::optional<SummarizedTrace> summary = read_summary(r, o);
     if (!summary) return *r.error;
-    out.push_back(std::move(*summary));
+    take(std::move(*summary));
+    ++summaries;
   }
-  if (out.empty())
+  if (summaries == 0)
     return make_error(ErrorKind::kMalformed,
                       "{}: holds no trace summary (write them with `attnprof analyze --format "
                       "summary TRACE... > FILE`)",
                       origin);
-  return out;
+  return Status::success();
 }
 
 }  // namespace attnprof

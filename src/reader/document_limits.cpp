@@ -26,7 +26,12 @@ std::optional<LimitBreach> find_limit_breach(std::string_view value, uint64_t of
     switch (value[i]) {
       case '"': {
         json_scan::ValueExtent s = json_scan::scan_string(value, i);
-        if (s.outcome != json_scan::Outcome::kComplete) return std::nullopt;  // not ours to judge
+        if (s.outcome != json_scan::Outcome::kComplete) {
+          // Text still arriving: a string already longer than the limit breaks it now.
+          if (value.size() - i - 1 > limits.max_string_bytes)
+            return LimitBreach{Kind::kStringBytes, offset + i, 0};
+          return std::nullopt;
+        }
         const uint64_t size = s.end - i - 2;
         if (size > limits.max_string_bytes)
           return LimitBreach{Kind::kStringBytes, offset + i, size};

@@ -24,7 +24,9 @@ struct LimitBreach {
 // The first place where `value` (the whole text of one JSON value, starting at byte `offset`,
 // nested in `enclosing_depth` arrays and objects) breaks max_depth or max_string_bytes; an event
 // (`is_event`) is also held to max_event_bytes. Strings are measured as JSON text between their
-// quotes. The text must be valid JSON (simdjson parsed it, or the exact scanner cut it).
+// quotes. The text is valid JSON (simdjson parsed it, or the exact scanner cut it) or the start
+// of a value still being read, where a string not closed yet breaks the limit once its bytes so
+// far do (size 0), so that a limit applies while the bytes arrive.
 std::optional<LimitBreach> find_limit_breach(std::string_view value, uint64_t offset,
                                              uint32_t enclosing_depth, bool is_event,
                                              const Limits& limits);

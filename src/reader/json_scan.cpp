@@ -10,21 +10,28 @@ size_t skip_space(std::string_view text, size_t pos) {
 }
 
 ValueExtent scan_string(std::string_view text, size_t pos) {
+  // One pass, escapes and all: the next quote is looked for again only once the scan has passed
+  // it (an escaped quote), and each backslash search stops at that quote, so every byte is read
+  // a bounded number of times. Searching the rest of the text for the quote after each escape
+  // made a string of N escapes cost N times its length.
+  const char* const base = text.data();
+  const size_t size = text.size();
   size_t i = pos + 1;
-  while (i < text.size()) {
-    // Skip plain bytes quickly: only a quote or a backslash matters inside a string.
-    const void* quote = std::memchr(text.data() + i, '"', text.size() - i);
-    size_t q = quote ? static_cast<const char*>(quote) - text.data() : text.size();
-    const void* slash = std::memchr(text.data() + i, '\\', q - i);
+  size_t q = pos;  // the first quote at or after i once i <= q; found when i passes it
+  while (i < size) {
+    if (q < i) {
+      const void* quote = std::memchr(base + i, '"', size - i);
+      q = quote ? static_cast<const char*>(quote) - base : size;
+    }
+    const void* slash = std::memchr(base + i, '\\', q - i);
     if (slash) {
-      i = static_cast<const char*>(slash) - text.data() +
-          2;  // the escaped byte is never a quote end
+      i = static_cast<const char*>(slash) - base + 2;  // the escaped byte is never a quote end
       continue;
     }
-    if (q == text.size()) break;
+    if (q == size) break;
     return {Outcome::kComplete, q + 1};
   }
-  return {Outcome::kNeedMore, text.size()};
+  return {Outcome::kNeedMore, size};
 }
 
 ValueExtent scan_value(std::string_view text, size_t pos, bool at_eof) {

@@ -117,6 +117,7 @@ std::optional<double> unit_scale(std::string_view unit) {
 }
 
 constexpr double kLargestCounter = 1e18;
+constexpr double kSmallestCounter = 1e-12;
 
 // "50,354,944" -> 50354944; "n/a" and "" -> unknown.
 Result<std::optional<double>> parse_number(std::string_view cell) {
@@ -259,10 +260,13 @@ class CsvParser {
     if (*number) **number *= columns_.scale[*i];
     // Counters count bytes, cycles, instructions or time: none is negative, and none comes near
     // 1e18 of its base unit (an exabyte, 30 years in nanoseconds). "1e300 Tbyte" became inf.
-    if (*number && !(**number >= 0 && **number <= kLargestCounter))
+    // A value other than 0 is at least 1e-12: a rate divides by a duration, and 1e-300 ns made
+    // an infinite TFLOP/s.
+    if (*number && (!(**number >= 0 && **number <= kLargestCounter) ||
+                    (**number != 0 && **number < kSmallestCounter)))
       return make_error(ErrorKind::kMalformed,
-                        "{}: line {}: column {}: \"{}\" is out of range (0 to 1e18 once scaled); "
-                        "check the export",
+                        "{}: line {}: column {}: \"{}\" is out of range (0, or 1e-12 to 1e18 once "
+                        "scaled); check the export",
                         source_, line, metric, cells[*i]);
     return number;
   }

@@ -44,6 +44,9 @@ std::string_view json_type_word(const element& e) {
   }
 }
 
+// The smallest magnitude a number of a summary may have other than 0 (SummaryReader::read).
+constexpr double kSmallestNumber = 1e-12;
+
 void wrong_type(std::string_view key, const element& e, std::string_view expected) {
   if (!t_problems) return;
   if (t_problems->count++ == 0)
@@ -216,8 +219,8 @@ class SummaryReader {
       additions_ |= addition_bit(*o.addition);
   }
 
-  // One value; false where it has the wrong type (noted when `key` is not empty: a list's items
-  // are skipped silently).
+  // One value; false where it has the wrong type (noted when `key` is not empty: the items of
+  // a list of lists are skipped silently).
   bool read(std::string_view key, element e, double& out, const FieldOptions& o) {
     double v;
     if (e.get_double().get(v) != simdjson::SUCCESS) return mistyped(key, e, "a number");
@@ -225,6 +228,14 @@ class SummaryReader {
       if (t_problems && t_problems->count++ == 0)
         t_problems->first =
             fmt::format("`{}` is {}, below the least real rate {}", key, v, o.least);
+      return false;
+    }
+    // A number other than 0 is at least kSmallestNumber in magnitude: a rate divides by a time,
+    // and a counter duration of 1e-300 ns made an infinite TFLOP/s.
+    if (v != 0 && std::abs(v) < kSmallestNumber) {
+      if (t_problems && t_problems->count++ == 0)
+        t_problems->first = fmt::format("`{}` is {}, where a number other than 0 is at least {}",
+                                        key, v, kSmallestNumber);
       return false;
     }
     out = o.scale == 1 ? v : v * o.scale;
@@ -268,9 +279,14 @@ class SummaryReader {
   bool read(std::string_view key, element e, std::vector<T>& out, const FieldOptions& o) {
     simdjson::dom::array items;
     if (e.get_array().get(items) != simdjson::SUCCESS) return mistyped(key, e, "an array");
+    size_t index = 0;
     for (element item : items) {
       T v{};
-      if (!item.is_null() && read(std::string_view(), item, v, o)) out.push_back(std::move(v));
+      // An element of the wrong type is a problem of the file, named by its place
+      // (`points[0].variants[2]`), never skipped as if absent.
+      const std::string place = key.empty() ? std::string() : fmt::format("{}[{}]", key, index);
+      ++index;
+      if (!item.is_null() && read(place, item, v, o)) out.push_back(std::move(v));
     }
     return true;
   }
@@ -511,6 +527,11 @@ Result<RunSummary> read_fields(const std::string& path, const object& top) {
   s.additions = 0;
   SummaryReader reader(top, s.additions);
   summary_fields(reader, s);
+  if (s.points.empty())
+    return make_error(ErrorKind::kMalformed,
+                      "{}: a bench summary with no points (`points` is empty): nothing was "
+                      "measured; record the run again",
+                      path);
   for (const RunPoint& point : s.points)
     for (const RunVariant& v : point.variants)
       if (leaves_its_folder(v.trace_file))

@@ -93,6 +93,10 @@ class DocumentReader {
   }
 
   Status refill();
+  // The depth and string limits on the value at begin_, read so far: checked before each refill
+  // that grows one value, so that a limit stops the read while the bytes arrive. Each refill at
+  // least doubles what is held, so the scans add up to a few times the value's bytes.
+  Status limits_so_far(uint32_t enclosing_depth) const;
   // Skips whitespace (reading more as needed) and returns the next byte, or nothing at the end.
   Result<std::optional<char>> peek();
   Status members();
@@ -181,6 +185,14 @@ Status DocumentReader::refill() {
   end_ += got;
   ++stats_.chunks;
   if (progress_) progress_(stream_.compressed_bytes_read(), stats_.events);
+  return {};
+}
+
+Status DocumentReader::limits_so_far(uint32_t enclosing_depth) const {
+  if (end_ - begin_ < event_limits_.scan_threshold) return {};
+  if (auto breach =
+          find_limit_breach(data(), abs_begin_, enclosing_depth, /*is_event=*/false, limits_))
+    return limit_error(path_, *breach, limits_);
   return {};
 }
 
@@ -299,6 +311,7 @@ Status DocumentReader::members() {
         if (end_ - begin_ > limits_.max_event_bytes)
           return value_too_large_error(
               path_, fmt::format("the top-level value {}", quoted_key(key)), abs_begin_, limits_);
+        ATTNPROF_RETURN_IF_ERROR(limits_so_far(1));
         ATTNPROF_RETURN_IF_ERROR(refill());
       }
       if (extent.outcome == json_scan::Outcome::kInvalid)
@@ -423,6 +436,7 @@ Result<DocumentReader::Cut> DocumentReader::cut_events() {
         if (eof_) return truncated("\"traceEvents\"");
         if (end_ - begin_ > limits_.max_event_bytes)
           return value_too_large_error(path_, "the event", abs_begin_, limits_);
+        ATTNPROF_RETURN_IF_ERROR(limits_so_far(event_limits_.enclosing_depth));
         ATTNPROF_RETURN_IF_ERROR(refill());
         continue;
       }

@@ -25,6 +25,24 @@ size_t utf8_length(std::string_view text, size_t at) {
 
 namespace {
 
+// True for one UTF-8 character (its 3 bytes) that changes how the text around it displays or
+// that XML forbids, so that escape_control writes its bytes as \xNN in every format: the
+// bidirectional embeddings and overrides U+202A..U+202E and isolates U+2066..U+2069 (a kernel
+// name that displays as another), the line and paragraph separators U+2028 and U+2029, and the
+// non-characters U+FFFE and U+FFFF (a JUnit report with them is not XML 1.0).
+bool is_hidden_format(std::string_view character) {
+  if (character.size() != 3) return false;
+  const auto b0 = static_cast<unsigned char>(character[0]);
+  const auto b1 = static_cast<unsigned char>(character[1]);
+  const auto b2 = static_cast<unsigned char>(character[2]);
+  // U+2028 and U+2029 (line and paragraph separators), U+202A..U+202E (embeddings, overrides).
+  if (b0 == 0xe2 && b1 == 0x80 && b2 >= 0xa8 && b2 <= 0xae) return true;
+  // U+2066..U+2069 (isolates).
+  if (b0 == 0xe2 && b1 == 0x81 && b2 >= 0xa6 && b2 <= 0xa9) return true;
+  // U+FFFE and U+FFFF: non-characters that XML 1.0 forbids.
+  return b0 == 0xef && b1 == 0xbf && (b2 == 0xbe || b2 == 0xbf);
+}
+
 // The length of the character at `at` when it is valid UTF-8 and no control; 0 when the byte
 // must be escaped.
 size_t printable_length(std::string_view text, size_t at) {
@@ -33,6 +51,7 @@ size_t printable_length(std::string_view text, size_t at) {
   const size_t length = utf8_length(text, at);
   // C1 controls U+0080..U+009F: c2 80..c2 9f.
   if (length == 2 && b == 0xc2 && static_cast<unsigned char>(text[at + 1]) < 0xa0) return 0;
+  if (length == 3 && is_hidden_format(text.substr(at, 3))) return 0;
   return length;
 }
 

@@ -25,7 +25,8 @@ std::string headline(const AnalyzeOutput& output) {
   std::string out = fmt::format("merged {} trace summar{}", all, all == 1 ? "y" : "ies");
   if (!output.traces.empty() && output.across && output.across->labelled_by_rank)
     out += fmt::format(": ranks of one {} run of world size {}",
-                       output.traces.front().distributed_backend, output.traces.front().world_size);
+                       escape_control(output.traces.front().distributed_backend),
+                       output.traces.front().world_size);
   if (!output.unread.empty()) out += fmt::format(", {} not read", output.unread.size());
   return out;
 }

@@ -7,6 +7,7 @@
 #include "analysis/findings/attention_ops.h"
 #include "analysis/findings/kernel_traits.h"
 #include "analysis/kernel_names.h"
+#include "analysis/op_chain_limit.h"
 
 namespace attnprof {
 
@@ -76,9 +77,13 @@ std::string_view FindingContext::launch_api(GpuActivityId id) const {
 
 std::vector<std::string_view> FindingContext::op_chain(GpuActivityId id) const {
   std::vector<std::string_view> chain;
-  for (HostEventId op = trace.activity_op[id]; op != kNoId; op = trace.host_parent[op])
+  HostEventId op = trace.activity_op[id];
+  for (size_t walked = 0;
+       op != kNoId && chain.size() < kMaxOpChainDepth && walked < kMaxOpChainWalk;
+       op = trace.host_parent[op], ++walked)
     if (trace.host_events[op].kind == HostKind::kCpuOp)
       chain.push_back(trace.strings.view(trace.host_events[op].name));
+  if (op != kNoId) chain.push_back(kOpChainCut);
   std::reverse(chain.begin(), chain.end());
   return chain;
 }
