@@ -80,7 +80,7 @@ def matches(expected, got):
     pattern = ""
     for line in expected:
         pattern += r"(?:[^\n]*\n)*?" if ELISION.match(line) else re.escape(line) + r"\n"
-    return re.fullmatch(pattern, "\n".join(got) + "\n") is not None
+    return re.fullmatch(pattern, "".join(line + "\n" for line in got)) is not None
 
 
 def commands_and_outputs(block):
