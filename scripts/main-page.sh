@@ -7,6 +7,7 @@
 set -euo pipefail
 attnprof=${1:?usage: scripts/main-page.sh ATTNPROF OUT_DIR}
 out=${2:?usage: scripts/main-page.sh ATTNPROF OUT_DIR}
+shown=$attnprof  # as the user typed it, for the last line
 attnprof=$(cd "$(dirname "$attnprof")" && pwd)/$(basename "$attnprof")
 cd "$(dirname "$0")/.."
 mkdir -p "$out"
@@ -31,8 +32,9 @@ heading "One trace: the naive attention ($trace)"
 "$attnprof" report "$study" "${models[@]}" --format text --wide -o "$out/study.txt"
 "$attnprof" analyze --explain --region forward "$study/traces" -o "$out/traces.txt"
 heading "The full reports"
-echo "  $out/study.html  the study's page: table, findings, plots, each variant's timeline;"
-echo "                   open it in a browser (xdg-open $out/study.html), offline"
-echo "  $out/study.txt   the same as text: every study's table and findings, how each is measured"
-echo "  $out/traces.txt  attnprof analyze --explain of the study's 7 traces"
-echo "Your own trace: $attnprof analyze --explain TRACE.json.gz (README.md, \"Analyze your trace\")"
+printf '  %-28s %s\n' \
+  "$out/study.html" "the study's page: table, findings, plots, each variant's timeline; open it" \
+  "" "in a browser, offline: xdg-open $out/study.html" \
+  "$out/study.txt" "the same as text: every study's table and findings, how each is measured" \
+  "$out/traces.txt" "attnprof analyze --explain of the study's 7 traces"
+echo "Your own trace: $shown analyze --explain TRACE.json.gz (README.md, \"Analyze your trace\")"

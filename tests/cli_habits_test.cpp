@@ -350,8 +350,9 @@ TEST(CliHabits, BenchHelpShowsTheFlagsWithoutLibTorch) {
     for (const char* flag : {"--variants", "--seq", "--head-dim", "--from-trace", "--sweep"})
       EXPECT_NE(r.output.find(flag), std::string::npos) << args << ": " << flag;
   }
-  if (run_cli("--version").output.find("\nLibTorch ") == std::string::npos)
+  if (run_cli("--version").output.find("\nLibTorch ") == std::string::npos) {
     EXPECT_NE(run_cli("bench --help").output.find("CMAKE_PREFIX_PATH"), std::string::npos);
+  }
 }
 
 TEST(CliHabits, BashCompletionKnowsEveryCommandFlagAndFormat) {

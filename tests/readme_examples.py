@@ -7,6 +7,8 @@ made in one of two ways:
     and stderr together), as a terminal shows them;
   - or the line before the fence is `<!-- output of: COMMAND -->` and the block is all that
     COMMAND prints.
+A Markdown quote (lines that begin with `>`) after `<!-- quoted output of: COMMAND -->` is what
+COMMAND prints, each line quoted, so that Markdown shows it as the page would.
 A line `... words ...` in an output stands for any lines (none included). A `python` block with
 `>>>` lines is run as a doctest against the module the build made. A block with another language
 (sh, text) is code to read, not an output, and is not run.
@@ -29,6 +31,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = os.path.join(ROOT, "README.md")
 MARKER = re.compile(r"^<!-- output of: (.*) -->$")
+QUOTED = re.compile(r"^<!-- quoted output of: (.*) -->$")
 ELISION = re.compile(r"^\s*\.\.\. .* \.\.\.$")
 
 
@@ -38,6 +41,14 @@ class Block:
         self.language = language
         self.lines = lines  # the block's lines, without the fences
         self.marker = marker  # the command of a preceding `output of` comment, or None
+        self.indent = ""
+
+
+class Quote:
+    """A quote's lines, replaced as a block's are."""
+
+    def __init__(self, lines):
+        self.lines = lines
         self.indent = ""
 
 
@@ -62,6 +73,20 @@ def blocks(text):
         i = j + 1
 
 
+def quotes(text):
+    """(line index of the quote's first line, its command, its lines unquoted) of each quote
+    that follows a `quoted output of` comment."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        marker = QUOTED.match(line.strip())
+        if not marker:
+            continue
+        j = i + 1
+        while j < len(lines) and lines[j].startswith(">"):
+            j += 1
+        yield i + 1, marker.group(1), [l[2:] if l.startswith("> ") else l[1:] for l in lines[i + 1:j]]
+
+
 def scratch_folder():
     tmp = tempfile.TemporaryDirectory()
     for name in ("tests", "examples", "docs", "python"):
@@ -80,7 +105,7 @@ def matches(expected, got):
     pattern = ""
     for line in expected:
         pattern += r"(?:[^\n]*\n)*?" if ELISION.match(line) else re.escape(line) + r"\n"
-    return re.fullmatch(pattern, "\n".join(got) + "\n") is not None
+    return re.fullmatch(pattern, "".join(line + "\n" for line in got)) is not None
 
 
 def commands_and_outputs(block):
@@ -165,6 +190,18 @@ def main():
                     replacements[block.line] = (block, fresh)
                 else:
                     failed.append(block.line)
+        for start, command, expected in quotes(text):
+            checked += 1
+            got = run(command, tmp, bin_dir)
+            if got != expected:
+                if update:
+                    replacements[start] = (Quote(expected), [("> " + l) if l else ">" for l in got])
+                else:
+                    print(f"README.md:{start + 1}: `{command}` prints otherwise now:")
+                    sys.stdout.writelines(difflib.unified_diff(
+                        [l + "\n" for l in expected], [l + "\n" for l in got], "README.md", "now",
+                        n=1))
+                    failed.append(start + 1)
     if update and replacements:
         lines = text.split("\n")
         for start in sorted(replacements, reverse=True):
