@@ -18,11 +18,6 @@ void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
   fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
 }
 
-// fmt, not `"+" + string`: g++ 12 at -O3 warns (-Wrestrict) about the latter, wrongly.
-std::string signed_us(double ns) {
-  return fmt::format("{}{}", ns > 0 ? "+" : "", format_us(ns));
-}
-
 std::string pct_cell(const DiffRow& row) {
   const auto pct = row.delta_pct();
   return pct ? fmt::format("{:+.1f}%", *pct) : std::string("new");
@@ -90,6 +85,15 @@ std::string ran_words(const DiffRow& r) {
 }
 
 }  // namespace
+
+// fmt, not `"+" + string`: g++ 12 at -O3 warns (-Wrestrict) about the latter, wrongly.
+std::string signed_us(double ns) {
+  return fmt::format("{}{}", ns > 0 ? "+" : "", format_us(ns));
+}
+
+std::string signed_count(double v) {
+  return fmt::format("{}{}", v > 0 ? "+" : "", format_count(v));
+}
 
 const std::vector<DiffRow>& diff_view(const DiffViews& views, std::string_view id) {
   if (id == "by_op") return views.by_op;
