@@ -118,24 +118,25 @@ std::string optional_words(const char* label, const std::optional<int64_t>& v) {
   return v ? fmt::format(" {}{}", label, *v) : std::string();
 }
 
-// What matches a call across the sides: its pass and shape, never its backend or element type
-// (those are what a change of attention changes).
+// What matches a call across the sides: its pass and shape, never its backend, element type or
+// masking (those are what a change of attention changes, and an unfused chain does not record
+// whether it is causal).
 std::string attention_key(const AttentionCall& c) {
   std::string key = c.backward ? "backward" : "forward";
   if (!c.batch && !c.heads && !c.q_len && !c.kv_len && !c.head_dim) return key + ", shape unknown";
   key += optional_words("b", c.batch) + optional_words("h", c.heads);
   if (c.kv_heads && c.heads && *c.kv_heads != *c.heads) key += fmt::format("/{}", *c.kv_heads);
-  key += optional_words("q", c.q_len) + optional_words("kv", c.kv_len) +
+  return key + optional_words("q", c.q_len) + optional_words("kv", c.kv_len) +
          optional_words("d", c.head_dim);
-  if (c.causal) key += *c.causal ? " causal" : " full";
-  if (c.explicit_mask) key += " mask";
-  if (c.window) key += fmt::format(" window{}", *c.window);
-  return key;
 }
 
+// Who ran it and how: "flash bf16 causal", "unfused bf16".
 std::string attention_detail(const AttentionCall& c) {
   std::string detail(attention_backend_id(c.backend));
   if (!c.dtype.empty()) detail += " " + c.dtype;
+  if (c.causal) detail += *c.causal ? " causal" : " full";
+  if (c.explicit_mask) detail += " mask";
+  if (c.window) detail += fmt::format(" window{}", *c.window);
   return detail;
 }
 

@@ -48,14 +48,6 @@ tbody tr:hover td{background:#f8fafc}
 @media (max-width:900px){header.top .inner,main{padding-left:12px;padding-right:12px}section.card{padding:12px 12px}}
 )css";
 
-std::string signed_us(double ns) {
-  return fmt::format("{}{}", ns > 0 ? "+" : "", format_us(ns));
-}
-
-std::string signed_count(double v) {
-  return fmt::format("{}{}", v > 0 ? "+" : "", format_count(v));
-}
-
 // A table's cells: text, aligned left or right (numbers).
 struct Cell {
   std::string text;

@@ -28,15 +28,6 @@ void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
   fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
 }
 
-// fmt, not `"+" + string`: g++ 12 at -O3 warns (-Wrestrict) about the latter, wrongly.
-std::string signed_us(double ns) {
-  return fmt::format("{}{}", ns > 0 ? "+" : "", format_us(ns));
-}
-
-std::string signed_count(double v) {
-  return fmt::format("{}{}", v > 0 ? "+" : "", format_count(v));
-}
-
 // "+12.1%", or "" when A's median is 0.
 std::string relative(const QuantityDiff& q) {
   if (q.a.median == 0) return "";

@@ -18,11 +18,6 @@ void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
   fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
 }
 
-// fmt, not `"+" + string`: g++ 12 at -O3 warns (-Wrestrict) about the latter, wrongly.
-std::string signed_us(double ns) {
-  return fmt::format("{}{}", ns > 0 ? "+" : "", format_us(ns));
-}
-
 std::string pct_cell(const DiffRow& row) {
   const auto pct = row.delta_pct();
   return pct ? fmt::format("{:+.1f}%", *pct) : std::string("new");
@@ -30,7 +25,7 @@ std::string pct_cell(const DiffRow& row) {
 
 // Names in a text table are cut to this many columns; the JSON and CSV keep them whole.
 constexpr size_t kNameColumns = 46;
-constexpr size_t kRanColumns = 28;
+constexpr size_t kRanColumns = 36;
 constexpr size_t kHeadlineNameColumns = 40;
 
 // What a side's region is called in words: a step for the profiler's steps, else a region.
@@ -43,9 +38,11 @@ std::string plural(size_t n, std::string_view noun) {
   return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
 }
 
-// A text table: the first column aligned left, the others right, each as wide as its widest cell.
+// A text table: names aligned left, numbers right, each column as wide as its widest cell.
 class AlignedRows {
  public:
+  // The first `left` columns and the last are aligned left, the others right.
+  explicit AlignedRows(size_t left = 1) : left_(left) {}
   void add(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
   void write(std::string& out) const {
     std::vector<size_t> width;
@@ -58,7 +55,7 @@ class AlignedRows {
       std::string line = "  ";
       for (size_t c = 0; c < row.size(); ++c) {
         const std::string pad(width[c] - display_width(row[c]), ' ');
-        line += c == 0 || c + 1 == row.size() ? row[c] + pad : pad + row[c];
+        line += c < left_ || c + 1 == row.size() ? row[c] + pad : pad + row[c];
         line += "  ";
       }
       line.erase(line.find_last_not_of(' ') + 1);
@@ -67,6 +64,7 @@ class AlignedRows {
   }
 
  private:
+  size_t left_;
   std::vector<std::vector<std::string>> rows_;
 };
 
@@ -87,6 +85,15 @@ std::string ran_words(const DiffRow& r) {
 }
 
 }  // namespace
+
+// fmt, not `"+" + string`: g++ 12 at -O3 warns (-Wrestrict) about the latter, wrongly.
+std::string signed_us(double ns) {
+  return fmt::format("{}{}", ns > 0 ? "+" : "", format_us(ns));
+}
+
+std::string signed_count(double v) {
+  return fmt::format("{}{}", v > 0 ? "+" : "", format_count(v));
+}
 
 const std::vector<DiffRow>& diff_view(const DiffViews& views, std::string_view id) {
   if (id == "by_op") return views.by_op;
@@ -144,7 +151,7 @@ void text_diff_views(std::string& out, const TraceDiff& d, size_t top) {
     const size_t shown = std::min(top, rows.size());
     put(out, "\n{}, per region (mean), largest change first{}:\n", v.title,
         shown < rows.size() ? fmt::format(" ({} of {})", shown, rows.size()) : "");
-    AlignedRows table;
+    AlignedRows table(is_attention(v.id) ? 2 : 1);
     if (is_attention(v.id))
       table.add({"call", "ran (A -> B)", "calls", "A µs/call", "B µs/call", "B - A µs", ""});
     else

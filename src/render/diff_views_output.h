@@ -27,6 +27,10 @@ inline constexpr DiffViewName kDiffViewNames[] = {
 };
 const std::vector<DiffRow>& diff_view(const DiffViews& views, std::string_view id);
 
+// A time (ns, printed in µs) or a count with its sign: "+12.5", "-3", "0.0".
+std::string signed_us(double ns);
+std::string signed_count(double v);
+
 // The first lines: how B's region compares in wall time, and which rows hold most of the GPU busy
 // change ("86 % of the GPU busy change (-1234.5 µs) is in 3 ops: ...").
 std::vector<std::string> diff_headline(const TraceDiff& d);
