@@ -7,7 +7,8 @@ usage: PYTHONPATH=HTA_CHECKOUT /usr/bin/python3 benchmarks/hta_critical_path_sid
            ATTNPROF TRACE[@ANNOTATION[@INSTANCE]]...
 
 ANNOTATION is what HTA matches (a substring: "ProfilerStep" matches every ProfilerStep#N, and
-INSTANCE, 0 by default, picks one of them in order; HTA leaves out the trace's last ProfilerStep); attnprof is given the instance's own name as
+INSTANCE, 0 by default, picks one of them in order; HTA leaves out the trace's last
+ProfilerStep); attnprof is given the instance's own name as
 --region. An empty ANNOTATION ("TRACE@") is the whole trace for both. Each trace is copied with
 a "distributedInfo" rank when it has none, as HTA needs one, and without its GPU user
 annotations (gpu_user_annotation), which HTA would take for the region (hta_figures says why). HTA's categories are the sums of
