@@ -36,29 +36,25 @@ void render_attention_calls_text(std::string& out, const TraceAnalysis& t) {
   fmt::format_to(line, "\n  {}:\n", attention_calls_heading(t));
   constexpr std::string_view kRow =
       "  {:>5} {:<{}} {:<10} {:<4} {:>5} {:>6} {:>11} {:>3} {:<5} {:<10} {:>7} {:>7} {:>7} {:>9}\n";
-  // Memory beside time, where the trace has [memory] events.
-  const bool memory = attention_memory_known(groups);
-  auto row = [&](std::string cells, std::string_view allocated, std::string_view freed) {
-    if (memory) {
-      cells.pop_back();  // the newline
-      cells += fmt::format(" {:>10} {:>10}\n", allocated, freed);
-    }
-    out += cells;
-  };
-  row(fmt::format(kRow, "calls", "op", kOpWidth, "backend", "pass", "batch", "heads", "q x kv",
-                  "dim", "dtype", "mask", "GFLOP", "µs/call", "TFLOP/s", "% roof"),
-      "alloc/call", "freed/call");
+  fmt::format_to(line, kRow, "calls", "op", kOpWidth, "backend", "pass", "batch", "heads", "q x kv",
+                 "dim", "dtype", "mask", "GFLOP", "µs/call", "TFLOP/s", "% roof");
   for (const AttentionCallGroup& g : groups) {
     const AttentionCall& c = *g.first;
-    row(fmt::format(kRow, g.count, op_cell(c), kOpWidth, attention_backend_id(c.backend),
-                    c.backward ? "bwd" : "fwd", attention_count_cell(c.batch),
-                    attention_heads_cell(c), attention_lengths_cell(g),
-                    attention_count_cell(c.head_dim),
-                    c.dtype.empty() ? "-" : escape_control(c.dtype), attention_mask_cell(c),
-                    attention_gflop_cell(g), format_us(g.median_ns()), attention_tflops_cell(g),
-                    attention_roof_cell(g)),
-        attention_allocated_cell(g), attention_freed_cell(g));
+    fmt::format_to(line, kRow, g.count, op_cell(c), kOpWidth, attention_backend_id(c.backend),
+                   c.backward ? "bwd" : "fwd", attention_count_cell(c.batch),
+                   attention_heads_cell(c), attention_lengths_cell(g),
+                   attention_count_cell(c.head_dim),
+                   c.dtype.empty() ? "-" : escape_control(c.dtype), attention_mask_cell(c),
+                   attention_gflop_cell(g), format_us(g.median_ns()), attention_tflops_cell(g),
+                   attention_roof_cell(g));
   }
+  // Memory beside time, where the trace has [memory] events: a line per kind of call, the table
+  // being as wide as a terminal already.
+  if (attention_memory_known(groups))
+    for (const AttentionCallGroup& g : groups)
+      fmt::format_to(line, "    memory per call{}: {} allocated, {} freed\n",
+                     groups.size() > 1 ? " of " + op_cell(*g.first) : std::string(),
+                     attention_allocated_cell(g), attention_freed_cell(g));
   fmt::format_to(line, "    {}\n", attention_share_words(t));
   for (const std::string& r : distinct_call_texts(groups, &AttentionCall::roof))
     fmt::format_to(line, "    roof: {}\n", escape_control(r));
