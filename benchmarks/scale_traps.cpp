@@ -40,6 +40,22 @@
 //   overlapping-steps-explain  the same with findings (--explain): each rule read every
 //                  region's activities anew (16,000 regions: 21 s, 64,000: 315 s); now once per
 //                  distinct member set (analysis/findings/finding_context.h)
+//   escapes        one top-level string of 12N bytes of backslash pairs (3.6 MB at 300k, four
+//                  times the issue's 1 MB): the string scan looked for the closing quote over the
+//                  rest of the text after each escape, escapes x length (1 MB: 4 s, 4 MB: 3
+//                  minutes); now one pass (reader/json_scan.cpp)
+//   escape-kinds   the same string of every other escape (\", \n, \u0041, \/)
+//   long-number    an event whose ignored argument is a number of 12N digits
+//   long-key       an event whose argument's key is 12N bytes
+//   deep-nesting   12N bytes of events whose arguments nest 1000 deep (the default --max-depth
+//                  is 1024)
+//   memcpy-kinds   N copies, each named with a kind of its own, in N/10 steps: each kind was a
+//                  column of every region, kinds x regions; now a fixed set
+//                  (analysis/kernel_names.h)
+//   nested-ops     N cpu_ops nested in one another, each launching a kernel: every activity kept
+//                  a copy of its whole op chain (4,000: 5 s and 524 MB); now its innermost 64
+//                  (analysis/op_chain_limit.h)
+//   nested-modules N nn.Module annotations nested in one another, each launching a kernel
 //
 // usage: scale_traps [--max N] [--case NAME]...
 
@@ -222,6 +238,101 @@ std::string deep_chain(int n) {
   return finish(std::move(events));
 }
 
+std::string top_level_string(const std::string& unit, int n) {
+  std::string text;
+  text.reserve(size_t(12) * n + unit.size());
+  while (text.size() < size_t(12) * n) text += unit;
+  std::string events = launch(1, 1, 1'000, 1);
+  events += kernel(2'000, 1);
+  events.pop_back();
+  return "{\"x\":\"" + text + "\",\"traceEvents\":[" + events + "]}";
+}
+
+std::string escapes(int n) {
+  return top_level_string("\\\\", n);
+}
+
+std::string escape_kinds(int n) {
+  return top_level_string("\\\"\\n\\u0041\\/", n);
+}
+
+std::string event_with_argument(const std::string& argument) {
+  std::string events = launch(1, 1, 1'000, 1);
+  events +=
+      fmt::format(R"({{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":0,"dur":5,)"
+                  R"("args":{{{}}}}},)",
+                  argument);
+  events += kernel(2'000, 1);
+  return finish(std::move(events));
+}
+
+std::string long_number(int n) {
+  return event_with_argument("\"x\":" + std::string(size_t(12) * n, '7'));
+}
+
+std::string long_key(int n) {
+  std::string key = "\"";  // appended: g++ 12 warns falsely on "..." + string (-Wrestrict)
+  key.append(size_t(12) * n, 'k');
+  return event_with_argument(key + "\":1");
+}
+
+std::string deep_nesting(int n) {
+  constexpr int kDepth = 1000;
+  const std::string nest = std::string(kDepth, '[') + std::string(kDepth, ']');
+  std::string events;
+  for (size_t bytes = 0; bytes < size_t(12) * n; bytes += nest.size())
+    events += fmt::format(
+        R"({{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":0,"dur":1,)"
+        R"("args":{{"x":{}}}}},)",
+        nest);
+  return finish(std::move(events));
+}
+
+std::string memcpy_kinds(int n) {
+  std::string events;
+  const int steps = std::max(1, n / 10);
+  const int64_t span = int64_t{n} * 10'000 + 10'000;
+  for (int i = 0; i < steps; ++i)
+    events += annotation(fmt::format("ProfilerStep#{}", i).c_str(), int64_t{i} * span / steps,
+                         span / steps);
+  for (int i = 0; i < n; ++i) {
+    const int64_t t = int64_t{i} * 10'000 + 1'000;
+    events +=
+        fmt::format(R"({{"ph":"X","cat":"cuda_runtime","name":"cudaMemcpyAsync","pid":1,"tid":1,)"
+                    R"("ts":{}.{:03},"dur":1,"args":{{"correlation":{}}}}},)",
+                    t / 1000, t % 1000, i + 1);
+    events += fmt::format(
+        R"x({{"ph":"X","cat":"gpu_memcpy","name":"Memcpy K{} (Device -> Device)","pid":0,)x"
+        R"x("tid":7,"ts":{}.{:03},"dur":1,"args":{{"device":0,"stream":7,"correlation":{}}}}},)x",
+        i, (t + 1'000) / 1000, (t + 1'000) % 1000, i + 1);
+  }
+  return finish(std::move(events));
+}
+
+// N events of `category` and `name` nested in one another, each launching a kernel just inside
+// its start.
+std::string nested_events(int n, const char* category, const std::string& name) {
+  std::string events;
+  const int64_t span = int64_t{n} * 4'000 + 4'000;
+  for (int i = 0; i < n; ++i) {
+    const int64_t t = int64_t{i} * 2'000;
+    events += fmt::format(
+        R"({{"ph":"X","cat":"{}","name":"{}{}","pid":1,"tid":1,"ts":{}.{:03},"dur":{}.{:03}}},)",
+        category, name, i % 7, t / 1000, t % 1000, (span - 2 * t) / 1000, (span - 2 * t) % 1000);
+    events += launch(1, 1, t + 100, i + 1);
+    events += kernel(span + t, i + 1);
+  }
+  return finish(std::move(events));
+}
+
+std::string nested_ops(int n) {
+  return nested_events(n, "cpu_op", "aten::op");
+}
+
+std::string nested_modules(int n) {
+  return nested_events(n, "python_function", "nn.Module: Block_");
+}
+
 // Runs `work` in a child process and returns the CPU seconds (user and system) it took, or -1
 // when it failed. A child of its own: in one process a later, larger run would pay the page
 // faults of its new memory while a smaller one reused what an earlier run had faulted in, which
@@ -325,7 +436,15 @@ int main(int argc, char** argv) {
       {"overlapping-steps", none, overlapping_steps},
       {"overlapping-steps-explain", none, overlapping_steps, true},
       {"overlapping-attention-steps", none, overlapping_attention_steps},
-      {"graph-replays-with-waits", none, graph_replays_with_waits}};
+      {"graph-replays-with-waits", none, graph_replays_with_waits},
+      {"escapes", none, escapes},
+      {"escape-kinds", none, escape_kinds},
+      {"long-number", none, long_number},
+      {"long-key", none, long_key},
+      {"deep-nesting", none, deep_nesting},
+      {"memcpy-kinds", none, memcpy_kinds},
+      {"nested-ops", none, nested_ops},
+      {"nested-modules", none, nested_modules}};
   std::printf("%-26s %8s %12s %7s\n", "case", "N", "cpu seconds", "slope");
   for (const Case& c : cases) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;

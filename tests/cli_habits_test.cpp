@@ -6,10 +6,12 @@
 // src/cli/output_option.h), a study folder read by analyze, and diff saying when its sides ran
 // different work (README.md, "Habits every command shares").
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -370,6 +372,14 @@ TEST(CliHabits, BashCompletionKnowsEveryCommandFlagAndFormat) {
   EXPECT_EQ(complete("attnprof merge --fo"), "--format\n");
   EXPECT_EQ(complete("attnprof analyze --format s"), "summary\n");
   EXPECT_EQ(complete("attnprof report --format h"), "html\nheadline\n");
+  // A file name with spaces is one completion, not one per word.
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() /
+                                       ("attnprof-completion-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  std::ofstream(folder / "my trace.json") << "{}";
+  EXPECT_EQ(complete("attnprof analyze " + (folder / "my").string()),
+            (folder / "my trace.json").string() + "\n");
+  std::filesystem::remove_all(folder);
   const std::string text = script.path();
   std::ifstream in(text);
   const std::string bash((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -151,8 +151,14 @@ TEST(NcuCsv, CountersOutOfRangeAreRefused) {
   auto huge = parse_ncu_csv(units + "\"0\",\"k\",\"1\",\"1e300\"\n", "bad.csv");
   ASSERT_FALSE(huge.ok());
   EXPECT_EQ(huge.error().message,
-            "bad.csv: line 3: column dram__bytes_read.sum: \"1e300\" is out of range (0 to 1e18 "
-            "once scaled); check the export");
+            "bad.csv: line 3: column dram__bytes_read.sum: \"1e300\" is out of range (0, or 1e-12 "
+            "to 1e18 once scaled); check the export");
+  // A duration of 1e-300 ns made an infinite TFLOP/s.
+  auto tiny = parse_ncu_csv(units + "\"0\",\"k\",\"1e-300\",\"1\"\n", "bad.csv");
+  ASSERT_FALSE(tiny.ok());
+  EXPECT_NE(tiny.error().message.find("column gpu__time_duration.sum: \"1e-300\" is out of range"),
+            std::string::npos)
+      << tiny.error().message;
   auto negative = parse_ncu_csv(std::string(kHeader) + "\"0\",\"k\",\"-5\",\"1\"\n", "bad.csv");
   ASSERT_FALSE(negative.ok());
   EXPECT_NE(negative.error().message.find("line 2: column gpu__time_duration.sum: \"-5\" is out"),

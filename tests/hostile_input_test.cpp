@@ -14,13 +14,18 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "analysis/op_chain_limit.h"
+#include "analysis/op_cost.h"
 #include "analysis/regions.h"
 #include "analysis/text_match.h"
+#include "attnprof/analysis.h"
+#include "reader/json_scan.h"
 #include "render/csv_writer.h"
 #include "render/display_text.h"
 #include "render/escape_html.h"
@@ -274,6 +279,31 @@ TEST(HostileInput, SummaryJsonOfTheWrongTypesIsRefusedWithTheKey) {
                 std::string::npos)
           << r.output;
     }
+  }
+}
+
+// `"points": []` and a variant that is a string were read as a run with nothing in it; a number
+// of 1e-300 (a counter's duration) made an infinite rate.
+TEST(HostileInput, SummaryJsonWithoutPointsOrWithAStringVariantIsRefused) {
+  TraceSet set;
+  const std::string study = copy_of_the_study(set);
+  const std::string whole = read_all(study + "/summary.json");
+  const size_t variants = whole.find("\"variants\": [");
+  const size_t median = whole.find("\"median_ms\": ");
+  ASSERT_NE(variants, std::string::npos);
+  ASSERT_NE(median, std::string::npos);
+  const size_t median_end = whole.find_first_of(",}", median);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"{\"schemaVersion\": 2, \"points\": []}", "a bench summary with no points"},
+      {whole.substr(0, variants + 13) + "\"naive\", " + whole.substr(variants + 13),
+       "`variants[0]` is a string where an object is expected"},
+      {whole.substr(0, median + 13) + "1e-300" + whole.substr(median_end),
+       "`median_ms` is 1e-300, where a number other than 0 is at least 1e-12"}};
+  for (const auto& [text, message] : cases) {
+    set.write("study/summary.json", text);
+    auto r = run_cli("report " + study + " -o " + set.path("r.html"));
+    EXPECT_EQ(r.exit_code, 2) << message << ": " << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
   }
 }
 
@@ -633,6 +663,302 @@ TEST(HostileEscaping, EveryHostileNameThroughEveryCommandAndFormat) {
   expect_safe("annotate", annotate.output, Syntax::kPlain);
   // The copy itself is JSON: its strings stay escaped as the trace had them.
   EXPECT_FALSE(has_raw_control(read_all(annotated), true));
+}
+
+// --- Every input guarded, every count linear, out of memory one line ----------------------------
+
+std::string events_trace(const std::string& events) {
+  return "{\"traceEvents\":[" + events + "]}";
+}
+
+std::string kernel_event(int correlation, int64_t ts_us, const std::string& name,
+                         const char* category = "kernel") {
+  return "{\"ph\":\"X\",\"cat\":\"" + std::string(category) + "\",\"name\":\"" + name +
+         "\",\"pid\":0,\"tid\":7,\"ts\":" + std::to_string(ts_us) +
+         ",\"dur\":1,\"args\":{\"device\":0,\"stream\":7,\"correlation\":" +
+         std::to_string(correlation) + "}}";
+}
+
+std::string launch_event(int correlation, int64_t ts_us, const char* api = "cudaLaunchKernel") {
+  return "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"" + std::string(api) +
+         "\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(ts_us) +
+         ",\"dur\":1,\"args\":{\"correlation\":" + std::to_string(correlation) + "}}";
+}
+
+// The string scan looked for the closing quote over the rest of the text after each escape: a
+// string of N escapes cost N x its length (1 MB of backslash pairs: 4 s, 4 MB: 3 minutes). Each
+// kind of escape, 4 MB of it, now scans in milliseconds; the bound is loose for ASan.
+TEST(HostileScale, EveryKindOfEscapeIsScannedOnce) {
+  for (const std::string unit : {"\\\\", "\\\"", "\\u0041", "\\n", "a\\\\"}) {
+    std::string text = "\"";
+    while (text.size() < (size_t{4} << 20)) text += unit;
+    text += "\"";
+    const auto start = std::chrono::steady_clock::now();
+    const json_scan::ValueExtent extent = json_scan::scan_string(text, 0);
+    const json_scan::ValueExtent open = json_scan::scan_string(text.substr(0, text.size() - 1), 0);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 2.0)
+        << unit;
+    EXPECT_EQ(extent.outcome, json_scan::Outcome::kComplete) << unit;
+    EXPECT_EQ(extent.end, text.size()) << unit;
+    EXPECT_EQ(open.outcome, json_scan::Outcome::kNeedMore) << unit;
+  }
+}
+
+// The string and depth limits were checked once a value was whole: a string that never closes
+// was read to the end of the file (or to --max-event-bytes, 64 MiB) before anything was said.
+// Now each applies while the bytes arrive, and names its own flag.
+TEST(HostileInput, StringAndDepthLimitsApplyWhileTheBytesArrive) {
+  TraceSet set;
+  const std::string open_string =
+      set.write("open-string.json", "{\"traceEvents\":[{\"name\":\"" + std::string(6 << 20, 'a'));
+  auto string = run_cli("analyze " + open_string);
+  EXPECT_EQ(string.exit_code, 2) << string.output;
+  EXPECT_NE(string.output.find("longer than the limit of 1048576 bytes; raise it with "
+                               "--max-string-bytes"),
+            std::string::npos)
+      << string.output;
+  const std::string top_level =
+      set.write("open-value.json", "{\"x\":[\"" + std::string(6 << 20, 'a'));
+  auto value = run_cli("analyze " + top_level);
+  EXPECT_EQ(value.exit_code, 2) << value.output;
+  EXPECT_NE(value.output.find("--max-string-bytes"), std::string::npos) << value.output;
+  const std::string deep =
+      set.write("open-depth.json", "{\"traceEvents\":[" + std::string(3 << 20, '['));
+  auto depth = run_cli("analyze " + deep);
+  EXPECT_EQ(depth.exit_code, 2) << depth.output;
+  EXPECT_NE(depth.output.find("--max-depth"), std::string::npos) << depth.output;
+}
+
+// The attention pairs walked one step per query: a recorded length of 1e9 took 3.75 s and 1e18
+// never finished. The closed form agrees with that walk on every small shape, mask and window.
+TEST(HostileScale, AttentionPairsAreAClosedForm) {
+  auto walked = [](const AttentionShape& s) {
+    double pairs = 0;
+    const int64_t offset = s.bottom_right ? s.kv_len - s.q_len : 0;
+    for (int64_t i = 0; i < s.q_len; ++i) {
+      const int64_t at = i + offset;
+      int64_t hi = s.kv_len - 1, lo = 0;
+      if (s.causal) hi = std::min(hi, at);
+      if (s.window_right >= 0) hi = std::min(hi, at + s.window_right);
+      if (s.window_left >= 0) lo = std::max(lo, at - s.window_left);
+      if (hi >= lo) pairs += static_cast<double>(hi - lo + 1);
+    }
+    return pairs;
+  };
+  const int64_t windows[] = {-1, 0, 1, 2, 5, 40};
+  for (int64_t q = 1; q <= 9; ++q)
+    for (int64_t k = 1; k <= 9; ++k)
+      for (bool causal : {false, true})
+        for (bool bottom_right : {false, true})
+          for (int64_t left : windows)
+            for (int64_t right : windows) {
+              AttentionShape s;
+              s.q_len = q;
+              s.kv_len = k;
+              s.causal = causal;
+              s.bottom_right = bottom_right;
+              s.window_left = left;
+              s.window_right = right;
+              ASSERT_EQ(visible_pairs(s), walked(s))
+                  << q << " x " << k << " causal " << causal << " bottom_right " << bottom_right
+                  << " window " << left << ", " << right;
+            }
+  const auto start = std::chrono::steady_clock::now();
+  AttentionShape huge;
+  huge.q_len = huge.kv_len = 1'000'000'000'000'000'000;
+  huge.causal = true;
+  const double causal = visible_pairs(huge);
+  huge.window_left = 4096;
+  huge.window_right = 0;
+  const double windowed = visible_pairs(huge);
+  huge.window_left = huge.window_right = INT64_MAX;
+  huge.causal = false;
+  const double unbounded = visible_pairs(huge);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+  EXPECT_NEAR(causal / 5e35, 1.0, 1e-9);
+  EXPECT_NEAR(windowed / 4.097e21, 1.0, 1e-9);
+  EXPECT_NEAR(unbounded / 1e36, 1.0, 1e-9);
+}
+
+// A memcpy's kind came from its name's text: a trace could make as many kinds as copies, each a
+// column of every region. The kinds are a fixed set now.
+TEST(HostileScale, MemcpyKindsAreAFixedSet) {
+  TraceSet set;
+  std::string events;
+  for (int i = 1; i <= 2000; ++i) {
+    std::string kind = "DtoD";
+    if (i % 2) kind = std::string("X").append(std::to_string(i));
+    events += launch_event(i, i * 10, "cudaMemcpyAsync") + "," +
+              kernel_event(i, i * 10 + 5, "Memcpy " + kind + " (Device -> Device)", "gpu_memcpy") +
+              (i < 2000 ? "," : "");
+  }
+  const std::string trace = set.write("copies.json", events_trace(events));
+  auto result = analyze_file(trace, AnalyzeOptions{});
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  ASSERT_FALSE(result->regions.empty());
+  for (const auto& region : result->regions) {
+    const std::map<std::string, int64_t> expected = {{"DtoD", 1000}, {"other", 1000}};
+    EXPECT_EQ(region.memcpy_by_kind, expected);
+  }
+}
+
+// Every GPU activity kept a copy of its whole op chain, and a trace may nest ops without end
+// (4,000 nested ops with kernels at the bottom: 5 s and 524 MB). A chain keeps its innermost
+// kMaxOpChainDepth ops and says that the outer ones were cut.
+TEST(HostileScale, OpChainsAreCutAtTheStatedDepth) {
+  TraceSet set;
+  constexpr int kDepth = 500;
+  std::string events;
+  for (int i = 0; i < kDepth; ++i)
+    events += "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op" + std::to_string(i) +
+              "\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(i) +
+              ",\"dur\":" + std::to_string(10'000 - 2 * i) + "},";
+  events += launch_event(1, 1000) + "," + kernel_event(1, 2000, "k") + "," + launch_event(2, 1001) +
+            "," + kernel_event(2, 2001, "k");
+  const std::string trace = set.write("deep.json", events_trace(events));
+  AnalyzeOptions options;
+  options.activities_of_every_region = true;
+  options.explain = true;
+  auto result = analyze_file(trace, options);
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  ASSERT_EQ(result->regions.size(), 1u);
+  ASSERT_EQ(result->regions[0].activities.size(), 2u);
+  for (const ActivityRow& row : result->regions[0].activities) {
+    ASSERT_EQ(row.op_chain.size(), kMaxOpChainDepth + 1);
+    EXPECT_EQ(row.op_chain.front(), kOpChainCut);
+    EXPECT_EQ(row.op_chain.back(), "op" + std::to_string(kDepth - 1));
+    EXPECT_EQ(row.op_chain[1], "op" + std::to_string(kDepth - kMaxOpChainDepth));
+  }
+  auto text = run_cli("analyze --activities " + trace);
+  EXPECT_EQ(text.exit_code, 0) << text.output;
+  EXPECT_NE(text.output.find(std::string(kOpChainCut)), std::string::npos);
+}
+
+// An output must never replace a file its command reads, whichever flag names it: each reading
+// flag of each command, with -o onto the file it reads (`analyze --graph-capture CAP TRACE -o
+// CAP` wrote the analysis over the capture trace and exited 0; `summary-json S -o S` over S).
+TEST(HostileWriters, NoOutputReplacesAFileReadByAnyFlag) {
+  TraceSet set;
+  const std::string a = set.copy(kTrace, "a.json.gz");
+  const std::string b = set.copy(kTrace, "b.json.gz");
+  const std::string expectations = set.write("e.txt", "kernels >= 1\n");
+  auto summary = run_cli("analyze --format summary " + a + " -o " + set.path("s1.json"));
+  ASSERT_EQ(summary.exit_code, 0) << summary.output;
+  ASSERT_EQ(run_cli("analyze --format summary " + b + " -o " + set.path("s2.json")).exit_code, 0);
+  const std::string s1 = set.path("s1.json"), s2 = set.path("s2.json");
+  const std::string run = set.path("run");
+  fs::create_directories(run + "/traces");
+  const std::string study = std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study";
+  fs::copy_file(study + "/summary.json", run + "/summary.json");
+  const std::string run_summary = run + "/summary.json";
+  struct Case {
+    std::string command;  // the command and its inputs; " -o <file>" follows
+    std::string file;     // the input it must not write over
+  };
+  const std::vector<Case> cases = {
+      {"analyze " + a, a},
+      {"analyze --graph-capture " + b + " " + a, b},
+      {"diff " + a + " " + b, a},
+      {"diff " + a + " " + b, b},
+      {"check " + a + " --expect 'kernels >= 1'", a},
+      {"check " + a + " --expectations " + expectations, expectations},
+      {"check " + a + " --expect 'kernels >= 1' --baseline " + b, b},
+      {"report " + a, a},
+      {"report " + run, run_summary},
+      {"merge " + s1 + " " + s2, s1},
+      {"merge " + s1 + " " + s2, s2},
+      {"annotate " + a, a},
+      {"summary-json " + run_summary, run_summary},
+  };
+  for (const Case& c : cases) {
+    const std::string before = read_all(c.file);
+    auto r = run_cli(c.command + " -o " + c.file);
+    EXPECT_EQ(r.exit_code, 2) << c.command << " -o " << c.file << ": " << r.output;
+    EXPECT_NE(r.output.find("refusing to write"), std::string::npos)
+        << c.command << ": " << r.output;
+    EXPECT_EQ(read_all(c.file), before) << c.command << " -o " << c.file;
+  }
+}
+
+// Bidirectional controls and line separators were written raw in every format, so a kernel name
+// could display as another; U+FFFE and U+FFFF in `check --format junit` made the report invalid
+// XML 1.0; merge's text headline printed the distributed backend's name raw.
+TEST(HostileEscaping, BidiControlsSeparatorsAndXmlNonCharactersAreEscaped) {
+  const std::vector<std::pair<std::string, std::string>> characters = {
+      {"\u202a", "\\xe2\\x80\\xaa"}, {"\u202e", "\\xe2\\x80\\xae"}, {"\u2066", "\\xe2\\x81\\xa6"},
+      {"\u2069", "\\xe2\\x81\\xa9"}, {"\u2028", "\\xe2\\x80\\xa8"}, {"\u2029", "\\xe2\\x80\\xa9"},
+      {"\ufffe", "\\xef\\xbf\\xbe"}, {"\uffff", "\\xef\\xbf\\xbf"}};
+  for (const auto& [raw, escaped] : characters) {
+    EXPECT_EQ(escape_control("a" + raw + "b"), "a" + escaped + "b") << escaped;
+    EXPECT_TRUE(has_raw_control(raw, true)) << escaped;
+  }
+  EXPECT_EQ(escape_control("\u202f\u2065\ufffd"), "\u202f\u2065\ufffd");  // neighbours stay
+
+  TraceSet set;
+  std::string json = run_command("zcat " + fixture(kTrace)).output;
+  const std::string kernel =
+      "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x64_4x1x1_cga1x1x1_"
+      "kernel0_0";
+  const std::string hostile = "kernel_\u202egnp.exe\u2066\u2028\uffff";
+  for (size_t at; (at = json.find(kernel)) != std::string::npos;)
+    json.replace(at, kernel.size(), hostile);
+  const std::string trace = set.write("bidi.json", json);
+  auto raw_in = [&](const std::string& output) {
+    for (const auto& c : characters)
+      if (output.find(c.first) != std::string::npos) return true;
+    return false;
+  };
+  for (const std::string& command :
+       {"analyze --activities " + trace, "analyze --format md " + trace,
+        "analyze --format csv " + trace,
+        "check --format junit " + trace + " --expect 'main_kernel ~ \"nothing\"'",
+        "check " + trace + " --expect 'main_kernel ~ \"nothing\"'",
+        "report --format html " + trace + " -o -"}) {
+    auto r = run_cli(command);
+    EXPECT_LE(r.exit_code, 1) << command << ": " << r.output;
+    EXPECT_NE(r.output.find("gnp.exe"), std::string::npos) << command;
+    EXPECT_FALSE(raw_in(r.output)) << command;
+  }
+
+  // Both ranks name the same backend, with a terminal command and an override in it.
+  auto hostile_summary = [&](const std::string& rank, const std::string& name) {
+    const std::string out = set.path(name);
+    EXPECT_EQ(run_cli("analyze --format summary " + fixture(rank) + " -o " + out).exit_code, 0);
+    std::string line = read_all(out);
+    const size_t backend = line.find("\"backend\":\"");
+    EXPECT_NE(backend, std::string::npos) << line.substr(0, 300);
+    if (backend != std::string::npos) line.insert(backend + 11, "\\u001b]0;owned\\u0007\\u202e");
+    set.write(name, line);
+    return out;
+  };
+  const std::string summary = hostile_summary("ranks/ddp_rank0.json.gz", "s0.json");
+  const std::string other = hostile_summary("ranks/ddp_rank1.json.gz", "s1.json");
+  auto merge = run_cli("merge " + summary + " " + other);
+  EXPECT_EQ(merge.exit_code, 0) << merge.output;
+  EXPECT_NE(merge.output.find("owned"), std::string::npos) << merge.output;
+  EXPECT_EQ(merge.output.find('\x1b'), std::string::npos) << merge.output;
+  EXPECT_FALSE(raw_in(merge.output)) << merge.output;
+}
+
+// Out of memory aborted: `terminate called after throwing an instance of 'std::bad_alloc'`,
+// SIGABRT, exit 134. Under a memory limit each command now says one line and exits 2.
+TEST(HostileInput, OutOfMemoryIsOneLineAndExitTwo) {
+  TraceSet set;
+  std::string events;
+  for (int i = 1; i <= 200'000; ++i)
+    events += launch_event(i, i * 10) + "," + kernel_event(i, i * 10 + 5, "k") + ",";
+  events.pop_back();
+  const std::string trace = set.write("big.json", events_trace(events));
+  for (const std::string& command :
+       {"analyze " + trace, "analyze --format json " + trace,
+        "check " + trace + " --expect 'kernels >= 1'",
+        "report " + trace + " -o " + set.path("r.html"), "diff " + trace + " " + trace}) {
+    auto r = run_command("ulimit -v 100000; " + std::string(ATTNPROF_CLI) + " " + command);
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.output;
+    EXPECT_NE(r.output.find("out of memory"), std::string::npos) << command << ": " << r.output;
+    EXPECT_EQ(r.output.find("terminate called"), std::string::npos) << command << ": " << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << command << ": " << r.output;
+  }
 }
 
 }  // namespace

@@ -340,32 +340,79 @@ void TopTablesMaker::ops_of(size_t r, RegionTables& out) {
       if (parent >= 0) add_duration(row(static_cast<size_t>(parent)).self_cpu_ns, -host[e].dur_ns);
     }
   }
-  std::vector<uint64_t> seen;
   std::vector<OpLaunch> launches;  // per activity with an op
   // (op, graph launch): each CUDA graph replay of a captured op, and of every op above it.
   std::vector<std::pair<int32_t, int32_t>> replayed;
+  // An activity's time counts once in each row its op chain passes through. As for modules
+  // (modules_of), it is kept at its innermost op and summed up the tree of the ops above the
+  // region's activities, and a row takes the sum at its outermost op on each path: a walk of
+  // each activity's chain cost activities x depth (N nested ops each launching a kernel: N x N).
+  struct Call {
+    int32_t parent = -1;
+    int64_t gpu_ns = 0;
+    int32_t first_child = -1, next_sibling = -1;
+  };
+  std::vector<Call> calls;
+  std::unordered_map<int32_t, int32_t> call_of;  // op event -> index into calls
   for (GpuActivityId id : members_.activities(r)) {
     HostEventId op = trace_.activity_op[id];
     if (op == kNoId) continue;
     int32_t at = is_op(op.index()) ? op.value() : op_parent_[op.index()];
     if (at == kIsNotOp) at = -1;
+    if (at < 0) continue;
     const int64_t dur = trace_.gpu_activities[id].dur_ns;
     const Attribution how = trace_.activity_attribution[id];
     const int32_t replay = how == Attribution::kCaptureOrder || how == Attribution::kSignature
                                ? trace_.activity_launch[id].value()
                                : -1;
-    if (at >= 0) {
-      add_duration(row(static_cast<size_t>(at)).self_gpu_ns, dur);
-      launches.push_back({at, replay, dur});
-      if (replay >= 0)
-        for (int32_t x = at; x >= 0; x = op_parent_[x]) replayed.emplace_back(x, replay);
+    add_duration(row(static_cast<size_t>(at)).self_gpu_ns, dur);
+    launches.push_back({at, replay, dur});
+    if (replay >= 0)
+      for (int32_t x = at; x >= 0; x = op_parent_[x]) replayed.emplace_back(x, replay);
+    const auto [it, fresh] = call_of.try_emplace(at, static_cast<int32_t>(calls.size()));
+    const int32_t innermost = it->second;
+    if (fresh) {
+      calls.emplace_back();
+      for (int32_t child = innermost, p = op_parent_[at]; p >= 0; p = op_parent_[p]) {
+        auto [above, new_above] = call_of.try_emplace(p, static_cast<int32_t>(calls.size()));
+        if (new_above) calls.emplace_back();
+        calls[child].parent = above->second;
+        if (!new_above) break;
+        child = above->second;
+      }
     }
-    seen.clear();
-    for (; at >= 0; at = op_parent_[at]) {
-      const uint64_t key = op_row_key(static_cast<size_t>(at));
-      if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
-      seen.push_back(key);
-      add_duration(row(static_cast<size_t>(at)).gpu_ns, dur);
+    add_duration(calls[innermost].gpu_ns, dur);
+  }
+  std::vector<int32_t> op_at(calls.size());
+  for (const auto& [e, i] : call_of) op_at[i] = e;
+  std::vector<int32_t> roots;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    Call& c = calls[i];
+    if (c.parent < 0) {
+      roots.push_back(static_cast<int32_t>(i));
+    } else {
+      c.next_sibling = calls[c.parent].first_child;
+      calls[c.parent].first_child = static_cast<int32_t>(i);
+    }
+  }
+  std::unordered_map<uint64_t, int32_t> keys_on_path;
+  std::vector<std::pair<int32_t, int32_t>> stack;  // a call, its next child to enter
+  for (int32_t root : roots) {
+    stack.emplace_back(root, calls[root].first_child);
+    ++keys_on_path[op_row_key(static_cast<size_t>(op_at[root]))];
+    while (!stack.empty()) {
+      const auto [i, next] = stack.back();
+      if (next >= 0) {
+        stack.back().second = calls[next].next_sibling;
+        stack.emplace_back(next, calls[next].first_child);
+        ++keys_on_path[op_row_key(static_cast<size_t>(op_at[next]))];
+        continue;
+      }
+      stack.pop_back();
+      const size_t e = static_cast<size_t>(op_at[i]);
+      const Call& c = calls[i];
+      if (--keys_on_path[op_row_key(e)] == 0) add_duration(row(e).gpu_ns, c.gpu_ns);
+      if (c.parent >= 0) add_duration(calls[c.parent].gpu_ns, c.gpu_ns);
     }
   }
   count_replays(r, replayed, row);

@@ -5,9 +5,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <new>
-#include <system_error>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include <CLI/CLI.hpp>

@@ -178,8 +178,9 @@ std::string_view type_name(const element& e) {
 
 // Numbers are validated on read, so that no sum or difference merge makes can wrap: a clock value
 // (a region's start, the collectives' starts) lies within half of int64's range, so their
-// differences fit; every other number, a count or a duration, within [-1 (unknown), 1e15] (11.6
-// days in nanoseconds, a quadrillion events), so that a sum over thousands of traces fits too.
+// differences fit; a launch delay, which clock skew makes negative, within +-1e15; every other
+// number, a count or a duration, within [-1 (unknown), 1e15] (11.6 days in nanoseconds, a
+// quadrillion events), so that a sum over thousands of traces fits too.
 constexpr double kLargestCount = 1e15;
 constexpr double kLargestClock = 4e18;
 
@@ -187,13 +188,21 @@ bool is_clock(std::string_view key) {
   return key == "start_ns" || key == "communication_starts_ns";
 }
 
+bool is_delay(std::string_view key) {
+  return key == "median_ns" || key == "p95_ns" || key == "max_ns" ||
+         key == "op_to_launch_median_ns";
+}
+
 bool in_range(std::string_view key, double v) {
-  return is_clock(key) ? v >= -kLargestClock && v <= kLargestClock : v >= -1 && v <= kLargestCount;
+  if (is_clock(key)) return v >= -kLargestClock && v <= kLargestClock;
+  if (is_delay(key)) return v >= -kLargestCount && v <= kLargestCount;
+  return v >= -1 && v <= kLargestCount;
 }
 
 std::string out_of_range(std::string_view key, double v) {
-  return is_clock(key) ? fmt::format("is {}, outside +-4e18 (a clock value)", v)
-                       : fmt::format("is {}, outside -1 to 1e15 (a count or a duration)", v);
+  if (is_clock(key)) return fmt::format("is {}, outside +-4e18 (a clock value)", v);
+  if (is_delay(key)) return fmt::format("is {}, outside +-1e15 (a delay)", v);
+  return fmt::format("is {}, outside -1 to 1e15 (a count or a duration)", v);
 }
 
 template <typename Owner, size_t N>
