@@ -72,7 +72,8 @@ TEST(GraphFindings, AttentionCapturedInAGraphIsNotFused) {
 // finding says so; given the capture trace, the same replays are matched by their kernel names,
 // get their ops and the finding from them.
 TEST(GraphFindings, ReplaysAloneGetTheFindingByTheirKernelsOrTheirCaptureTrace) {
-  const Finding* alone = find(explain("graphs/naive-graph-replay.json.gz"), FindingKind::kNotFused);
+  const TraceAnalysis replays = explain("graphs/naive-graph-replay.json.gz");
+  const Finding* alone = find(replays, FindingKind::kNotFused);
   ASSERT_NE(alone, nullptr);
   EXPECT_TRUE(contains(alone->summary, "found by its kernels")) << alone->summary;
   const TraceAnalysis matched =

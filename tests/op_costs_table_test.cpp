@@ -79,16 +79,24 @@ TEST(OpCostsTable, FlopsSitOnTheLaunchingOpOnly) {
   // aten::linear launched nothing itself: its addmm's FLOPs are not counted again on it.
   EXPECT_FALSE(linear->flops);
   EXPECT_EQ(linear->gpu_ns, 10'000);
-  // The two aten::mm calls add up, each with its own shapes; the rate is over both calls' time.
-  const OpTotal* mm = row(t.ops, "aten::mm");
-  ASSERT_TRUE(mm && mm->flops);
-  EXPECT_EQ(*mm->flops, 2.0 * 128 * 256 * 512 + 2.0 * 64 * 64 * 64);
-  EXPECT_EQ(mm->costed_gpu_ns, 10'000);
-  EXPECT_DOUBLE_EQ(*mm->achieved_per_s(), *mm->flops / 10e-6);
-  // Held to the bf16 peak of its first call; the H200's is 989.4 TFLOP/s dense.
-  ASSERT_TRUE(mm->roof_pct);
-  EXPECT_DOUBLE_EQ(*mm->roof_pct, 100.0 * (*mm->flops / 10e-6) / 989.4e12);
-  EXPECT_EQ(mm->roof, "bf16 dense 989.4 TFLOP/s");
+  // The two aten::mm calls, each with its own shapes and type: a row per type, each held to its
+  // type's peak (docs/OP_COSTS.md); together they hold both calls' FLOPs and time.
+  double flops = 0;
+  int64_t costed = 0;
+  std::vector<std::string> roofs;
+  for (const OpTotal& o : t.ops) {
+    if (o.name != "aten::mm") continue;
+    ASSERT_TRUE(o.flops);
+    flops += *o.flops;
+    costed += o.costed_gpu_ns;
+    roofs.push_back(o.roof);
+    EXPECT_TRUE(!o.roof_pct || *o.roof_pct <= 100.0);
+  }
+  EXPECT_EQ(flops, 2.0 * 128 * 256 * 512 + 2.0 * 64 * 64 * 64);
+  EXPECT_EQ(costed, 10'000);
+  ASSERT_EQ(roofs.size(), 2u);
+  EXPECT_NE(roofs[0], roofs[1]);
+  EXPECT_TRUE(roofs[0] == "bf16 dense 989.4 TFLOP/s" || roofs[1] == "bf16 dense 989.4 TFLOP/s");
   // A memory-bound op: bytes (two inputs read, one output written) against the HBM bandwidth.
   const OpTotal* mul = row(t.ops, "aten::mul");
   ASSERT_TRUE(mul && mul->bytes);

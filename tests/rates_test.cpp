@@ -28,6 +28,21 @@ const OpTotal* op_row(const RegionSummary& r, const std::string& name) {
   return nullptr;
 }
 
+// The row of `r` with the name, type and roof of `like` (a name is a row per type).
+const OpTotal* same_row(const RegionSummary& r, const OpTotal& like) {
+  for (const OpTotal& o : r.tables.ops)
+    if (o.name == like.name && o.dtype == like.dtype && o.roof == like.roof) return &o;
+  return nullptr;
+}
+
+TraceAnalysis explain(const std::string& fixture) {
+  AnalyzeOptions options;
+  options.explain = true;
+  auto result = analyze_file(testing::fixture(fixture), options);
+  if (!result.ok()) throw std::runtime_error(result.error().message);
+  return std::move(result).value();
+}
+
 int64_t executions(const AttentionCalls& calls) {
   int64_t n = 0;
   for (const AttentionCall& c : calls.calls) n += c.executions;
@@ -60,16 +75,24 @@ TEST(Rates, GraphReplaysInOneRegionCountEachExecution) {
     EXPECT_NEAR(*a.tflops() / *s.tflops(), 1.0, 0.2);
   }
   // The ops table: each captured op's replays are its calls, and its cost counts each one.
-  for (const char* name : {"aten::scaled_dot_product_attention", "aten::mm"}) {
-    const OpTotal* a = op_row(all, name);
-    const OpTotal* s = op_row(step, name);
-    ASSERT_TRUE(a && s) << name;
-    EXPECT_GT(s->calls, 0) << name;
-    EXPECT_EQ(a->calls, 3 * s->calls) << name;
-    if (a->flops && s->flops) EXPECT_DOUBLE_EQ(*a->flops, 3 * *s->flops) << name;
-    ASSERT_TRUE(a->achieved_per_s() && s->achieved_per_s()) << name;
-    EXPECT_NEAR(*a->achieved_per_s() / *s->achieved_per_s(), 1.0, 0.2) << name;
+  size_t rated = 0;
+  int64_t step_calls = 0, all_calls = 0;
+  for (const OpTotal& o : all.tables.ops)
+    if (o.cpu_ns == 0) all_calls += o.calls;
+  for (const OpTotal& s : step.tables.ops) {
+    const OpTotal* a = same_row(all, s);
+    ASSERT_NE(a, nullptr) << s.name;
+    if (s.cpu_ns > 0) continue;  // launched outside the graph, each step
+    EXPECT_GT(s.calls, 0) << s.name;
+    step_calls += s.calls;
+    if (!a->achieved_per_s() || !s.achieved_per_s() || a->cpu_ns > 0) continue;
+    ++rated;
+    EXPECT_DOUBLE_EQ(*a->flops + *a->bytes, 3 * (*s.flops + *s.bytes)) << s.name;
+    EXPECT_NEAR(*a->achieved_per_s() / *s.achieved_per_s(), 1.0, 0.2) << s.name;
   }
+  EXPECT_EQ(all_calls, 3 * step_calls);
+  EXPECT_GT(rated, 5u);
+  EXPECT_NE(op_row(step, "aten::scaled_dot_product_attention"), nullptr);
 }
 
 // The replays alone, their ops copied from a capture trace by signature: the copied ops are
@@ -155,11 +178,15 @@ TEST(Rates, NoRateAboveItsRoofInAnyTrace) {
           ++rated;
           EXPECT_LE(*o.roof_pct, 100.0) << path << " " << r.name << " " << o.name;
         }
-        if (o.achieved_per_s()) EXPECT_GT(o.calls, 0) << path << " " << r.name << " " << o.name;
+        if (o.achieved_per_s()) {
+          EXPECT_GT(o.calls, 0) << path << " " << r.name << " " << o.name;
+        }
         EXPECT_TRUE(!o.roof_pct || o.roof_note.empty()) << path << " " << o.name;
       }
       for (const AttentionCall& c : r.attention.calls) {
-        if (c.roof_pct) EXPECT_LE(*c.roof_pct, 100.0) << path << " " << r.name << " " << c.op;
+        if (c.roof_pct) {
+          EXPECT_LE(*c.roof_pct, 100.0) << path << " " << r.name << " " << c.op;
+        }
         EXPECT_GE(c.executions, 1) << path << " " << c.op;
       }
     }
@@ -215,8 +242,8 @@ TEST(Rates, LaunchDelayFromTheCallsEndIsHtas) {
   ASSERT_EQ(t.regions.size(), 2u);
   const LaunchDelays& d = t.regions[0].launch_delays;
   EXPECT_EQ(d.launched, 602);
-  EXPECT_DOUBLE_EQ(d.end_to_start_median_ns, 10246000.0);
-  EXPECT_DOUBLE_EQ(d.median_ns, 10251500.0);
+  EXPECT_NEAR(d.end_to_start_median_ns, 10246000.0, 1.0);
+  EXPECT_NEAR(d.median_ns, 10251500.0, 1.0);
   for (const StreamQueue& q : t.regions[0].queues) {
     EXPECT_GE(q.point_mean_length, 0.0);
     EXPECT_LE(q.point_mean_length, q.max_length);
@@ -225,29 +252,25 @@ TEST(Rates, LaunchDelayFromTheCallsEndIsHtas) {
   EXPECT_FALSE(t.idle_by_stream.empty());
 }
 
-// A decode step's calls differ in their key length only (one token more each step): one row
-// with the range, the count and the median per call; each call keeps its own numbers.
+// A decode's calls differ in their key length only (one token more each step): the calls of
+// the Llama decode's two steps together, as a generate under one annotation holds them, are one
+// row with the range, the count and the median per call; each call keeps its own numbers.
 TEST(Rates, DecodeCallsFoldIntoOneRowPerKind) {
   const TraceAnalysis t = analyze_fixture("models/llama-decode-sdpa.json.gz");
-  size_t folded = 0;
-  for (const RegionSummary& r : t.regions) {
-    std::vector<size_t> group_of;
-    const auto groups = attention_call_groups(r.attention.calls, &group_of);
-    ASSERT_EQ(group_of.size(), r.attention.calls.size());
-    for (const AttentionCallGroup& g : groups) {
-      if (g.kv_min == g.kv_max) continue;
-      ++folded;
-      EXPECT_EQ(attention_lengths_cell(g),
-                fmt::format("{}x{}..{}", *g.first->q_len, *g.kv_min, *g.kv_max));
-      EXPECT_EQ(g.execution_ns.size(), static_cast<size_t>(g.count));
-    }
-  }
-  EXPECT_GT(folded, 0u);
-  const auto text =
-      testing::run_cli("analyze " + testing::fixture("models/llama-decode-sdpa.json.gz"));
-  ASSERT_EQ(text.exit_code, 0) << text.output;
-  EXPECT_TRUE(std::regex_search(text.output, std::regex(R"(\b1x[0-9]+\.\.[0-9]+\b)")))
-      << text.output;
+  ASSERT_EQ(t.regions.size(), 2u);
+  std::vector<AttentionCall> calls = t.regions[0].attention.calls;
+  for (const AttentionCall& c : t.regions[1].attention.calls) calls.push_back(c);
+  ASSERT_EQ(calls.size(), 4u);
+  ASSERT_NE(calls.front().kv_len, calls.back().kv_len);
+  std::vector<size_t> group_of;
+  const auto groups = attention_call_groups(calls, &group_of);
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(group_of, (std::vector<size_t>{0, 0, 0, 0}));
+  const AttentionCallGroup& g = groups[0];
+  EXPECT_EQ(g.count, 4);
+  EXPECT_EQ(attention_lengths_cell(g), fmt::format("1x{}..{}", *g.kv_min, *g.kv_max));
+  EXPECT_EQ(*g.kv_max, *g.kv_min + 1);
+  EXPECT_EQ(g.execution_ns.size(), 4u);
 }
 
 const Finding* not_fused(const TraceAnalysis& t) {
@@ -259,16 +282,15 @@ const Finding* not_fused(const TraceAnalysis& t) {
 // Naive attention replayed from a CUDA graph whose capture is not in the trace: no op says what
 // ran, and its kernels (GEMM, softmax, GEMM) say it is attention, not fused.
 TEST(Rates, AttentionFoundByItsKernelsWhereNoOpSaysIt) {
-  const TraceAnalysis replay = analyze_fixture("graphs/naive-graph-replay.json.gz");
+  const TraceAnalysis replay = explain("graphs/naive-graph-replay.json.gz");
   const Finding* f = not_fused(replay);
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->summary.find("found by its kernels"), std::string::npos) << f->summary;
   EXPECT_EQ(f->regions_affected, 3);
   // Inductor's reduction that fuses the softmax, between two GEMMs: found by its ops.
-  const TraceAnalysis compiled = analyze_fixture("graphs/naive-compiled.json.gz");
-  ASSERT_NE(not_fused(compiled), nullptr);
+  ASSERT_NE(not_fused(explain("graphs/naive-compiled.json.gz")), nullptr);
   // The SDPA graph's one fused kernel is no such chain.
-  EXPECT_EQ(not_fused(analyze_fixture("graphs/sdpa-graph-replay.json.gz")), nullptr);
+  EXPECT_EQ(not_fused(explain("graphs/sdpa-graph-replay.json.gz")), nullptr);
 }
 
 // A model study's headline never recommends "none", a switch that saves under 5 % of the step,

@@ -55,8 +55,8 @@ TEST(ReportAttentionCalls, TextAndMarkdownOfTracesHoldAnalyzesTablePerTrace) {
   EXPECT_NE(
       text.output.find("\nllama-prefill-eager:\n  Attention calls of the typical region (#1)"),
       std::string::npos);
-  EXPECT_NE(text.output.find("      2 matmul -> mul -> ... unfused    fwd      2   16/4   512x512  "
-                             "64 bf16  -             2.15   103.9    20.7    8.5\n"),
+  EXPECT_NE(text.output.find("      2 matmul -> mul... unfused    fwd      2   16/4     512x512  "
+                             "64 bf16  -             2.15   103.9    20.7   8.5 mem\n"),
             std::string::npos)
       << text.output;
   EXPECT_NE(text.output.find("attention: 2 call(s), 207.9 µs of GPU time a region, 34.2 % of its "
@@ -89,7 +89,7 @@ TEST(ReportAttentionCalls, ThePageOfTracesHasATablePerTrace) {
   EXPECT_NE(eager.find(R"(<td class="num">512x512</td>)"), std::string::npos);
   EXPECT_NE(
       eager.find(
-          R"(<td class="num">2.15</td><td class="num">103.9</td><td class="num">20.7</td><td class="num">8.5</td>)"),
+          R"(<td class="num">2.15</td><td class="num">103.9</td><td class="num">20.7</td><td class="num">8.5 mem</td>)"),
       std::string::npos)
       << eager;
   EXPECT_NE(table("llama-prefill-flex_attention").find(R"(<tr data-backend="flex">)"),

@@ -174,7 +174,7 @@ TEST(TraceProjection, SavesTheTracesTimeOverTheFastestCorrectVariantTimesItsCall
   c.projection = p;
   const auto words = projection_words(from_trace_run(), c);
   ASSERT_TRUE(words.has_value());
-  ASSERT_EQ(words->lines.size(), 3u);
+  ASSERT_EQ(words->lines.size(), 4u);  // the calls, all of them, the switch
   EXPECT_NE(words->lines[0].find("12 call(s) of math"), std::string::npos) << words->lines[0];
   EXPECT_NE(words->lines[0].find("-> sdpa-cudnn at 40.0 µs: -6.12 ms per region (61.2 % of its "
                                  "10.00 ms of GPU time)"),

@@ -64,9 +64,11 @@ Result<GraphSignatures> graph_signatures(const Trace& capture) {
     const int32_t parent = self(self, above);
     const HostEvent& e = host[op];
     SignatureOp copy_of{
-        std::string(capture.strings.view(e.name)), e.start_ns, e.dur_ns, parent, {}};
+        std::string(capture.strings.view(e.name)), e.start_ns, e.dur_ns, parent, {}, {}};
     if (const AttentionRows* s = capture.attention_shape(e.pid, e.tid, e.start_ns))
       copy_of.shape = *s;
+    if (e.inputs() != StringPool::kEmpty)
+      copy_of.inputs = std::string(capture.op_input_texts.view(e.inputs()));
     out.ops.push_back(std::move(copy_of));
     return copied[op] = static_cast<int32_t>(out.ops.size() - 1);
   };
@@ -128,6 +130,7 @@ int64_t attribute_by_signature(Trace& trace, const GraphSignatures& signatures) 
     e.tid = kCopiedOpsTid;
     e.name = trace.strings.intern(op.name);
     e.kind = HostKind::kCpuOp;
+    if (!op.inputs.empty()) e.set_inputs(trace.op_input_texts.intern(op.inputs));
     trace.host_events.push_back(e);
     trace.host_parent.push_back(parent);
     if (op.shape) {
