@@ -309,11 +309,13 @@ def report(inputs: Union[PathLike, Iterable[PathLike]], format: Optional[str] = 
     if isinstance(inputs, (str, bytes, os.PathLike)):
         inputs = [inputs]
     paths = [_path(p) for p in inputs]
-    out = _path(output) if output is not None else ""
-    named = next((f for ext, f in _REPORT_EXTENSIONS.items() if out.lower().endswith(ext)), None)
+    out = _path(output) if output is not None else b""
+    shown = os.fsdecode(out)
+    named = next((f for ext, f in _REPORT_EXTENSIONS.items() if shown.lower().endswith(ext)),
+                 None)
     if format is not None and named is not None and format != named and not (
             named == "text" and format == "headline"):
-        raise ValueError(f"format {format!r} but output {out} names a {named} file: drop format, "
+        raise ValueError(f"format {format!r} but output {shown} names a {named} file: drop format, "
                          f"or name the file for {format}")
     chosen = format or named or ("html" if out else "text")
     text = _raise_failure(_attnprof.report(paths, chosen, region or "", out, wide))

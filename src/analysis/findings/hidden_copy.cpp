@@ -125,10 +125,11 @@ void find_hidden_copies(const FindingContext& c, std::vector<Finding>& out) {
     f.summary =
         fmt::format("{} clones a tensor (aten::clone): a device-to-device copy in {} of {} regions",
                     op, f.regions_affected, c.region_count());
-    f.suggestion =
-        "if the op writes into its clone, write into the input in place where autograd is off "
-        "and the input is not needed afterwards; if it makes a view contiguous, give it a "
-        "contiguous input: either way the copy goes away";
+    f.suggestion = fmt::format(
+        "if {} writes into its clone, write into the input in place where autograd is off and "
+        "the input is not needed afterwards; if it makes a view contiguous, give it a contiguous "
+        "input: either way the copy goes away",
+        op);
   }
   out.push_back(std::move(f));
 }
