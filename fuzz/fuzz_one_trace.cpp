@@ -291,8 +291,9 @@ PipelineRun fuzz_one_trace(std::span<const uint8_t> bytes, const Limits& limits)
   const std::string path = file->path();
   // Read as analyze_file reads: on the reading threads, one per core.
   // The same bytes as a bench run's summary.json: it reads, or fails with one line.
-  if (Result<RunSummary> summary = read_run_summary(path, limits.max_decompressed_bytes);
-      !summary) {
+  Limits summary_limits = limits;
+  summary_limits.max_side_file_bytes = limits.max_decompressed_bytes;
+  if (Result<RunSummary> summary = read_run_summary(path, summary_limits); !summary) {
     if (std::optional<std::string> problem = error_shape_problem(summary.error(), path))
       unsafe("summary.json error", *problem);
   }

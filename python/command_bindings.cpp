@@ -81,6 +81,8 @@ py::dict diff(const std::string& a_path, const std::string& b_path, const std::s
   add_quantity(per_region, "compute_us", d.compute_ns, 1000);
   add_quantity(per_region, "communication_us", d.communication_ns, 1000);
   add_quantity(per_region, "memory_us", d.memory_ns, 1000);
+  if (d.peak_allocated_mib)
+    add_quantity(per_region, "peak_allocated_mib", *d.peak_allocated_mib, 1);
 
   Rows classes({"class", "a_count", "b_count", "a_time_us", "b_time_us", "delta_us", "changed"});
   for (const ClassDiff& c : d.classes)
@@ -129,16 +131,21 @@ py::dict diff(const std::string& a_path, const std::string& b_path, const std::s
   out["by_op"] = view(d.views.by_op);
   out["by_module"] = view(d.views.by_module);
   out["attention"] = view(d.views.attention);
-  const Explanation& e = d.explained_gpu;
-  py::dict explained;
-  explained["view"] = e.view;
-  explained["a_us"] = e.total_a_ns / 1000;
-  explained["b_us"] = e.total_b_ns / 1000;
-  explained["delta_us"] = e.total_delta_ns / 1000;
-  explained["beyond_noise"] = e.total_changed;
-  explained["covered_pct"] = e.covered_pct;
-  explained["rows"] = view(e.rows);
-  out["explained_gpu"] = explained;
+  auto explained = [&view](const Explanation& e) {
+    py::dict d;
+    d["view"] = e.view;
+    d["a_us"] = e.total_a_ns / 1000;
+    d["b_us"] = e.total_b_ns / 1000;
+    d["delta_us"] = e.total_delta_ns / 1000;
+    d["beyond_noise"] = e.total_changed;
+    d["covered_pct"] = e.covered_pct;
+    d["rows"] = view(e.rows);
+    return d;
+  };
+  out["explained_gpu"] = explained(d.explained_gpu);
+  // None where a region of either side has no critical path.
+  out["explained_wall"] =
+      d.explained_wall ? py::object(explained(*d.explained_wall)) : py::object(py::none());
   out["changed_only_in"] = d.changed_only_in;
   out["aligned_in_order"] = d.aligned_in_order;
   out["per_region"] = per_region.columns();

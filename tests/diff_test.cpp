@@ -294,7 +294,9 @@ TEST(DiffViews, ByKernelAndByOpAddUpToTheKernelClassesTotal) {
   for (const auto& [a_name, b_name] :
        {std::pair{"foreign/hta_trace_diff_control_cut.json.gz",
                   "foreign/hta_trace_diff_test_cut.json.gz"},
-        std::pair{"models/llama-prefill-eager.json.gz", "models/llama-prefill-sdpa.json.gz"}}) {
+        std::pair{"models/llama-prefill-eager.json.gz", "models/llama-prefill-sdpa.json.gz"},
+        std::pair{"models/llama-prefill-sdpa-bf16-h100.json.gz",
+                  "models/llama-prefill-sdpa-fp32.json.gz"}}) {
     SCOPED_TRACE(a_name);
     TraceAnalysis a = analyze_fixture(a_name), b = analyze_fixture(b_name);
     auto d = diff_traces(a, b);
@@ -312,6 +314,95 @@ TEST(DiffViews, ByKernelAndByOpAddUpToTheKernelClassesTotal) {
     EXPECT_GE(d->explained_gpu.covered_pct, 80);
     EXPECT_LE(d->explained_gpu.rows.size(), 10u);
   }
+}
+
+// The wall time's change, by the regions' critical paths: the categories of each side's paths
+// summed here again from the analyses, and the explanation's rows are theirs or the path's
+// items, covering at least 80 % of the change in mean path length.
+TEST(DiffViews, TheWallChangeIsExplainedByTheCriticalPath) {
+  for (const auto& [a_name, b_name] :
+       {std::pair{"foreign/hta_trace_diff_control_cut.json.gz",
+                  "foreign/hta_trace_diff_test_cut.json.gz"},
+        std::pair{"models/llama-prefill-eager.json.gz", "models/llama-prefill-sdpa.json.gz"},
+        std::pair{"study_naive.json.gz", "study_sdpa-cudnn.json.gz"},
+        std::pair{"models/llama-prefill-sdpa-bf16-h100.json.gz",
+                  "models/llama-prefill-sdpa-fp32.json.gz"}}) {
+    SCOPED_TRACE(a_name);
+    TraceAnalysis a = analyze_fixture(a_name), b = analyze_fixture(b_name);
+    auto d = diff_traces(a, b);
+    ASSERT_TRUE(d.ok());
+    ASSERT_TRUE(d->explained_wall.has_value());
+    const Explanation& w = *d->explained_wall;
+    EXPECT_EQ(w.quantity, "wall");
+    auto mean_length = [](const TraceAnalysis& t) {
+      double sum = 0;
+      for (const RegionSummary& r : t.regions) {
+        EXPECT_TRUE(r.critical_path.present);
+        EXPECT_EQ(r.critical_path.categories.total_ns(), r.critical_path.length_ns);
+        sum += static_cast<double>(r.critical_path.length_ns);
+      }
+      return sum / static_cast<double>(t.regions.size());
+    };
+    EXPECT_NEAR(w.total_delta_ns, mean_length(b) - mean_length(a), 1);
+    ASSERT_FALSE(w.rows.empty());
+    EXPECT_TRUE(w.view == "path_by_category" || w.view == "path_by_item") << w.view;
+    double covered = 0;
+    for (const DiffRow& r : w.rows) {
+      covered += r.delta_ns;
+      if (w.view == "path_by_item") {
+        EXPECT_TRUE(r.name.rfind("kernel ", 0) == 0 || r.name.rfind("op ", 0) == 0) << r.name;
+      }
+    }
+    EXPECT_NEAR(w.covered_pct, 100.0 * covered / w.total_delta_ns, 1e-6);
+    EXPECT_GE(w.covered_pct, 80) << w.view;
+  }
+}
+
+// Peak memory is diffed where both traces have [memory] events: the study's naive step against
+// itself holds its peak, and the text says it with the op that reached it; a trace without such
+// events has no row.
+TEST(DiffMemory, ThePeakIsComparedWhereBothTracesHaveMemoryEvents) {
+  const TraceAnalysis naive = analyze_fixture("study_naive.json.gz");
+  ASSERT_TRUE(naive.facts.peak_allocated_bytes.has_value());
+  auto d = diff_traces(naive, naive);
+  ASSERT_TRUE(d.ok());
+  ASSERT_TRUE(d->peak_allocated_mib.has_value());
+  const double mib = naive.facts.peak_allocated_bytes->median / (1024.0 * 1024.0);
+  EXPECT_DOUBLE_EQ(d->peak_allocated_mib->a.median, mib);
+  EXPECT_EQ(d->peak_allocated_mib->delta, 0);
+  EXPECT_FALSE(d->peak_allocated_mib->changed);
+  const RegionSummary& typical = naive.regions[static_cast<size_t>(naive.typical_region)];
+  ASSERT_FALSE(typical.memory.empty());
+  EXPECT_EQ(d->a_peak_op, typical.memory[0].peak_op);
+  EXPECT_FALSE(d->a_peak_op.empty());
+
+  const std::string trace = fixture("study_naive.json.gz");
+  auto text = run_cli("diff " + trace + " " + trace);
+  EXPECT_EQ(text.exit_code, 0) << text.output;
+  EXPECT_NE(text.output.find("Peak CUDA memory allocated: "), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find(" at " + d->a_peak_op), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("peak allocated MiB"), std::string::npos) << text.output;
+
+  auto none = diff_traces(analyze_fixture("train_step.json.gz"), naive);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->peak_allocated_mib.has_value());
+}
+
+// Llama's prefill recorded with profile_memory=True, eager attention against SDPA (H100): the
+// eager step's peak holds what SDPA never writes, its attention's score matrices (batch 2 x 16
+// heads x 512 x 512: 16 MiB in bfloat16; the softmax upcasts them to float32 and back), so the
+// peaks differ by four to five such matrices, beyond noise, and the eager peak is reached in
+// its softmax.
+TEST(DiffMemory, EagerAttentionsPeakHoldsItsScoreMatrices) {
+  auto d = diff_traces(analyze_fixture("models/llama-prefill-eager-memory.json.gz"),
+                       analyze_fixture("models/llama-prefill-sdpa-memory.json.gz"));
+  ASSERT_TRUE(d.ok());
+  ASSERT_TRUE(d->peak_allocated_mib.has_value());
+  const double scores_mib = 2.0 * 16 * 512 * 512 * 2 / (1024.0 * 1024.0);
+  EXPECT_TRUE(d->peak_allocated_mib->changed);
+  EXPECT_LT(d->peak_allocated_mib->delta, -4 * scores_mib);
+  EXPECT_GT(d->peak_allocated_mib->delta, -5 * scores_mib);
+  EXPECT_EQ(d->a_peak_op, "aten::_softmax");
 }
 
 TEST(DiffViews, EagerAgainstSdpaAttentionReadsInOneRowPerShape) {

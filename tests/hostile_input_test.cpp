@@ -325,6 +325,65 @@ TEST(HostileInput, ZeroOrTinyRatesInSummaryJsonAreRefused) {
   }
 }
 
+// A 20 MB summary.json of 1,000,000 minimal variants, within --max-side-file-bytes, took 4.9 GB
+// and 40 s to read: every read variant costs kilobytes. The lists are counted first, and each
+// count has its limit and flag.
+TEST(HostileScale, SummaryJsonListsAreCountedBeforeTheyAreRead) {
+  TraceSet set;
+  const std::string study = copy_of_the_study(set);
+  const std::string whole = read_all(study + "/summary.json");
+  const size_t variants = whole.find("\"variants\": [");
+  ASSERT_NE(variants, std::string::npos);
+  const size_t open = variants + 13;  // after the '['
+  std::string many;
+  for (int i = 0; i < 1000000; ++i) many += "{},";
+  set.write("study/summary.json", whole.substr(0, open) + many + whole.substr(open));
+  const auto started = std::chrono::steady_clock::now();
+  auto r = run_cli("report " + study + " -o " + set.path("r.html"));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(r.exit_code, 2) << r.output.substr(0, 300);
+  EXPECT_NE(r.output.find("summary.json: 1000007 variants, more than --max-variants allows "
+                          "(10000): not a bench run's summary"),
+            std::string::npos)
+      << r.output.substr(0, 300);
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output.substr(0, 300);
+  EXPECT_LT(seconds, 60) << "refusing it should take the parse, not the read";
+
+  // Under the limit, a real summary reads as before; a lower limit refuses it, by its flag.
+  set.write("study/summary.json", whole);
+  EXPECT_EQ(run_cli("report " + study + " -o " + set.path("r.html")).exit_code, 0);
+  auto low = run_cli("check " + study + " --max-variants 3 --expect 'kernels >= 1'");
+  EXPECT_EQ(low.exit_code, 2) << low.output;
+  EXPECT_NE(low.output.find("7 variants, more than --max-variants allows (3)"), std::string::npos)
+      << low.output;
+  auto items = run_cli("report " + study + " --max-side-file-items 5 -o " + set.path("r.html"));
+  EXPECT_EQ(items.exit_code, 2) << items.output;
+  EXPECT_NE(items.output.find("list items in all, more than --max-side-file-items allows (5)"),
+            std::string::npos)
+      << items.output;
+}
+
+// An expectations file of millions of one-character-short lines parsed them all; the expressions
+// are counted first.
+TEST(HostileScale, ExpectationsFilesAreCountedBeforeTheyAreParsed) {
+  TraceSet set;
+  std::string lines = "# a comment, not counted\n\n";
+  for (int i = 0; i < 10001; ++i) lines += "kernels >= 1\n";
+  set.write("many.expect", lines);
+  const std::string trace = " " + fixture(kTrace);
+  auto r = run_cli("check --expectations " + set.path("many.expect") + trace);
+  EXPECT_EQ(r.exit_code, 2) << r.output.substr(0, 300);
+  EXPECT_NE(r.output.find("many.expect: 10001 expressions, more than --max-expectations allows "
+                          "(10000)"),
+            std::string::npos)
+      << r.output.substr(0, 300);
+  auto raised =
+      run_cli("check --expectations " + set.path("many.expect") + " --max-expectations 10001" +
+              trace + " --format json -o " + set.path("c.json"));
+  EXPECT_EQ(raised.exit_code, 0) << raised.output.substr(0, 300);
+}
+
 // --- Escapers ----------------------------------------------------------------------------------
 
 TEST(HostileEscaping, HrefsAreRelativePathsOrWebLinksOnly) {

@@ -11,6 +11,7 @@ it on its thread. Counts must be equal, times within 0.1 % (or 2 ns).
 
 usage: independent_top_tables.py ATTNPROF TRACE [REGION_GLOB]
 """
+import bisect
 import json
 import re
 import subprocess
@@ -40,15 +41,31 @@ def by_thread(events):
     return parent, threads
 
 
+# Per `threads` (by_thread's, each thread's list sorted by start, then longest first): each
+# thread's starts, ends and events, in nanoseconds once.
+_SPANS = {}
+
+
+def _spans(threads, key):
+    cached = _SPANS.setdefault(id(threads), (threads, {}))[1]
+    if key not in cached:
+        events = threads.get(key, [])
+        starts = [ir.ns(e["ts"]) for e in events]
+        cached[key] = (starts, [s + ir.ns(e["dur"]) for s, e in zip(starts, events)], events)
+    return cached[key]
+
+
 def innermost(threads, event):
-    """The innermost of `threads`' events on `event`'s thread whose span holds its start."""
+    """The innermost of `threads`' events on `event`'s thread whose span holds `event`'s: of those,
+    the latest to start, and of those starting together the shortest (the last in by_thread's
+    order). Walks back from the last event that starts by `event`'s start."""
+    starts, ends, events = _spans(threads, (event["pid"], event["tid"]))
     t = ir.ns(event["ts"])
-    best = None
-    for e in threads.get((event["pid"], event["tid"]), []):
-        s, d = ir.ns(e["ts"]), ir.ns(e["dur"])
-        if s <= t and t + ir.ns(event["dur"]) <= s + d and (best is None or s >= ir.ns(best["ts"])):
-            best = e
-    return best
+    end = t + ir.ns(event["dur"])
+    for i in range(bisect.bisect_right(starts, t) - 1, -1, -1):
+        if end <= ends[i]:
+            return events[i]
+    return None
 
 
 def expected_tables(doc, region, ops, op_parent, op_threads, ext_ops, modules, mod_parent,

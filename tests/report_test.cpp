@@ -343,7 +343,9 @@ TEST(RunSummary, NumbersOutOfRangeAndTracesOutsideTheFolderAreRefused) {
 }
 
 TEST(RunSummary, SideFilesAreBounded) {
-  auto zero = read_run_summary("/dev/zero", 1 << 20);
+  Limits small;
+  small.max_side_file_bytes = 1 << 20;
+  auto zero = read_run_summary("/dev/zero", small);
   ASSERT_FALSE(zero.ok());
   EXPECT_NE(zero.error().message.find("larger than 1048576 bytes"), std::string::npos)
       << zero.error().message;

@@ -9,7 +9,7 @@ Result<std::vector<VariantExpectation>> load_study_expectations(
   std::vector<std::string> variants;
   for (Variant v : kAllVariants) variants.emplace_back(name(v));
   variants.insert(variants.end(), custom_names.begin(), custom_names.end());
-  return load_variant_expectations(path, variants);
+  return load_variant_expectations(path, variants, Limits{});
 }
 
 }  // namespace attnprof::bench

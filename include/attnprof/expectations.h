@@ -94,9 +94,10 @@ Result<std::vector<Expectation>> parse_expectations(std::string_view content,
                                                     std::string_view source);
 
 // Reads and parses the file at `path` ("-": standard input); fails as parse_expectations does, or
-// when the file cannot be read, is a directory, or is longer than `max_bytes`.
-Result<std::vector<Expectation>> load_expectations(
-    const std::string& path, uint64_t max_bytes = Limits{}.max_side_file_bytes);
+// when the file cannot be read, is a directory, is longer than `limits.max_side_file_bytes`, or
+// holds more expressions than `limits.max_expectations` (counted before any is parsed).
+Result<std::vector<Expectation>> load_expectations(const std::string& path,
+                                                   const Limits& limits = Limits{});
 
 // Whether any comparison reads the baseline (`baseline.METRIC`).
 bool uses_baseline(const std::vector<Expectation>& expectations);

@@ -21,6 +21,15 @@ struct Limits {
   // A file read whole beside the traces: expectations, a bench run's summary.json and sweep.csv
   // (io/side_file.h). Real ones are kilobytes.
   uint64_t max_side_file_bytes = uint64_t{64} << 20;
+  // What a side file may list. Each entry read costs a few hundred bytes to a few KiB of memory
+  // however few bytes it takes in the file (20 MB of 1,000,000 minimal variants took 4.9 GB), so
+  // the byte limit alone does not bound the memory. Real runs list tens of variants (points x
+  // variants), and each variant's two regions (forward, backward) a few expectations.
+  uint64_t max_variants = 10000;      // summary.json: variants over all its points
+  uint64_t max_expectations = 10000;  // an expectations file's expressions; summary.json's results
+  // Every list of a summary.json together (points, variants, findings, their evidence, kernel
+  // counters, calls...): the bound on the rest.
+  uint64_t max_side_file_items = 100000;
   // Regions open at one time (analysis/regions.h): each activity belongs to every one. Regions
   // that hold the same work share it (their members, summaries and findings' work), so only
   // those that hold different work count, whose members grow as this count times the

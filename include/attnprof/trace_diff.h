@@ -117,8 +117,10 @@ struct DiffViews {
 
 // The few rows of one view that account for a change of a total.
 struct Explanation {
-  std::string view;      // "by_op" or "by_kernel"; "" when no row moves the total's way
-  std::string quantity;  // what changed: "gpu_busy"
+  // "by_op" or "by_kernel" (GPU busy), "path_by_category" or "path_by_item" (wall); "" when no
+  // row moves the total's way
+  std::string view;
+  std::string quantity;                   // what changed: "gpu_busy", "wall"
   double total_a_ns = 0, total_b_ns = 0;  // the total per region (mean over the regions)
   double total_delta_ns = 0;
   bool total_changed = false;  // beyond noise (the per-region table's rule on its spreads)
@@ -146,6 +148,11 @@ struct TraceDiff {
   // The time breakdown (attnprof/time_breakdown.h) per region.
   QuantityDiff idle_ns, compute_ns, communication_ns, memory_ns;
   std::map<std::string, QuantityDiff> memcpy_by_kind;  // kinds present in either trace
+  // The regions' peak CUDA memory allocated (MiB, the highest "Total Allocated" of each region),
+  // where both traces have [memory] events (profile_memory=True); a change needs 5 % of A's
+  // peak beyond the spread's rule. The op each typical region's peak was reached in.
+  std::optional<QuantityDiff> peak_allocated_mib;
+  std::string a_peak_op, b_peak_op;
   // Idle time by cause, launch delays and queues (RegionWaits), named as check's metrics are
   // (idle_host_wait_us, ...), each a time (ns) or a count; a launch delay only where both traces
   // have one. Text and Markdown show the changed ones.
@@ -166,8 +173,10 @@ struct TraceDiff {
   DiffViews views;
   // The GPU busy time's change, by op or by kernel, whichever needs fewer rows.
   Explanation explained_gpu;
-  // The wall time's change by the rows of the step's critical path; none until an analysis of
-  // the critical path gives them (explain_change takes its rows as they are).
+  // The wall time's change by the rows of the regions' critical paths: the path's categories
+  // ("path_by_category": compute, cpu, sync, ...) or the kernels and ops on it ("path_by_item":
+  // "kernel NAME", "op NAME", from each region's top), whichever needs fewer rows; none where a
+  // region of either side has no path.
   std::optional<Explanation> explained_wall;
 };
 

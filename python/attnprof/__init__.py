@@ -217,8 +217,12 @@ class Diff:
     b_count, a_us, b_us (per region, the mean over the regions), delta_us, delta_pct,
     threshold_us and beyond_noise. `explained_by`: the fewest rows of by_op or by_kernel
     (`explained_view`) that cover at least 80 % of the GPU busy change (`gpu_busy_delta_us`;
-    `explained_pct` the share they cover). `changed_only_in`: kernels whose launch shape changed
-    while their time held, counted by what changed."""
+    `explained_pct` the share they cover). `wall_explained_by`: the same for the wall time's
+    change on the regions' critical paths, by the path's categories or by the kernels and ops on
+    it (`wall_explained_view`: path_by_category or path_by_item; `wall_delta_us`,
+    `wall_explained_pct`); None where a region of either side has no path.
+    `changed_only_in`: kernels whose launch shape changed while their time held, counted by what
+    changed."""
 
     a: str
     b: str
@@ -236,6 +240,10 @@ class Diff:
     gpu_busy_delta_us: float
     explained_pct: float
     changed_only_in: Dict[str, int]
+    wall_explained_by: Optional[pd.DataFrame] = None
+    wall_explained_view: Optional[str] = None
+    wall_delta_us: Optional[float] = None
+    wall_explained_pct: Optional[float] = None
 
 
 def diff(a: PathLike, b: PathLike, region: Optional[str] = None) -> Diff:
@@ -243,6 +251,7 @@ def diff(a: PathLike, b: PathLike, region: Optional[str] = None) -> Diff:
     with attnprof's line when either cannot be read or has no region."""
     d = _raise_failure(_attnprof.diff(_path(a), _path(b), region or ""))
     e = d["explained_gpu"]
+    w = d["explained_wall"]
 
     def view(columns, attention=False):
         frame = pd.DataFrame(columns)
@@ -259,7 +268,11 @@ def diff(a: PathLike, b: PathLike, region: Optional[str] = None) -> Diff:
                 attention=view(d["attention"], attention=True),
                 explained_by=view(e["rows"]).drop(columns=["full_names"]),
                 explained_view=e["view"], gpu_busy_delta_us=float(e["delta_us"]),
-                explained_pct=float(e["covered_pct"]), changed_only_in=dict(d["changed_only_in"]))
+                explained_pct=float(e["covered_pct"]), changed_only_in=dict(d["changed_only_in"]),
+                wall_explained_by=(view(w["rows"]).drop(columns=["full_names"]) if w else None),
+                wall_explained_view=w["view"] if w else None,
+                wall_delta_us=float(w["delta_us"]) if w else None,
+                wall_explained_pct=float(w["covered_pct"]) if w else None)
 
 
 @dataclass

@@ -263,6 +263,24 @@ def test_bytes_and_pathlike_paths_are_one_path():
     assert len(attnprof.analyze(os.fsencode(path)).traces) == 1
 
 
+def test_a_file_name_that_is_not_utf8_is_its_own_row(tmp_path):
+    # One such name in a folder raised UnicodeDecodeError for the whole call (the CLI reads it).
+    import shutil
+    folder = os.fsencode(str(tmp_path))
+    good = os.path.join(folder, b"r\xe9.json.gz")  # Latin-1, not UTF-8
+    bad = os.path.join(folder, b"bad-\xff.json")
+    shutil.copyfile(fixture("cpp_sdpa_cudnn.json.gz"), good)
+    with open(bad, "wb") as f:
+        f.write(b"not a trace")
+    t = attnprof.analyze(tmp_path)
+    assert list(t.traces["trace"]) == [os.fsdecode(good)]
+    assert len(t.errors) == 1 and os.fsdecode(b"bad-\xff.json") in t.errors[0]
+    for name in (good, os.fsdecode(good)):  # bytes, and the str os.fsdecode makes of them
+        assert len(attnprof.read(name).traces) == 1
+    with pytest.raises(attnprof.TraceReadError):
+        attnprof.read(bad)
+
+
 def test_read_of_a_folder_is_refused_and_analyze_reads_it():
     with pytest.raises(IsADirectoryError, match="analyze"):
         attnprof.read(fixture("ranks"))

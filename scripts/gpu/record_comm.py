@@ -11,7 +11,7 @@ split sizes, from NCCL sends and receives, which NCCL runs as point-to-point wor
 through its one-rank path, so they may launch its ncclDevKernel_SendRecv even on one rank.)
 tests/data/README.md says what each trace holds.
 
-Run on the GPU machine: python3 record_comm.py OUTDIR [--budget SECONDS]
+Run on the GPU machine: python3 record_comm.py OUTDIR [--budget SECONDS] [--sync-events]
 Traces (OUTDIR/NAME.json.gz; OUTDIR/status.json says what became of each; schedule(wait=1,
 warmup=1, active=2), record_shapes):
   comm-serial   each step: all_reduce (SUM, in place), all_reduce (AVG), all_gather_into_tensor,
@@ -19,6 +19,8 @@ warmup=1, active=2), record_shapes):
   comm-overlap  the same collectives issued with async_op=True, then the matmul chain on a
                 second stream; the step waits for both. The collectives, microseconds long, end
                 before the matmuls start: to see them overlap, queue the matmuls first
+  comm-overlap-sync  (--sync-events, alone) comm-overlap with enable_cuda_sync_events=True: the
+                cudaStreamWaitEvent and cudaEventRecord events that tie the two streams together
 scripts/gpu/record-models.sh runs this.
 """
 import argparse
@@ -65,7 +67,7 @@ def compute(t):
     return x
 
 
-def record(out_dir, overlap):
+def record(out_dir, overlap, sync_events=False):
     t = buffers()
     side = torch.cuda.Stream()
 
@@ -86,7 +88,15 @@ def record(out_dir, overlap):
         step()
     torch.cuda.synchronize()
     name = "comm-overlap" if overlap else "comm-serial"
+    extra = {}
+    if sync_events:
+        # The stream waits and event records as their own events, with the ids that match a
+        # cudaStreamWaitEvent to its cudaEventRecord: the critical path's cross-stream edges.
+        name += "-sync"
+        extra["experimental_config"] = torch._C._profiler._ExperimentalConfig(
+            enable_cuda_sync_events=True)
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=True,
+                 **extra,
                  schedule=schedule(wait=1, warmup=1, active=2, repeat=1),
                  on_trace_ready=lambda p: save_trace(p, out_dir, name)) as prof:
         for _ in range(4):
@@ -99,6 +109,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out_dir")
     parser.add_argument("--budget", type=float, default=45, help="seconds for all recordings")
+    parser.add_argument("--sync-events", action="store_true",
+                        help="record only comm-overlap-sync: comm-overlap with"
+                             " enable_cuda_sync_events=True")
     args = parser.parse_args()
     os.makedirs(args.out_dir, exist_ok=True)
     print("torch", torch.__version__, "nccl", torch.cuda.nccl.version(),
@@ -107,7 +120,9 @@ def main():
     runs.run("init", 30, lambda: dist.init_process_group(
         "nccl", init_method="tcp://127.0.0.1:29513", rank=0, world_size=1,
         device_id=torch.device("cuda", 0)))
-    if dist.is_initialized():
+    if dist.is_initialized() and args.sync_events:
+        runs.run("comm-overlap-sync", 20, record, args.out_dir, True, True)
+    elif dist.is_initialized():
         runs.run("comm-serial", 20, record, args.out_dir, False)
         runs.run("comm-overlap", 20, record, args.out_dir, True)
         runs.run("destroy", 10, dist.destroy_process_group)

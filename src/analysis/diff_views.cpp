@@ -179,6 +179,53 @@ double mean_gpu_busy_ns(const TraceAnalysis& t) {
   return mean(busy);
 }
 
+namespace {
+
+struct SidePath {
+  SideRows categories, items;
+  std::vector<double> lengths;
+};
+
+std::optional<SidePath> side_path(const TraceAnalysis& t) {
+  const size_t n = t.regions.size();
+  ViewBuilder categories(n), items(n);
+  SidePath side;
+  for (size_t r = 0; r < n; ++r) {
+    const CriticalPath& path = t.regions[r].critical_path;
+    if (!path.present) return std::nullopt;
+    side.lengths.push_back(static_cast<double>(path.length_ns));
+    const CriticalPathCategories& c = path.categories;
+    for (const auto& [name, ns] : {std::pair{"cpu", c.cpu_ns},
+                                   {"launch_overhead", c.launch_overhead_ns},
+                                   {"sync", c.sync_ns},
+                                   {"compute", c.compute_ns},
+                                   {"communication", c.communication_ns},
+                                   {"memory", c.memory_ns},
+                                   {"kernel_gap", c.kernel_gap_ns}})
+      if (ns != 0) categories.add(name, r, static_cast<double>(ns), 0);
+    for (const CriticalPathItem& item : path.top)
+      items.add(fmt::format("{} {}", critical_path_item_kind_name(item.kind), item.name), r,
+                static_cast<double>(item.ns), 1);
+  }
+  side.categories = categories.take();
+  side.items = items.take();
+  return side;
+}
+
+}  // namespace
+
+std::optional<PathViews> diff_path_views(const TraceAnalysis& a, const TraceAnalysis& b) {
+  const std::optional<SidePath> pa = side_path(a), pb = side_path(b);
+  if (!pa || !pb || pa->lengths.empty() || pb->lengths.empty()) return std::nullopt;
+  const size_t na = pa->lengths.size(), nb = pb->lengths.size();
+  PathViews v;
+  v.by_category = compare(pa->categories, na, pb->categories, nb, Detail::kNone);
+  v.by_item = compare(pa->items, na, pb->items, nb, Detail::kNone);
+  v.a_length_ns = mean(pa->lengths);
+  v.b_length_ns = mean(pb->lengths);
+  return v;
+}
+
 DiffViews diff_views(const TraceAnalysis& a, const TraceAnalysis& b) {
   const SideViews sa = side_views(a), sb = side_views(b);
   DiffViews v;

@@ -258,6 +258,32 @@ const char* activity_change_id(ActivityChange change) {
   return "same";
 }
 
+namespace {
+
+Spread in_mib(const Spread& bytes) {
+  constexpr double kMib = 1024.0 * 1024.0;
+  return Spread{bytes.median / kMib, bytes.min / kMib, bytes.max / kMib, bytes.count};
+}
+
+// A size: the count's rule on the spreads, and at least 5 % of A's median.
+QuantityDiff diff_relative(const Spread& a, const Spread& b) {
+  QuantityDiff d = diff_count(a, b);
+  d.threshold = std::max(d.threshold, kMinRelativeChange * std::fabs(a.median));
+  d.changed = std::fabs(d.delta) > d.threshold;
+  return d;
+}
+
+// The op of the typical region's highest peak over its devices; "" where it has none.
+std::string typical_peak_op(const TraceAnalysis& t) {
+  if (t.typical_region < 0 || static_cast<size_t>(t.typical_region) >= t.regions.size()) return {};
+  const RegionMemory* top = nullptr;
+  for (const RegionMemory& m : t.regions[static_cast<size_t>(t.typical_region)].memory)
+    if (!top || m.peak_allocated_bytes > top->peak_allocated_bytes) top = &m;
+  return top ? top->peak_op : std::string();
+}
+
+}  // namespace
+
 QuantityDiff diff_time(const Spread& a, const Spread& b) {
   QuantityDiff d = diff_count(a, b);
   d.threshold = std::max({d.threshold, kMinRelativeChange * std::fabs(a.median), kMinTimeChangeNs});
@@ -283,6 +309,12 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
   d.compute_ns = diff_time(ma.breakdown.compute_ns, mb.breakdown.compute_ns);
   d.communication_ns = diff_time(ma.breakdown.communication_ns, mb.breakdown.communication_ns);
   d.memory_ns = diff_time(ma.breakdown.memory_ns, mb.breakdown.memory_ns);
+  if (ma.peak_allocated_bytes && mb.peak_allocated_bytes) {
+    d.peak_allocated_mib =
+        diff_relative(in_mib(*ma.peak_allocated_bytes), in_mib(*mb.peak_allocated_bytes));
+    d.a_peak_op = typical_peak_op(a);
+    d.b_peak_op = typical_peak_op(b);
+  }
   const WaitFacts &wa = ma.waits, &wb = mb.waits;
   auto wait = [&](const char* metric, bool is_time, const Spread WaitFacts::*spread) {
     const Spread &sa = wa.*spread, &sb = wb.*spread;
@@ -342,6 +374,14 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
   d.explained_gpu = explain_change({{"by_op", &d.views.by_op}, {"by_kernel", &d.views.by_kernel}},
                                    mean_gpu_busy_ns(a), mean_gpu_busy_ns(b), d.gpu_busy_ns.changed);
   d.explained_gpu.quantity = "gpu_busy";
+  // The wall time's change by what held each step: its path's categories, or the kernels and
+  // ops on it, whichever needs fewer rows.
+  if (const std::optional<PathViews> path = diff_path_views(a, b)) {
+    d.explained_wall =
+        explain_change({{"path_by_category", &path->by_category}, {"path_by_item", &path->by_item}},
+                       path->a_length_ns, path->b_length_ns, d.wall_ns.changed);
+    d.explained_wall->quantity = "wall";
+  }
   return d;
 }
 

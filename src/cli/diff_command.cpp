@@ -42,7 +42,7 @@ bool is_run_folder(const std::string& path) {
 }
 
 int run_on_runs(const DiffArgs& args) {
-  const uint64_t max = args.limits.to_limits().max_side_file_bytes;
+  const Limits max = args.limits.to_limits();
   auto a = read_run_summary((std::filesystem::path(args.trace_a) / "summary.json").string(), max);
   if (!a.ok()) return fail(a.error());
   auto b = read_run_summary((std::filesystem::path(args.trace_b) / "summary.json").string(), max);

@@ -111,6 +111,13 @@ void LimitOptions::add_to(CLI::App& cmd) {
            "Refuse a single string (a name, a key) longer than this (default 1M)");
   add_size(cmd, "--max-side-file-bytes", limits.max_side_file_bytes,
            "Refuse an expectations file, summary.json or sweep.csv larger than this (default 64M)");
+  add_count(cmd, "--max-variants", limits.max_variants,
+            "Refuse a summary.json that lists more variants over all its points (default 10000)");
+  add_count(cmd, "--max-expectations", limits.max_expectations,
+            "Refuse an expectations file, or a summary.json, with more expressions (default "
+            "10000)");
+  add_count(cmd, "--max-side-file-items", limits.max_side_file_items,
+            "Refuse a summary.json whose lists hold more items in all (default 100000)");
   add_count(cmd, "--max-region-overlap", limits.max_region_overlap,
             "Refuse more regions than this open at one time that hold different work (default "
             "1000)");

@@ -102,7 +102,7 @@ Result<CheckRun> check_study(const CheckRequest& request) {
 
   std::vector<VariantExpectation> expectations;
   if (!request.expectations_file.empty()) {
-    auto loaded = load_variant_expectations(request.expectations_file, variants);
+    auto loaded = load_variant_expectations(request.expectations_file, variants, request.limits);
     if (!loaded.ok()) return loaded.take_error();
     expectations = std::move(loaded).value();
   }
@@ -141,7 +141,7 @@ Result<CheckRun> check_study(const CheckRequest& request) {
   const fs::path summary_path = study / "summary.json";
   std::error_code absent;
   if (fs::exists(fs::symlink_status(summary_path, absent))) {
-    auto read = read_run_summary(summary_path.string(), options.limits.max_side_file_bytes);
+    auto read = read_run_summary(summary_path.string(), options.limits);
     if (!read.ok()) return read.take_error();
     summary = std::move(*read);
   }
@@ -184,7 +184,7 @@ Result<CheckRun> check_study(const CheckRequest& request) {
 Result<CheckRun> check_trace(const CheckRequest& request) {
   std::vector<Expectation> expectations;
   if (!request.expectations_file.empty()) {
-    auto loaded = load_expectations(request.expectations_file, request.limits.max_side_file_bytes);
+    auto loaded = load_expectations(request.expectations_file, request.limits);
     if (!loaded.ok()) return loaded.take_error();
     expectations = std::move(loaded).value();
   }

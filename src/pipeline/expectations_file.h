@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/variant_expectations.h"
+#include "attnprof/limits.h"
 #include "attnprof/result.h"
 
 namespace attnprof {
@@ -14,6 +15,6 @@ namespace attnprof {
 // Reads and parses the file at `path`; fails as parse_variant_expectations does, or when the file
 // cannot be read.
 Result<std::vector<VariantExpectation>> load_variant_expectations(
-    const std::string& path, const std::vector<std::string>& variants);
+    const std::string& path, const std::vector<std::string>& variants, const Limits& limits);
 
 }  // namespace attnprof

@@ -80,14 +80,14 @@ std::optional<std::string> find_trace(const fs::path& dir, const std::string& fi
   return std::nullopt;
 }
 
-void load_sweep(ReportData& data, const fs::path& dir, uint64_t max_bytes) {
+void load_sweep(ReportData& data, const fs::path& dir, const Limits& limits) {
   if (!data.run->sweep.empty()) {
     data.sweep = sweep_rows(*data.run);
     data.sweep_source = data.run->path;
     return;
   }
   if (const fs::path nested = dir / "sweep" / "summary.json"; is_file(nested)) {
-    Result<RunSummary> sweep = read_run_summary(nested.string(), max_bytes);
+    Result<RunSummary> sweep = read_run_summary(nested.string(), limits);
     if (sweep.ok()) {
       data.sweep = sweep_rows(*sweep);
       data.sweep_source = nested.string();
@@ -97,7 +97,7 @@ void load_sweep(ReportData& data, const fs::path& dir, uint64_t max_bytes) {
   }
   for (const fs::path& csv : {dir / "sweep.csv", dir / "sweep" / "sweep.csv"}) {
     if (!is_file(csv)) continue;
-    Result<std::vector<SweepRow>> rows = read_sweep_csv(csv.string(), max_bytes);
+    Result<std::vector<SweepRow>> rows = read_sweep_csv(csv.string(), limits.max_side_file_bytes);
     if (rows.ok()) {
       data.sweep = std::move(*rows);
       data.sweep_source = csv.string();
@@ -165,7 +165,7 @@ void lead_run_with_reasons(RunPoint& point, const std::optional<Headline>& headl
 void load_backward(ReportData& data, const fs::path& dir, const ReportOptions& options) {
   const fs::path summary = dir / "backward" / "summary.json";
   if (!is_file(summary)) return;
-  Result<RunSummary> run = read_run_summary(summary.string(), options.limits.max_side_file_bytes);
+  Result<RunSummary> run = read_run_summary(summary.string(), options.limits);
   if (!run.ok()) {
     data.warnings.push_back(run.error().message);
     return;
@@ -243,8 +243,8 @@ void load_beside(ReportData& data, const fs::path& dir, const ReportOptions& opt
   }
   std::sort(folders.begin(), folders.end());
   for (const std::string& folder : folders) {
-    Result<RunSummary> run = read_run_summary((dir / folder / "summary.json").string(),
-                                              options.limits.max_side_file_bytes);
+    Result<RunSummary> run =
+        read_run_summary((dir / folder / "summary.json").string(), options.limits);
     if (!run.ok()) {
       data.warnings.push_back(run.error().message);
       continue;
@@ -262,8 +262,7 @@ void load_beside(ReportData& data, const fs::path& dir, const ReportOptions& opt
 Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
                             const ReportOptions& options) {
   ReportData data;
-  Result<RunSummary> run =
-      read_run_summary(summary_path.string(), options.limits.max_side_file_bytes);
+  Result<RunSummary> run = read_run_summary(summary_path.string(), options.limits);
   if (!run.ok()) return run.take_error();
   data.run = std::move(*run);
   data.region_pattern = options.region_pattern.empty() ? kBenchRegions : options.region_pattern;
@@ -301,7 +300,7 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
   if (data.focus_point >= 0)
     lead_run_with_reasons(data.run->points[data.focus_point],
                           compute_headline(headline_variants(data)));
-  load_sweep(data, dir, options.limits.max_side_file_bytes);
+  load_sweep(data, dir, options.limits);
   load_backward(data, dir, options);
   load_beside(data, dir, options);
   return data;
@@ -312,8 +311,7 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
 // the run's own subfolders (load_beside).
 Result<ReportModel> load_model(const fs::path& dir, const fs::path& summary_path,
                                const ReportOptions& options) {
-  Result<RunSummary> run =
-      read_run_summary(summary_path.string(), options.limits.max_side_file_bytes);
+  Result<RunSummary> run = read_run_summary(summary_path.string(), options.limits);
   if (!run.ok()) return run.take_error();
   if (!run->from_trace)
     return make_error(ErrorKind::kUsage,

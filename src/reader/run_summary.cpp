@@ -471,10 +471,51 @@ std::optional<uint64_t> malformed_json_offset(const simdjson::padded_string& jso
   return static_cast<uint64_t>(at - json.data());
 }
 
+// The entries of a summary.json's lists, counted on the parsed document before any is read
+// into the model, whose entries cost far more memory than their JSON (Limits::max_variants).
+struct ListCounts {
+  uint64_t variants = 0, expectations = 0, items = 0;
+};
+
+void count_lists(const element& e, std::string_view key, ListCounts& counts) {
+  simdjson::dom::array items;
+  if (e.get_array().get(items) == simdjson::SUCCESS) {
+    const uint64_t n = items.size();
+    counts.items += n;
+    if (key == "variants") counts.variants += n;
+    if (key == "expectations") counts.expectations += n;
+    for (element item : items) count_lists(item, {}, counts);
+    return;
+  }
+  object o;
+  if (e.get_object().get(o) != simdjson::SUCCESS) return;
+  for (auto [inner_key, value] : o) count_lists(value, inner_key, counts);
+}
+
+// The first count past its limit, as the error's words; empty when all are within.
+std::string list_over_limit(const ListCounts& counts, const Limits& limits) {
+  const auto over = [](uint64_t n, uint64_t limit, std::string_view what, std::string_view flag) {
+    return n > limit ? fmt::format(
+                           "{} {}, more than {} allows ({}): not a bench run's summary (a "
+                           "run holds tens); raise {} if it is one",
+                           n, what, flag, limit, flag)
+                     : std::string();
+  };
+  if (std::string s = over(counts.variants, limits.max_variants, "variants", "--max-variants");
+      !s.empty())
+    return s;
+  if (std::string s = over(counts.expectations, limits.max_expectations, "expectation results",
+                           "--max-expectations");
+      !s.empty())
+    return s;
+  return over(counts.items, limits.max_side_file_items, "list items in all",
+              "--max-side-file-items");
+}
+
 }  // namespace
 
-Result<RunSummary> read_run_summary(const std::string& path, uint64_t max_bytes) {
-  Result<std::string> bytes = read_side_file(path, max_bytes, "bench summary");
+Result<RunSummary> read_run_summary(const std::string& path, const Limits& limits) {
+  Result<std::string> bytes = read_side_file(path, limits.max_side_file_bytes, "bench summary");
   if (!bytes) return bytes.take_error();
   const simdjson::padded_string json(*bytes);
   simdjson::dom::parser parser;
@@ -494,6 +535,10 @@ Result<RunSummary> read_run_summary(const std::string& path, uint64_t max_bytes)
     return make_error(ErrorKind::kMalformed,
                       "{}: number out of range at {}: a bench summary's numbers lie within +-1e18",
                       path, bad);
+  ListCounts counts;
+  count_lists(doc, {}, counts);
+  if (std::string over = list_over_limit(counts, limits); !over.empty())
+    return make_error(ErrorKind::kLimit, "{}: {}", path, over);
   SchemaProblems problems;
   t_problems = &problems;
   Result<RunSummary> read = read_fields(path, top);

@@ -194,9 +194,10 @@ struct RunSummary {
 // is not JSON (with the byte offset where simdjson stopped, when it says), has a schemaVersion
 // other than 2 (version 1, camelCase, is converted by tools/summary_json_v2.py), or lacks
 // `points`; when it is longer than `max_bytes`, holds a number beyond +-1e18, or names a trace
-// outside its folder (absolute, or with a `..`).
-Result<RunSummary> read_run_summary(const std::string& path,
-                                    uint64_t max_bytes = Limits{}.max_side_file_bytes);
+// outside its folder (absolute, or with a `..`); or when it lists more variants, expectation
+// results or list items in all than `limits` allow (Limits::max_variants, max_expectations,
+// max_side_file_items), counted before anything is read into the model.
+Result<RunSummary> read_run_summary(const std::string& path, const Limits& limits = Limits{});
 
 // One row of sweep.csv: the sizes and the measurements that a sweep plot needs.
 struct SweepRow {

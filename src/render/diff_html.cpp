@@ -102,6 +102,8 @@ void per_region(std::string& out, const TraceDiff& d) {
   rows.push_back(quantity_row("compute µs", d.compute_ns, true));
   rows.push_back(quantity_row("communication µs", d.communication_ns, true));
   rows.push_back(quantity_row("memory µs", d.memory_ns, true));
+  if (d.peak_allocated_mib)
+    rows.push_back(quantity_row("peak allocated MiB", *d.peak_allocated_mib, false));
   for (const TraceDiff::WaitDiff& w : d.waits)
     if (w.quantity.changed) rows.push_back(quantity_row(w.metric, w.quantity, w.is_time));
   put(out, R"(<section class="card" id="per-region"><h2>Per region</h2>)");

@@ -275,6 +275,7 @@ std::string render_diff_text(const TraceDiff& d, const DiffTextOptions& options)
   text_time_row(totals, "compute µs", d.compute_ns);
   text_time_row(totals, "communication µs", d.communication_ns);
   text_time_row(totals, "memory µs", d.memory_ns);
+  if (d.peak_allocated_mib) text_count_row(totals, "peak allocated MiB", *d.peak_allocated_mib);
   for (const TraceDiff::WaitDiff& w : d.waits) {
     if (!w.quantity.changed) continue;
     if (w.is_time)
@@ -357,6 +358,10 @@ std::string render_diff_json(const TraceDiff& d) {
   json_quantity(w, d.communication_ns, 1000);
   w.key("memory_us");
   json_quantity(w, d.memory_ns, 1000);
+  if (d.peak_allocated_mib) {
+    w.key("peak_allocated_mib");
+    json_quantity(w, *d.peak_allocated_mib, 1);
+  }
   for (const TraceDiff::WaitDiff& wait : d.waits) {
     w.key(wait.metric);
     json_quantity(w, wait.quantity, wait.is_time ? 1000 : 1);
@@ -440,6 +445,7 @@ std::string render_diff_markdown(const TraceDiff& d, const DiffTextOptions& opti
   time_row("compute (µs)", d.compute_ns);
   time_row("communication (µs)", d.communication_ns);
   time_row("memory (µs)", d.memory_ns);
+  if (d.peak_allocated_mib) count_row("peak allocated (MiB)", *d.peak_allocated_mib);
   for (const TraceDiff::WaitDiff& w : d.waits) {
     if (!w.quantity.changed) continue;
     if (w.is_time)

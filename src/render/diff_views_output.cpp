@@ -38,6 +38,10 @@ std::string plural(size_t n, std::string_view noun) {
   return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
 }
 
+std::string plural(size_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
 // A text table: names aligned left, numbers right, each column as wide as its widest cell.
 class AlignedRows {
  public:
@@ -115,6 +119,32 @@ std::vector<std::string> diff_headline(const TraceDiff& d) {
     else
       lines.push_back(fmt::format("B's {} takes as long as A's within noise (wall {} µs -> {} µs).",
                                   word, format_us(wall.a.median), format_us(wall.b.median)));
+  }
+  if (d.peak_allocated_mib && d.peak_allocated_mib->a.median > 0) {
+    const QuantityDiff& peak = *d.peak_allocated_mib;
+    const auto at = [](const std::string& op) {
+      return op.empty() ? std::string() : " at " + clip(op, kHeadlineNameColumns);
+    };
+    lines.push_back(fmt::format("Peak CUDA memory allocated: {} MiB{} -> {} MiB{} ({:+.1f} %, {}).",
+                                format_count(std::round(peak.a.median * 10) / 10), at(d.a_peak_op),
+                                format_count(std::round(peak.b.median * 10) / 10), at(d.b_peak_op),
+                                100.0 * peak.delta / peak.a.median,
+                                peak.changed ? "beyond noise" : "within noise"));
+  }
+  // What held the steps first (the wall time is the step's), then the GPU's work.
+  if (d.explained_wall && !d.explained_wall->rows.empty()) {
+    const Explanation& w = *d.explained_wall;
+    std::string rows;
+    for (const DiffRow& row : w.rows)
+      rows += fmt::format("{}{} {} µs", rows.empty() ? "" : ", ",
+                          clip(row.name, kHeadlineNameColumns), signed_us(row.delta_ns));
+    lines.push_back(fmt::format(
+        "{:.0f} % of the wall change on the critical path ({} µs per {}, {}) is in {}: {}.",
+        w.covered_pct, signed_us(w.total_delta_ns), word,
+        w.total_changed ? "beyond noise" : "within noise",
+        w.view == "path_by_category" ? plural(w.rows.size(), "category", "categories")
+                                     : plural(w.rows.size(), "kernel or op", "kernels or ops"),
+        rows));
   }
   const Explanation& e = d.explained_gpu;
   if (e.rows.empty()) {

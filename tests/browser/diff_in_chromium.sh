@@ -13,41 +13,23 @@ set -euo pipefail
 attnprof=$1 trace_a=$2 trace_b=$3 out=$4
 here=$(cd "$(dirname "$0")" && pwd)
 
-browser=${CHROMIUM:-}
-for candidate in chromium chromium-browser google-chrome; do
-  [[ -n $browser ]] && break
-  command -v "$candidate" >/dev/null && browser=$candidate
-done
-if [[ -z $browser ]]; then
-  echo "FAIL: no Chromium found (chromium, chromium-browser, google-chrome, or \$CHROMIUM); scripts/setup-debian.sh installs Debian's chromium" >&2
-  exit 1
-fi
 
 rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 profiles=$(mktemp -d)
 trap 'rm -rf "$profiles"' EXIT
+# shellcheck source=tests/browser/chromium.sh
+source "$here/chromium.sh"
 
-run_chromium() {
-  local profile
-  profile=$(mktemp -d "$profiles/p.XXXXXX")
-  timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage \
-    --disable-background-networking --disable-component-update --disable-sync --no-first-run \
-    --disable-extensions --disable-default-apps --no-pings --hide-scrollbars \
-    --user-data-dir="$profile" "$@" 2>>"$out/chromium.log"
-}
 
 # Prints check_diff.html's lines for PAGE at WIDTH px; returns 0 when all pass.
 dom_check() {
-  local page=$1 width=$2 dom result
+  local page=$1 width=$2 dom
   dom=$(run_chromium --allow-file-access-from-files --virtual-time-budget=10000 --dump-dom \
     --window-size="$((width + 100)),1000" \
     "file://$here/check_diff.html?page=file://$page&width=$width") || true
-  result=$(sed -n '/<pre id="result">/,/<\/pre>/p' <<<"$dom" | sed -e 's/<[^>]*>//g' \
-    -e 's/&quot;/"/g' -e 's/&gt;/>/g' -e 's/&lt;/</g' -e 's/&amp;/\&/g')
-  echo "$result"
-  grep -qx "RESULT: PASS" <<<"$result"
+  checked_result "$dom"
 }
 
 "$attnprof" diff --format html "$trace_a" "$trace_b" -o "$out/diff.html"
@@ -62,9 +44,7 @@ fi
 for width in 1400 800; do
   echo "== DOM check at $width px"
   if ! dom_check "$page" "$width" | tee "$out/dom-check-$width.txt"; then status=1; fi
-  run_chromium --window-size="$width,1600" --screenshot="$out/diff-$width.png" "file://$page" \
-    >/dev/null || true
-  [[ -s $out/diff-$width.png ]] || { echo "FAIL: no screenshot diff-$width.png"; status=1; }
+  screenshot "$out/diff-$width.png" "$width" 1600 "$page" || status=1
 done
 
 echo "== the check can fail"

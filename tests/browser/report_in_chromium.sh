@@ -28,45 +28,24 @@ backward=0
 [[ -f $run_dir/backward/summary.json ]] && backward=1
 here=$(cd "$(dirname "$0")" && pwd)
 
-browser=${CHROMIUM:-}
-for candidate in chromium chromium-browser google-chrome; do
-  [[ -n $browser ]] && break
-  command -v "$candidate" >/dev/null && browser=$candidate
-done
-if [[ -z $browser ]]; then
-  echo "FAIL: no Chromium found (chromium, chromium-browser, google-chrome, or \$CHROMIUM); scripts/setup-debian.sh installs Debian's chromium" >&2
-  exit 1
-fi
 
 rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 profiles=$(mktemp -d)
 trap 'rm -rf "$profiles"' EXIT
+# shellcheck source=tests/browser/chromium.sh
+source "$here/chromium.sh"
 
-# One fresh profile per run; the flags keep the browser's own background traffic down (what is
-# left is told apart from the page's by its initiator, below).
-run_chromium() {
-  local profile
-  profile=$(mktemp -d "$profiles/p.XXXXXX")
-  timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage \
-    --disable-background-networking --disable-component-update --disable-sync --no-first-run \
-    --disable-extensions --disable-default-apps --no-pings --hide-scrollbars \
-    --user-data-dir="$profile" "$@" 2>>"$out/chromium.log"
-}
 
 # The DOM check of one report at one width (CSS px); prints check_report.html's lines, returns 0
 # when all pass.
 dom_check() {
-  local report=$1 sweep=$2 width=${3:-1360} dom result
+  local report=$1 sweep=$2 width=${3:-1360} dom
   dom=$(run_chromium --allow-file-access-from-files --virtual-time-budget=10000 --dump-dom \
     --window-size="$((width + 100)),1000" \
     "file://$here/check_report.html?report=file://$report&variants=$variants&sweep=$sweep&width=$width&backward=$backward&models=${#models[@]}") || true
-  # The <pre id="result"> block (not the script, which spells out its verdicts too), decoded.
-  result=$(sed -n '/<pre id="result">/,/<\/pre>/p' <<<"$dom" | sed -e 's/<[^>]*>//g' \
-    -e 's/&quot;/"/g' -e 's/&gt;/>/g' -e 's/&lt;/</g' -e 's/&amp;/\&/g')
-  echo "$result"
-  grep -qx "RESULT: PASS" <<<"$result"
+  checked_result "$dom"
 }
 
 # Loads a report alone with a net log (the arguments after the log must make Chromium exit once
@@ -102,9 +81,7 @@ fi
 for width in 1400 800; do
   echo "== DOM check at $width px"
   if ! dom_check "$report" 1 "$width" | tee "$out/dom-check-$width.txt"; then status=1; fi
-  run_chromium --window-size="$width,1600" --screenshot="$out/report-$width.png" "file://$report" \
-    >/dev/null || true
-  [[ -s $out/report-$width.png ]] || { echo "FAIL: no screenshot report-$width.png"; status=1; }
+  screenshot "$out/report-$width.png" "$width" 1600 "$report" || status=1
 done
 cp "$out/dom-check-1400.txt" "$out/dom-check.txt"
 height=$(sed -n 's/^HEIGHT \([0-9]*\)$/\1/p' "$out/dom-check.txt")
@@ -117,10 +94,8 @@ if ! page_requests "$report" "$out/netlog.json" --window-size="1360,$height" \
 else
   echo "PASS the page made no request (net log: $out/netlog.json)"
 fi
-run_chromium --window-size=1360,2100 --screenshot="$out/report.png" "file://$report" >/dev/null || true
-for shot in report.png report-full.png; do
-  if [[ ! -s $out/$shot ]]; then echo "FAIL: no screenshot $shot"; status=1; fi
-done
+screenshot "$out/report.png" 1360 2100 "$report" || status=1
+if [[ ! -s $out/report-full.png ]]; then echo "FAIL: no screenshot report-full.png"; status=1; fi
 
 echo "== the checks can fail"
 # A report that fetches an image must be caught by the request check...
