@@ -290,13 +290,16 @@ double mean_class_total_ns(const TraceAnalysis& t) {
   return sum / static_cast<double>(t.regions.size());
 }
 
+// Pairs of real traces of one workload changed: HTA's TraceDiff pair, eager against SDPA
+// attention in one model, the study's naive against cuDNN, one model in bfloat16 against float32.
+const std::pair<const char*, const char*> kChangedPairs[] = {
+    {"foreign/hta_trace_diff_control_cut.json.gz", "foreign/hta_trace_diff_test_cut.json.gz"},
+    {"models/llama-prefill-eager.json.gz", "models/llama-prefill-sdpa.json.gz"},
+    {"study_naive.json.gz", "study_sdpa-cudnn.json.gz"},
+    {"models/llama-prefill-sdpa-bf16-h100.json.gz", "models/llama-prefill-sdpa-fp32.json.gz"}};
+
 TEST(DiffViews, ByKernelAndByOpAddUpToTheKernelClassesTotal) {
-  for (const auto& [a_name, b_name] :
-       {std::pair{"foreign/hta_trace_diff_control_cut.json.gz",
-                  "foreign/hta_trace_diff_test_cut.json.gz"},
-        std::pair{"models/llama-prefill-eager.json.gz", "models/llama-prefill-sdpa.json.gz"},
-        std::pair{"models/llama-prefill-sdpa-bf16-h100.json.gz",
-                  "models/llama-prefill-sdpa-fp32.json.gz"}}) {
+  for (const auto& [a_name, b_name] : kChangedPairs) {
     SCOPED_TRACE(a_name);
     TraceAnalysis a = analyze_fixture(a_name), b = analyze_fixture(b_name);
     auto d = diff_traces(a, b);
@@ -320,13 +323,7 @@ TEST(DiffViews, ByKernelAndByOpAddUpToTheKernelClassesTotal) {
 // summed here again from the analyses, and the explanation's rows are theirs or the path's
 // items, covering at least 80 % of the change in mean path length.
 TEST(DiffViews, TheWallChangeIsExplainedByTheCriticalPath) {
-  for (const auto& [a_name, b_name] :
-       {std::pair{"foreign/hta_trace_diff_control_cut.json.gz",
-                  "foreign/hta_trace_diff_test_cut.json.gz"},
-        std::pair{"models/llama-prefill-eager.json.gz", "models/llama-prefill-sdpa.json.gz"},
-        std::pair{"study_naive.json.gz", "study_sdpa-cudnn.json.gz"},
-        std::pair{"models/llama-prefill-sdpa-bf16-h100.json.gz",
-                  "models/llama-prefill-sdpa-fp32.json.gz"}}) {
+  for (const auto& [a_name, b_name] : kChangedPairs) {
     SCOPED_TRACE(a_name);
     TraceAnalysis a = analyze_fixture(a_name), b = analyze_fixture(b_name);
     auto d = diff_traces(a, b);
