@@ -1,5 +1,6 @@
-// `attnprof annotate TRACE -o OUT [--region NAME]`: a copy of the trace with attnprof's findings,
-// the typical region and the hidden copies' links as events, to open in https://ui.perfetto.dev
+// `attnprof annotate TRACE -o OUT [--region NAME] [--critical-path]`: a copy of the trace with
+// attnprof's findings, the typical region, the hidden copies' links and each region's critical
+// path as events, to open in https://ui.perfetto.dev
 // (pipeline/annotate_file.h). Exit 0, or 2 on bad input or an unwritable OUT.
 
 #include <cstdio>
@@ -18,6 +19,7 @@ struct AnnotateArgs {
   std::string trace;
   std::string out;
   std::string region;
+  bool critical_path = false;
   LimitOptions limits;
 };
 
@@ -26,7 +28,7 @@ int run(const AnnotateArgs& args) {
   options.attention_of_every_region = false;  // the median and the typical region's
   options.region_pattern = args.region;
   options.limits = args.limits.to_limits();
-  auto outcome = annotate_file(args.trace, args.out, options);
+  auto outcome = annotate_file(args.trace, args.out, options, args.critical_path);
   if (!outcome.ok()) {
     std::fprintf(stderr, "attnprof: %s\n", outcome.error().message.c_str());
     return 2;
@@ -40,6 +42,10 @@ int run(const AnnotateArgs& args) {
                a.typical_region >= 0 ? "the typical region" : "no region",
                outcome->hidden_copy_links, outcome->hidden_copy_links == 1 ? "y" : "ies",
                outcome->hidden_copy_links == 1 ? "its" : "their");
+  if (args.critical_path)
+    std::fprintf(
+        said, "The critical path of %zu region%s marked, on the \"attnprof critical path\" track\n",
+        outcome->critical_paths, outcome->critical_paths == 1 ? "" : "s");
   std::fprintf(said, "Open it in https://ui.perfetto.dev (Open trace file).\n");
   return std::fflush(stdout) == 0 ? 0 : 2;
 }
@@ -60,6 +66,10 @@ void register_annotate(CLI::App& app, int& exit_code) {
          "or not at all, never over the trace")
       ->required();
   add_region_option(*cmd, args->region);
+  cmd->add_flag("--critical-path", args->critical_path,
+                "Mark each region's critical path: its stretches as slices on an \"attnprof "
+                "critical path\" track, its events linked by flow arrows (regions that hold the "
+                "same work share one path)");
   args->limits.add_to(*cmd);
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }

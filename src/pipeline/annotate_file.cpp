@@ -204,7 +204,7 @@ class SpooledInput {
 }  // namespace
 
 Result<AnnotateOutcome> annotate_file(const std::string& path, const std::string& out_path,
-                                      const AnalyzeOptions& options) {
+                                      const AnalyzeOptions& options, bool critical_path) {
   if (out_path.empty())
     return make_error(ErrorKind::kUsage,
                       "cannot write '': give a file name, or - for standard output");
@@ -220,7 +220,7 @@ Result<AnnotateOutcome> annotate_file(const std::string& path, const std::string
                       "{}: annotated by attnprof already; annotate the original trace", path);
   ATTNPROF_RETURN_IF_ERROR(check_region_overlap(*trace, options.region_pattern,
                                                 options.limits.max_region_overlap, path));
-  TraceAnnotations annotations = annotate_trace(*trace, options);
+  TraceAnnotations annotations = annotate_trace(*trace, options, critical_path);
   // One rule for every command (pipeline/analyze_file.cpp): a pattern that matches nothing is
   // bad input.
   if (!options.region_pattern.empty() && annotations.analysis.regions.empty())
@@ -230,6 +230,7 @@ Result<AnnotateOutcome> annotate_file(const std::string& path, const std::string
   AnnotateOutcome outcome;
   outcome.events_added = annotation_event_count(annotations);
   outcome.hidden_copy_links = annotations.copies.size();
+  outcome.critical_paths = annotations.critical_paths.size();
   outcome.analysis = std::move(annotations.analysis);
   return outcome;
 }

@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "render/json_writer.h"
 
 namespace attnprof {
@@ -12,6 +17,9 @@ namespace {
 constexpr int64_t kFirstFlowId = int64_t{1} << 40;
 // The track of the typical region's slice: a thread id no profiler gives a thread.
 constexpr int64_t kAnnotationTid = 0x7a77;
+// The critical path's tracks on each process: the first, then one more per region that overlaps
+// an earlier one.
+constexpr int64_t kCriticalPathTid = 0x7a78;
 
 void write_id(JsonWriter& w, const char* key, const TraceThreadId& id) {
   w.key(key);
@@ -49,6 +57,77 @@ class EventList {
   std::string text_;
   size_t count_ = 0;
 };
+
+void add_thread_name(const TraceThreadId& pid, int64_t tid, std::string_view name,
+                     EventList& events) {
+  JsonWriter track(JsonWriter::kCompact);
+  track.begin_object();
+  track.key("ph").string("M");
+  track.key("name").string("thread_name");
+  write_id(track, "pid", pid);
+  track.key("tid").number(tid);
+  track.key("args").begin_object().key("name").string(name).end_object();
+  track.end_object();
+  events.add(std::move(track));
+}
+
+// Each region's path: a slice per mark on the process's critical-path track, and a flow from
+// each marked event to the next, as Kineto links a launch to its kernel (ac2g: "s" inside the
+// first slice, "f" with "bp": "e" inside the second), so that Perfetto draws arrows along it.
+void add_critical_paths(const TraceAnnotations& a, int64_t& flow, EventList& events) {
+  std::vector<std::pair<std::string, int64_t>> named;  // tracks given a name already
+  for (const RegionPathMarks& p : a.critical_paths) {
+    const int64_t tid = kCriticalPathTid + p.track;
+    const std::string pid_key = p.pid.text.empty() ? std::to_string(p.pid.number) : p.pid.text;
+    if (std::find(named.begin(), named.end(), std::pair{pid_key, tid}) == named.end()) {
+      named.emplace_back(pid_key, tid);
+      add_thread_name(p.pid, tid,
+                      p.track == 0 ? std::string("attnprof critical path")
+                                   : fmt::format("attnprof critical path {}", p.track + 1),
+                      events);
+    }
+    const PathMark* previous = nullptr;
+    for (const PathMark& m : p.marks) {
+      JsonWriter slice(JsonWriter::kCompact);
+      begin_event(slice, 'X', m.name);
+      write_ts(slice, "ts", m.start_ns);
+      write_ts(slice, "dur", m.end_ns - m.start_ns);
+      write_id(slice, "pid", p.pid);
+      slice.key("tid").number(tid);
+      slice.key("args").begin_object();
+      slice.key("critical_path").boolean(true);
+      slice.key("category").string(m.category);
+      slice.key("region").number(p.region);
+      slice.key("region_name").string(p.name);
+      slice.end_object();
+      slice.end_object();
+      events.add(std::move(slice));
+      if (!m.on_event) continue;
+      if (previous) {
+        JsonWriter start(JsonWriter::kCompact);
+        begin_event(start, 's', "critical path");
+        start.key("id").number(flow);
+        write_ts(start, "ts", previous->event_at_ns);
+        write_id(start, "pid", previous->event_pid);
+        write_id(start, "tid", previous->event_tid);
+        start.end_object();
+        events.add(std::move(start));
+
+        JsonWriter finish(JsonWriter::kCompact);
+        begin_event(finish, 'f', "critical path");
+        finish.key("bp").string("e");  // binds to the slice around ts, the next event
+        finish.key("id").number(flow);
+        write_ts(finish, "ts", m.event_at_ns);
+        write_id(finish, "pid", m.event_pid);
+        write_id(finish, "tid", m.event_tid);
+        finish.end_object();
+        events.add(std::move(finish));
+        ++flow;
+      }
+      previous = &m;
+    }
+  }
+}
 
 void add_events(const TraceAnnotations& a, EventList& events) {
   const TraceAnalysis& analysis = a.analysis;
@@ -97,15 +176,7 @@ void add_events(const TraceAnnotations& a, EventList& events) {
     slice.end_object();
     events.add(std::move(slice));
 
-    JsonWriter track(JsonWriter::kCompact);
-    track.begin_object();
-    track.key("ph").string("M");
-    track.key("name").string("thread_name");
-    write_id(track, "pid", t.pid);
-    track.key("tid").number(kAnnotationTid);
-    track.key("args").begin_object().key("name").string("attnprof").end_object();
-    track.end_object();
-    events.add(std::move(track));
+    add_thread_name(t.pid, kAnnotationTid, "attnprof", events);
   }
   int64_t flow = kFirstFlowId;
   for (const CopyLink& c : a.copies) {
@@ -143,6 +214,7 @@ void add_events(const TraceAnnotations& a, EventList& events) {
     events.add(std::move(marker));
     ++flow;
   }
+  add_critical_paths(a, flow, events);
 }
 
 }  // namespace

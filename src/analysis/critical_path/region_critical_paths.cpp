@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <unordered_map>
+
 #include "analysis/critical_path/dependency_graph.h"
 #include "analysis/critical_path/path_categories.h"
 #include "analysis/critical_path/path_timing.h"
 #include "analysis/critical_path/what_if_rules.h"
+#include "analysis/kernel_class.h"
 
 namespace attnprof {
 
@@ -24,7 +27,52 @@ std::string bound_of(const CriticalPathCategories& c) {
   return best->first > 0 ? best->second : "";
 }
 
+// The class of each kernel, copy and memset, as the region facts give it (summarize.cpp): the
+// graph reads only whether GPU work is communication, compute or memory.
+std::vector<uint8_t> classes_of_work(const Trace& trace) {
+  KernelShortNames names;
+  std::unordered_map<StringId, KernelClass> of_name;
+  std::vector<uint8_t> class_of(trace.gpu_activities.size(),
+                                static_cast<uint8_t>(KernelClass::kOther));
+  for (size_t i = 0; i < class_of.size(); ++i) {
+    const GpuActivity& a = trace.gpu_activities[GpuActivityId(i)];
+    KernelClass c = a.kind == GpuKind::kMemcpy   ? KernelClass::kCopy
+                    : a.kind == GpuKind::kMemset ? KernelClass::kMemset
+                                                 : KernelClass::kOther;
+    if (a.kind == GpuKind::kKernel) {
+      auto it = of_name.find(a.name);
+      if (it == of_name.end())
+        it = of_name
+                 .emplace(a.name, classify_kernel(names.of(trace.strings, a.name),
+                                                  trace.strings.view(a.name)))
+                 .first;
+      c = it->second;
+    }
+    class_of[i] = static_cast<uint8_t>(c);
+  }
+  return class_of;
+}
+
 }  // namespace
+
+std::vector<RegionPathSegments> critical_path_segments_of_regions(const Trace& trace,
+                                                                  const RegionSet& set,
+                                                                  const RegionMembers& members) {
+  const std::vector<uint8_t> class_of = classes_of_work(trace);
+  GraphInputs inputs;
+  inputs.class_of = &class_of;
+  DependencyGraphBuilder builder(trace, inputs);
+  std::vector<uint8_t> seen(members.sets.size(), 0);
+  std::vector<RegionPathSegments> out;
+  for (size_t r = 0; r < set.regions.size(); ++r) {
+    const size_t m = members.set_of[r];
+    if (seen[m]) continue;
+    seen[m] = 1;
+    const DependencyGraph g = builder.build(set.regions[r], members.sets[m]);
+    out.push_back({r, critical_path_segments(g, time_graph(g))});
+  }
+  return out;
+}
 
 void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMembers& members,
                         const std::vector<uint8_t>& class_of,
