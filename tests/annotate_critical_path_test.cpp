@@ -1,0 +1,158 @@
+// `attnprof annotate --critical-path` (docs/CRITICAL_PATH.md, "In Perfetto"): on real traces, the
+// marks of each region's path add up to its length in analyze's JSON less its kernel gaps, and
+// every flow attnprof adds is a pair Perfetto can draw.
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <simdjson.h>
+
+#include "test_support.h"
+#include "trace_set.h"
+
+namespace attnprof {
+namespace {
+
+using testing::fixture;
+using testing::run_cli;
+using testing::TraceSet;
+
+struct Span {
+  double start = 0, end = 0;
+};
+
+using Track = std::pair<std::string, std::string>;  // pid, tid as JSON spells them
+
+Track track_of(simdjson::dom::element e) {
+  return {simdjson::to_string(e["pid"]), simdjson::to_string(e["tid"])};
+}
+
+class AnnotateCriticalPath : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(AnnotateCriticalPath, MarksAddUpToThePathLessItsGapsAndFlowsPair) {
+  TraceSet set;
+  const std::string trace = fixture(GetParam());
+  const std::string annotated = set.path("annotated.json");
+  auto r = run_cli("annotate --critical-path " + trace + " -o " + annotated);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.load(annotated).get(doc), simdjson::SUCCESS);
+  std::map<int64_t, double> marked_us;  // per region index
+  std::map<Track, std::vector<Span>> original_slices;
+  std::set<int64_t> original_flow_ids;
+  struct Endpoint {
+    Track track;
+    double ts = 0;
+  };
+  std::map<int64_t, std::vector<Endpoint>> starts, finishes;
+  for (simdjson::dom::element e : simdjson::dom::array(doc["traceEvents"])) {
+    std::string_view cat, ph;
+    if (e["ph"].get(ph) != simdjson::SUCCESS) continue;
+    const bool ours = e["cat"].get(cat) == simdjson::SUCCESS && cat == "attnprof";
+    if (!ours) {
+      if (ph == "X") {
+        double dur = 0;
+        if (e["dur"].get(dur) != simdjson::SUCCESS) dur = 0;
+        const double ts = double(e["ts"]);
+        original_slices[track_of(e)].push_back({ts, ts + dur});
+      }
+      int64_t id = 0;
+      if ((ph == "s" || ph == "f") && e["id"].get(id) == simdjson::SUCCESS)
+        original_flow_ids.insert(id);
+      continue;
+    }
+    if (ph == "X") {
+      bool on_path = false;
+      if (e["args"]["critical_path"].get(on_path) != simdjson::SUCCESS || !on_path) continue;
+      marked_us[int64_t(e["args"]["region"])] += double(e["dur"]);
+    }
+    if ((ph == "s" || ph == "f") && std::string_view(e["name"]) == "critical path") {
+      if (ph == "f") {
+        EXPECT_EQ(std::string_view(e["bp"]), "e");
+      }
+      (ph == "s" ? starts : finishes)[int64_t(e["id"])].push_back({track_of(e), double(e["ts"])});
+    }
+  }
+
+  // Every flow: one start and one finish, in time order, each inside a slice of the trace on its
+  // track (Perfetto binds both ends to the slice around them), its id none of the trace's.
+  ASSERT_FALSE(starts.empty());
+  EXPECT_EQ(starts.size(), finishes.size());
+  for (const auto& [id, s] : starts) {
+    EXPECT_FALSE(original_flow_ids.count(id)) << id;
+    ASSERT_EQ(s.size(), 1u) << id;
+    ASSERT_EQ(finishes[id].size(), 1u) << id;
+    const Endpoint& f = finishes[id].front();
+    EXPECT_LE(s.front().ts, f.ts) << id;
+    for (const Endpoint* end : {&s.front(), &f}) {
+      bool inside = false;
+      for (const Span& slice : original_slices[end->track])
+        inside = inside || (slice.start <= end->ts && end->ts <= slice.end);
+      EXPECT_TRUE(inside) << "flow " << id << " at " << end->ts << " on " << end->track.first << "/"
+                          << end->track.second;
+    }
+  }
+
+  // The marks of each region against its path in analyze's JSON: its length less the GPU's idle
+  // time between dependent work, which the track leaves as gaps.
+  auto json = run_cli("analyze --format json " + trace);
+  ASSERT_EQ(json.exit_code, 0) << json.output;
+  simdjson::dom::parser jp;
+  simdjson::dom::array regions =
+      jp.parse(simdjson::padded_string(json.output))["traces"].at(0)["regions"];
+  ASSERT_FALSE(marked_us.empty());
+  int64_t index = 0;
+  std::vector<std::string> paths_marked;
+  for (simdjson::dom::element region : regions) {
+    simdjson::dom::element path = region["critical_path"];
+    const double expected = double(path["length_us"]) - double(path["categories"]["kernel_gap_us"]);
+    auto it = marked_us.find(index);
+    if (it != marked_us.end()) {
+      EXPECT_NEAR(it->second, expected, 1.0) << std::string_view(region["name"]) << " #" << index;
+      paths_marked.push_back(simdjson::to_string(path));
+    } else {
+      // Unmarked: it holds the same work as a region marked before it, and shares its path.
+      bool shared = false;
+      for (const std::string& p : paths_marked) shared = shared || p == simdjson::to_string(path);
+      EXPECT_TRUE(shared) << "region #" << index << " has no marks";
+    }
+    ++index;
+  }
+  EXPECT_LT(marked_us.rbegin()->first, index);
+}
+
+INSTANTIATE_TEST_SUITE_P(RealTraces, AnnotateCriticalPath,
+                         ::testing::Values("train_step.json.gz", "models/llama-decode-sdpa.json.gz",
+                                           "comm/comm-overlap.json.gz", "ranks/ddp_rank0.json.gz"));
+
+TEST(AnnotateCriticalPathFlag, WithoutItNothingOfThePathIsWritten) {
+  TraceSet set;
+  const std::string annotated = set.path("annotated.json");
+  auto r = run_cli("annotate " + fixture("train_step.json.gz") + " -o " + annotated);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find("critical path"), std::string::npos) << r.output;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.load(annotated).get(doc), simdjson::SUCCESS);
+  int ours = 0;
+  for (simdjson::dom::element e : simdjson::dom::array(doc["traceEvents"])) {
+    std::string_view cat;
+    if (e["cat"].get(cat) != simdjson::SUCCESS || cat != "attnprof") continue;
+    ++ours;
+    EXPECT_NE(std::string_view(e["name"]), "critical path");
+    bool on_path = false;
+    EXPECT_NE(e["args"]["critical_path"].get(on_path), simdjson::SUCCESS);
+  }
+  EXPECT_GT(ours, 0);
+}
+
+}  // namespace
+}  // namespace attnprof
