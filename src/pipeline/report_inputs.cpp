@@ -14,6 +14,7 @@
 #include "analysis/regions.h"
 #include "analysis/report_conclusions.h"
 #include "analysis/summarize.h"
+#include "analysis/timeline_critical_path.h"
 #include "io/trace_directory.h"
 #include "pipeline/analyze_trace.h"
 #include "reader/read_trace.h"
@@ -356,6 +357,7 @@ void describe_variant(ReportVariant& variant, const Trace& trace, const ReportOp
     const RegionSummary& summary = analysis.regions[r];
     variant.timeline = build_region_timeline(trace, set.regions[r], members.activities(r),
                                              summary.activities, options.timeline);
+    add_timeline_critical_path(trace, set.regions[r], members.of(r), *variant.timeline);
     for (const ActivityRow& row : summary.activities)
       add_duration(variant.class_ns[static_cast<size_t>(classify_activity(row))], row.duration_ns);
   }

@@ -74,6 +74,16 @@ std::vector<RegionPathSegments> critical_path_segments_of_regions(const Trace& t
   return out;
 }
 
+std::vector<PathSegment> critical_path_segments_of(const Trace& trace, const Region& region,
+                                                   const MemberSet& members) {
+  const std::vector<uint8_t> class_of = classes_of_work(trace);
+  GraphInputs inputs;
+  inputs.class_of = &class_of;
+  DependencyGraphBuilder builder(trace, inputs);
+  const DependencyGraph g = builder.build(region, members);
+  return critical_path_segments(g, time_graph(g));
+}
+
 void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMembers& members,
                         const std::vector<uint8_t>& class_of,
                         const std::vector<std::vector<GpuActivityId>>& attention_of_set,

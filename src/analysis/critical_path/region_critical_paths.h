@@ -38,4 +38,8 @@ std::vector<RegionPathSegments> critical_path_segments_of_regions(const Trace& t
                                                                   const RegionSet& set,
                                                                   const RegionMembers& members);
 
+// The path of one region, whose members are `members`.
+std::vector<PathSegment> critical_path_segments_of(const Trace& trace, const Region& region,
+                                                   const MemberSet& members);
+
 }  // namespace attnprof
