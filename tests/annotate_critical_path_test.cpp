@@ -2,7 +2,9 @@
 // marks of each region's path add up to its length in analyze's JSON less its kernel gaps, and
 // every flow attnprof adds is a pair Perfetto can draw.
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <string>
@@ -152,6 +154,130 @@ TEST(AnnotateCriticalPathFlag, WithoutItNothingOfThePathIsWritten) {
     EXPECT_NE(e["args"]["critical_path"].get(on_path), simdjson::SUCCESS);
   }
   EXPECT_GT(ours, 0);
+}
+
+// The first start of a CPU op whose name starts with `prefix`, per pid.
+std::map<std::string, double> first_op_starts(simdjson::dom::element doc, std::string_view prefix) {
+  std::map<std::string, double> first;
+  for (simdjson::dom::element e : simdjson::dom::array(doc["traceEvents"])) {
+    std::string_view ph, cat, name;
+    if (e["ph"].get(ph) != simdjson::SUCCESS || ph != "X") continue;
+    if (e["cat"].get(cat) != simdjson::SUCCESS || cat != "cpu_op") continue;
+    if (e["name"].get(name) != simdjson::SUCCESS || !name.starts_with(prefix)) continue;
+    const std::string pid = simdjson::to_string(e["pid"]);
+    const double ts = double(e["ts"]);
+    if (!first.count(pid) || ts < first[pid]) first[pid] = ts;
+  }
+  return first;
+}
+
+// The two DDP ranks (gloo: their collectives are CPU ops, c10d::allreduce_ first) merged: one
+// process per rank, named after it; every slice of both ranks kept; the first collectives start
+// together; the flows of the two ranks keep apart.
+TEST(AnnotateCriticalPathRanks, OneProcessPerRankAlignedOnTheFirstCollective) {
+  TraceSet set;
+  const std::string merged = set.path("merged.json");
+  auto r = run_cli("annotate --critical-path " + fixture("ranks") + " -o " + merged);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find("warning"), std::string::npos) << r.output;
+
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.load(merged).get(doc), simdjson::SUCCESS);
+  std::map<std::string, std::string> process_names;
+  std::set<std::string> pids;
+  size_t original_slices = 0, marks = 0;
+  std::map<std::pair<std::string, int64_t>, std::set<std::string>> flow_pids;
+  for (simdjson::dom::element e : simdjson::dom::array(doc["traceEvents"])) {
+    std::string_view ph, cat;
+    if (e["ph"].get(ph) != simdjson::SUCCESS) continue;
+    const std::string pid = simdjson::to_string(e["pid"]);
+    if (ph == "M") {
+      if (std::string_view(e["name"]) == "process_name")
+        process_names[pid] = std::string(std::string_view(e["args"]["name"]));
+      continue;
+    }
+    pids.insert(pid);
+    const bool ours = e["cat"].get(cat) == simdjson::SUCCESS && cat == "attnprof";
+    if (ph == "X") ++(ours ? marks : original_slices);
+    int64_t id = 0;
+    if (ph == "s" && e["id"].get(id) == simdjson::SUCCESS)
+      flow_pids[{std::string(cat), id}].insert(pid);
+  }
+  EXPECT_EQ(pids, (std::set<std::string>{"1", "2"}));
+  EXPECT_EQ(process_names["1"], "rank 0");
+  EXPECT_EQ(process_names["2"], "rank 1");
+  EXPECT_GT(marks, 0u);
+  for (const auto& [flow, where] : flow_pids)
+    EXPECT_EQ(where.size(), 1u) << flow.first << " flow " << flow.second << " on both ranks";
+
+  // Every slice of the ranks, counted in the originals.
+  size_t expected_slices = 0;
+  std::vector<std::map<std::string, double>> original_first;
+  for (const char* rank : {"ranks/ddp_rank0.json.gz", "ranks/ddp_rank1.json.gz"}) {
+    const std::string plain = set.path("rank.json");
+    ASSERT_EQ(testing::run_command("gzip -dc " + fixture(rank) + " > " + plain).exit_code, 0);
+    simdjson::dom::parser p;
+    simdjson::dom::element original;
+    ASSERT_EQ(p.load(plain).get(original), simdjson::SUCCESS);
+    for (simdjson::dom::element e : simdjson::dom::array(original["traceEvents"])) {
+      std::string_view ph;
+      if (e["ph"].get(ph) == simdjson::SUCCESS && ph == "X") ++expected_slices;
+    }
+    original_first.push_back(first_op_starts(original, "c10d::"));
+  }
+  EXPECT_EQ(original_slices, expected_slices);
+
+  // Apart before, together after (to the nanosecond Kineto prints).
+  ASSERT_EQ(original_first[0].size(), 1u);
+  ASSERT_EQ(original_first[1].size(), 1u);
+  EXPECT_GT(std::abs(original_first[0].begin()->second - original_first[1].begin()->second), 1.0);
+  const std::map<std::string, double> first = first_op_starts(doc, "c10d::");
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_NEAR(first.at("1"), first.at("2"), 0.0015);
+  EXPECT_NEAR(first.at("1"), original_first[0].begin()->second, 0.0015);  // rank 0 stays
+}
+
+TEST(AnnotateCriticalPathRanks, RanksWithoutCollectivesAreAlignedOnTheirFirstEventWithAWarning) {
+  TraceSet set;
+  const std::string dir = set.path("two");
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(fixture("study_naive.json.gz"), dir + "/a.json.gz");
+  std::filesystem::copy_file(fixture("train_step.json.gz"), dir + "/b.json.gz");
+  auto r = run_cli("annotate --critical-path " + dir + " -o " + set.path("merged.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("attnprof: warning: " + dir +
+                          ": not every rank ran a collective (an NCCL kernel or a collective "
+                          "op); the ranks are aligned on their first event\n"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST(AnnotateCriticalPathRanks, BadFoldersGetOneLineAndExit2) {
+  TraceSet set;
+  const std::string empty = set.path("empty");
+  std::filesystem::create_directories(empty);
+  auto none = run_cli("annotate --critical-path " + empty + " -o " + set.path("out.json"));
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_EQ(none.output.rfind("attnprof: " + empty + ": ", 0), 0u) << none.output;
+  EXPECT_EQ(std::count(none.output.begin(), none.output.end(), '\n'), 1) << none.output;
+
+  const std::string broken = set.path("broken");
+  std::filesystem::create_directories(broken);
+  std::filesystem::copy_file(fixture("ranks/ddp_rank0.json.gz"), broken + "/rank0.json.gz");
+  const std::string bad_rank = set.write("broken/rank1.json", "{\"traceEvents\": [ {\"ph\": ");
+  auto unreadable = run_cli("annotate --critical-path " + broken + " -o " + set.path("out.json"));
+  EXPECT_EQ(unreadable.exit_code, 2);
+  EXPECT_EQ(unreadable.output.rfind("attnprof: " + bad_rank + ": ", 0), 0u) << unreadable.output;
+  EXPECT_EQ(std::count(unreadable.output.begin(), unreadable.output.end(), '\n'), 1);
+  EXPECT_FALSE(std::filesystem::exists(set.path("out.json")));
+
+  auto no_flag = run_cli("annotate " + fixture("ranks") + " -o " + set.path("out.json"));
+  EXPECT_EQ(no_flag.exit_code, 2);
+  EXPECT_NE(no_flag.output.find("is a folder: annotate takes a trace, or a folder of ranks with "
+                                "--critical-path"),
+            std::string::npos)
+      << no_flag.output;
 }
 
 }  // namespace

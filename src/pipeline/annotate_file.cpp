@@ -95,12 +95,6 @@ Result<size_t> find_trace_events(ByteStream& in, std::string& head, bool& at_eof
   }
 }
 
-bool already_annotated(const Trace& trace) {
-  for (const InstantEvent& e : trace.instants)
-    if (trace.strings.view(e.name).starts_with(kMarkerPrefix)) return true;
-  return false;
-}
-
 Status copy_with_events(const std::string& path, const std::string& out_path,
                         const std::string& events, const Limits& limits) {
   auto in = ByteStream::open(path, limits);
@@ -203,6 +197,12 @@ class SpooledInput {
 
 }  // namespace
 
+bool annotated_by_attnprof(const Trace& trace) {
+  for (const InstantEvent& e : trace.instants)
+    if (trace.strings.view(e.name).starts_with(kMarkerPrefix)) return true;
+  return false;
+}
+
 Result<AnnotateOutcome> annotate_file(const std::string& path, const std::string& out_path,
                                       const AnalyzeOptions& options, bool critical_path) {
   if (out_path.empty())
@@ -215,7 +215,7 @@ Result<AnnotateOutcome> annotate_file(const std::string& path, const std::string
   const std::string& read_path = spooled.path().empty() ? path : spooled.path();
   auto trace = read_trace(read_path, options.limits, options.progress, options.reading_workers);
   if (!trace.ok()) return trace.take_error();
-  if (already_annotated(*trace))
+  if (annotated_by_attnprof(*trace))
     return make_error(ErrorKind::kUsage,
                       "{}: annotated by attnprof already; annotate the original trace", path);
   ATTNPROF_RETURN_IF_ERROR(check_region_overlap(*trace, options.region_pattern,

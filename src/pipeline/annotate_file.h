@@ -9,6 +9,7 @@
 
 #include "attnprof/analysis.h"
 #include "attnprof/result.h"
+#include "model/trace.h"
 
 namespace attnprof {
 
@@ -26,5 +27,8 @@ struct AnnotateOutcome {
 // or OUT cannot be written.
 Result<AnnotateOutcome> annotate_file(const std::string& path, const std::string& out_path,
                                       const AnalyzeOptions& options, bool critical_path = false);
+
+// True when attnprof's markers are in `trace` already: annotate refuses to annotate it again.
+bool annotated_by_attnprof(const Trace& trace);
 
 }  // namespace attnprof
