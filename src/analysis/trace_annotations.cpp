@@ -72,7 +72,10 @@ std::vector<PathMark> marks_of(const Trace& trace, const std::vector<PathSegment
       // middle is in the innermost event open then, which is the one a flow should bind to.
       const int64_t from = std::max(event_start, s.start_ns);
       const int64_t to = std::min(event_end, s.end_ns);
-      m.event_at_ns = to > from ? from + (to - from) / 2 : s.start_ns;
+      // Where the clocks disagree with a dependency, the path's times are later than the
+      // recorded ones and the stretch may miss its event: then the event's own middle.
+      m.event_at_ns =
+          to > from ? from + (to - from) / 2 : event_start + (event_end - event_start) / 2;
     }
     marks.push_back(std::move(m));
   }

@@ -103,7 +103,9 @@ void add_critical_paths(const TraceAnnotations& a, int64_t& flow, EventList& eve
       slice.end_object();
       events.add(std::move(slice));
       if (!m.on_event) continue;
-      if (previous) {
+      // An arrow back in time (clocks that disagree with a dependency) is no flow Perfetto
+      // draws: its finish would come before its start.
+      if (previous && previous->event_at_ns <= m.event_at_ns) {
         JsonWriter start(JsonWriter::kCompact);
         begin_event(start, 's', "critical path");
         start.key("id").number(flow);
