@@ -71,9 +71,32 @@ void add_thread_name(const TraceThreadId& pid, int64_t tid, std::string_view nam
   events.add(std::move(track));
 }
 
+// Where one end of a flow goes: a time on a track, inside the slice it binds to.
+struct FlowEnd {
+  int64_t ts_ns;
+  const TraceThreadId& pid;
+  const TraceThreadId& tid;
+};
+
+// A flow as Kineto writes its ac2g launch links: "s" inside the first slice, "f" with "bp": "e"
+// inside the second (it binds to the slice around ts), one id for both.
+void add_flow(std::string_view name, int64_t id, const FlowEnd& from, const FlowEnd& to,
+              EventList& events) {
+  for (const auto& [phase, end] : {std::pair{'s', &from}, std::pair{'f', &to}}) {
+    JsonWriter w(JsonWriter::kCompact);
+    begin_event(w, phase, name);
+    if (phase == 'f') w.key("bp").string("e");
+    w.key("id").number(id);
+    write_ts(w, "ts", end->ts_ns);
+    write_id(w, "pid", end->pid);
+    write_id(w, "tid", end->tid);
+    w.end_object();
+    events.add(std::move(w));
+  }
+}
+
 // Each region's path: a slice per mark on the process's critical-path track, and a flow from
-// each marked event to the next, as Kineto links a launch to its kernel (ac2g: "s" inside the
-// first slice, "f" with "bp": "e" inside the second), so that Perfetto draws arrows along it.
+// each marked event to the next, so that Perfetto draws arrows along it.
 void add_critical_paths(const TraceAnnotations& a, int64_t& flow, EventList& events) {
   std::vector<std::pair<std::string, int64_t>> named;  // tracks given a name already
   for (const RegionPathMarks& p : a.critical_paths) {
@@ -106,25 +129,9 @@ void add_critical_paths(const TraceAnnotations& a, int64_t& flow, EventList& eve
       // An arrow back in time (clocks that disagree with a dependency) is no flow Perfetto
       // draws: its finish would come before its start.
       if (previous && previous->event_at_ns <= m.event_at_ns) {
-        JsonWriter start(JsonWriter::kCompact);
-        begin_event(start, 's', "critical path");
-        start.key("id").number(flow);
-        write_ts(start, "ts", previous->event_at_ns);
-        write_id(start, "pid", previous->event_pid);
-        write_id(start, "tid", previous->event_tid);
-        start.end_object();
-        events.add(std::move(start));
-
-        JsonWriter finish(JsonWriter::kCompact);
-        begin_event(finish, 'f', "critical path");
-        finish.key("bp").string("e");  // binds to the slice around ts, the next event
-        finish.key("id").number(flow);
-        write_ts(finish, "ts", m.event_at_ns);
-        write_id(finish, "pid", m.event_pid);
-        write_id(finish, "tid", m.event_tid);
-        finish.end_object();
-        events.add(std::move(finish));
-        ++flow;
+        add_flow("critical path", flow++,
+                 {previous->event_at_ns, previous->event_pid, previous->event_tid},
+                 {m.event_at_ns, m.event_pid, m.event_tid}, events);
       }
       previous = &m;
     }
@@ -182,24 +189,8 @@ void add_events(const TraceAnnotations& a, EventList& events) {
   }
   int64_t flow = kFirstFlowId;
   for (const CopyLink& c : a.copies) {
-    JsonWriter start(JsonWriter::kCompact);
-    begin_event(start, 's', "hidden copy");
-    start.key("id").number(flow);
-    write_ts(start, "ts", c.op_start_ns);
-    write_id(start, "pid", c.op_pid);
-    write_id(start, "tid", c.op_tid);
-    start.end_object();
-    events.add(std::move(start));
-
-    JsonWriter finish(JsonWriter::kCompact);
-    begin_event(finish, 'f', "hidden copy");
-    finish.key("bp").string("e");  // binds to the copy's slice, which starts at ts
-    finish.key("id").number(flow);
-    write_ts(finish, "ts", c.copy_start_ns);
-    write_id(finish, "pid", c.copy_pid);
-    write_id(finish, "tid", c.copy_tid);
-    finish.end_object();
-    events.add(std::move(finish));
+    add_flow("hidden copy", flow, {c.op_start_ns, c.op_pid, c.op_tid},
+             {c.copy_start_ns, c.copy_pid, c.copy_tid}, events);
 
     JsonWriter marker(JsonWriter::kCompact);
     begin_event(marker, 'i', fmt::format("{}hidden copy", kMarkerPrefix));
