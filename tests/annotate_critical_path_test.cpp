@@ -242,6 +242,35 @@ TEST(AnnotateCriticalPathRanks, OneProcessPerRankAlignedOnTheFirstCollective) {
   EXPECT_NEAR(first.at("1"), original_first[0].begin()->second, 0.0015);  // rank 0 stays
 }
 
+// HTA's two NCCL ranks: every rank ran NCCL kernels, so the clocks are aligned on the first one
+// (35.5 ms apart before), and the command says so.
+TEST(AnnotateCriticalPathRanks, NcclRanksAreAlignedOnTheirFirstCommunicationKernel) {
+  TraceSet set;
+  const std::string dir = set.path("nccl");
+  std::filesystem::create_directories(dir);
+  for (const char* rank : {"hta_nccl_rank0.json.gz", "hta_nccl_rank1.json.gz"})
+    std::filesystem::copy_file(fixture(std::string("foreign/") + rank), dir + "/" + rank);
+  const std::string merged = set.path("merged.json");
+  auto r = run_cli("annotate --critical-path " + dir + " -o " + merged);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("to align ncclKernel_"), std::string::npos) << r.output;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.load(merged).get(doc), simdjson::SUCCESS);
+  std::map<std::string, double> first;
+  for (simdjson::dom::element e : simdjson::dom::array(doc["traceEvents"])) {
+    std::string_view ph, cat, name;
+    if (e["ph"].get(ph) != simdjson::SUCCESS || ph != "X") continue;
+    if (e["cat"].get(cat) != simdjson::SUCCESS || cat != "kernel") continue;
+    if (e["name"].get(name) != simdjson::SUCCESS || !name.starts_with("nccl")) continue;
+    const std::string pid = simdjson::to_string(e["pid"]);
+    const double ts = double(e["ts"]);
+    if (!first.count(pid) || ts < first[pid]) first[pid] = ts;
+  }
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_NEAR(first.at("1"), first.at("2"), 0.0015);
+}
+
 TEST(AnnotateCriticalPathRanks, RanksWithoutCollectivesAreAlignedOnTheirFirstEventWithAWarning) {
   TraceSet set;
   const std::string dir = set.path("two");
