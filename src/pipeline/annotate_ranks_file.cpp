@@ -11,6 +11,7 @@
 #include <simdjson.h>
 
 #include "analysis/first_collective.h"
+#include "analysis/regions.h"
 #include "analysis/trace_annotations.h"
 #include "io/byte_stream.h"
 #include "io/input_guard.h"
@@ -189,10 +190,16 @@ Result<RankRead> read_rank(const std::string& path, const AnalyzeOptions& option
   if (annotated_by_attnprof(*trace))
     return make_error(ErrorKind::kUsage,
                       "{}: annotated by attnprof already; merge the original traces", path);
+  ATTNPROF_RETURN_IF_ERROR(check_region_overlap(*trace, options.region_pattern,
+                                                options.limits.max_region_overlap, path));
   RankRead read;
   read.path = path;
   read.distributed_rank = trace->distributed.rank;
   const TraceAnnotations annotations = annotate_trace(*trace, options, /*critical_path=*/true);
+  // One rule for every command (pipeline/analyze_file.cpp): a pattern that matches nothing is
+  // bad input.
+  if (!options.region_pattern.empty() && annotations.analysis.regions.empty())
+    return no_region_matches(*trace, path, options.region_pattern);
   read.events = render_annotation_events(annotations);
   read.critical_paths = annotations.critical_paths.size();
   read.first = first_collectives(*trace);
