@@ -89,10 +89,12 @@ void register_annotate(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "annotate",
       "Write a copy of a trace with attnprof's findings as instant events, the typical region "
-      "marked, and each hidden copy linked to the op that made it; open it in Perfetto UI");
+      "marked, each hidden copy linked to the op that made it and, with --critical-path, each "
+      "region's critical path; open it in Perfetto UI");
   cmd->add_option("trace", args->trace,
-                  "Trace file (.json or .json.gz); with --critical-path, or a folder of ranks' "
-                  "traces, merged into one trace with each rank a process")
+                  "Trace file (.json or .json.gz); with --critical-path, a folder of ranks' "
+                  "traces too, merged into one trace with each rank a process and their clocks "
+                  "aligned on their first collective")
       ->required();
   // --out was its only name before -o/--output was every command's; it stays.
   cmd->add_option(
