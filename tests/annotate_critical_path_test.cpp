@@ -48,6 +48,7 @@ TEST_P(AnnotateCriticalPath, MarksAddUpToThePathLessItsGapsAndFlowsPair) {
   simdjson::dom::element doc;
   ASSERT_EQ(parser.load(annotated).get(doc), simdjson::SUCCESS);
   std::map<int64_t, double> marked_us;  // per region index
+  std::map<Track, std::vector<Span>> mark_tracks;
   std::map<Track, std::vector<Span>> original_slices;
   std::set<int64_t> original_flow_ids;
   struct Endpoint {
@@ -75,6 +76,8 @@ TEST_P(AnnotateCriticalPath, MarksAddUpToThePathLessItsGapsAndFlowsPair) {
       bool on_path = false;
       if (e["args"]["critical_path"].get(on_path) != simdjson::SUCCESS || !on_path) continue;
       marked_us[int64_t(e["args"]["region"])] += double(e["dur"]);
+      const double ts = double(e["ts"]);
+      mark_tracks[track_of(e)].push_back({ts, ts + double(e["dur"])});
     }
     if ((ph == "s" || ph == "f") && std::string_view(e["name"]) == "critical path") {
       if (ph == "f") {
@@ -82,6 +85,14 @@ TEST_P(AnnotateCriticalPath, MarksAddUpToThePathLessItsGapsAndFlowsPair) {
       }
       (ph == "s" ? starts : finishes)[int64_t(e["id"])].push_back({track_of(e), double(e["ts"])});
     }
+  }
+
+  // The marks of one track never overlap: Perfetto would nest them.
+  for (auto& [track, marks] : mark_tracks) {
+    std::sort(marks.begin(), marks.end(),
+              [](const Span& a, const Span& b) { return a.start < b.start; });
+    for (size_t i = 1; i < marks.size(); ++i)
+      EXPECT_GE(marks[i].start, marks[i - 1].end - 0.0005) << track.first << "/" << track.second;
   }
 
   // Every flow: one start and one finish, in time order, each inside a slice of the trace on its

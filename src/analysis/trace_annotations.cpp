@@ -101,6 +101,10 @@ std::vector<RegionPathMarks> path_marks(const Trace& trace, const RegionSet& set
     marks.pid = spelled(trace, r.pid);
     if (r.any_process && !trace.host_events.empty())
       marks.pid = spelled(trace, trace.host_events.front().pid);
+    marks.marks = marks_of(trace, p.segments);
+    // A path that clocks out of order made longer than its region ends after it.
+    const int64_t end_ns =
+        marks.marks.empty() ? r.end_ns : std::max(r.end_ns, marks.marks.back().end_ns);
     int next_track = 0;
     auto free_track = tracks.end();
     for (auto it = tracks.begin(); it != tracks.end(); ++it) {
@@ -109,10 +113,9 @@ std::vector<RegionPathMarks> path_marks(const Trace& trace, const RegionSet& set
       if (it->end_ns <= r.start_ns && free_track == tracks.end()) free_track = it;
     }
     if (free_track == tracks.end())
-      free_track = tracks.insert(tracks.end(), TrackEnd{r.pid, next_track, r.end_ns});
-    free_track->end_ns = r.end_ns;
+      free_track = tracks.insert(tracks.end(), TrackEnd{r.pid, next_track, end_ns});
+    free_track->end_ns = end_ns;
     marks.track = free_track->track;
-    marks.marks = marks_of(trace, p.segments);
     out.push_back(std::move(marks));
   }
   return out;
