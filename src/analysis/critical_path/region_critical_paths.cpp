@@ -4,6 +4,7 @@
 
 #include <unordered_map>
 
+#include "analysis/critical_path/attention_cpu_ops.h"
 #include "analysis/critical_path/dependency_graph.h"
 #include "analysis/critical_path/path_categories.h"
 #include "analysis/critical_path/path_timing.h"
@@ -92,11 +93,13 @@ void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMe
   std::vector<uint8_t> is_attention(trace.gpu_activities.size(), 0);
   for (const auto& ids : attention_of_set)
     for (GpuActivityId id : ids) is_attention[id.index()] = 1;
+  const std::vector<uint8_t> attention_cpu = attention_cpu_ops(trace, is_attention);
+  const std::vector<uint8_t> under_attention_cpu = under_selected_ops(trace, attention_cpu);
   GraphInputs inputs;
   inputs.class_of = &class_of;
   std::vector<double> factors;
   if (!rules.empty()) {
-    select_what_if(trace, rules, is_attention, kernel_names, inputs);
+    select_what_if(trace, rules, is_attention, attention_cpu, kernel_names, inputs);
     for (const WhatIfRule& r : rules) factors.push_back(r.factor);
   }
   DependencyGraphBuilder builder(trace, inputs);
@@ -118,6 +121,11 @@ void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMe
     cycles += timing.cycle ? 1 : 0;
     paths[m] = critical_path_of(trace, g, timing, is_attention, kernel_names);
     paths[m].bound_by = bound_of(paths[m].categories);
+    // The thread's time is tiled by its edges, each the innermost open event's (a blocking
+    // call's wait weighs nothing): the selected ops' CPU time in the region, once.
+    for (const GraphEdge& e : g.edges)
+      if (e.kind == EdgeKind::kThread && e.host != kNoId && under_attention_cpu[e.host.index()])
+        paths[m].attention_cpu_ns += e.weight_ns;
     if (!rules.empty()) {
       WhatIf w;
       w.length_before_ns = paths[m].length_ns;
