@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -164,6 +165,25 @@ TEST(CriticalPath, WhatIfOnCpuOps) {
   EXPECT_EQ(t.regions[0].what_if->selected_ns, 400'000);
 }
 
+// attention-cpu selects the outermost op whose launches are all attention's: SDPA [10, 300) with
+// what runs under it (an op that launches nothing, the launch call), not the op around it that
+// also launches a GEMM. Halved, its 290 µs of CPU move the rest of the step 145 µs earlier.
+TEST(CriticalPath, WhatIfOnAttentionCpuSelectsTheOpsThatLaunchedAttentionOnly) {
+  auto half = parse_what_if("attention-cpu=0.5");
+  ASSERT_TRUE(half.ok());
+  const TraceAnalysis t = analyze_text(
+      trace_of(1000, {op("aten::outer", 5, 595), op("aten::scaled_dot_product_attention", 10, 290),
+                      op("aten::empty", 20, 10), call("cudaLaunchKernel", 200, 10, 1),
+                      kernel("flash_fwd_kernel", 7, 220, 100, 1), op("aten::mm", 400, 100),
+                      call("cudaLaunchKernel", 450, 10, 2), kernel("gemm_kernel", 7, 470, 100, 2)}),
+      {half.value()});
+  const CriticalPath& p = path_of(t);
+  EXPECT_EQ(p.length_ns, 1'000'000);
+  EXPECT_EQ(p.attention_cpu_ns, 290'000);
+  EXPECT_EQ(t.regions[0].what_if->selected_ns, 290'000);
+  EXPECT_EQ(t.regions[0].what_if->length_after_ns, 855'000);
+}
+
 // Stream order: two kernels launched back to back run one after the other, 5 µs apart; the
 // second's start waits for the first's end (kernel gap), not for its launch.
 TEST(CriticalPath, StreamOrderAndKernelGap) {
@@ -266,10 +286,14 @@ TEST(CriticalPath, KernelBeforeItsLaunchIsCountedNotAHang) {
 
 TEST(CriticalPath, WhatIfRulesParse) {
   EXPECT_TRUE(parse_what_if("attention=0.5").ok());
+  ASSERT_TRUE(parse_what_if("attention-cpu=0.25").ok());
+  EXPECT_EQ(parse_what_if("attention-cpu=0.25")->kind, WhatIfSelectorKind::kAttentionCpu);
+  EXPECT_EQ(parse_what_if("attention-cpu=0.25")->factor, 0.25);
   EXPECT_TRUE(parse_what_if("op:aten::*=2").ok());
   EXPECT_TRUE(parse_what_if("module:Linear*=0").ok());
-  for (const char* bad : {"attention", "attention=-1", "attention=x", "class:nope=0.5",
-                          "kernel:=0.5", "flops:x=1", "attention=nan"}) {
+  for (const char* bad :
+       {"attention", "attention=-1", "attention=x", "class:nope=0.5", "kernel:=0.5", "flops:x=1",
+        "attention=nan", "attention-cpu", "attention-cpu=-0.5", "attention-cpu:x=1"}) {
     auto r = parse_what_if(bad);
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_EQ(r.error().kind, ErrorKind::kUsage) << bad;
@@ -294,50 +318,92 @@ TEST(CriticalPath, RealRegionsAddUp) {
 
 // What-if against a real change, on recorded pairs (docs/CRITICAL_PATH.md, "What-if against
 // recorded pairs"): one trace's attention kernels scaled by the other's attention GPU time over
-// its own (the medians over the steps), its typical step's path timed again, and set beside the
-// other trace's typical path.
+// its own, and the CPU time of the ops that launched them by the other's over its own (medians
+// over the steps), its steps' paths timed again, and set beside the other trace's paths.
+int64_t median_of(std::vector<int64_t> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+int64_t median_attention_cpu_ns(const TraceAnalysis& t) {
+  std::vector<int64_t> cpu;
+  for (const RegionSummary& r : t.regions) cpu.push_back(r.critical_path.attention_cpu_ns);
+  return median_of(cpu);
+}
+int64_t median_length_ns(const TraceAnalysis& t) {
+  std::vector<int64_t> lengths;
+  for (const RegionSummary& r : t.regions) lengths.push_back(r.critical_path.length_ns);
+  return median_of(lengths);
+}
 struct Projection {
-  int64_t before_ns, after_ns, other_ns;
+  double cpu_factor = 0;
+  TraceAnalysis projected;     // both factors: each region's what_if
+  TraceAnalysis kernels_only;  // the kernels' factor alone
+  int64_t other_ns = 0;        // the other trace's median path
+  int64_t median_after_ns(const TraceAnalysis& t) const {
+    std::vector<int64_t> after;
+    for (const RegionSummary& r : t.regions) after.push_back(r.what_if->length_after_ns);
+    return median_of(after);
+  }
 };
 Projection project_attention(const char* from, const char* to) {
   const TraceAnalysis target = analyze_fixture(to);
   const TraceAnalysis plain = analyze_fixture(from);
-  const double factor =
+  EXPECT_GT(plain.attention.gpu_ns, 0);
+  EXPECT_GT(median_attention_cpu_ns(plain), 0);
+  Projection p;
+  const double gpu_factor =
       static_cast<double>(target.attention.gpu_ns) / static_cast<double>(plain.attention.gpu_ns);
-  auto rule = parse_what_if("attention=" + std::to_string(factor));
-  EXPECT_TRUE(rule.ok());
-  AnalyzeOptions options;
-  options.what_if = {rule.value()};
-  auto projected = analyze_file(testing::fixture(from), options);
-  EXPECT_TRUE(projected.ok());
-  const RegionSummary& step = projected->regions[static_cast<size_t>(projected->typical_region)];
-  // The other trace's steps: the median of their paths.
-  std::vector<int64_t> lengths;
-  for (const RegionSummary& r : target.regions) lengths.push_back(r.critical_path.length_ns);
-  std::sort(lengths.begin(), lengths.end());
-  return {step.what_if->length_before_ns, step.what_if->length_after_ns,
-          lengths[lengths.size() / 2]};
+  p.cpu_factor = static_cast<double>(median_attention_cpu_ns(target)) /
+                 static_cast<double>(median_attention_cpu_ns(plain));
+  auto gpu = parse_what_if("attention=" + std::to_string(gpu_factor));
+  auto cpu = parse_what_if("attention-cpu=" + std::to_string(p.cpu_factor));
+  EXPECT_TRUE(gpu.ok() && cpu.ok());
+  auto projected_with = [&](std::vector<WhatIfRule> rules) {
+    AnalyzeOptions options;
+    options.what_if = std::move(rules);
+    auto projected = analyze_file(testing::fixture(from), options);
+    EXPECT_TRUE(projected.ok());
+    return std::move(projected).value();
+  };
+  p.projected = projected_with({gpu.value(), cpu.value()});
+  p.kernels_only = projected_with({gpu.value()});
+  p.other_ns = median_length_ns(target);
+  return p;
 }
 
-// The study's naive attention is GPU-bound: its step is its kernels. With cuDNN's kernel time in
-// their place, the projected saving is within 10 % of the saving measured against the cuDNN
-// trace's median step (2368.9 -> 268.3 µs projected, 187.6 µs measured: 2100.6 against 2181.3
-// µs). The projected step itself is 43 % above the measured one: the what-if keeps naive's CPU
-// work (five ops and a copy to launch), which becomes the path once its kernels are fast.
-TEST(CriticalPath, WhatIfNaiveToCudnnSavesWhatTheSwitchSaved) {
+// The study's naive attention is GPU-bound: its step is its kernels. The kernels' factor alone
+// leaves naive's CPU work (five ops and a copy to launch) on the path once they are fast: 43 %
+// above the cuDNN trace's steps. With the CPU time of cuDNN's SDPA op in place of those ops', the
+// projected steps are within 10 % of the measured ones (medians over the steps), below them:
+// naive's five kernels run beside the CPU that launches the next, where cuDNN's one kernel starts
+// after its op.
+TEST(CriticalPath, WhatIfNaiveToCudnnProjectsTheMeasuredStep) {
   const Projection p = project_attention("study_naive.json.gz", "study_sdpa-cudnn.json.gz");
-  const double projected = static_cast<double>(p.before_ns - p.after_ns);
-  const double measured = static_cast<double>(p.before_ns - p.other_ns);
+  const double projected = static_cast<double>(p.median_after_ns(p.projected));
+  const double measured = static_cast<double>(p.other_ns);
   EXPECT_NEAR(projected, measured, 0.10 * measured);
+  EXPECT_GT(static_cast<double>(p.median_after_ns(p.kernels_only)), 1.10 * measured);
 }
 
-// Llama's prefill, profiled, is CPU-bound: SDPA's kernels in place of eager attention's shorten
-// the step by less than the 5 % a recommendation needs. Unprofiled (step_times.json) the switch
-// measured 3.78 -> 3.60 ms, 4.9 %: noise by the same rule.
-TEST(CriticalPath, WhatIfEagerToSdpaOnACpuBoundPrefillSavesNothing) {
+// Llama's prefill, profiled, is CPU-bound: SDPA's kernels in place of eager attention's save
+// nothing (under the 5 % a recommendation needs). With both factors, each step saves the CPU
+// time of the ops that launched attention that the factor removes, and no more: the path is the
+// CPU's.
+TEST(CriticalPath, WhatIfEagerToSdpaOnACpuBoundPrefillSavesOnlyItsOpsCpu) {
   const Projection p =
       project_attention("models/llama-prefill-eager.json.gz", "models/llama-prefill-sdpa.json.gz");
-  EXPECT_LT(p.before_ns - p.after_ns, p.before_ns / 20);
+  ASSERT_EQ(p.projected.regions.size(), p.kernels_only.regions.size());
+  for (size_t r = 0; r < p.projected.regions.size(); ++r) {
+    const WhatIf& kernels = *p.kernels_only.regions[r].what_if;
+    EXPECT_LT(kernels.length_before_ns - kernels.length_after_ns, kernels.length_before_ns / 20);
+    const RegionSummary& step = p.projected.regions[r];
+    EXPECT_EQ(step.critical_path.bound_by, "CPU");
+    const double cpu_saved =
+        static_cast<double>(step.critical_path.attention_cpu_ns) * (1 - p.cpu_factor);
+    EXPECT_GT(cpu_saved, 0);
+    EXPECT_NEAR(static_cast<double>(step.what_if->length_before_ns - step.what_if->length_after_ns),
+                cpu_saved, 0.02 * cpu_saved);
+  }
 }
 
 // Llama's decode is held by the CPU (94 % idle GPU): attention twice as fast saves nothing.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "test_support.h"
 
 namespace attnprof {
@@ -364,7 +366,9 @@ TEST(Findings, CliExplainPrintsThem) {
   auto r = testing::run_cli("analyze --explain --region forward " +
                             testing::fixture("study_naive.json.gz"));
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_NE(r.output.find("[hidden-copy]"), std::string::npos) << r.output;
+  // Each with the time it explains, listed by it: the unfused passes before the copy among them.
+  EXPECT_NE(r.output.find("[hidden-copy, explains "), std::string::npos) << r.output;
+  EXPECT_LT(r.output.find("[not-fused, explains "), r.output.find("[hidden-copy, explains "));
   auto json = testing::run_cli("analyze --explain --format json " +
                                testing::fixture("study_naive.json.gz"));
   EXPECT_NE(json.output.find("\"id\": \"hidden-copy\""), std::string::npos);
@@ -491,6 +495,61 @@ TEST(Findings, NotFusedInADecodeStepCountsItsKernelsAndNamesTheScoreRows) {
         << f->suggestion;
     EXPECT_NE(f->summary.find("(2 GEMM, 1 softmax,"), std::string::npos) << f->summary;
   }
+}
+
+// Findings are listed by the time they account for in the typical region, the largest first.
+void expect_listed_by_explained_time(const TraceAnalysis& t) {
+  for (size_t i = 1; i < t.findings.size(); ++i)
+    EXPECT_GE(t.findings[i - 1].explains_ns, t.findings[i].explains_ns)
+        << finding_id(t.findings[i - 1].kind) << " before " << finding_id(t.findings[i].kind);
+}
+
+// Llama's decode step is 94 % idle, held by the CPU: the findings about the CPU come first, each
+// weighed by the CPU and launch time on the path; the wait by the host's waits on it; findings
+// that say how work runs explain none and come last.
+TEST(Findings, ADecodeStepHeldByTheCpuListsTheCpuFirst) {
+  const TraceAnalysis t = explain("models/llama-decode-sdpa.json.gz", "ProfilerStep*");
+  ASSERT_FALSE(t.findings.empty());
+  expect_listed_by_explained_time(t);
+  const CriticalPath& path = t.regions[static_cast<size_t>(t.typical_region)].critical_path;
+  ASSERT_EQ(path.bound_by, "CPU");
+  const double cpu_ns = static_cast<double>(path.categories.cpu_ns) +
+                        static_cast<double>(path.categories.launch_overhead_ns);
+  EXPECT_EQ(t.findings[0].kind, FindingKind::kCpuSideCost);
+  EXPECT_EQ(t.findings[0].explains_ns, cpu_ns);
+  EXPECT_GT(t.findings[0].explains_ns, 0.9 * static_cast<double>(path.length_ns));
+  const Finding* launch = find(t, FindingKind::kLaunchBound);
+  ASSERT_NE(launch, nullptr);
+  EXPECT_EQ(launch->explains_ns, cpu_ns);
+  const Finding* wait = find(t, FindingKind::kSynchronization);
+  ASSERT_NE(wait, nullptr);
+  EXPECT_EQ(wait->explains_ns, static_cast<double>(path.categories.sync_ns));
+  EXPECT_EQ(find(t, FindingKind::kLaunchKernelEx)->explains_ns, -1);
+  EXPECT_EQ(t.findings.back().kind, FindingKind::kLaunchKernelEx);
+}
+
+// GPT-2's train step is CPU-bound too: launch-bound leads; the hidden copy under masked_fill,
+// whose weight is its copies' GPU time, comes after it, and that time is the typical region's
+// device-to-device copies under aten::masked_fill.
+TEST(Findings, ATrainStepListsLaunchBoundBeforeItsHiddenCopy) {
+  const TraceAnalysis t = explain("train_step.json.gz", "ProfilerStep*");
+  expect_listed_by_explained_time(t);
+  const RegionSummary& typical = t.regions[static_cast<size_t>(t.typical_region)];
+  const CriticalPath& path = typical.critical_path;
+  const Finding* launch = find(t, FindingKind::kLaunchBound);
+  const Finding* copy = find(t, FindingKind::kHiddenCopy);
+  ASSERT_NE(launch, nullptr);
+  ASSERT_NE(copy, nullptr);
+  EXPECT_EQ(launch->explains_ns,
+            static_cast<double>(path.categories.cpu_ns + path.categories.launch_overhead_ns));
+  EXPECT_LT(launch - t.findings.data(), copy - t.findings.data());
+  double copies_ns = 0;
+  for (const ActivityRow& a : typical.activities)
+    if (a.memcpy_kind == "DtoD" &&
+        std::find(a.op_chain.begin(), a.op_chain.end(), "aten::masked_fill") != a.op_chain.end())
+      copies_ns += static_cast<double>(a.duration_ns);
+  EXPECT_GT(copies_ns, 0);
+  EXPECT_EQ(copy->explains_ns, copies_ns);
 }
 
 }  // namespace

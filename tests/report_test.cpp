@@ -720,6 +720,35 @@ TEST_F(ShippedStudyReport, CoincidingSweepLinesAreDrawnApartAndNamed) {
   EXPECT_NE(memory.find(">= sdpa-efficient<"), std::string::npos);
 }
 
+// The timeline's critical path (docs/CRITICAL_PATH.md, "In the report"): its stretches tile the
+// region from its start, as long as the path in analyze's numbers; the GPU work on it is drawn on
+// the GPU lane, and the page draws it with its legend entry.
+TEST(Report, EachTimelineCarriesItsRegionsCriticalPath) {
+  ReportData d = load({testing::fixture("study_naive.json.gz")});
+  ASSERT_EQ(d.variants.size(), 1u);
+  const ReportVariant& v = d.variants[0];
+  ASSERT_TRUE(v.timeline && v.analysis);
+  const RegionTimeline& t = *v.timeline;
+  ASSERT_FALSE(t.critical_path.empty());
+  EXPECT_EQ(t.critical_path.front().start_ns, 0);
+  int64_t on_gpu = 0;
+  for (size_t i = 1; i < t.critical_path.size(); ++i)
+    EXPECT_EQ(t.critical_path[i].start_ns, t.critical_path[i - 1].end_ns) << i;
+  for (const TimelinePathStep& s : t.critical_path)
+    if (s.lane >= 0 && t.lanes[static_cast<size_t>(s.lane)].gpu) on_gpu += s.end_ns - s.start_ns;
+  const CriticalPath& path =
+      v.analysis->regions[static_cast<size_t>(v.analysis->typical_region)].critical_path;
+  EXPECT_EQ(t.critical_path.back().end_ns, path.length_ns);
+  // The naive step is held by its GPU: its kernels and copies are the path's GPU time.
+  EXPECT_EQ(on_gpu, path.categories.compute_ns + path.categories.memory_ns +
+                        path.categories.communication_ns);
+  EXPECT_GT(on_gpu, path.length_ns / 2);
+  const std::string html = render_report_html(d);
+  // One over each timeline, the zoomed view's too where there is one.
+  EXPECT_EQ(count(html, "<g class=\"critical-path\""), count(html, "<svg class=\"timeline"));
+  EXPECT_EQ(count(html, "<i class=\"path\"></i>critical path"), 1u);
+}
+
 TEST(Report, TracesGiveATableOfMediansAndATimelineEach) {
   ReportData d =
       load({testing::fixture("study_naive.json.gz"), testing::fixture("study_sdpa-flash.json.gz")},

@@ -47,6 +47,10 @@ struct CriticalPath {
   int64_t length_ns = 0;
   CriticalPathCategories categories;
   int64_t attention_ns = 0;  // the attention calls' kernels on the path
+  // The CPU time of the ops that launched the attention calls' GPU work and of what runs under
+  // them (what --what-if attention-cpu selects), in the region, on the path or not; none of the
+  // time they waited on the GPU.
+  int64_t attention_cpu_ns = 0;
   // What holds the step, the largest of four groups of the categories: "CPU" (cpu and launch
   // overhead), "GPU compute" (compute and memory), "communication", "waits" (sync and kernel gaps);
   // empty for a path of no length.
@@ -59,12 +63,13 @@ inline constexpr size_t kCriticalPathTop = 5;
 
 // What --what-if selects (docs/CRITICAL_PATH.md, "What-if").
 enum class WhatIfSelectorKind : uint8_t {
-  kAttention,  // the attention calls' kernels
-  kKernel,     // kernels whose short or full name matches the glob
-  kOp,         // the GPU work launched under an op whose name matches
-  kModule,     // the GPU work launched under an nn.Module whose name matches
-  kClass,      // the GPU work of one kernel class (gemm, communication, ...)
-  kCpu,        // the CPU time of ops whose name matches, and of what runs under them
+  kAttention,     // the attention calls' kernels
+  kAttentionCpu,  // the CPU time of the ops that launched them (outermost, attention work only)
+  kKernel,        // kernels whose short or full name matches the glob
+  kOp,            // the GPU work launched under an op whose name matches
+  kModule,        // the GPU work launched under an nn.Module whose name matches
+  kClass,         // the GPU work of one kernel class (gemm, communication, ...)
+  kCpu,           // the CPU time of ops whose name matches, and of what runs under them
 };
 
 struct WhatIfRule {

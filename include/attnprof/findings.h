@@ -40,6 +40,11 @@ struct Finding {
   // rule that does not count it. The report's headline weighs the finding by it
   // (src/analysis/headline.h), not by every kernel of the kinds it names.
   double gpu_ns = -1;
+  // The time it accounts for in the typical region (analysis/findings/finding_explained_time.h):
+  // on the critical path where the step waits on what it names (the CPU, waits, communication),
+  // else the GPU time of the work it blames; < 0 for a finding that says how work runs. Findings
+  // are listed by it, the largest first.
+  double explains_ns = -1;
 };
 
 }  // namespace attnprof

@@ -57,6 +57,15 @@ struct TimelineLink {
   int32_t to_lane = 0, to_span = 0;
 };
 
+// One stretch of the region's critical path (critical_path/path_segments.h) on the timeline: on
+// the lane and at the nesting depth of the event it belongs to, or, for a stretch with no event
+// (the GPU idle between dependent work, the CPU between ops), lane -1.
+struct TimelinePathStep {
+  int32_t lane = -1;
+  int32_t depth = 0;                 // CPU lanes: the event's nesting depth
+  int64_t start_ns = 0, end_ns = 0;  // from the region's start
+};
+
 struct RegionTimeline {
   std::string region_name;
   int64_t region_duration_ns = 0;   // the annotation's span on the CPU
@@ -67,6 +76,8 @@ struct RegionTimeline {
   // them, in GPU start order; GPU spans point into it.
   std::vector<ActivityRow> activities;
   bool capped = false;  // a lane kept only its longest spans, or spans too deep were left out
+  // The region's critical path, in time order (add_timeline_critical_path); empty: not drawn.
+  std::vector<TimelinePathStep> critical_path;
 };
 
 struct TimelineOptions {

@@ -15,6 +15,7 @@
 #include "analysis/device_summary.h"
 #include "analysis/duration_sum.h"
 #include "analysis/findings/finding_context.h"
+#include "analysis/findings/finding_explained_time.h"
 #include "analysis/host_tree_facts.h"
 #include "analysis/kernel_class.h"
 #include "analysis/kernel_names.h"
@@ -457,6 +458,10 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   for (size_t r = 0; r < out.regions.size(); ++r)
     out.regions[r].activities = std::move(activities[r]);
   out.facts.by_class = by_class;
+  weigh_findings(
+      out.findings,
+      out.typical_region >= 0 ? out.regions[out.typical_region].critical_path : CriticalPath{},
+      out.facts);
   if (out.typical_region >= 0) {
     const ActivityRow* longest = nullptr;
     for (const ActivityRow& row : out.regions[out.typical_region].activities)

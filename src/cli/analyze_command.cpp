@@ -263,8 +263,8 @@ void register_analyze(CLI::App& app, int& exit_code) {
   cmd->add_option("--what-if", args->what_if,
                   "SELECTOR=FACTOR, repeatable: time each region's critical path again with the "
                   "selected work's durations multiplied by FACTOR (0.5 twice as fast, 0 gone); "
-                  "SELECTOR is attention, kernel:GLOB, op:GLOB, module:GLOB, class:NAME or "
-                  "cpu:GLOB (docs/CRITICAL_PATH.md)")
+                  "SELECTOR is attention, attention-cpu, kernel:GLOB, op:GLOB, module:GLOB, "
+                  "class:NAME or cpu:GLOB (docs/CRITICAL_PATH.md)")
       ->allow_extra_args(false)
       ->take_all();
   cmd->add_flag("--explain", args->explain,

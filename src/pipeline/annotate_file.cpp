@@ -95,12 +95,6 @@ Result<size_t> find_trace_events(ByteStream& in, std::string& head, bool& at_eof
   }
 }
 
-bool already_annotated(const Trace& trace) {
-  for (const InstantEvent& e : trace.instants)
-    if (trace.strings.view(e.name).starts_with(kMarkerPrefix)) return true;
-  return false;
-}
-
 Status copy_with_events(const std::string& path, const std::string& out_path,
                         const std::string& events, const Limits& limits) {
   auto in = ByteStream::open(path, limits);
@@ -203,8 +197,14 @@ class SpooledInput {
 
 }  // namespace
 
+bool annotated_by_attnprof(const Trace& trace) {
+  for (const InstantEvent& e : trace.instants)
+    if (trace.strings.view(e.name).starts_with(kMarkerPrefix)) return true;
+  return false;
+}
+
 Result<AnnotateOutcome> annotate_file(const std::string& path, const std::string& out_path,
-                                      const AnalyzeOptions& options) {
+                                      const AnalyzeOptions& options, bool critical_path) {
   if (out_path.empty())
     return make_error(ErrorKind::kUsage,
                       "cannot write '': give a file name, or - for standard output");
@@ -215,12 +215,12 @@ Result<AnnotateOutcome> annotate_file(const std::string& path, const std::string
   const std::string& read_path = spooled.path().empty() ? path : spooled.path();
   auto trace = read_trace(read_path, options.limits, options.progress, options.reading_workers);
   if (!trace.ok()) return trace.take_error();
-  if (already_annotated(*trace))
+  if (annotated_by_attnprof(*trace))
     return make_error(ErrorKind::kUsage,
                       "{}: annotated by attnprof already; annotate the original trace", path);
   ATTNPROF_RETURN_IF_ERROR(check_region_overlap(*trace, options.region_pattern,
                                                 options.limits.max_region_overlap, path));
-  TraceAnnotations annotations = annotate_trace(*trace, options);
+  TraceAnnotations annotations = annotate_trace(*trace, options, critical_path);
   // One rule for every command (pipeline/analyze_file.cpp): a pattern that matches nothing is
   // bad input.
   if (!options.region_pattern.empty() && annotations.analysis.regions.empty())
@@ -230,6 +230,7 @@ Result<AnnotateOutcome> annotate_file(const std::string& path, const std::string
   AnnotateOutcome outcome;
   outcome.events_added = annotation_event_count(annotations);
   outcome.hidden_copy_links = annotations.copies.size();
+  outcome.critical_paths = annotations.critical_paths.size();
   outcome.analysis = std::move(annotations.analysis);
   return outcome;
 }

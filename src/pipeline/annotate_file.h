@@ -9,6 +9,7 @@
 
 #include "attnprof/analysis.h"
 #include "attnprof/result.h"
+#include "model/trace.h"
 
 namespace attnprof {
 
@@ -16,12 +17,18 @@ struct AnnotateOutcome {
   TraceAnalysis analysis;  // what was annotated, findings included
   size_t events_added = 0;
   size_t hidden_copy_links = 0;
+  size_t critical_paths = 0;  // regions whose path was marked (those that share one count once)
 };
 
 // Reads and analyzes `path`, then writes the annotated copy to `out_path` (gzip when it ends in
-// .gz; written whole or not at all). Fails with one line naming the file: the trace cannot be
-// read, has no "traceEvents" array, was annotated by attnprof already, or OUT cannot be written.
+// .gz; written whole or not at all); with `critical_path`, each region's critical path is marked
+// and linked by flows (docs/CRITICAL_PATH.md, "In Perfetto"). Fails with one line naming the
+// file: the trace cannot be read, has no "traceEvents" array, was annotated by attnprof already,
+// or OUT cannot be written.
 Result<AnnotateOutcome> annotate_file(const std::string& path, const std::string& out_path,
-                                      const AnalyzeOptions& options);
+                                      const AnalyzeOptions& options, bool critical_path = false);
+
+// True when attnprof's markers are in `trace` already: annotate refuses to annotate it again.
+bool annotated_by_attnprof(const Trace& trace);
 
 }  // namespace attnprof

@@ -14,6 +14,7 @@
 #include "analysis/regions.h"
 #include "analysis/report_conclusions.h"
 #include "analysis/summarize.h"
+#include "analysis/timeline_critical_path.h"
 #include "io/trace_directory.h"
 #include "pipeline/analyze_trace.h"
 #include "reader/read_trace.h"
@@ -107,14 +108,20 @@ void load_sweep(ReportData& data, const fs::path& dir, const Limits& limits) {
   }
 }
 
-// The findings as the report tells them: ranked by the time they explain in `facts` (the most
-// first, rank_findings), as summary.json spells them.
+// The findings as the report tells them, the most time explained first: a trace's come weighed
+// and in that order (Finding::explains_ns, on its critical path or GPU); findings weighed by none
+// are ranked by the time their kernel classes take in `facts` (rank_findings).
 std::vector<RunFinding> run_findings(const std::vector<Finding>& findings,
                                      const std::vector<RegionFacts>& facts) {
   std::vector<std::string> ids;
   for (const Finding& f : findings) ids.emplace_back(finding_id(f.kind));
+  const bool weighed = std::any_of(findings.begin(), findings.end(),
+                                   [](const Finding& f) { return f.explains_ns >= 0; });
+  std::vector<size_t> order(findings.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (!weighed) order = rank_findings(ids, facts);
   std::vector<RunFinding> out;
-  for (size_t i : rank_findings(ids, facts))
+  for (size_t i : order)
     out.push_back({ids[i], findings[i].summary, findings[i].evidence, findings[i].suggestion,
                    findings[i].regions_affected});
   return out;
@@ -138,7 +145,7 @@ void lead_with(std::vector<Finding_>& findings, const std::string& id, IdOf id_o
 }
 
 // The headline's reason for each slow variant leads that variant's findings, so that the list
-// and the headline agree: rank_findings orders by time alone, and unfused attention, which takes
+// and the headline agree: the findings come by time alone, and unfused attention, which takes
 // the most, yields in the headline to a named cause (compute_headline).
 void lead_with_reasons(const std::optional<Headline>& headline,
                        const std::function<void(const HeadlineReason&)>& apply) {
@@ -339,12 +346,7 @@ void describe_variant(ReportVariant& variant, const Trace& trace, const ReportOp
   const RegionSet set = find_regions(trace, region_pattern);
   const RegionMembers members = assign_to_regions(trace, set);
   TraceAnalysis analysis = summarize_regions(trace, set, members, analyze);
-  // Told in the order of the time they explain, as a bench run's are (run_findings).
-  std::vector<std::string> ids;
-  for (const Finding& f : analysis.findings) ids.emplace_back(finding_id(f.kind));
-  std::vector<Finding> ranked;
-  for (size_t i : rank_findings(ids, {analysis.facts})) ranked.push_back(analysis.findings[i]);
-  analysis.findings = std::move(ranked);
+  // The findings come in the order of the time they explain (summarize_regions).
   if (analysis.typical_region < 0) {
     variant.missing = region_pattern.empty()
                           ? "the trace has no events"
@@ -354,6 +356,7 @@ void describe_variant(ReportVariant& variant, const Trace& trace, const ReportOp
     const RegionSummary& summary = analysis.regions[r];
     variant.timeline = build_region_timeline(trace, set.regions[r], members.activities(r),
                                              summary.activities, options.timeline);
+    add_timeline_critical_path(trace, set.regions[r], members.of(r), *variant.timeline);
     for (const ActivityRow& row : summary.activities)
       add_duration(variant.class_ns[static_cast<size_t>(classify_activity(row))], row.duration_ns);
   }

@@ -96,7 +96,9 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
     if (!t.findings.empty()) {
       put(out, "Findings:\n\n");
       for (const auto& f : t.findings) {
-        put(out, "- **{}**: {}", finding_id(f.kind), markdown_cell(f.summary));
+        put(out, "- **{}**{}: {}", finding_id(f.kind),
+            f.explains_ns >= 0 ? fmt::format(" (explains {} µs)", format_us(f.explains_ns)) : "",
+            markdown_cell(f.summary));
         if (!f.suggestion.empty()) put(out, " *Suggestion:* {}", markdown_cell(f.suggestion));
         put(out, "\n");
       }

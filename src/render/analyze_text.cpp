@@ -183,7 +183,9 @@ void render_trace(std::string& out, const TraceAnalysis& t, const TextView& view
   if (!t.findings.empty()) {
     fmt::format_to(std::back_inserter(out), "\n  findings:\n");
     for (const auto& f : t.findings) {
-      fmt::format_to(std::back_inserter(out), "  * [{}] {}\n", finding_id(f.kind),
+      const std::string explains =
+          f.explains_ns >= 0 ? fmt::format(", explains {} µs", format_us(f.explains_ns)) : "";
+      fmt::format_to(std::back_inserter(out), "  * [{}{}] {}\n", finding_id(f.kind), explains,
                      escape_control(f.summary));
       for (const auto& e : f.evidence)
         fmt::format_to(std::back_inserter(out), "      {}\n", escape_control(e));

@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "render/json_writer.h"
 
 namespace attnprof {
@@ -12,6 +17,9 @@ namespace {
 constexpr int64_t kFirstFlowId = int64_t{1} << 40;
 // The track of the typical region's slice: a thread id no profiler gives a thread.
 constexpr int64_t kAnnotationTid = 0x7a77;
+// The critical path's tracks on each process: the first, then one more per region that overlaps
+// an earlier one.
+constexpr int64_t kCriticalPathTid = 0x7a78;
 
 void write_id(JsonWriter& w, const char* key, const TraceThreadId& id) {
   w.key(key);
@@ -49,6 +57,86 @@ class EventList {
   std::string text_;
   size_t count_ = 0;
 };
+
+void add_thread_name(const TraceThreadId& pid, int64_t tid, std::string_view name,
+                     EventList& events) {
+  JsonWriter track(JsonWriter::kCompact);
+  track.begin_object();
+  track.key("ph").string("M");
+  track.key("name").string("thread_name");
+  write_id(track, "pid", pid);
+  track.key("tid").number(tid);
+  track.key("args").begin_object().key("name").string(name).end_object();
+  track.end_object();
+  events.add(std::move(track));
+}
+
+// Where one end of a flow goes: a time on a track, inside the slice it binds to.
+struct FlowEnd {
+  int64_t ts_ns;
+  const TraceThreadId& pid;
+  const TraceThreadId& tid;
+};
+
+// A flow as Kineto writes its ac2g launch links: "s" inside the first slice, "f" with "bp": "e"
+// inside the second (it binds to the slice around ts), one id for both.
+void add_flow(std::string_view name, int64_t id, const FlowEnd& from, const FlowEnd& to,
+              EventList& events) {
+  for (const auto& [phase, end] : {std::pair{'s', &from}, std::pair{'f', &to}}) {
+    JsonWriter w(JsonWriter::kCompact);
+    begin_event(w, phase, name);
+    if (phase == 'f') w.key("bp").string("e");
+    w.key("id").number(id);
+    write_ts(w, "ts", end->ts_ns);
+    write_id(w, "pid", end->pid);
+    write_id(w, "tid", end->tid);
+    w.end_object();
+    events.add(std::move(w));
+  }
+}
+
+// Each region's path: a slice per mark on the process's critical-path track, and a flow from
+// each marked event to the next, so that Perfetto draws arrows along it.
+void add_critical_paths(const TraceAnnotations& a, int64_t& flow, EventList& events) {
+  std::vector<std::pair<std::string, int64_t>> named;  // tracks given a name already
+  for (const RegionPathMarks& p : a.critical_paths) {
+    const int64_t tid = kCriticalPathTid + p.track;
+    const std::string pid_key = p.pid.text.empty() ? std::to_string(p.pid.number) : p.pid.text;
+    if (std::find(named.begin(), named.end(), std::pair{pid_key, tid}) == named.end()) {
+      named.emplace_back(pid_key, tid);
+      add_thread_name(p.pid, tid,
+                      p.track == 0 ? std::string("attnprof critical path")
+                                   : fmt::format("attnprof critical path {}", p.track + 1),
+                      events);
+    }
+    const PathMark* previous = nullptr;
+    for (const PathMark& m : p.marks) {
+      JsonWriter slice(JsonWriter::kCompact);
+      begin_event(slice, 'X', m.name);
+      write_ts(slice, "ts", m.start_ns);
+      write_ts(slice, "dur", m.end_ns - m.start_ns);
+      write_id(slice, "pid", p.pid);
+      slice.key("tid").number(tid);
+      slice.key("args").begin_object();
+      slice.key("critical_path").boolean(true);
+      slice.key("category").string(m.category);
+      slice.key("region").number(p.region);
+      slice.key("region_name").string(p.name);
+      slice.end_object();
+      slice.end_object();
+      events.add(std::move(slice));
+      if (!m.on_event) continue;
+      // An arrow back in time (clocks that disagree with a dependency) is no flow Perfetto
+      // draws: its finish would come before its start.
+      if (previous && previous->event_at_ns <= m.event_at_ns) {
+        add_flow("critical path", flow++,
+                 {previous->event_at_ns, previous->event_pid, previous->event_tid},
+                 {m.event_at_ns, m.event_pid, m.event_tid}, events);
+      }
+      previous = &m;
+    }
+  }
+}
 
 void add_events(const TraceAnnotations& a, EventList& events) {
   const TraceAnalysis& analysis = a.analysis;
@@ -97,36 +185,12 @@ void add_events(const TraceAnnotations& a, EventList& events) {
     slice.end_object();
     events.add(std::move(slice));
 
-    JsonWriter track(JsonWriter::kCompact);
-    track.begin_object();
-    track.key("ph").string("M");
-    track.key("name").string("thread_name");
-    write_id(track, "pid", t.pid);
-    track.key("tid").number(kAnnotationTid);
-    track.key("args").begin_object().key("name").string("attnprof").end_object();
-    track.end_object();
-    events.add(std::move(track));
+    add_thread_name(t.pid, kAnnotationTid, "attnprof", events);
   }
   int64_t flow = kFirstFlowId;
   for (const CopyLink& c : a.copies) {
-    JsonWriter start(JsonWriter::kCompact);
-    begin_event(start, 's', "hidden copy");
-    start.key("id").number(flow);
-    write_ts(start, "ts", c.op_start_ns);
-    write_id(start, "pid", c.op_pid);
-    write_id(start, "tid", c.op_tid);
-    start.end_object();
-    events.add(std::move(start));
-
-    JsonWriter finish(JsonWriter::kCompact);
-    begin_event(finish, 'f', "hidden copy");
-    finish.key("bp").string("e");  // binds to the copy's slice, which starts at ts
-    finish.key("id").number(flow);
-    write_ts(finish, "ts", c.copy_start_ns);
-    write_id(finish, "pid", c.copy_pid);
-    write_id(finish, "tid", c.copy_tid);
-    finish.end_object();
-    events.add(std::move(finish));
+    add_flow("hidden copy", flow, {c.op_start_ns, c.op_pid, c.op_tid},
+             {c.copy_start_ns, c.copy_pid, c.copy_tid}, events);
 
     JsonWriter marker(JsonWriter::kCompact);
     begin_event(marker, 'i', fmt::format("{}hidden copy", kMarkerPrefix));
@@ -143,6 +207,7 @@ void add_events(const TraceAnnotations& a, EventList& events) {
     events.add(std::move(marker));
     ++flow;
   }
+  add_critical_paths(a, flow, events);
 }
 
 }  // namespace

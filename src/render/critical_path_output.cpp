@@ -83,6 +83,7 @@ void write_critical_path_json(JsonWriter& w, const RegionSummary& region) {
   for (const CategoryField& f : kCategories) w.key(f.id).number(p.categories.*f.ns / 1000.0);
   w.end_object();
   w.key("attention_us").number(p.attention_ns / 1000.0);
+  w.key("attention_cpu_us").number(p.attention_cpu_ns / 1000.0);
   w.key("bound_by").string(p.bound_by);
   w.key("top").begin_array();
   for (const CriticalPathItem& item : p.top) {

@@ -46,6 +46,10 @@ void write_finding(JsonWriter& w, const Finding& f) {
   w.end_array();
   w.key("suggestion").string(f.suggestion);
   w.key("regions_affected").number(f.regions_affected);
+  if (f.explains_ns >= 0)
+    w.key("explains_us").number(f.explains_ns / 1000.0);
+  else
+    w.key("explains_us").null();
   w.end_object();
 }
 

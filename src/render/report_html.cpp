@@ -86,6 +86,7 @@ details.info-notes{margin:2px 0 4px}
 .legend span.item{margin-right:14px;white-space:nowrap}
 .legend i{display:inline-block;width:12px;height:12px;border-radius:2px;vertical-align:-2px;margin-right:5px}
 .legend i.link{height:0;border-top:1.5px solid #475569;width:18px;vertical-align:3px;border-radius:0}
+.legend i.path{height:0;border-top:2px solid #111827;width:18px;vertical-align:3px;border-radius:0}
 svg{display:block}
 svg text{pointer-events:none;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,"Noto Sans","Liberation Sans",sans-serif}
 svg rect.span:hover,svg rect.segment:hover,svg rect.share:hover{stroke:#0f172a;stroke-width:1}
@@ -429,8 +430,9 @@ void write_timeline_legend(std::string& out, const ReportData& data) {
   }
   put(out, R"(<span class="item"><b>GPU</b></span>)");
   write_class_legend_items(out, data);
+  put(out, R"(<span class="item"><i class="link"></i>launch → the GPU work it launched</span>)");
   put(out,
-      R"(<span class="item"><i class="link"></i>launch → the GPU work it launched</span></div>)");
+      R"(<span class="item"><i class="path"></i>critical path (dashed: GPU idle or CPU between ops)</span></div>)");
 }
 
 // A training step can run thousands of kernels: the list stops there (analyze lists them all).

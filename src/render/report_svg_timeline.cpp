@@ -96,6 +96,52 @@ std::pair<std::string, std::string> lane_words(const TimelineLane& lane) {
   return {fmt::format("CPU thread {}", lane.tid), second};
 }
 
+// The critical path over the spans: a line along the foot of each stretch's span (clear of its
+// label), a step
+// between lanes where the path crosses from one to the other, dashed where the path is on no
+// event (the GPU idle between dependent work, the CPU between ops) and stays where it was.
+template <typename X, typename Box>
+void write_critical_path(std::string& out, const RegionTimeline& t, X x, double end, Box box) {
+  if (t.critical_path.empty()) return;
+  auto y_of = [&](const TimelinePathStep& s) {
+    TimelineSpan at;
+    at.depth = s.depth;
+    const auto b = box(static_cast<size_t>(s.lane), at);
+    return b[1] + b[3] - 1;
+  };
+  // Where the path starts: the first stretch that is on a lane.
+  double y = -1;
+  for (const TimelinePathStep& s : t.critical_path)
+    if (s.lane >= 0) {
+      y = y_of(s);
+      break;
+    }
+  if (y < 0) return;
+  std::string solid, dashed;
+  bool drawn = false;
+  for (const TimelinePathStep& s : t.critical_path) {
+    if (static_cast<double>(s.start_ns) >= end) break;
+    const double x0 = x(static_cast<double>(s.start_ns)), x1 = x(static_cast<double>(s.end_ns));
+    if (s.lane < 0) {
+      put(dashed, "M{},{}H{}", num(x0), num(y), num(x1));
+    } else {
+      const double to = y_of(s);
+      // The step from the previous stretch's lane, at the time the path crosses.
+      if (drawn && to != y) put(solid, "M{},{}V{}", num(x0), num(y), num(to));
+      y = to;
+      put(solid, "M{},{}H{}", num(x0), num(y), num(std::max(x1, x0 + 0.8)));
+      drawn = true;
+    }
+  }
+  const int64_t length = t.critical_path.back().end_ns - t.critical_path.front().start_ns;
+  put(out,
+      R"(<g class="critical-path" fill="none" stroke="#111827" stroke-width="2"><title>critical path: {} (docs/CRITICAL_PATH.md)</title><path d="{}"/>)",
+      format_duration(static_cast<double>(length)), solid);
+  if (!dashed.empty())
+    put(out, R"(<path class="critical-path-gap" d="{}" stroke-dasharray="3 2"/>)", dashed);
+  put(out, "</g>");
+}
+
 }  // namespace
 
 std::string timeline(const RegionTimeline& t, const std::string& id, const std::string& variant,
@@ -225,6 +271,7 @@ std::string timeline(const RegionTimeline& t, const std::string& id, const std::
     }
     put(out, "</g>");
   }
+  write_critical_path(out, t, x, end, span_box);
   put(out, "</svg>");
   return out;
 }

@@ -287,7 +287,7 @@ DependencyGraph DependencyGraphBuilder::build(const Region& region, const Member
     const HostEventId launch = trace_.activity_launch[id];
     if (launch != kNoId && host_start_[launch.index()] >= 0) {
       g.edges.push_back({static_cast<uint32_t>(host_start_[launch.index()]), s, 0,
-                         EdgeKind::kLaunch, PathCategory::kLaunchOverhead});
+                         EdgeKind::kLaunch, PathCategory::kLaunchOverhead, kNoId, launch});
       preceded = true;
     }
     const GpuActivityId previous = previous_on_stream_[id.index()];
@@ -327,7 +327,7 @@ DependencyGraph DependencyGraphBuilder::build(const Region& region, const Member
     if (gpu_end_[source.index()] >= 0 && host_end_[call.index()] >= 0)
       g.edges.push_back({static_cast<uint32_t>(gpu_end_[source.index()]),
                          static_cast<uint32_t>(host_end_[call.index()]), 0, EdgeKind::kHostWait,
-                         PathCategory::kSync});
+                         PathCategory::kSync, kNoId, call});
   // The region ends after its streams' last work that ends inside it.
   for (const StreamLast& l : stream_last) {
     const int32_t node = gpu_end_[l.id.index()];

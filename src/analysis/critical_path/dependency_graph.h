@@ -53,8 +53,9 @@ struct GraphEdge {
   // The category of its weight, and of the time its end waited beyond it when it is the edge
   // its end waited for last.
   PathCategory category = PathCategory::kCpu;
-  // What the weight is the time of: the GPU work (kGpuWork), or the innermost event open on the
-  // thread (kThread; none between top-level events). kNoId otherwise.
+  // The event the edge's time belongs to: the GPU work (kGpuWork), the innermost event open on
+  // the thread (kThread; none between top-level events), the launching call (kLaunch) or the
+  // waiting call (kHostWait). kNoId otherwise.
   GpuActivityId activity = kNoId;
   HostEventId host = kNoId;
   // The what-if rules (by index, at most 32) that select the weight's time.

@@ -5,6 +5,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "analysis/critical_path/path_segments.h"
+
 namespace attnprof {
 
 namespace {
@@ -59,31 +61,17 @@ CriticalPath critical_path_of(const Trace& trace, const DependencyGraph& g,
     while (e != kNoId && trace.host_events[e].kind != HostKind::kCpuOp) e = trace.host_parent[e];
     return e;
   };
-  uint32_t v = g.end;
-  while (v != g.start) {
-    const int32_t b = timing.binding[v];
-    const int64_t at = timing.time_ns[v];
-    if (b < 0) {
-      // Nothing before it: only the region's start has no dependency, but a cut cycle can leave
-      // one; its time back to the start is the thread's.
-      path.categories.cpu_ns += at - timing.time_ns[g.start];
-      break;
+  for (const PathSegment& s : critical_path_segments(g, timing)) {
+    category_field(path.categories, s.category) += s.end_ns - s.start_ns;
+    if (s.kind == EdgeKind::kGpuWork && s.activity != kNoId) {
+      kernels[first_of_name.try_emplace(trace.gpu_activities[s.activity].name, s.activity)
+                  .first->second] += s.weight_ns;
+      if (!is_attention.empty() && is_attention[s.activity.index()])
+        path.attention_ns += s.weight_ns;
+    } else if (s.kind == EdgeKind::kThread && s.host != kNoId) {
+      const HostEventId op = op_of(s.host);
+      if (op != kNoId) ops[op] += s.weight_ns;
     }
-    const GraphEdge& e = g.edges[static_cast<size_t>(b)];
-    const int64_t from = std::max(timing.time_ns[e.from], timing.time_ns[g.start]);
-    const int64_t stretch = std::max<int64_t>(at - from, 0);
-    const int64_t weight = std::min(e.weight_ns, stretch);
-    category_field(path.categories, e.category) += stretch;
-    if (e.kind == EdgeKind::kGpuWork && e.activity != kNoId) {
-      kernels[first_of_name.try_emplace(trace.gpu_activities[e.activity].name, e.activity)
-                  .first->second] += weight;
-      if (!is_attention.empty() && is_attention[e.activity.index()]) path.attention_ns += weight;
-    } else if (e.kind == EdgeKind::kThread && e.host != kNoId) {
-      const HostEventId op = op_of(e.host);
-      if (op != kNoId) ops[op] += weight;
-    }
-    if (timing.time_ns[e.from] <= timing.time_ns[g.start]) break;
-    v = e.from;
   }
   std::map<std::string, int64_t> by_kernel, by_op;
   for (const auto& [id, ns] : kernels) {

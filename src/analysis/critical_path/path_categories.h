@@ -1,8 +1,8 @@
 #pragma once
-// The critical path of a timed dependency graph, told by category: the walk back from the
-// region's end through each node's last arrival, each stretch of time given to its edge's
-// category (its weight) and to the category of the wait beyond it (its end's slack). The
-// stretches tile the region from its start to its end, so the categories add up to the length.
+// The critical path of a timed dependency graph, told by category: each stretch of the path
+// (path_segments.h) given to its edge's category, its weight and the wait beyond it (its end's
+// slack) alike. The stretches tile the region from its start to its end, so the categories add up
+// to the length.
 
 #include <cstdint>
 #include <vector>

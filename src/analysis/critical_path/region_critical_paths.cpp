@@ -2,10 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <unordered_map>
+
+#include "analysis/critical_path/attention_cpu_ops.h"
 #include "analysis/critical_path/dependency_graph.h"
 #include "analysis/critical_path/path_categories.h"
 #include "analysis/critical_path/path_timing.h"
 #include "analysis/critical_path/what_if_rules.h"
+#include "analysis/kernel_class.h"
 
 namespace attnprof {
 
@@ -24,7 +28,62 @@ std::string bound_of(const CriticalPathCategories& c) {
   return best->first > 0 ? best->second : "";
 }
 
+// The class of each kernel, copy and memset, as the region facts give it (summarize.cpp): the
+// graph reads only whether GPU work is communication, compute or memory.
+std::vector<uint8_t> classes_of_work(const Trace& trace) {
+  KernelShortNames names;
+  std::unordered_map<StringId, KernelClass> of_name;
+  std::vector<uint8_t> class_of(trace.gpu_activities.size(),
+                                static_cast<uint8_t>(KernelClass::kOther));
+  for (size_t i = 0; i < class_of.size(); ++i) {
+    const GpuActivity& a = trace.gpu_activities[GpuActivityId(i)];
+    KernelClass c = a.kind == GpuKind::kMemcpy   ? KernelClass::kCopy
+                    : a.kind == GpuKind::kMemset ? KernelClass::kMemset
+                                                 : KernelClass::kOther;
+    if (a.kind == GpuKind::kKernel) {
+      auto it = of_name.find(a.name);
+      if (it == of_name.end())
+        it = of_name
+                 .emplace(a.name, classify_kernel(names.of(trace.strings, a.name),
+                                                  trace.strings.view(a.name)))
+                 .first;
+      c = it->second;
+    }
+    class_of[i] = static_cast<uint8_t>(c);
+  }
+  return class_of;
+}
+
 }  // namespace
+
+std::vector<RegionPathSegments> critical_path_segments_of_regions(const Trace& trace,
+                                                                  const RegionSet& set,
+                                                                  const RegionMembers& members) {
+  const std::vector<uint8_t> class_of = classes_of_work(trace);
+  GraphInputs inputs;
+  inputs.class_of = &class_of;
+  DependencyGraphBuilder builder(trace, inputs);
+  std::vector<uint8_t> seen(members.sets.size(), 0);
+  std::vector<RegionPathSegments> out;
+  for (size_t r = 0; r < set.regions.size(); ++r) {
+    const size_t m = members.set_of[r];
+    if (seen[m]) continue;
+    seen[m] = 1;
+    const DependencyGraph g = builder.build(set.regions[r], members.sets[m]);
+    out.push_back({r, critical_path_segments(g, time_graph(g))});
+  }
+  return out;
+}
+
+std::vector<PathSegment> critical_path_segments_of(const Trace& trace, const Region& region,
+                                                   const MemberSet& members) {
+  const std::vector<uint8_t> class_of = classes_of_work(trace);
+  GraphInputs inputs;
+  inputs.class_of = &class_of;
+  DependencyGraphBuilder builder(trace, inputs);
+  const DependencyGraph g = builder.build(region, members);
+  return critical_path_segments(g, time_graph(g));
+}
 
 void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMembers& members,
                         const std::vector<uint8_t>& class_of,
@@ -34,11 +93,13 @@ void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMe
   std::vector<uint8_t> is_attention(trace.gpu_activities.size(), 0);
   for (const auto& ids : attention_of_set)
     for (GpuActivityId id : ids) is_attention[id.index()] = 1;
+  const std::vector<uint8_t> attention_cpu = attention_cpu_ops(trace, is_attention);
+  const std::vector<uint8_t> under_attention_cpu = under_selected_ops(trace, attention_cpu);
   GraphInputs inputs;
   inputs.class_of = &class_of;
   std::vector<double> factors;
   if (!rules.empty()) {
-    select_what_if(trace, rules, is_attention, kernel_names, inputs);
+    select_what_if(trace, rules, is_attention, attention_cpu, kernel_names, inputs);
     for (const WhatIfRule& r : rules) factors.push_back(r.factor);
   }
   DependencyGraphBuilder builder(trace, inputs);
@@ -60,6 +121,11 @@ void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMe
     cycles += timing.cycle ? 1 : 0;
     paths[m] = critical_path_of(trace, g, timing, is_attention, kernel_names);
     paths[m].bound_by = bound_of(paths[m].categories);
+    // The thread's time is tiled by its edges, each the innermost open event's (a blocking
+    // call's wait weighs nothing): the selected ops' CPU time in the region, once.
+    for (const GraphEdge& e : g.edges)
+      if (e.kind == EdgeKind::kThread && e.host != kNoId && under_attention_cpu[e.host.index()])
+        paths[m].attention_cpu_ns += e.weight_ns;
     if (!rules.empty()) {
       WhatIf w;
       w.length_before_ns = paths[m].length_ns;

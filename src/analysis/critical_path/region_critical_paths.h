@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/critical_path/path_segments.h"
 #include "analysis/kernel_names.h"
 #include "analysis/regions.h"
 #include "attnprof/analysis.h"
@@ -23,5 +24,22 @@ void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMe
                         const std::vector<std::vector<GpuActivityId>>& attention_of_set,
                         const std::vector<WhatIfRule>& rules, KernelShortNames& kernel_names,
                         std::vector<RegionSummary>& regions, Diagnostics& diagnostics);
+
+// A region's critical path as its stretches, for what draws it (annotate, the report).
+struct RegionPathSegments {
+  size_t region = 0;  // into set.regions
+  std::vector<PathSegment> segments;
+};
+
+// The path of the first region of each member set that a region holds (the others hold the
+// same work, and share its path as they share its `critical_path`), in the regions' order. Built
+// as add_critical_paths builds them, without what-if.
+std::vector<RegionPathSegments> critical_path_segments_of_regions(const Trace& trace,
+                                                                  const RegionSet& set,
+                                                                  const RegionMembers& members);
+
+// The path of one region, whose members are `members`.
+std::vector<PathSegment> critical_path_segments_of(const Trace& trace, const Region& region,
+                                                   const MemberSet& members);
 
 }  // namespace attnprof

@@ -54,6 +54,10 @@ Result<WhatIfRule> parse_what_if(std::string_view text) {
     rule.kind = WhatIfSelectorKind::kAttention;
     return rule;
   }
+  if (selector == "attention-cpu") {
+    rule.kind = WhatIfSelectorKind::kAttentionCpu;
+    return rule;
+  }
   for (const SelectorName& s : kSelectors) {
     if (!selector.starts_with(s.prefix)) continue;
     rule.kind = s.kind;
@@ -70,13 +74,14 @@ Result<WhatIfRule> parse_what_if(std::string_view text) {
     return rule;
   }
   return make_error(ErrorKind::kUsage,
-                    "--what-if \"{}\": the selector is attention, kernel:GLOB, op:GLOB, "
-                    "module:GLOB, class:NAME or cpu:GLOB",
+                    "--what-if \"{}\": the selector is attention, attention-cpu, kernel:GLOB, "
+                    "op:GLOB, module:GLOB, class:NAME or cpu:GLOB",
                     text);
 }
 
 void select_what_if(const Trace& trace, const std::vector<WhatIfRule>& rules,
-                    const std::vector<uint8_t>& is_attention, KernelShortNames& kernel_names,
+                    const std::vector<uint8_t>& is_attention,
+                    const std::vector<uint8_t>& attention_cpu, KernelShortNames& kernel_names,
                     GraphInputs& inputs) {
   inputs.activity_rules.assign(trace.gpu_activities.size(), 0);
   inputs.host_rules.assign(trace.host_events.size(), 0);
@@ -107,6 +112,12 @@ void select_what_if(const Trace& trace, const std::vector<WhatIfRule>& rules,
         if (host_matches(r, HostEventId(i))) inputs.host_rules[i] |= bit;
       continue;
     }
+    if (rule.kind == WhatIfSelectorKind::kAttentionCpu) {
+      // The selected ops only: what runs under them takes their bits in the graph.
+      for (size_t i = 0; i < attention_cpu.size(); ++i)
+        if (attention_cpu[i]) inputs.host_rules[i] |= bit;
+      continue;
+    }
     const std::optional<KernelClass> cls =
         rule.kind == WhatIfSelectorKind::kClass ? class_named(rule.pattern) : std::nullopt;
     for (size_t i = 0; i < trace.gpu_activities.size(); ++i) {
@@ -134,6 +145,7 @@ void select_what_if(const Trace& trace, const std::vector<WhatIfRule>& rules,
             selected = host_matches(r, e);
           break;
         case WhatIfSelectorKind::kCpu:
+        case WhatIfSelectorKind::kAttentionCpu:
           break;
       }
       if (selected) inputs.activity_rules[i] |= bit;
