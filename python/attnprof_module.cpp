@@ -306,9 +306,11 @@ py::dict finding_columns(const std::vector<TraceAnalysis>& traces) {
   Origin origin;
   TextColumn id, summary, suggestion, evidence;
   Column<int64_t> regions_affected, regions;
+  Column<double> explains_us;  // NaN where a finding is about no time
   for (const TraceAnalysis& t : traces) {
     for (const Finding& f : t.findings) {
       origin.push(t);
+      explains_us.push(f.explains_ns < 0 ? kMissing : f.explains_ns / 1000.0);
       id.push(std::string(finding_id(f.kind)));
       summary.push(f.summary);
       suggestion.push(f.suggestion);
@@ -327,6 +329,7 @@ py::dict finding_columns(const std::vector<TraceAnalysis>& traces) {
   d["suggestion"] = suggestion.to_python();
   d["regions_affected"] = regions_affected.to_python();
   d["regions"] = regions.to_python();
+  d["explains_us"] = explains_us.to_python();
   return d;
 }
 
@@ -650,8 +653,8 @@ py::dict memory_columns(const std::vector<TraceAnalysis>& traces) {
 // which keep none) or no what-if.
 py::dict critical_path_columns(const std::vector<TraceAnalysis>& traces) {
   RegionOrigin where;
-  Column<double> length, cpu, launch, sync, compute, communication, memory, gap, attention, before,
-      after, selected;
+  Column<double> length, cpu, launch, sync, compute, communication, memory, gap, attention,
+      attention_cpu, before, after, selected;
   TextColumn bound_by;
   auto us = [](bool known_here, int64_t ns) { return known_here ? ns / 1000.0 : kMissing; };
   for (const TraceAnalysis& t : traces)
@@ -668,6 +671,7 @@ py::dict critical_path_columns(const std::vector<TraceAnalysis>& traces) {
       memory.push(us(p.present, p.categories.memory_ns));
       gap.push(us(p.present, p.categories.kernel_gap_ns));
       attention.push(us(p.present, p.attention_ns));
+      attention_cpu.push(us(p.present, p.attention_cpu_ns));
       bound_by.push(p.bound_by);
       before.push(us(w.has_value(), w ? w->length_before_ns : 0));
       after.push(us(w.has_value(), w ? w->length_after_ns : 0));
@@ -684,6 +688,7 @@ py::dict critical_path_columns(const std::vector<TraceAnalysis>& traces) {
   d["memory_us"] = memory.to_python();
   d["kernel_gap_us"] = gap.to_python();
   d["attention_us"] = attention.to_python();
+  d["attention_cpu_us"] = attention_cpu.to_python();
   d["bound_by"] = bound_by.to_python();
   d["what_if_length_us_before"] = before.to_python();
   d["what_if_length_us_after"] = after.to_python();

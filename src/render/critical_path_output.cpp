@@ -145,8 +145,9 @@ std::string render_critical_path_csv(const AnalyzeOutput& output) {
   std::vector<std::string_view> header{"trace",      "rank",    "region",   "region_index",
                                        "region_pid", "typical", "length_us"};
   for (const CategoryField& f : kCategories) header.push_back(f.id);
-  for (std::string_view h : {"attention_us", "bound_by", "what_if_length_us_before",
-                             "what_if_length_us_after", "what_if_selected_us"})
+  for (std::string_view h :
+       {"attention_us", "attention_cpu_us", "bound_by", "what_if_length_us_before",
+        "what_if_length_us_after", "what_if_selected_us"})
     header.push_back(h);
   CsvWriter csv(header);
   for (const TraceAnalysis& t : output.traces) {
@@ -159,7 +160,7 @@ std::string render_critical_path_csv(const AnalyzeOutput& output) {
       csv.number(int64_t{region.pid}).text(int(i) == t.typical_region ? "true" : "false");
       csv.number(p.length_ns / 1000.0);
       for (const CategoryField& f : kCategories) csv.number(p.categories.*f.ns / 1000.0);
-      csv.number(p.attention_ns / 1000.0).text(p.bound_by);
+      csv.number(p.attention_ns / 1000.0).number(p.attention_cpu_ns / 1000.0).text(p.bound_by);
       if (region.what_if) {
         csv.number(region.what_if->length_before_ns / 1000.0);
         csv.number(region.what_if->length_after_ns / 1000.0);
