@@ -333,6 +333,39 @@ std::string nested_modules(int n) {
   return nested_events(n, "python_function", "nn.Module: Block_");
 }
 
+// One step of N ops, each allocating a block of CUDA memory ([memory] events, as
+// profile_memory=True records them), every odd one also freeing the block of the op before it,
+// so that half the blocks stay live: the peak's holders, the live blocks and the plot's samples
+// grow with N.
+std::string memory_event(int64_t ts_ns, int64_t allocated, int64_t bytes, int64_t addr,
+                         int64_t reserved) {
+  return fmt::format(
+      R"({{"ph":"i","cat":"cpu_instant_event","s":"t","name":"[memory]","pid":1,"tid":1,)"
+      R"("ts":{}.{:03},"args":{{"Total Reserved":{},"Total Allocated":{},"Bytes":{},)"
+      R"("Device Id":0,"Device Type":1,"Addr":{}}}}},)",
+      ts_ns / 1000, ts_ns % 1000, reserved, allocated, bytes, addr);
+}
+
+std::string memory_events(int n) {
+  std::string events = annotation("ProfilerStep#1", 0, int64_t{n} * 2'000 + 2'000);
+  const int64_t block = 8192, reserved = int64_t{n} * block;
+  int64_t allocated = 0;
+  for (int i = 0; i < n; ++i) {
+    const int64_t t = int64_t{i} * 2'000 + 1'000;
+    events += fmt::format(
+        R"({{"ph":"X","cat":"cpu_op","name":"aten::op{}","pid":1,"tid":1,"ts":{}.{:03},)"
+        R"("dur":1}},)",
+        i % 7, t / 1000, t % 1000);
+    allocated += block;
+    events += memory_event(t + 300, allocated, block, block * (i + 1), reserved);
+    if (i % 2 == 1) {
+      allocated -= block;
+      events += memory_event(t + 600, allocated, -block, block * i, reserved);
+    }
+  }
+  return finish(std::move(events));
+}
+
 // Runs `work` in a child process and returns the CPU seconds (user and system) it took, or -1
 // when it failed. A child of its own: in one process a later, larger run would pay the page
 // faults of its new memory while a smaller one reused what an earlier run had faulted in, which
@@ -444,7 +477,8 @@ int main(int argc, char** argv) {
       {"deep-nesting", none, deep_nesting},
       {"memcpy-kinds", none, memcpy_kinds},
       {"nested-ops", none, nested_ops},
-      {"nested-modules", none, nested_modules}};
+      {"nested-modules", none, nested_modules},
+      {"memory-events", none, memory_events}};
   std::printf("%-26s %8s %12s %7s\n", "case", "N", "cpu seconds", "slope");
   for (const Case& c : cases) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;
