@@ -298,12 +298,24 @@ const std::pair<const char*, const char*> kChangedPairs[] = {
     {"study_naive.json.gz", "study_sdpa-cudnn.json.gz"},
     {"models/llama-prefill-sdpa-bf16-h100.json.gz", "models/llama-prefill-sdpa-fp32.json.gz"}};
 
+// Both sides of a pair analyzed, and their diff.
+struct AnalyzedPair {
+  TraceAnalysis a, b;
+  TraceDiff d;
+};
+AnalyzedPair analyze_pair(const char* a_name, const char* b_name) {
+  AnalyzedPair p{analyze_fixture(a_name), analyze_fixture(b_name), {}};
+  auto d = diff_traces(p.a, p.b);
+  EXPECT_TRUE(d.ok());
+  if (d.ok()) p.d = std::move(*d);
+  return p;
+}
+
 TEST(DiffViews, ByKernelAndByOpAddUpToTheKernelClassesTotal) {
   for (const auto& [a_name, b_name] : kChangedPairs) {
     SCOPED_TRACE(a_name);
-    TraceAnalysis a = analyze_fixture(a_name), b = analyze_fixture(b_name);
-    auto d = diff_traces(a, b);
-    ASSERT_TRUE(d.ok());
+    const auto [a, b, diff] = analyze_pair(a_name, b_name);
+    const TraceDiff* d = &diff;
     const double classes = mean_class_total_ns(b) - mean_class_total_ns(a);
     for (const auto* view : {&d->views.by_kernel, &d->views.by_op}) {
       double sum = 0;
@@ -325,9 +337,8 @@ TEST(DiffViews, ByKernelAndByOpAddUpToTheKernelClassesTotal) {
 TEST(DiffViews, TheWallChangeIsExplainedByTheCriticalPath) {
   for (const auto& [a_name, b_name] : kChangedPairs) {
     SCOPED_TRACE(a_name);
-    TraceAnalysis a = analyze_fixture(a_name), b = analyze_fixture(b_name);
-    auto d = diff_traces(a, b);
-    ASSERT_TRUE(d.ok());
+    const auto [a, b, diff] = analyze_pair(a_name, b_name);
+    const TraceDiff* d = &diff;
     ASSERT_TRUE(d->explained_wall.has_value());
     const Explanation& w = *d->explained_wall;
     EXPECT_EQ(w.quantity, "wall");

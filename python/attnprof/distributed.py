@@ -192,7 +192,7 @@ def _gathered(dask_client, futures, names, retries: int, timeout: Optional[float
     """Each future's result, in order. A trace whose task failed after its retries, or had not
     finished within `timeout` seconds, gives its error row (`failed`, by default its summary
     line of error), so that one trace that kills its worker or hangs never loses the other
-    traces' results: gather() alone raised KilledWorker for the whole call, or waited forever.
+    traces' results (gather() of them all raises KilledWorker for the whole call, or waits forever).
 
     A worker that dies takes every task it holds with it (Dask queues several on a worker),
     so a task failed by KilledWorker may be a bystander of the trace that killed it: `again(i)`
