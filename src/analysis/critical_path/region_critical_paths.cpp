@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <unordered_map>
 
 #include "analysis/critical_path/attention_cpu_ops.h"
@@ -10,6 +11,7 @@
 #include "analysis/critical_path/path_timing.h"
 #include "analysis/critical_path/what_if_rules.h"
 #include "analysis/kernel_class.h"
+#include "base/parallel_tasks.h"
 
 namespace attnprof {
 
@@ -102,24 +104,36 @@ void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMe
     select_what_if(trace, rules, is_attention, attention_cpu, kernel_names, inputs);
     for (const WhatIfRule& r : rules) factors.push_back(r.factor);
   }
-  DependencyGraphBuilder builder(trace, inputs);
 
+  std::vector<size_t> sets;  // the member sets a region holds, each with its first region
   std::vector<int64_t> first_region(members.sets.size(), -1);
   for (size_t r = 0; r < set.regions.size(); ++r)
-    if (first_region[members.set_of[r]] < 0)
+    if (first_region[members.set_of[r]] < 0) {
       first_region[members.set_of[r]] = static_cast<int64_t>(r);
-  int64_t against_clock = 0, waits_without_record = 0, cycles = 0;
+      sets.push_back(members.set_of[r]);
+    }
+  // Each worker builds its graphs with a builder of its own (its scratch is per event of the
+  // trace) and names kernels with its own cache; each set's path is written by one task only.
+  struct Worker {
+    std::optional<DependencyGraphBuilder> builder;
+    KernelShortNames names;
+    int64_t against_clock = 0, waits_without_record = 0, cycles = 0;
+  };
+  std::vector<Worker> of_worker(std::min(worker_count(workers), std::max<size_t>(sets.size(), 1)));
   std::vector<CriticalPath> paths(members.sets.size());
   std::vector<std::optional<WhatIf>> what_ifs(members.sets.size());
-  for (size_t m = 0; m < members.sets.size(); ++m) {
-    if (first_region[m] < 0) continue;
+  run_tasks(sets.size(), of_worker.size(), [&](size_t worker, size_t task) {
+    Worker& own = of_worker[worker];
+    if (!own.builder) own.builder.emplace(trace, inputs);
+    KernelShortNames& names = worker == 0 ? kernel_names : own.names;
+    const size_t m = sets[task];
     const DependencyGraph g =
-        builder.build(set.regions[static_cast<size_t>(first_region[m])], members.sets[m]);
+        own.builder->build(set.regions[static_cast<size_t>(first_region[m])], members.sets[m]);
     const PathTiming timing = time_graph(g);
-    against_clock += timing.against_clock;
-    waits_without_record += g.waits_without_record;
-    cycles += timing.cycle ? 1 : 0;
-    paths[m] = critical_path_of(trace, g, timing, is_attention, kernel_names);
+    own.against_clock += timing.against_clock;
+    own.waits_without_record += g.waits_without_record;
+    own.cycles += timing.cycle ? 1 : 0;
+    paths[m] = critical_path_of(trace, g, timing, is_attention, names);
     paths[m].bound_by = bound_of(paths[m].categories);
     // The thread's time is tiled by its edges, each the innermost open event's (a blocking
     // call's wait weighs nothing): the selected ops' CPU time in the region, once.
@@ -134,6 +148,12 @@ void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMe
         if (e.rules != 0) w.selected_ns += e.weight_ns;
       what_ifs[m] = w;
     }
+  });
+  int64_t against_clock = 0, waits_without_record = 0, cycles = 0;
+  for (const Worker& w : of_worker) {
+    against_clock += w.against_clock;
+    waits_without_record += w.waits_without_record;
+    cycles += w.cycles;
   }
   for (size_t r = 0; r < regions.size(); ++r) {
     regions[r].critical_path = paths[members.set_of[r]];

@@ -18,12 +18,14 @@ namespace attnprof {
 // Fills each region's `critical_path` (and `what_if` when `rules` is not empty) in `regions`,
 // indexed as `set.regions`. `class_of` is each activity's KernelClass, `attention_of_set` each
 // member set's attention kernels. Dependencies against the clock and waits whose record is not
-// in the trace are counted in `diagnostics`.
+// in the trace are counted in `diagnostics`. The member sets' paths are made on up to `workers`
+// threads (base/parallel_tasks.h: 0 for one per core).
 void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMembers& members,
                         const std::vector<uint8_t>& class_of,
                         const std::vector<std::vector<GpuActivityId>>& attention_of_set,
                         const std::vector<WhatIfRule>& rules, KernelShortNames& kernel_names,
-                        std::vector<RegionSummary>& regions, Diagnostics& diagnostics);
+                        std::vector<RegionSummary>& regions, Diagnostics& diagnostics,
+                        size_t workers);
 
 // A region's critical path as its stretches, for what draws it (annotate, the report).
 struct RegionPathSegments {
