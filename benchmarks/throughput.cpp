@@ -139,7 +139,7 @@ class CountingSink final : public attnprof::DocumentSink, public attnprof::Event
 };
 
 bool count_streamed(const std::string& path, ChildReport& r) {
-  auto stream = attnprof::open_read_ahead(path, Limits{});
+  auto stream = attnprof::ByteStream::open(path, Limits{});
   if (!stream.ok()) return false;
   CountingSink sink;
   attnprof::EventBatchSink* worker = &sink;

@@ -1,10 +1,9 @@
-// ByteStream: plain and gzip files, every way a gzip file can be damaged, the limits, and the
-// read-ahead stream against the plain one. The reference for decompressed bytes is the `gzip`
+// ByteStream: plain and gzip files, every way a gzip file can be damaged, and the limits. The
+// reference for decompressed bytes is the `gzip`
 // command itself, so the test does not trust ISA-L to check ISA-L.
 
 #include "io/byte_stream.h"
 #include "gzip_file_writer.h"
-#include "io/read_ahead_byte_stream.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -55,13 +54,6 @@ ReadOutcome read_all(ByteStream& stream, size_t capacity) {
 ReadOutcome read_file(const fs::path& path, size_t capacity = 1 << 16,
                       const Limits& limits = Limits{}) {
   Result<std::unique_ptr<ByteStream>> stream = ByteStream::open(path.string(), limits);
-  if (!stream) return {{}, stream.error()};
-  return read_all(**stream, capacity);
-}
-
-ReadOutcome read_file_ahead(const fs::path& path, size_t capacity = 1 << 16,
-                            const Limits& limits = Limits{}) {
-  Result<std::unique_ptr<ByteStream>> stream = open_read_ahead(path.string(), limits);
   if (!stream) return {{}, stream.error()};
   return read_all(**stream, capacity);
 }
@@ -243,19 +235,6 @@ TEST_F(ByteStreamTest, EveryCutOfAGzipFileIsAnError) {
   }
 }
 
-TEST_F(ByteStreamTest, TruncationIsAnErrorThroughReadAheadToo) {
-  const std::string whole = file_bytes(kLargeFixture);
-  const std::string reference = gunzip_reference(kLargeFixture);
-  for (size_t cut : {size_t{5}, whole.size() / 2, whole.size() - 1}) {
-    write_bytes(dir_ / "cut.gz", std::string_view(whole).substr(0, cut));
-    ReadOutcome outcome = read_file_ahead(dir_ / "cut.gz", 1000);
-    ASSERT_TRUE(outcome.error) << "cut at " << cut;
-    EXPECT_NE(outcome.error->message.find("the file is truncated"), std::string::npos)
-        << outcome.error->message;
-    EXPECT_EQ(outcome.data, reference.substr(0, outcome.data.size()));
-  }
-}
-
 TEST_F(ByteStreamTest, FlippedByteInTheDataIsCorrupt) {
   std::string bytes = file_bytes(kLargeFixture);
   bytes[bytes.size() / 2] ^= 0x55;
@@ -347,12 +326,11 @@ TEST_F(ByteStreamTest, ErrorsAreSticky) {
 
 TEST_F(ByteStreamTest, MissingFileIsAnError) {
   const fs::path missing = dir_ / "no_such_trace.json.gz";
-  for (const ReadOutcome& outcome : {read_file(missing), read_file_ahead(missing)}) {
-    ASSERT_TRUE(outcome.error);
-    EXPECT_NE(outcome.error->message.find(missing.string()), std::string::npos);
-    EXPECT_NE(outcome.error->message.find("no such file"), std::string::npos)
-        << outcome.error->message;
-  }
+  const ReadOutcome outcome = read_file(missing);
+  ASSERT_TRUE(outcome.error);
+  EXPECT_NE(outcome.error->message.find(missing.string()), std::string::npos);
+  EXPECT_NE(outcome.error->message.find("no such file"), std::string::npos)
+      << outcome.error->message;
 }
 
 TEST_F(ByteStreamTest, DirectoryIsAnError) {
@@ -376,11 +354,9 @@ TEST_F(ByteStreamTest, UnreadableFileIsAnError) {
 TEST_F(ByteStreamTest, EmptyFileReadsNothingWithoutError) {
   // The JSON reader, not the stream, says that an empty file is no trace.
   write_bytes(dir_ / "empty.json", "");
-  for (const ReadOutcome& outcome :
-       {read_file(dir_ / "empty.json"), read_file_ahead(dir_ / "empty.json")}) {
-    EXPECT_FALSE(outcome.error) << outcome.error->message;
-    EXPECT_TRUE(outcome.data.empty());
-  }
+  const ReadOutcome outcome = read_file(dir_ / "empty.json");
+  EXPECT_FALSE(outcome.error) << outcome.error->message;
+  EXPECT_TRUE(outcome.data.empty());
 }
 
 TEST_F(ByteStreamTest, OneByteOfGzipMagicIsATruncatedGzip) {
@@ -396,14 +372,12 @@ TEST_F(ByteStreamTest, DecompressedSizeLimitStopsTheRead) {
   limits.max_decompressed_bytes = 10000;
   write_bytes(dir_ / "plain.json", gunzip_reference(kSmallFixture));
   for (const fs::path& path : {kSmallFixture, dir_ / "plain.json"}) {
-    for (const ReadOutcome& outcome :
-         {read_file(path, 4096, limits), read_file_ahead(path, 4096, limits)}) {
-      ASSERT_TRUE(outcome.error) << path;
-      EXPECT_NE(outcome.error->message.find("--max-json-bytes"), std::string::npos)
-          << outcome.error->message;
-      EXPECT_NE(outcome.error->message.find(path.string()), std::string::npos);
-      EXPECT_LE(outcome.data.size(), limits.max_decompressed_bytes);
-    }
+    const ReadOutcome outcome = read_file(path, 4096, limits);
+    ASSERT_TRUE(outcome.error) << path;
+    EXPECT_NE(outcome.error->message.find("--max-json-bytes"), std::string::npos)
+        << outcome.error->message;
+    EXPECT_NE(outcome.error->message.find(path.string()), std::string::npos);
+    EXPECT_LE(outcome.data.size(), limits.max_decompressed_bytes);
   }
   limits.max_decompressed_bytes = gunzip_reference(kSmallFixture).size();  // exactly at it
   EXPECT_FALSE(read_file(kSmallFixture, 4096, limits).error);
@@ -416,9 +390,8 @@ TEST_F(ByteStreamTest, GzipBombIsStoppedByTheRatioLimit) {
   write_zeros_gzip(bomb, uint64_t{200} << 20);
   Limits limits;
   limits.max_gzip_ratio = 500;
-  for (const bool ahead : {false, true}) {
-    Result<std::unique_ptr<ByteStream>> stream =
-        ahead ? open_read_ahead(bomb.string(), limits) : ByteStream::open(bomb.string(), limits);
+  {
+    Result<std::unique_ptr<ByteStream>> stream = ByteStream::open(bomb.string(), limits);
     ASSERT_TRUE(stream.ok());
     std::vector<char> buffer(1 << 20);
     uint64_t total = 0;
@@ -452,7 +425,7 @@ TEST_F(ByteStreamTest, SmallFileThatCompressesWellIsNotABomb) {
   EXPECT_EQ(outcome.data.size(), uint64_t{32} << 20);
 }
 
-TEST_F(ByteStreamTest, ReadAheadGivesTheSameBytesForEveryFixture) {
+TEST_F(ByteStreamTest, EveryFixtureGivesTheBytesGzipGives) {
   std::vector<fs::path> paths = fixtures();
   ASSERT_FALSE(paths.empty()) << "no fixtures in " << kTestData;
   write_bytes(dir_ / "plain.json", gunzip_reference(kLargeFixture));
@@ -463,33 +436,9 @@ TEST_F(ByteStreamTest, ReadAheadGivesTheSameBytesForEveryFixture) {
     if (path.extension() == ".gz") {
       EXPECT_TRUE(reference.data == gunzip_reference(path)) << path;
     }
-    for (size_t capacity : {size_t{4096}, size_t{1} << 20, size_t{16} << 20}) {
-      const ReadOutcome ahead = read_file_ahead(path, capacity);
-      ASSERT_FALSE(ahead.error) << ahead.error->message;
-      EXPECT_TRUE(ahead.data == reference.data) << path << " capacity " << capacity;
-    }
-  }
-}
-
-TEST_F(ByteStreamTest, ReadAheadCrossesItsChunksExactly) {
-  // More data than the ring holds, in an odd-sized plain file and a file of zeros, read in odd
-  // capacities, so that chunk edges land everywhere.
-  constexpr size_t kRingBytes = ReadAheadByteStream::kChunkBytes * ReadAheadByteStream::kChunkCount;
-  std::string plain;
-  for (int i = 0; plain.size() < 3 * kRingBytes + 12345; ++i) {
-    plain += "{\"ph\": \"X\", \"ts\": " + std::to_string(i) + ".125},\n";
-  }
-  write_bytes(dir_ / "big.json", plain);
-  const uint64_t zero_bytes = 5 * kRingBytes + 7;
-  write_zeros_gzip(dir_ / "zeros.gz", zero_bytes);
-  for (size_t capacity : {size_t{4093}, kRingBytes + 1}) {
-    ReadOutcome ahead = read_file_ahead(dir_ / "big.json", capacity);
-    ASSERT_FALSE(ahead.error) << ahead.error->message;
-    EXPECT_TRUE(ahead.data == plain) << "capacity " << capacity;
-    ReadOutcome zeros = read_file_ahead(dir_ / "zeros.gz", capacity);
-    ASSERT_FALSE(zeros.error) << zeros.error->message;
-    EXPECT_EQ(zeros.data.size(), zero_bytes);
-    EXPECT_EQ(zeros.data.find_first_not_of('\0'), std::string::npos);
+    const ReadOutcome small = read_file(path, 4093);
+    ASSERT_FALSE(small.error) << small.error->message;
+    EXPECT_TRUE(small.data == reference.data) << path;
   }
 }
 
@@ -501,28 +450,12 @@ TEST_F(ByteStreamTest, TinyReadsWork) {
       ReadOutcome direct = read_file(path, capacity);
       ASSERT_FALSE(direct.error) << direct.error->message;
       EXPECT_TRUE(direct.data == reference) << path << " capacity " << capacity;
-      ReadOutcome ahead = read_file_ahead(path, capacity);
-      ASSERT_FALSE(ahead.error) << ahead.error->message;
-      EXPECT_TRUE(ahead.data == reference) << path << " capacity " << capacity;
     }
   }
   // The large fixture a byte at a time: ISA-L's internal output buffer at its smallest.
   ReadOutcome one_by_one = read_file(kLargeFixture, 1);
   ASSERT_FALSE(one_by_one.error) << one_by_one.error->message;
   EXPECT_TRUE(one_by_one.data == gunzip_reference(kLargeFixture));
-}
-
-TEST_F(ByteStreamTest, ReadAheadStreamCanBeDroppedEarly) {
-  // The destructor stops the worker while it still has data to read.
-  write_zeros_gzip(dir_ / "zeros.gz", uint64_t{40} << 20);
-  for (int i = 0; i < 5; ++i) {
-    Result<std::unique_ptr<ByteStream>> stream =
-        open_read_ahead((dir_ / "zeros.gz").string(), Limits{});
-    ASSERT_TRUE(stream.ok());
-    char buffer[100];
-    ASSERT_TRUE((*stream)->read(buffer, sizeof buffer).ok());
-    EXPECT_TRUE((*stream)->is_gzip());
-  }
 }
 
 }  // namespace

@@ -51,10 +51,4 @@ class ByteStream {
   std::string path_;
 };
 
-// A stream that reads (and inflates) ahead on a background thread into a small ring of reused
-// buffers, so that inflating overlaps parsing on a 2-core machine. Same contract as ByteStream;
-// the open errors come back from this call, the read errors from read(). Not thread-safe: one
-// consumer thread calls read().
-Result<std::unique_ptr<ByteStream>> open_read_ahead(const std::string& path, const Limits& limits);
-
 }  // namespace attnprof

@@ -46,8 +46,7 @@ Result<Trace> read_trace(const std::string& path, const Limits& limits,
                          const ProgressCallback& progress, size_t workers) {
   // Read (and inflated) on the calling thread, straight into the reader's buffers: it parses
   // batches too whenever it is ahead (trace_document.h), so a thread of its own for the bytes
-  // would only add a copy and a thread competing for the cores. Measured on a 1 GB trace, 2-core
-  // VM, best of 6: gzip 0.89 s against 0.96 s with read-ahead (open_read_ahead).
+  // would only add a copy and a thread competing for the cores (docs/PERFORMANCE.md).
   auto stream = ByteStream::open(path, limits);
   if (!stream.ok()) return stream.take_error();
   TraceBuilder builder(path, workers > 0 ? workers : reading_workers());
