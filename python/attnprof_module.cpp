@@ -154,8 +154,8 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
   // (analysis/region_waits.h); a launch delay NaN where no launch call of the region is in the
   // trace.
   Column<double> idle_host_wait_us, idle_kernel_gap_us, idle_other_us, launch_delay_median_us,
-      launch_delay_p95_us, launch_delay_max_us, op_to_launch_median_us, queue_mean_length,
-      full_queue_us;
+      launch_delay_p95_us, launch_delay_max_us, op_to_launch_median_us, queue_time_mean_length,
+      queue_point_mean_length, full_queue_us;
   Column<int64_t> queue_max_length;
   Column<bool> typical;
   for (const TraceAnalysis& t : traces) {
@@ -187,7 +187,8 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
       launch_delay_max_us.push(us(w.launch_delay_max_ns));
       op_to_launch_median_us.push(us(w.op_to_launch_median_ns));
       queue_max_length.push(w.queue_max_length);
-      queue_mean_length.push(w.queue_mean_length);
+      queue_time_mean_length.push(w.queue_time_mean_length);
+      queue_point_mean_length.push(w.queue_point_mean_length);
       full_queue_us.push(w.full_queue_ns / 1000.0);
       kernels.push(r.kernels);
       memcpy.push(r.memcpy);
@@ -218,7 +219,8 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
   d["launch_delay_max_us"] = launch_delay_max_us.to_python();
   d["op_to_launch_median_us"] = op_to_launch_median_us.to_python();
   d["queue_max_length"] = queue_max_length.to_python();
-  d["queue_mean_length"] = queue_mean_length.to_python();
+  d["queue_time_mean_length"] = queue_time_mean_length.to_python();
+  d["queue_point_mean_length"] = queue_point_mean_length.to_python();
   d["full_queue_us"] = full_queue_us.to_python();
   d["kernels"] = kernels.to_python();
   d["memcpy"] = memcpy.to_python();
@@ -648,6 +650,52 @@ py::dict memory_columns(const std::vector<TraceAnalysis>& traces) {
   return d;
 }
 
+// The collectives (attnprof/collectives.h) of every region, with the columns of `attnprof analyze
+// --format csv --table collectives` (the whole trace's rows aside): NaN where a size or rate is
+// unknown.
+py::dict collective_columns(const std::vector<TraceAnalysis>& traces) {
+  RegionOrigin where;
+  TextColumn name, dtype, link;
+  Column<int64_t> count, sized, bytes;
+  Column<double> group_size, gpu_us, sized_gpu_us, algbw, factor, busbw, link_gbps;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  auto known = [&](double v) { return v < 0 ? nan : v; };
+  for (const TraceAnalysis& t : traces)
+    for (size_t r = 0; r < t.regions.size(); ++r)
+      for (const CollectiveTotals& c : t.regions[r].collectives) {
+        where.push(t, r);
+        name.push(c.name);
+        dtype.push(c.dtype);
+        group_size.push(known(static_cast<double>(c.group_size)));
+        count.push(c.count);
+        gpu_us.push(c.gpu_ns / 1000.0);
+        sized.push(c.sized);
+        bytes.push(c.bytes);
+        sized_gpu_us.push(c.sized_gpu_ns / 1000.0);
+        algbw.push(known(c.algbw_gbps));
+        factor.push(known(c.bus_factor));
+        busbw.push(known(c.busbw_gbps));
+        link.push(t.link.name);
+        link_gbps.push(t.link.gb_per_s_per_direction > 0 ? t.link.gb_per_s_per_direction : nan);
+      }
+  py::dict d;
+  where.into(d);
+  d["collective"] = name.to_python();
+  d["dtype"] = dtype.to_python();
+  d["group_size"] = group_size.to_python();
+  d["count"] = count.to_python();
+  d["gpu_us"] = gpu_us.to_python();
+  d["sized"] = sized.to_python();
+  d["bytes"] = bytes.to_python();
+  d["sized_gpu_us"] = sized_gpu_us.to_python();
+  d["algbw_gbps"] = algbw.to_python();
+  d["bus_factor"] = factor.to_python();
+  d["busbw_gbps"] = busbw.to_python();
+  d["link"] = link.to_python();
+  d["link_gbps_per_direction"] = link_gbps.to_python();
+  return d;
+}
+
 // Each region's critical path (attnprof/critical_path.h), with the columns of `attnprof analyze
 // --format csv --table critical_path`: NaN where a region has no path (merged from summaries,
 // which keep none) or no what-if.
@@ -752,6 +800,7 @@ struct TracesRead {
     out["attention_calls"] = attention_columns(read);
     out["memory"] = memory_columns(read);
     out["critical_path"] = critical_path_columns(read);
+    out["collectives"] = collective_columns(read);
     out["errors"] = errors;
     out["error_kinds"] = error_kinds;
     if (are_ranks_of_one_run(read))

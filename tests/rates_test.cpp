@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/collectives.h"
 #include "analysis/kernel_class.h"
 #include "analysis/op_cost.h"
 #include "render/attention_call_cells.h"
@@ -250,6 +251,69 @@ TEST(Rates, LaunchDelayFromTheCallsEndIsHtas) {
   }
   // The whole trace's idle time by cause, per stream, beside each region's.
   EXPECT_FALSE(t.idle_by_stream.empty());
+}
+
+// The one-rank all-reduce of comm-serial (H200): two kernels (oneRankReduce, 8.448 and 8.544 µs),
+// each with "In msg nelems" 4194304 of BFloat16 and "Group size" 1, as Python's json module reads
+// them. nccl-tests' bus factor for one rank is 0: nothing crosses the link.
+TEST(Rates, CollectivesCarryTheirBytesAndBandwidths) {
+  const TraceAnalysis t = analyze_fixture("comm/comm-serial.json.gz");
+  ASSERT_EQ(t.collectives.size(), 1u);
+  const CollectiveTotals& c = t.collectives[0];
+  EXPECT_EQ(c.name, "allreduce");
+  EXPECT_EQ(c.dtype, "BFloat16");
+  EXPECT_EQ(c.group_size, 1);
+  EXPECT_EQ(c.count, 2);
+  EXPECT_EQ(c.sized, 2);
+  EXPECT_EQ(c.bytes, 2 * 4194304 * 2);
+  EXPECT_EQ(c.gpu_ns, 8448 + 8544);
+  EXPECT_EQ(c.sized_gpu_ns, c.gpu_ns);
+  EXPECT_NEAR(c.algbw_gbps, 16777216.0 / 16992.0, 1e-9);
+  EXPECT_EQ(c.bus_factor, 0.0);
+  EXPECT_EQ(c.busbw_gbps, 0.0);
+  EXPECT_EQ(t.link.name, "NVLink 4");
+  EXPECT_EQ(t.link.gb_per_s_per_direction, 450.0);
+  // Each region's rows add up to the trace's.
+  int64_t count = 0, bytes = 0;
+  for (const RegionSummary& r : t.regions)
+    for (const CollectiveTotals& rc : r.collectives) count += rc.count, bytes += rc.bytes;
+  EXPECT_EQ(count, c.count);
+  EXPECT_EQ(bytes, c.bytes);
+}
+
+// HTA's NCCL rank 0 has 10 SendRecv kernels whose args carry no size (396,199 µs in all): each
+// is counted, under the collective its name says, and none gets a bandwidth.
+TEST(Rates, CollectivesWithoutSizesAreCountedNotRated) {
+  const TraceAnalysis t = analyze_fixture("foreign/hta_nccl_rank0.json.gz");
+  ASSERT_EQ(t.collectives.size(), 1u);
+  const CollectiveTotals& c = t.collectives[0];
+  EXPECT_EQ(c.name, "SendRecv");
+  EXPECT_EQ(c.count, 10);
+  EXPECT_EQ(c.gpu_ns, 396199000);
+  EXPECT_EQ(c.sized, 0);
+  EXPECT_LT(c.algbw_gbps, 0);
+  EXPECT_LT(c.busbw_gbps, 0);
+  EXPECT_EQ(c.bus_factor, 1.0);                 // point-to-point: no factor
+  EXPECT_LT(t.link.gb_per_s_per_direction, 0);  // the trace names no GPU
+}
+
+TEST(Rates, BusFactorsAreNcclTests) {
+  EXPECT_DOUBLE_EQ(bus_factor("allreduce", 8), 1.75);
+  EXPECT_DOUBLE_EQ(bus_factor("AllReduce", 2), 1.0);
+  EXPECT_DOUBLE_EQ(bus_factor("allgather_into_tensor_coalesced", 4), 0.75);
+  EXPECT_DOUBLE_EQ(bus_factor("reduce_scatter_tensor", 2), 0.5);
+  EXPECT_DOUBLE_EQ(bus_factor("all_to_all", 8), 0.875);
+  EXPECT_DOUBLE_EQ(bus_factor("broadcast", 8), 1.0);
+  EXPECT_DOUBLE_EQ(bus_factor("send", -1), 1.0);
+  EXPECT_DOUBLE_EQ(bus_factor("allreduce", -1), -1.0);
+  EXPECT_EQ(collective_of_kernel_name("ncclDevKernel_AllGather_RING_LL"), "AllGather");
+  EXPECT_EQ(collective_of_kernel_name("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*)"),
+            "SendRecv");
+  EXPECT_EQ(collective_of_kernel_name("void at::native::reduce_kernel<512>"), "");
+  EXPECT_EQ(collective_element_bytes("BFloat16"), 2);
+  EXPECT_EQ(collective_element_bytes("Float"), 4);
+  EXPECT_EQ(collective_element_bytes("Float8_e4m3fn"), 1);
+  EXPECT_EQ(collective_element_bytes("c10::BFloat16"), 0);
 }
 
 // A decode's calls differ in their key length only (one token more each step): the calls of

@@ -14,6 +14,7 @@
 
 #include "attnprof/attention_calls.h"
 #include "attnprof/attribution.h"
+#include "attnprof/collectives.h"
 #include "attnprof/critical_path.h"
 #include "attnprof/diagnostics.h"
 #include "attnprof/findings.h"
@@ -92,6 +93,9 @@ struct RegionSummary {
   // The starts of its communication kernels (trace clock, in order): the cross-rank comparison
   // matches the n-th of each rank (include/attnprof/cross_trace.h).
   std::vector<int64_t> communication_starts_ns;
+  // Its collectives by name, with their bytes and bandwidths (attnprof/collectives.h), the
+  // most GPU time first; empty without communication kernels.
+  std::vector<CollectiveTotals> collectives;
   LaunchDelays launch_delays;       // launch call to GPU start, over its activities
   std::vector<StreamQueue> queues;  // launches queued per stream, by stream number
   // Its kernels, copies and memsets by how their op was found (indexed by Attribution).
@@ -171,6 +175,10 @@ struct TraceAnalysis {
   // Each stream's idle time by cause over all the trace's GPU work, by stream number (HTA's
   // idle time breakdown is of the whole trace).
   std::vector<StreamIdle> idle_by_stream;
+  // The collectives of all the trace's GPU work, in regions or not, and the link they read
+  // against (attnprof/collectives.h).
+  std::vector<CollectiveTotals> collectives;
+  GpuLink link;
   // Index into regions of the typical one (closest to the medians); -1 when there are none.
   int typical_region = -1;
   // Medians over the regions, per kernel class, and the typical region's main kernel.

@@ -32,6 +32,17 @@ struct QuantityAcrossTraces {
   int slowest = -1;
 };
 
+// One collective of a region (its name, element type and group size: a row of
+// RegionSummary::collectives) across the traces that ran it: the n-th of each trace is matched
+// with the n-th of the others, and each trace's lag is the median of its starts less the earliest.
+struct CollectiveLagAcrossTraces {
+  std::string name, dtype;
+  int64_t group_size = -1;
+  std::vector<int> traces;  // the traces that ran it, in input order
+  QuantityAcrossTraces lag_ns;
+  int compared = 0;  // the fewest of them any of the traces ran
+};
+
 struct RegionAcrossTraces {
   // "ProfilerStep#12"; "forward[2]" for the second of several regions named forward in a trace;
   // "median region" for the traces' medians.
@@ -46,6 +57,9 @@ struct RegionAcrossTraces {
   // `traces`; `slowest`: the trace that is latest). Empty when fewer than two traces ran one.
   QuantityAcrossTraces collective_lag_ns;
   int collectives_compared = 0;  // the fewest communication kernels any of the traces ran
+  // The same lag per collective (name, dtype, group size) that two or more traces ran, in the
+  // first trace's order of them.
+  std::vector<CollectiveLagAcrossTraces> collective_lags;
 
   bool kernel_counts_differ() const { return kernels.min != kernels.max; }
 };

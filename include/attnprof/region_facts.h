@@ -67,15 +67,17 @@ struct RegionWaits {
   std::optional<double> launch_delay_median_ns, launch_delay_p95_ns, launch_delay_max_ns;
   std::optional<double> op_to_launch_median_ns;  // none when no launch has an op
   int32_t queue_max_length = 0;                  // the longest queue of any stream
-  double queue_mean_length = 0;  // the longest of the streams' time-weighted mean queues
-  int64_t full_queue_ns = 0;     // time at a full queue, summed over the streams
+  // The longest of the streams' mean queues: weighted by time, and over the queue's points
+  // (HTA's mean, docs/BREAKDOWN.md).
+  double queue_time_mean_length = 0, queue_point_mean_length = 0;
+  int64_t full_queue_ns = 0;  // time at a full queue, summed over the streams
 };
 
 // RegionWaits over the regions: each spread over the regions that have the value.
 struct WaitFacts {
   Spread idle_host_wait_ns, idle_kernel_gap_ns, idle_other_ns;
   Spread launch_delay_median_ns, launch_delay_p95_ns, launch_delay_max_ns, op_to_launch_median_ns;
-  Spread queue_max_length, queue_mean_length, full_queue_ns;
+  Spread queue_max_length, queue_time_mean_length, queue_point_mean_length, full_queue_ns;
 };
 
 struct KernelClassFacts {

@@ -12,6 +12,7 @@ pandas DataFrames.
     t.attention_calls  # per region: one row per attention call: backend, shapes, FLOPs, GPU time
     t.memory         # per region and CUDA device: the peak, when, its op and module, who holds it
     t.critical_path  # one row per region: what held it (CPU, GPU, waits), attention on the path
+    t.collectives    # per region: one row per collective: count, bytes, GPU time, algbw, busbw
     attnprof.read("trace.json.gz", what_if=["attention=0.5"]).critical_path  # the step, re-timed
 
     run = attnprof.analyze(["rank0.json.gz", "rank1.json.gz"])  # or a folder; ranks of one run
@@ -87,6 +88,9 @@ class Traces:
     # per region: its critical path's length, categories, attention on it, what bounds it, and
     # the what-if (docs/CRITICAL_PATH.md)
     critical_path: pd.DataFrame
+    # per region: one row per collective name, dtype and group size: its count, bytes, GPU time,
+    # algbw and busbw as nccl-tests gives them, and the link they read against (docs/BREAKDOWN.md)
+    collectives: pd.DataFrame
     across: Optional[pd.DataFrame] = None
     errors: List[str] = field(default_factory=list)
     error_kinds: List[str] = field(default_factory=list)  # per error: "io", "truncated", ...
@@ -114,6 +118,7 @@ def _frames(columns: dict) -> Traces:
         attention_calls=_frame(columns["attention_calls"]),
         memory=_frame(columns["memory"]),
         critical_path=_frame(columns["critical_path"]),
+        collectives=_frame(columns["collectives"]),
         across=None if across is None else _frame(across),
         errors=list(columns["errors"]),
         error_kinds=list(columns["error_kinds"]),

@@ -153,7 +153,9 @@ def waits_of_json_region(r):
         "op_to_launch_median_us": nan if delays["op_to_launch_median_us"] is None
         else delays["op_to_launch_median_us"],
         "queue_max_length": max([q["max_length"] for q in r["queues"]], default=0),
-        "queue_mean_length": max([q["time_mean_length"] for q in r["queues"]], default=0.0),
+        "queue_time_mean_length": max([q["time_mean_length"] for q in r["queues"]], default=0.0),
+        "queue_point_mean_length": max([q["point_mean_length"] for q in r["queues"]],
+                                       default=0.0),
         "full_queue_us": sum(q["full_queue_us"] for q in r["queues"]),
     }
 
@@ -322,6 +324,24 @@ def test_attention_calls_match_the_json_output():
         assert list(calls[column]) == pytest.approx([c[column] for c in expected]), column
     assert list(calls["causal"]) == [c["causal"] for c in expected]
     assert set(calls["kv_heads"]) == {4}
+
+
+def test_collectives_match_the_json_output():
+    path = fixture("comm/comm-overlap.json.gz")  # one-rank all-reduces, H200
+    t = attnprof.read(path)
+    doc = cli_json(path)["traces"][0]
+    expected = [(i, c) for i, region in enumerate(doc["regions"]) for c in region["collectives"]]
+    rows = t.collectives
+    assert len(rows) == len(expected) > 0
+    assert list(rows["region_index"]) == [i for i, _ in expected]
+    assert list(rows["collective"]) == [c["name"] for _, c in expected]
+    for column in ["count", "sized", "bytes"]:
+        assert list(rows[column]) == [c[column] for _, c in expected], column
+    for column in ["gpu_us", "algbw_gbps", "bus_factor", "busbw_gbps"]:
+        assert list(rows[column]) == pytest.approx([c[column] for _, c in expected]), column
+    assert list(rows["group_size"]) == [c["group_size"] for _, c in expected]
+    assert set(rows["link"]) == {doc["link"]["name"]}
+    assert set(rows["link_gbps_per_direction"]) == {doc["link"]["gbps_per_direction"]}
 
 
 def test_memory_matches_the_json_output():

@@ -5,6 +5,7 @@
 #include <list>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -54,32 +55,63 @@ struct Measure {
   int trace;
   double wall_ns, gpu_busy_ns, kernels;
   TimeBreakdown breakdown;  // in ns; of the median region: each part's median
-  const std::vector<int64_t>* collective_starts = nullptr;  // none for the median region
+  const std::vector<int64_t>* collective_starts = nullptr;     // none for the median region
+  const std::vector<CollectiveTotals>* collectives = nullptr;  // none for the median region
 };
 
-// Each trace's median lag of its n-th collective behind the earliest trace's n-th, over the
-// collectives every trace ran (one pass over each trace's starts).
-void collective_lags(const std::vector<Measure>& measures, RegionAcrossTraces& row) {
+// Each trace's median lag of its n-th start behind the earliest trace's n-th, over the starts
+// every trace has (one pass over each trace's starts); `starts` per trace, aligned with `traces`.
+// Compares nothing (returns 0) with fewer than two traces or no start common to all.
+int lags_across(const std::vector<const std::vector<int64_t>*>& starts,
+                const std::vector<int>& traces, QuantityAcrossTraces& lag) {
   size_t n = SIZE_MAX;
+  for (const auto* s : starts) n = std::min(n, s->size());
+  if (starts.size() < 2 || n == 0 || n == SIZE_MAX) return 0;
+  std::vector<int64_t> earliest(n, INT64_MAX);
+  for (const auto* s : starts)
+    for (size_t k = 0; k < n; ++k) earliest[k] = std::min(earliest[k], (*s)[k]);
+  std::vector<double> medians;
+  for (const auto* s : starts) {
+    std::vector<double> lags(n);
+    for (size_t k = 0; k < n; ++k) lags[k] = static_cast<double>((*s)[k] - earliest[k]);
+    medians.push_back(spread_of(std::move(lags)).median);
+  }
+  lag = quantity_across(std::move(medians), traces);
+  return static_cast<int>(n);
+}
+
+void collective_lags(const std::vector<Measure>& measures, RegionAcrossTraces& row) {
+  std::vector<const std::vector<int64_t>*> starts;
   std::vector<int> traces;
   for (const Measure& m : measures) {
     if (!m.collective_starts) return;
-    n = std::min(n, m.collective_starts->size());
+    starts.push_back(m.collective_starts);
     traces.push_back(m.trace);
   }
-  if (measures.size() < 2 || n == 0 || n == SIZE_MAX) return;
-  std::vector<int64_t> earliest(n, INT64_MAX);
-  for (const Measure& m : measures)
-    for (size_t k = 0; k < n; ++k) earliest[k] = std::min(earliest[k], (*m.collective_starts)[k]);
-  std::vector<double> medians;
+  row.collectives_compared = lags_across(starts, traces, row.collective_lag_ns);
+  // Per collective, over the traces that ran it.
+  using Key = std::tuple<std::string, std::string, int64_t>;
+  std::vector<Key> order;
+  std::map<Key, std::pair<std::vector<const std::vector<int64_t>*>, std::vector<int>>> of_key;
   for (const Measure& m : measures) {
-    std::vector<double> lags(n);
-    for (size_t k = 0; k < n; ++k)
-      lags[k] = static_cast<double>((*m.collective_starts)[k] - earliest[k]);
-    medians.push_back(spread_of(std::move(lags)).median);
+    if (!m.collectives) continue;
+    for (const CollectiveTotals& c : *m.collectives) {
+      const Key key{c.name, c.dtype, c.group_size};
+      auto [it, added] = of_key.try_emplace(key);
+      if (added) order.push_back(key);
+      it->second.first.push_back(&c.starts_ns);
+      it->second.second.push_back(m.trace);
+    }
   }
-  row.collective_lag_ns = quantity_across(std::move(medians), traces);
-  row.collectives_compared = static_cast<int>(n);
+  for (const Key& key : order) {
+    const auto& [of, traces_of] = of_key[key];
+    CollectiveLagAcrossTraces lag;
+    lag.compared = lags_across(of, traces_of, lag.lag_ns);
+    if (lag.compared == 0) continue;
+    std::tie(lag.name, lag.dtype, lag.group_size) = key;
+    lag.traces = traces_of;
+    row.collective_lags.push_back(std::move(lag));
+  }
 }
 
 RegionAcrossTraces region_across(std::string name, const std::vector<Measure>& measures) {
@@ -168,9 +200,10 @@ CrossTraceSummary summarize_across_traces(const std::vector<TraceAnalysis>& trac
             row_of.emplace(keys[k], rows.emplace(insert_before[k], keys[k], std::vector<Measure>{}))
                 .first;
       const RegionSummary& r = t.regions[k];
-      found->second->second.push_back(
-          {trace, static_cast<double>(r.wall_ns), static_cast<double>(r.gpu_busy_ns),
-           static_cast<double>(r.kernels), r.breakdown, &r.communication_starts_ns});
+      found->second->second.push_back({trace, static_cast<double>(r.wall_ns),
+                                       static_cast<double>(r.gpu_busy_ns),
+                                       static_cast<double>(r.kernels), r.breakdown,
+                                       &r.communication_starts_ns, &r.collectives});
     }
     if (!t.regions.empty()) {
       const BreakdownFacts& b = t.facts.breakdown;
@@ -180,7 +213,7 @@ CrossTraceSummary summarize_across_traces(const std::vector<TraceAnalysis>& trac
       median.communication_ns = static_cast<int64_t>(b.communication_ns.median);
       median.memory_ns = static_cast<int64_t>(b.memory_ns.median);
       medians.push_back({trace, t.facts.wall_ns.median, t.facts.gpu_busy_ns.median,
-                         t.facts.kernels.median, median, nullptr});
+                         t.facts.kernels.median, median, nullptr, nullptr});
     }
   }
 

@@ -18,22 +18,22 @@ constexpr std::string_view kL40S = "NVIDIA L40S GPU datasheet (2023)";
 constexpr std::string_view kMi250x = "AMD Instinct MI250X accelerator data sheet (2021)";
 constexpr std::string_view kMi300x = "AMD Instinct MI300X accelerator data sheet (2023)";
 
-// name, fp32, tf32, bf16, fp16, fp8, GB/s, source. Dense figures: where a datasheet gives only
-// the rate with sparsity (L4, L40S, B200 and the Tensor Core rates of A100/H100/H200 beside
-// it), the dense rate is half of it.
+// name, fp32, tf32, bf16, fp16, fp8, GB/s, source, link, link GB/s (both directions). Dense
+// figures: where a datasheet gives only the rate with sparsity (L4, L40S, B200 and the Tensor Core
+// rates of A100/H100/H200 beside it), the dense rate is half of it.
 constexpr std::array<GpuDatasheet, 12> kRows{{
-    {"A100 SXM 40GB", 19.5, 156, 312, 312, 0, 1555, kA100},
-    {"A100 SXM 80GB", 19.5, 156, 312, 312, 0, 2039, kA100},
-    {"A100 PCIe 40GB", 19.5, 156, 312, 312, 0, 1555, kA100},
-    {"A100 PCIe 80GB", 19.5, 156, 312, 312, 0, 1935, kA100},
-    {"H100 SXM", 66.9, 494.7, 989.4, 989.4, 1978.9, 3350, kH100},
-    {"H100 PCIe", 51.2, 378, 756, 756, 1513, 2000, kH100},
-    {"H200", 66.9, 494.7, 989.4, 989.4, 1978.9, 4800, kH200},
-    {"B200", 75, 1125, 2250, 2250, 4500, 8000, kB200},
-    {"L4", 30.3, 60, 121, 121, 242.5, 300, kL4},
-    {"L40S", 91.6, 183, 362.05, 362.05, 733, 864, kL40S},
-    {"MI250X", 95.7, 0, 383, 383, 0, 3276.8, kMi250x},
-    {"MI300X", 163.4, 653.7, 1307.4, 1307.4, 2614.9, 5300, kMi300x},
+    {"A100 SXM 40GB", 19.5, 156, 312, 312, 0, 1555, kA100, "NVLink 3", 600},
+    {"A100 SXM 80GB", 19.5, 156, 312, 312, 0, 2039, kA100, "NVLink 3", 600},
+    {"A100 PCIe 40GB", 19.5, 156, 312, 312, 0, 1555, kA100, "", 0},
+    {"A100 PCIe 80GB", 19.5, 156, 312, 312, 0, 1935, kA100, "", 0},
+    {"H100 SXM", 66.9, 494.7, 989.4, 989.4, 1978.9, 3350, kH100, "NVLink 4", 900},
+    {"H100 PCIe", 51.2, 378, 756, 756, 1513, 2000, kH100, "", 0},
+    {"H200", 66.9, 494.7, 989.4, 989.4, 1978.9, 4800, kH200, "NVLink 4", 900},
+    {"B200", 75, 1125, 2250, 2250, 4500, 8000, kB200, "NVLink 5", 1800},
+    {"L4", 30.3, 60, 121, 121, 242.5, 300, kL4, "", 0},
+    {"L40S", 91.6, 183, 362.05, 362.05, 733, 864, kL40S, "", 0},
+    {"MI250X", 95.7, 0, 383, 383, 0, 3276.8, kMi250x, "Infinity Fabric", 800},
+    {"MI300X", 163.4, 653.7, 1307.4, 1307.4, 2614.9, 5300, kMi300x, "Infinity Fabric", 896},
 }};
 
 const GpuDatasheet* row(std::string_view name) {

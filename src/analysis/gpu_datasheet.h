@@ -22,6 +22,10 @@ struct GpuDatasheet {
   double fp32 = 0, tf32 = 0, bf16 = 0, fp16 = 0, fp8 = 0;
   double memory_gb_per_s = 0;  // HBM (GDDR on L4 and L40S), GB/s of 1e9 bytes
   std::string_view source;     // the datasheet the numbers come from
+  // The GPU-to-GPU link within a host and its total bandwidth, both directions, GB/s; "" and 0
+  // where the part has none of its own or it depends on the board (PCIe parts, their bridges).
+  std::string_view link;
+  double link_gb_per_s = 0;
   double tflops(PeakPrecision p) const;
 };
 

@@ -217,9 +217,13 @@ std::vector<RegionFact> build_catalog() {
                             "the longest launch queue of any stream per region",
                             [](const RegionFacts& m) { return m.waits.queue_max_length; }));
   c.push_back(
-      python_region("queue_mean_length", U::kCount,
+      python_region("queue_time_mean_length", U::kCount,
                     "the longest of the streams' time-weighted mean launch queues per region",
-                    [](const RegionFacts& m) { return m.waits.queue_mean_length; }));
+                    [](const RegionFacts& m) { return m.waits.queue_time_mean_length; }));
+  c.push_back(python_region(
+      "queue_point_mean_length", U::kCount,
+      "the longest of the streams' mean launch queues over their points (HTA's mean) per region",
+      [](const RegionFacts& m) { return m.waits.queue_point_mean_length; }));
   c.push_back(python_region(
       "full_queue_us", U::kMicroseconds,
       "time a stream's launch queue was full (the CPU blocked), summed over the streams",

@@ -24,7 +24,8 @@ RegionWaits region_waits(const RegionSummary& region) {
   if (d.op_to_launch_median_ns >= 0) w.op_to_launch_median_ns = d.op_to_launch_median_ns;
   for (const StreamQueue& q : region.queues) {
     w.queue_max_length = std::max(w.queue_max_length, q.max_length);
-    w.queue_mean_length = std::max(w.queue_mean_length, q.mean_length);
+    w.queue_time_mean_length = std::max(w.queue_time_mean_length, q.mean_length);
+    w.queue_point_mean_length = std::max(w.queue_point_mean_length, q.point_mean_length);
     w.full_queue_ns += q.full_ns;
   }
   return w;
@@ -53,7 +54,10 @@ WaitFacts wait_facts(const std::vector<RegionSummary>& regions) {
   f.launch_delay_max_ns = over([](const RegionWaits& w) { return w.launch_delay_max_ns; });
   f.op_to_launch_median_ns = over([](const RegionWaits& w) { return w.op_to_launch_median_ns; });
   f.queue_max_length = over([&](const RegionWaits& w) { return number(w.queue_max_length); });
-  f.queue_mean_length = over([&](const RegionWaits& w) { return number(w.queue_mean_length); });
+  f.queue_time_mean_length =
+      over([&](const RegionWaits& w) { return number(w.queue_time_mean_length); });
+  f.queue_point_mean_length =
+      over([&](const RegionWaits& w) { return number(w.queue_point_mean_length); });
   f.full_queue_ns = over([&](const RegionWaits& w) { return number(w.full_queue_ns); });
   return f;
 }

@@ -11,6 +11,7 @@
 
 #include "analysis/attention_calls.h"
 #include "analysis/busy_time.h"
+#include "analysis/collectives.h"
 #include "analysis/critical_path/region_critical_paths.h"
 #include "analysis/device_summary.h"
 #include "analysis/duration_sum.h"
@@ -350,6 +351,7 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     for (GpuActivityId id : held.activities)
       if (class_of[id.index()] == static_cast<uint8_t>(KernelClass::kCommunication))
         s.communication_starts_ns.push_back(trace.gpu_activities[id].start_ns);
+    s.collectives = collective_totals(trace, held.activities, class_of, rows.kernel_names());
   }
   for (size_t r = 0; r < set.regions.size(); ++r) {
     const Region& region = set.regions[r];
@@ -380,6 +382,8 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     for (size_t i = 0; i < class_of.size(); ++i)
       if (class_of[i] != kNotWork) work.push_back(GpuActivityId(i));
     out.idle_by_stream = idle_of(trace, work);
+    out.collectives = collective_totals(trace, work, class_of, rows.kernel_names());
+    out.link = gpu_link(trace);
   }
 
   out.facts = facts_of_summaries(out.regions);
@@ -413,8 +417,9 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
       for (const AttentionOp& op : context.set_attention_ops(m))
         attention_of_set[m].insert(attention_of_set[m].end(), op.activities.begin(),
                                    op.activities.end());
+    // Nothing else runs here: the attention calls are done, the findings not started.
     add_critical_paths(trace, set, members, class_of, attention_of_set, options.what_if,
-                       rows.kernel_names(), out.regions, out.diagnostics);
+                       rows.kernel_names(), out.regions, out.diagnostics, options.reading_workers);
   }
   std::future<std::vector<Finding>> findings;
   if (options.explain) {

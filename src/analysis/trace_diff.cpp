@@ -329,7 +329,8 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
   wait("launch_delay_max_us", true, &WaitFacts::launch_delay_max_ns);
   wait("op_to_launch_median_us", true, &WaitFacts::op_to_launch_median_ns);
   wait("queue_max_length", false, &WaitFacts::queue_max_length);
-  wait("queue_mean_length", false, &WaitFacts::queue_mean_length);
+  wait("queue_time_mean_length", false, &WaitFacts::queue_time_mean_length);
+  wait("queue_point_mean_length", false, &WaitFacts::queue_point_mean_length);
   wait("full_queue_us", true, &WaitFacts::full_queue_ns);
   std::map<std::string, int> kinds;
   for (const auto* m : {&ma, &mb})

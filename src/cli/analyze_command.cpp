@@ -27,6 +27,7 @@
 #include "io/input_guard.h"
 #include "io/output_file.h"
 #include "render/analyze_output.h"
+#include "render/collectives_output.h"
 #include "render/json_writer.h"
 
 namespace attnprof::cli {
@@ -91,7 +92,8 @@ int run(const AnalyzeArgs& args) {
   // The text and Markdown show the typical region's tables only; CSV every region's; JSON makes
   // each region's as it writes it (AnalyzeOptions::analyzed), never holding them all.
   options.tables_of_every_region = format == "csv" && args.table != "attention" &&
-                                   args.table != "memory" && args.table != "critical_path";
+                                   args.table != "memory" && args.table != "critical_path" &&
+                                   args.table != "collectives";
   // Every region's attention calls where the output lists them: JSON and CSV's attention table.
   options.attention_of_every_region =
       format == "json" || (format == "csv" && args.table == "attention");
@@ -204,6 +206,7 @@ int run(const AnalyzeArgs& args) {
           format == "md"                                     ? render_analyze_markdown(output)
           : format == "csv" && args.table == "attention"     ? render_attention_calls_csv(output)
           : format == "csv" && args.table == "memory"        ? render_memory_csv(output)
+          : format == "csv" && args.table == "collectives"   ? render_collectives_csv(output)
           : format == "csv" && args.table == "critical_path" ? render_critical_path_csv(output)
           : format == "csv" && args.table != "activities" ? render_top_table_csv(output, args.table)
           : format == "csv"                               ? render_analyze_csv(output)
@@ -243,9 +246,10 @@ void register_analyze(CLI::App& app, int& exit_code) {
                   "attention (one row per attention call of every region), memory (one row per "
                   "CUDA device of every region: its peak and who holds it, from [memory] events), "
                   "critical_path (one row per region: its critical path's length and categories, "
-                  "and the what-if)")
-      ->check(CLI::IsMember(
-          {"activities", "kernels", "ops", "modules", "attention", "memory", "critical_path"}));
+                  "and the what-if), collectives (one row per collective name of every region and "
+                  "of each whole trace: bytes, GPU time, algbw and busbw)")
+      ->check(CLI::IsMember({"activities", "kernels", "ops", "modules", "attention", "memory",
+                             "critical_path", "collectives"}));
   cmd->add_option("--group-by", args->group_by,
                   "shape: the ops table has a row per op and input shapes, as PyTorch's "
                   "key_averages(group_by_input_shape=True) (traces recorded with "

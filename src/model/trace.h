@@ -134,6 +134,11 @@ struct GpuActivity {
   int64_t bytes = kUnknownCount;  // memcpy / memset
   StringId name = StringPool::kEmpty;
   GpuKind kind = GpuKind::kKernel;
+  // A collective kernel's sizes: the id of their text (model/collective_text.h) in
+  // Trace::strings, kEmpty for none. Kept in the three bytes the layout leaves free after `kind`,
+  // as HostEvent keeps its inputs; read and written through collective() and set_collective().
+  uint8_t collective_high = 0;
+  uint16_t collective_low = 0;
   int32_t device = 0;
   int32_t stream = 0;
   // kUnknownCount (each of the three, for a dim3) where the trace does not say.
@@ -148,7 +153,18 @@ struct GpuActivity {
   int32_t waited_stream = kUnknownCount;
   int64_t waited_record = kNoValue;
   int64_t end_ns() const { return start_ns + dur_ns; }
+  // The largest text id an activity holds: a trace with more distinct names keeps no sizes for
+  // the collectives of the later ones.
+  static constexpr StringId kMaxCollective = (StringId{1} << 24) - 1;
+  StringId collective() const { return StringId{collective_high} << 16 | collective_low; }
+  // An id above kMaxCollective keeps none.
+  void set_collective(StringId id) {
+    if (id > kMaxCollective) id = StringPool::kEmpty;
+    collective_high = static_cast<uint8_t>(id >> 16);
+    collective_low = static_cast<uint16_t>(id & 0xffff);
+  }
 };
+static_assert(sizeof(GpuActivity) == 104, "the collective's id lives in GpuActivity's padding");
 
 // Kineto's "Device Type" of a [memory] event (c10::DeviceType): CPU 0, CUDA 1; others are kept
 // as given.

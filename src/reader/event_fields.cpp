@@ -164,6 +164,12 @@ enum class Key {
   kInputDims,
   kInputType,
   kConcreteInputs,
+  kCollectiveName,
+  kInMsgNelems,
+  kOutMsgNelems,
+  kCollectiveDtype,
+  kGroupSize,
+  kProcessGroupName,
 };
 
 Key event_key(simdjson::ondemand::raw_json_string key) {
@@ -207,6 +213,7 @@ Key arg_key(simdjson::ondemand::raw_json_string key) {
       break;
     case 'd':
       if (key_is(k, kineto::kDevice)) return Key::kDevice;
+      if (key_is(k, kineto::kCollectiveDtype)) return Key::kCollectiveDtype;
       break;
     case 's':
       if (key_is(k, kineto::kStream)) return Key::kStream;
@@ -251,9 +258,20 @@ Key arg_key(simdjson::ondemand::raw_json_string key) {
     case 'I':
       if (key_is(k, kineto::kInputDims)) return Key::kInputDims;
       if (key_is(k, kineto::kInputType)) return Key::kInputType;
+      if (key_is(k, kineto::kInMsgNelems)) return Key::kInMsgNelems;
       break;
     case 'C':
       if (key_is(k, kineto::kConcreteInputs)) return Key::kConcreteInputs;
+      if (key_is(k, kineto::kCollectiveName)) return Key::kCollectiveName;
+      break;
+    case 'O':
+      if (key_is(k, kineto::kOutMsgNelems)) return Key::kOutMsgNelems;
+      break;
+    case 'G':
+      if (key_is(k, kineto::kGroupSize)) return Key::kGroupSize;
+      break;
+    case 'P':
+      if (key_is(k, kineto::kProcessGroupName)) return Key::kProcessGroupName;
       break;
   }
   return Key::kOther;
@@ -394,6 +412,27 @@ simdjson::error_code read_args(value& v, EventFields& out) {
       }
       case Key::kInputType:
         out.input_types = raw_array(item);
+        break;
+      case Key::kCollectiveName:
+        read_field(item, out, Field::kCollective,
+                   [&](value& x) { return read_string(x, out.collective_name); });
+        break;
+      case Key::kCollectiveDtype:
+        read_field(item, out, Field::kCollective,
+                   [&](value& x) { return read_string(x, out.collective_dtype); });
+        break;
+      case Key::kProcessGroupName:
+        read_field(item, out, Field::kCollective,
+                   [&](value& x) { return read_string(x, out.process_group); });
+        break;
+      case Key::kInMsgNelems:
+        read_field(item, out, Field::kCollective, integer(out.in_nelems));
+        break;
+      case Key::kOutMsgNelems:
+        read_field(item, out, Field::kCollective, integer(out.out_nelems));
+        break;
+      case Key::kGroupSize:
+        read_field(item, out, Field::kCollective, integer(out.group_size));
         break;
       case Key::kConcreteInputs:
         out.concrete_inputs = raw_array(item);

@@ -42,6 +42,7 @@ struct EventFields {
     kMemoryAddress = 1u << 25,
     kWaitedRecord = 1u << 26,
     kWaitedStream = 1u << 27,
+    kCollective = 1u << 28,  // any of a collective's sizes (kineto_format.h)
   };
   uint32_t present = 0;
   uint32_t mistyped = 0;
@@ -63,6 +64,10 @@ struct EventFields {
   int64_t shared_memory = 0;
   double occupancy_pct = -1;
   std::string_view metadata_name;
+  // A collective's "Collective name", "dtype", "Process Group Name" (empty where absent), its
+  // "In msg nelems" and "Out msg nelems" (-1) and "Group size" (-1).
+  std::string_view collective_name, collective_dtype, process_group;
+  int64_t in_nelems = -1, out_nelems = -1, group_size = -1;
   int64_t memory_bytes = 0, memory_total_allocated = 0, memory_device_id = -1;
   int64_t memory_total_reserved = 0, memory_device_type = -1, memory_address = 0;
   // An attention op's query rows and keys from "Input Dims" (0: not one, or not recorded): of

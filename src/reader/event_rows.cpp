@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "model/collective_text.h"
 #include "reader/kineto_format.h"
 
 namespace attnprof {
@@ -233,6 +234,13 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
     if (given(Field::kWaitedRecord) && f.waited_record >= 0) a.waited_record = f.waited_record;
     if (given(Field::kWaitedStream) && f.waited_stream >= 0)
       a.waited_stream = clamp32(f.waited_stream);
+    // A mistyped size is kept as absent (-1), the rest as given.
+    if (kind == GpuKind::kKernel && f.has(Field::kCollective)) {
+      join_collective_fields({f.collective_name, f.collective_dtype, f.process_group,
+                              f.in_nelems, f.out_nelems, f.group_size},
+                             joined_collective_);
+      a.set_collective(strings.intern(joined_collective_));
+    }
     gpu_activities.push_back(a);
   };
   switch (category) {

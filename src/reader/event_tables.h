@@ -124,6 +124,7 @@ class EventTables final : public EventBatchSink {
 
   EventFields fields_;
   std::string joined_inputs_;  // scratch for join_op_input_fields
+  std::string joined_collective_;  // scratch for join_collective_fields
   // The inputs texts met last, two to a slot that a hash of their op's name and texts picks: a
   // step repeats the same ops with the same shapes, and comparing with the slot's texts is cheaper
   // than joining and interning a text (the texts run to 150 bytes and differ in their middle, so

@@ -184,6 +184,18 @@ inline constexpr std::string_view kMemoryDeviceId = "Device Id";
 inline constexpr std::string_view kMemoryDeviceType = "Device Type";
 inline constexpr std::string_view kMemoryAddress = "Addr";
 
+// A collective's sizes (PyTorch 2.1 and later), on its NCCL kernel as on the record_param_comms op
+// that launched it: "Collective name" ("allreduce", "allgather_into_tensor_coalesced", "send"),
+// "In msg nelems" and "Out msg nelems" (elements sent and received by this rank, over every
+// tensor), "dtype" (c10's name: "BFloat16", "Float"), "Group size" (ranks in its process group)
+// and "Process Group Name" ("0"). Read from the kernel only (analysis/collectives.h).
+inline constexpr std::string_view kCollectiveName = "Collective name";
+inline constexpr std::string_view kInMsgNelems = "In msg nelems";
+inline constexpr std::string_view kOutMsgNelems = "Out msg nelems";
+inline constexpr std::string_view kCollectiveDtype = "dtype";
+inline constexpr std::string_view kGroupSize = "Group size";
+inline constexpr std::string_view kProcessGroupName = "Process Group Name";
+
 // python_function events of nn.Modules (with_stack=True) are named "nn.Module: Linear_3".
 inline constexpr std::string_view kModuleEventPrefix = "nn.Module: ";
 

@@ -289,6 +289,7 @@ Trace TraceBuilder::finish() && {
           for (size_t r = 0; r < n; ++r) {
             GpuActivity a = rows[r];
             a.name = names[a.name];
+            if (a.collective() != StringPool::kEmpty) a.set_collective(names[a.collective()]);
             trace_.gpu_activities.push_back(a);
           }
         });

@@ -53,6 +53,22 @@ void write_region(JsonWriter& w, const RegionAcrossTraces& r) {
   else
     w.null();
   w.key("collectives_compared").number(r.collectives_compared);
+  w.key("collective_lags").begin_array();
+  for (const CollectiveLagAcrossTraces& c : r.collective_lags) {
+    w.begin_object();
+    w.key("name").string(c.name);
+    w.key("dtype").string(c.dtype);
+    w.key("group_size");
+    c.group_size < 0 ? w.null() : w.number(c.group_size);
+    w.key("traces").begin_array();
+    for (int t : c.traces) w.number(t);
+    w.end_array();
+    w.key("compared").number(c.compared);
+    w.key("lag_us");
+    write_quantity(w, c.lag_ns, 1000, true);
+    w.end_object();
+  }
+  w.end_array();
   w.end_object();
 }
 

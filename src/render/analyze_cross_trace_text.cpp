@@ -36,6 +36,29 @@ void put_time_table(std::string& out, const CrossTraceSummary& across, const cha
   out += "\n";
 }
 
+// Each collective's lag, region by region: which rank joins it last, and by how much.
+void put_collective_lags(std::string& out, const CrossTraceSummary& across) {
+  bool any = false;
+  for (const auto& r : across.regions) any |= !r.collective_lags.empty();
+  if (!any) return;
+  const size_t n = across.labels.size();
+  put(out, "  {:<44} {:>7} {:>9} {:>12} {:>12} {:>12}  {}\n", "collective lag µs, by collective",
+      "traces", "compared", "min", "median", "max", "latest");
+  for (const auto& r : across.regions)
+    for (const CollectiveLagAcrossTraces& c : r.collective_lags) {
+      const std::string name =
+          fmt::format("{} {}{}", r.name, c.name,
+                      c.group_size > 0 ? fmt::format(" ({} ranks)", c.group_size) : "");
+      put(out, "  {:<44} {:>7} {:>9} {:>12} {:>12} {:>12}  {}\n", clip(escape_control(name), 44),
+          fmt::format("{}/{}", c.traces.size(), n), c.compared, format_us(c.lag_ns.min),
+          format_us(c.lag_ns.median), format_us(c.lag_ns.max),
+          c.lag_ns.slowest < 0
+              ? "-"
+              : escape_control(across.labels[static_cast<size_t>(c.lag_ns.slowest)].text));
+    }
+  out += "\n";
+}
+
 }  // namespace
 
 void append_cross_trace_text(std::string& out, const CrossTraceSummary& across) {
@@ -49,6 +72,7 @@ void append_cross_trace_text(std::string& out, const CrossTraceSummary& across) 
   if (communicates) {
     put_time_table(out, across, "communication µs", &RegionAcrossTraces::communication_ns);
     put_time_table(out, across, "collective lag µs", &RegionAcrossTraces::collective_lag_ns, true);
+    put_collective_lags(out, across);
   }
   std::vector<const RegionAcrossTraces*> differing;
   for (const auto& r : across.regions)

@@ -5,6 +5,7 @@
 #include "attnprof/render.h"
 #include "render/analyze_output.h"
 #include "render/attention_calls_json.h"
+#include "render/collectives_output.h"
 #include "render/critical_path_output.h"
 #include "render/facts_json.h"
 #include "render/json_activity.h"
@@ -226,6 +227,8 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
   w.end_object();
   write_breakdown(w, t.breakdown);
   write_idle_by_stream(w, t.idle_by_stream);
+  write_collectives_json(w, t.collectives);
+  write_gpu_link_json(w, t.link);
   write_median_attention_json(w, t.attention);
   w.key("regions").begin_array();
   for (size_t i = 0; i < t.regions.size(); ++i) {
@@ -246,6 +249,7 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
     write_breakdown(w, r.breakdown);
     write_idle_by_stream(w, r.idle_by_stream);
     write_launch_queue(w, r.launch_delays, r.queues);
+    write_collectives_json(w, r.collectives);
     write_top_tables_json(w, tables(i), r.gpu_busy_ns);
     write_region_attention_json(w, r.attention, r.gpu_busy_ns);
     write_region_memory_json(w, r.memory);

@@ -11,6 +11,7 @@
 #include "render/analyze_top_tables.h"
 #include "render/attention_calls_text.h"
 #include "render/breakdown_words.h"
+#include "render/collectives_output.h"
 #include "render/critical_path_output.h"
 #include "render/display_text.h"
 #include "render/region_memory_text.h"
@@ -152,6 +153,7 @@ void render_trace(std::string& out, const TraceAnalysis& t, const TextView& view
   render_top_tables_text(out, t, view);
   render_attention_calls_text(out, t);
   render_region_memory_text(out, t);
+  render_collectives_text(out, t);
   if (view.activities && t.typical_region >= 0) {
     const auto& r = t.regions[t.typical_region];
     fmt::format_to(std::back_inserter(out),
