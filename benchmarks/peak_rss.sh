@@ -6,7 +6,7 @@
 # For each binary, runs `analyze TRACE` with --format text, json and md (output to /dev/null)
 # and prints the peak resident set size (/usr/bin/time -v), the output's size and the wall time,
 # then JSON's peak against text's. Each binary runs the same trace in turn, so a figure of one
-# build is next to the other's from the same minute of the same machine. Issue 13: JSON's peak
+# build is next to the other's from the same minute of the same machine. JSON's peak
 # should be within 10 % of text's. Traces to try: tools/grow_trace (a ~200 MB GPT-2 step) and
 # tools/many_regions_trace.py (a million small regions).
 set -euo pipefail

@@ -1,4 +1,4 @@
-// The trace shapes that were quadratic (issue 12, and the hostile-input passes of
+// The trace shapes that a naive reader or analysis makes quadratic (the hostile-input passes of
 // docs/SECURITY.md), grown through N = 10k, 30k, 100k, 300k, with the CPU time of `analyze` at
 // each N and the slope between neighbours: log(t2 / t1) / log(N2 / N1), 1 for linear time, 2 for
 // quadratic. CPU time (user and system, of a child process that analyzes with one reading

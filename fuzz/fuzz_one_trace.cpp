@@ -93,7 +93,7 @@ const std::vector<Expectation>& every_metric_expectations() {
   return expectations;
 }
 
-// Text and Markdown output for people: no byte of a trace's names may reach it raw (issue 12),
+// Text and Markdown output for people: no byte of a trace's names may reach it raw,
 // whatever the input. A raw control byte is a bug of a renderer that forgot
 // render/display_text.h: abort, so that libFuzzer keeps the input.
 size_t terminal_safe(const std::string& text, const char* what) {

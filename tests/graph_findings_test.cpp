@@ -112,7 +112,7 @@ TEST(GraphFindings, CompiledNaiveAttentionStillWritesTheScores) {
 }
 
 // The capture's step records launches into the graph and runs nothing: its idle GPU is not a
-// launch-bound region (the old rule claimed it, 1 of 4 regions).
+// launch-bound region (a rule on GPU busy time alone claims it: 1 of 4 regions).
 TEST(GraphFindings, TheCapturesStepIsNotLaunchBound) {
   EXPECT_EQ(find(explain("graphs/naive-graph-capture.json.gz"), FindingKind::kLaunchBound),
             nullptr);

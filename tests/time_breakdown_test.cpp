@@ -193,10 +193,10 @@ TEST(TimeBreakdown, DiffShowsIt) {
   auto r = testing::run_cli("diff " + testing::fixture("study_naive.json.gz") + " " +
                             testing::fixture("study_sdpa-flash.json.gz") + " --region forward");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("memory µs              253.2 (253.0..253.5)    0.0  "),
+  EXPECT_NE(r.output.find("memory µs               253.2 (253.0..253.5)    0.0  "),
             std::string::npos)
       << r.output;
-  EXPECT_NE(r.output.find("GPU idle µs            13.4 (12.9..15.6)       0.0  "),
+  EXPECT_NE(r.output.find("GPU idle µs             13.4 (12.9..15.6)       0.0  "),
             std::string::npos)
       << r.output;
 }

@@ -8,9 +8,9 @@ namespace attnprof {
 
 namespace {
 
-// The names check used before it took analyze's (docs/METRICS.md, "Renamed"): each becomes its
-// current name, and its value is divided back into the old unit so that an old threshold keeps
-// its meaning for one release.
+// Older names check still reads (docs/METRICS.md, "Renamed"): each becomes its current name, and
+// its value is divided back into the old unit so that an old threshold keeps its meaning for one
+// release.
 struct RenamedMetric {
   std::string_view old_prefix;  // a whole name, or a family's prefix ending in '.'
   std::string_view current_prefix;
@@ -30,6 +30,7 @@ constexpr RenamedMetric kRenamed[] = {
     {"registers", "registers_per_thread", 1, "registers"},
     {"shared_memory_kb", "shared_memory_bytes", 1024, "KiB"},
     {"gpu_time_ms.", "gpu_time_us.", 1000, "ms"},
+    {"queue_mean_length", "queue_time_mean_length", 1, "launches"},
 };
 
 struct Resolved {

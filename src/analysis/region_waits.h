@@ -1,7 +1,7 @@
 #pragma once
 // A region's idle time by cause, launch delays and queues as single numbers (RegionWaits), and
 // their spread over the regions (WaitFacts): what check's metrics, diff, the Python module and
-// the report say of them (docs/BREAKDOWN.md, "Idle time, launch delays and queues").
+// the report say of them (docs/BREAKDOWN.md, "The same figures in check, diff and Python").
 
 #include <vector>
 

@@ -40,9 +40,8 @@ size_t find_piece(std::string_view piece, std::string_view text, size_t from) {
 bool glob_match(std::string_view pattern, std::string_view text) {
   // The pieces between stars: the first must start the name, the last end it, and each one
   // between is taken at its leftmost place after the one before (leftmost leaves the most room
-  // for the rest, so it is the right choice). Linear in the name for pieces without `?`; the
-  // backtracking two-pointer loop this replaces took 115 s for `*a...b` (50,000 characters)
-  // on a 1 MB name.
+  // for the rest, so it is the right choice). Linear in the name for pieces without `?`: a
+  // backtracking two-pointer loop takes 115 s for `*a...b` (50,000 characters) on a 1 MB name.
   const size_t first_star = pattern.find('*');
   if (first_star == std::string_view::npos)
     return pattern.size() == text.size() && piece_matches_at(pattern, text, 0);
@@ -102,7 +101,7 @@ bool point_before(const Point& a, const Point& b) {
 }
 
 // Points arrive as a few sorted runs (a thread's top-level ops in table order, a stream's
-// launches), so the runs are merged rather than the whole sorted: the sort was 2 % of analyze's
+// launches), so the runs are merged rather than the whole sorted: a sort is 2 % of analyze's
 // instructions on a 216 MB step trace (docs/PERFORMANCE.md). No two points share an index, so the
 // order is the one a full sort gives.
 void sort_points(std::vector<Point>& points) {

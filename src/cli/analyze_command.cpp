@@ -110,7 +110,7 @@ int run(const AnalyzeArgs& args) {
   options.limits = args.limits.to_limits();
   // JSON lists every region's activities: it is written to stdout as each trace is analyzed,
   // while its model is in memory, one region at a time (docs/PERFORMANCE.md: built in memory
-  // first, the output of a trace of a million regions took 2.7 GB).
+  // first, the output of a trace of a million regions takes 2.7 GB).
   const bool json = format == "json";
   // JSON to a file goes through the one safe writer as it is made; it is put in place (or
   // dropped) once every trace is read.

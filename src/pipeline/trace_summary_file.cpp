@@ -89,6 +89,26 @@ const std::array<Field<StreamQueue>, 4> kQueueFields = {{
     {"full_ns", &StreamQueue::full_ns},
 }};
 
+// A region's collectives (attnprof/collectives.h), added within version 2: a line of an earlier
+// writer has none.
+const std::array<Field<CollectiveTotals>, 12> kCollectiveFields = {{
+    {"name", &CollectiveTotals::name},
+    {"dtype", &CollectiveTotals::dtype},
+    {"group_size", &CollectiveTotals::group_size},
+    {"count", &CollectiveTotals::count},
+    {"gpu_ns", &CollectiveTotals::gpu_ns},
+    {"sized", &CollectiveTotals::sized},
+    {"bytes", &CollectiveTotals::bytes},
+    {"sized_gpu_ns", &CollectiveTotals::sized_gpu_ns},
+    {"algbw_gbps", &CollectiveTotals::algbw_gbps},
+    {"bus_factor", &CollectiveTotals::bus_factor},
+    {"busbw_gbps", &CollectiveTotals::busbw_gbps},
+    {"starts_ns", &CollectiveTotals::starts_ns},
+}};
+
+// A queue's mean over its points (HTA's), added within version 2 (read_point_means).
+constexpr std::string_view kPointMeanLength = "point_mean_length";
+
 // Each region's own numbers: everything the comparison across ranks and the facts read. Its
 // copies by kind ("memcpy_by_kind") and its breakdown ("breakdown") are written beside these.
 const std::array<Field<RegionSummary>, 11> kRegionFields = {{
@@ -139,6 +159,21 @@ void write_head(JsonWriter& w, const std::string& path) {
 using simdjson::dom::element;
 using simdjson::dom::object;
 
+// A queue's mean over its points (HTA's), added within version 2: a line of an earlier writer has
+// none, and its queues read as 0 there.
+void read_point_means(const object& region, std::vector<StreamQueue>& queues) {
+  simdjson::dom::array items;
+  if (region.at_key("queues").get_array().get(items) != simdjson::SUCCESS) return;
+  size_t i = 0;
+  for (element q : items) {
+    double v = 0;
+    if (i < queues.size() && q.at_key(kPointMeanLength).get_double().get(v) == simdjson::SUCCESS &&
+        std::isfinite(v) && v >= 0)
+      queues[i].point_mean_length = v;
+    ++i;
+  }
+}
+
 // Where a value sits, for messages: "regions[3].wall_ns".
 struct Reading {
   const std::string& origin;
@@ -185,7 +220,7 @@ constexpr double kLargestCount = 1e15;
 constexpr double kLargestClock = 4e18;
 
 bool is_clock(std::string_view key) {
-  return key == "start_ns" || key == "communication_starts_ns";
+  return key == "start_ns" || key == "communication_starts_ns" || key == "starts_ns";
 }
 
 bool is_delay(std::string_view key) {
@@ -410,6 +445,11 @@ std::optional<SummarizedTrace> read_summary(Reading& r, const object& o) {
         if (r.error) break;
         read_objects(r, ro, "queues", at, region.queues, kQueueFields);
         if (r.error) break;
+        read_point_means(ro, region.queues);
+        element collectives;
+        if (ro.at_key("collectives").get(collectives) == simdjson::SUCCESS)
+          read_objects(r, ro, "collectives", at, region.collectives, kCollectiveFields);
+        if (r.error) break;
       }
       if (auto kinds = object_at(r, ro, "memcpy_by_kind", at + ".memcpy_by_kind")) {
         for (auto [kind, count] : *kinds) {
@@ -491,6 +531,14 @@ std::string write_trace_summary(const TraceAnalysis& analysis) {
     for (const StreamQueue& q : r.queues) {
       w.begin_object();
       write_fields(w, q, kQueueFields);
+      w.key(kPointMeanLength).number(q.point_mean_length);
+      w.end_object();
+    }
+    w.end_array();
+    w.key("collectives").begin_array();
+    for (const CollectiveTotals& c : r.collectives) {
+      w.begin_object();
+      write_fields(w, c, kCollectiveFields);
       w.end_object();
     }
     w.end_array();

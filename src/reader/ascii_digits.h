@@ -1,9 +1,9 @@
 #pragma once
-// Eight ASCII digits at a time, in one 64-bit word (SWAR): the reader's numbers (start times,
-// durations, ids) were read a digit at a time, a multiply and an add per digit in one dependency
-// chain, and that was a tenth of analyze's CPU time (docs/PERFORMANCE.md, "Numbers eight digits at
-// a time"). A word holds eight bytes read little-endian: its first byte is the text's first digit,
-// the most significant.
+// Eight ASCII digits at a time, in one 64-bit word (SWAR): read a digit at a time, a multiply and
+// an add per digit in one dependency chain, the reader's numbers (start times, durations, ids)
+// take a tenth of analyze's CPU time (docs/PERFORMANCE.md, "Numbers eight digits at a time"). A
+// word holds eight bytes read little-endian: its first byte is the text's first digit, the most
+// significant.
 
 #include <bit>
 #include <cstdint>

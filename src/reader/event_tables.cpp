@@ -43,7 +43,7 @@ constexpr uint64_t kMix = 0x9E3779B97F4A7C15;  // Fibonacci hashing: the high bi
 
 // `h` with the bytes of `text` mixed in, eight at a time: a multiply and a shift a word, inline.
 // It only picks a slot of the inputs cache (a collision costs a miss, never a wrong text), and
-// std::hash, called once per text, was 1.5 % of analyze's instructions (docs/PERFORMANCE.md).
+// std::hash, called once per text, costs 1.5 % of analyze's instructions (docs/PERFORMANCE.md).
 uint64_t mix_text(uint64_t h, std::string_view text) {
   size_t i = 0;
   for (; i + 8 <= text.size(); i += 8) {

@@ -43,7 +43,7 @@ class SharedCorrelations {
 
   // Among `launches` (sorted by start), the last to start at or before `start_ns`, else the
   // first: a binary search, as an id may have 100k launches (docs/SECURITY.md: a scan per activity
-  // took 103 s for 100k kernels of one id).
+  // takes 103 s for 100k kernels of one id).
   HostEventId latest_at_or_before(const HostEventId* first, const HostEventId* last,
                                   int64_t start_ns) const;
 

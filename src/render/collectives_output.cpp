@@ -78,12 +78,12 @@ void write_gpu_link_json(JsonWriter& w, const GpuLink& link) {
 void render_collectives_text(std::string& out, const TraceAnalysis& t) {
   if (t.collectives.empty()) return;
   const std::string link = t.link.gb_per_s_per_direction > 0
-                               ? fmt::format("; % link: busbw of {} at {:.0f} GB/s per direction",
+                               ? fmt::format("; % link: of {}'s {:.0f} GB/s a direction",
                                              t.link.name, t.link.gb_per_s_per_direction)
                                : "";
   fmt::format_to(std::back_inserter(out),
-                 "\n  Collectives of the whole trace (bytes per rank; algbw and busbw in GB/s, as "
-                 "nccl-tests{}):\n",
+                 "\n  Collectives of the whole trace (per rank; GB/s as nccl-tests"
+                 "{}):\n",
                  link);
   table(out, t.collectives, t.link);
   if (t.typical_region >= 0 && t.regions.size() > 1) {

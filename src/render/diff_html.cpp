@@ -43,9 +43,10 @@ th{text-align:left;font-weight:600;color:#475569;border-bottom:2px solid var(--l
 td{border-bottom:1px solid var(--line);padding:5px 5px;white-space:nowrap;vertical-align:top}
 th.num,td.num{text-align:right}
 td.name{font-size:11.5px;white-space:normal;overflow-wrap:anywhere;min-width:180px;max-width:420px}
+td.text{white-space:normal;min-width:70px}
 td.changed{color:#9a3412;font-weight:600}
 tbody tr:hover td{background:#f8fafc}
-@media (max-width:900px){header.top .inner,main{padding-left:12px;padding-right:12px}section.card{padding:12px 12px}}
+@media (max-width:900px){header.top .inner,main{padding-left:12px;padding-right:12px}section.card{padding:12px 12px}th{white-space:normal}td.name{min-width:120px}}
 )css";
 
 // A table's cells: text, aligned left or right (numbers).
@@ -164,8 +165,9 @@ void views(std::string& out, const TraceDiff& d, size_t top) {
       const DiffRow& r = list[i];
       std::vector<Cell> row{Cell{r.name, false, "name"}};
       if (attention) {
-        row.push_back(Cell{r.a_detail});
-        row.push_back(Cell{r.b_detail});
+        // What ran ("cudnn bf16 causal") wraps at its spaces, so that the table fits 800 px.
+        row.push_back(Cell{r.a_detail, false, "text"});
+        row.push_back(Cell{r.b_detail, false, "text"});
       }
       row.push_back(Cell{format_count(r.a_count), true});
       row.push_back(Cell{format_count(r.b_count), true});

@@ -32,8 +32,8 @@ void append_json_string(std::string& out, std::string_view s) {
   for (size_t at = 0; at < s.size();) {
     // A run of printable ASCII that needs no escape, the common case (kernel names run to
     // kilobytes), copied at once rather than a character at a time; found eight bytes at a time
-    // (it was 13 % of analyze --format json's instructions, docs/PERFORMANCE.md), then byte by
-    // byte up to the first that needs an escape.
+    // (a byte at a time is 13 % of analyze --format json's instructions, docs/PERFORMANCE.md), then
+    // byte by byte up to the first that needs an escape.
     size_t run = at;
     uint64_t w;
     for (; run + 8 <= s.size(); run += 8) {
@@ -151,7 +151,7 @@ JsonWriter& JsonWriter::number(double v) {
     out_ += "null";
   } else {
     // fmt's shortest form, written into a buffer on the stack with the format compiled: a string
-    // made per number (fmt::format) was 6 % of `analyze --format json`'s instructions, half a
+    // made per number (fmt::format) costs 6 % of `analyze --format json`'s instructions, half a
     // million numbers on a 716-step trace (docs/PERFORMANCE.md). The shortest form of a finite
     // double is at most 24 bytes ("-2.2250738585072014e-308"); format_to_n's bounds check per
     // byte cost more than the string did.

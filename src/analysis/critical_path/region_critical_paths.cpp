@@ -91,7 +91,8 @@ void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMe
                         const std::vector<uint8_t>& class_of,
                         const std::vector<std::vector<GpuActivityId>>& attention_of_set,
                         const std::vector<WhatIfRule>& rules, KernelShortNames& kernel_names,
-                        std::vector<RegionSummary>& regions, Diagnostics& diagnostics) {
+                        std::vector<RegionSummary>& regions, Diagnostics& diagnostics,
+                        size_t workers) {
   std::vector<uint8_t> is_attention(trace.gpu_activities.size(), 0);
   for (const auto& ids : attention_of_set)
     for (GpuActivityId id : ids) is_attention[id.index()] = 1;
