@@ -236,8 +236,8 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
       a.waited_stream = clamp32(f.waited_stream);
     // A mistyped size is kept as absent (-1), the rest as given.
     if (kind == GpuKind::kKernel && f.has(Field::kCollective)) {
-      join_collective_fields({f.collective_name, f.collective_dtype, f.process_group,
-                              f.in_nelems, f.out_nelems, f.group_size},
+      join_collective_fields({f.collective_name, f.collective_dtype, f.process_group, f.in_nelems,
+                              f.out_nelems, f.group_size},
                              joined_collective_);
       a.set_collective(strings.intern(joined_collective_));
     }

@@ -123,7 +123,7 @@ class EventTables final : public EventBatchSink {
   void truncate_to(const Mark& mark);
 
   EventFields fields_;
-  std::string joined_inputs_;  // scratch for join_op_input_fields
+  std::string joined_inputs_;      // scratch for join_op_input_fields
   std::string joined_collective_;  // scratch for join_collective_fields
   // The inputs texts met last, two to a slot that a hash of their op's name and texts picks: a
   // step repeats the same ops with the same shapes, and comparing with the slot's texts is cheaper

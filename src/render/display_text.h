@@ -40,8 +40,9 @@ std::string clip(std::string_view text, size_t width);
 // `!` and backticks escaped with a backslash, `<` and `>` as entities, newlines as \x0a
 // (escape_control). `[` and `]` alone would stop a CommonMark link, but renderers differ
 // (some link a bare `(url)` or read `!` before a reference), so every character of link and
-// image syntax is escaped (docs/SECURITY.md, "Output formats: one escaping module each"); a backslash escape of ASCII punctuation
-// renders as the character itself, so `softmax<float>(float*)` reads as it did.
+// image syntax is escaped (docs/SECURITY.md, "Output formats: one escaping module each"); a
+// backslash escape of ASCII punctuation renders as the character itself, so
+// `softmax<float>(float*)` reads as it did.
 std::string markdown_cell(std::string_view text);
 // A code span for a Markdown table cell: escaped, fenced with more backticks than the text holds
 // in a row, `|` escaped (entities would show literally inside a code span).
