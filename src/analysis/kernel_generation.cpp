@@ -9,7 +9,7 @@ namespace attnprof {
 
 namespace {
 
-bool has(const std::string& text, std::string_view word) {
+bool holds(const std::string& text, std::string_view word) {
   return text.find(word) != std::string::npos;
 }
 
@@ -37,12 +37,12 @@ KernelGeneration kernel_generation(std::string_view name) {
   const std::string lower = to_lower(name);
   KernelGeneration g;
   g.sm = sm_in(lower);
-  g.wgmma = has(lower, "wgmma") || has(lower, "_gmma");
-  g.tma = has(lower, "tma");
+  g.wgmma = holds(lower, "wgmma") || holds(lower, "_gmma");
+  g.tma = holds(lower, "tma");
   if (g.sm) g.basis = "its name";
-  if (has(lower, "pytorch_flash::flash_fwd") || has(lower, "pytorch_flash::flash_bwd") ||
-      has(lower, "flash_fwd_kernel") || has(lower, "flash_bwd_") ||
-      has(lower, "flash_fwd_splitkv")) {
+  if (holds(lower, "pytorch_flash::flash_fwd") || holds(lower, "pytorch_flash::flash_bwd") ||
+      holds(lower, "flash_fwd_kernel") || holds(lower, "flash_bwd_") ||
+      holds(lower, "flash_fwd_splitkv")) {
     g.family = "FlashAttention-2";
     if (!g.sm) {
       g.sm = 80;
@@ -50,11 +50,11 @@ KernelGeneration kernel_generation(std::string_view name) {
           "FlashAttention-2's kernels are written for sm80: mma.sync and cp.async, no wgmma "
           "or TMA";
     }
-  } else if (has(lower, "fmha_cutlass")) {
+  } else if (holds(lower, "fmha_cutlass")) {
     g.family = "xformers (CUTLASS)";
-  } else if (has(lower, "cudnn_generated")) {
+  } else if (holds(lower, "cudnn_generated")) {
     g.family = "cuDNN";
-  } else if (has(lower, "nvjet_sm")) {
+  } else if (holds(lower, "nvjet_sm")) {
     g.family = "cuBLASLt";
   }
   return g;

@@ -48,7 +48,7 @@ struct AnalyzeArgs {
   LimitOptions limits;
 };
 
-const std::vector<std::string> kFormats = {"text", "json", "md", "csv", "summary"};
+const std::vector<std::string> kAnalyzeFormats = {"text", "json", "md", "csv", "summary"};
 
 // The regions to read when --region is not given: a study's traces are read over the bench's
 // `forward` annotations, as report and check read them; other traces as analyze_file chooses.
@@ -75,7 +75,7 @@ int run(const AnalyzeArgs& args) {
   const std::string& out_path = args.output.path;
   if (Status refused = refuse_output_over_inputs(out_path, inputs_read); !refused.ok())
     return fail(refused.error());
-  auto format_chosen = resolve_output_format("analyze", args.output, kFormats, "text");
+  auto format_chosen = resolve_output_format("analyze", args.output, kAnalyzeFormats, "text");
   if (!format_chosen.ok()) return fail(format_chosen.error());
   const std::string& format = *format_chosen;
   const std::vector<TraceInput> inputs = expand_trace_inputs(args.traces);
@@ -237,7 +237,7 @@ void register_analyze(CLI::App& app, int& exit_code) {
                   "Regions are the user annotations with this name (wildcards * and ?); default: "
                   "forward for a study folder's traces, else ProfilerStep#* when present, else "
                   "the whole trace");
-  args->output.add_to(*cmd, kFormats,
+  args->output.add_to(*cmd, kAnalyzeFormats,
                       "text; csv: one row per GPU activity of every region; summary: one line of "
                       "JSON per trace for `attnprof merge` (docs/DISTRIBUTED.md)");
   cmd->add_option("--table", args->table,

@@ -38,7 +38,7 @@ struct CheckArgs {
   LimitOptions limits;
 };
 
-const std::vector<std::string> kFormats = {"text", "json", "md", "csv", "junit"};
+const std::vector<std::string> kCheckFormats = {"text", "json", "md", "csv", "junit"};
 
 // The expression, and a caret under the column where it went wrong.
 void print_syntax_error(const SyntaxError& e, const std::string& text) {
@@ -92,7 +92,7 @@ int run(CheckArgs args) {
   if (!args.baseline.empty()) inputs.push_back(args.baseline);
   if (Status refused = refuse_output_over_inputs(args.output.path, inputs); !refused.ok())
     return fail(refused.error());
-  auto format = resolve_output_format("check", args.output, kFormats, "text");
+  auto format = resolve_output_format("check", args.output, kCheckFormats, "text");
   if (!format.ok()) return fail(format.error());
   args.format = *format;
   auto flagged = parse_flag_expressions(args);
@@ -139,7 +139,7 @@ void register_check(CLI::App& app, int& exit_code) {
                   "A trace (or, for a study folder, a study folder) that expressions read as "
                   "baseline.METRIC: 'gpu_busy_us <= baseline.gpu_busy_us * 1.05' gates a "
                   "slowdown of more than 5 %");
-  args->output.add_to(*cmd, kFormats,
+  args->output.add_to(*cmd, kCheckFormats,
                       "text; md: a table of the expectations for a pull request; csv: one row per "
                       "metric of each expectation; junit: a JUnit XML report for CI (one test case "
                       "per expectation)");

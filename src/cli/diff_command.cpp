@@ -32,7 +32,7 @@ struct DiffArgs {
   LimitOptions limits;
 };
 
-const std::vector<std::string> kFormats = {"text", "json", "md", "csv", "html"};
+const std::vector<std::string> kDiffFormats = {"text", "json", "md", "csv", "html"};
 
 // Two bench run folders (summary.json in each): their hardware counters compared, variant by
 // variant (bench --counters, docs/counters.md). Text only.
@@ -58,7 +58,7 @@ int run(const DiffArgs& args) {
   if (Status refused = refuse_output_over_inputs(args.output.path, {args.trace_a, args.trace_b});
       !refused.ok())
     return fail(refused.error());
-  auto format = resolve_output_format("diff", args.output, kFormats, "text");
+  auto format = resolve_output_format("diff", args.output, kDiffFormats, "text");
   if (!format.ok()) return fail(format.error());
   if (is_run_folder(args.trace_a) && is_run_folder(args.trace_b)) {
     // The counters' diff of two runs has a text form only: another format is refused rather
@@ -112,7 +112,7 @@ void register_diff(CLI::App& app, int& exit_code) {
                   "row per activity of the aligned typical regions")
       ->check(CLI::IsMember(tables))
       ->capture_default_str();
-  args->output.add_to(*cmd, kFormats,
+  args->output.add_to(*cmd, kDiffFormats,
                       "text; csv: the table --table names (default: the aligned activities)");
   args->output.add_wide_flag(*cmd);
   args->limits.add_to(*cmd);

@@ -28,7 +28,7 @@ struct MergeArgs {
   LimitOptions limits;
 };
 
-const std::vector<std::string> kFormats = {"text", "json", "md"};
+const std::vector<std::string> kMergeFormats = {"text", "json", "md"};
 
 int run(const MergeArgs& args) {
   const uint64_t max_bytes = args.limits.to_limits().max_side_file_bytes;
@@ -39,7 +39,7 @@ int run(const MergeArgs& args) {
                            "standard input (-) is named twice: it can be read only once"));
   if (Status refused = refuse_output_over_inputs(args.output.path, args.summaries); !refused.ok())
     return fail(refused.error());
-  auto format = resolve_output_format("merge", args.output, kFormats, "text");
+  auto format = resolve_output_format("merge", args.output, kMergeFormats, "text");
   if (!format.ok()) return fail(format.error());
   for (const std::string& path : args.summaries) {
     Result<std::string> text = read_side_file(path, max_bytes, "trace summary file");
@@ -76,7 +76,7 @@ void register_merge(CLI::App& app, int& exit_code) {
   cmd->add_option("summaries", args->summaries,
                   "Files of trace summaries, one JSON object per line (- for standard input)")
       ->required();
-  args->output.add_to(*cmd, kFormats, "text");
+  args->output.add_to(*cmd, kMergeFormats, "text");
   args->output.add_wide_flag(*cmd);
   args->limits.add_to(*cmd);
   cmd->callback([args, &exit_code] { exit_code = run(*args); });

@@ -27,7 +27,7 @@ struct ReportArgs {
   LimitOptions limits;
 };
 
-const std::vector<std::string> kFormats = {"html", "md", "text", "headline"};
+const std::vector<std::string> kReportFormats = {"html", "md", "text", "headline"};
 
 int run(const ReportArgs& args) {
   ReportOptions options;
@@ -38,7 +38,7 @@ int run(const ReportArgs& args) {
   // replaced the trace with HTML), nor any file of a run folder it reads.
   if (Status refused = refuse_output_over_inputs(out, args.inputs); !refused.ok())
     return fail(refused.error());
-  auto chosen = resolve_output_format("report", args.output, kFormats,
+  auto chosen = resolve_output_format("report", args.output, kReportFormats,
                                       args.output.to_standard_output() ? "text" : "html");
   if (!chosen.ok()) return fail(chosen.error());
   const ReportFormat format = *chosen == "md"         ? ReportFormat::kMarkdown
@@ -63,7 +63,7 @@ void register_report(CLI::App& app, int& exit_code) {
                   "beside it (folders written by bench --from-trace, e.g. examples/models/*); or "
                   "trace files (.json or .json.gz), or folders of them as analyze reads them")
       ->required();
-  args->output.add_to(*cmd, kFormats,
+  args->output.add_to(*cmd, kReportFormats,
                       "text on standard output and html in a file; md: the table and findings; "
                       "text: the table, findings and methods as the bench prints them (its "
                       "table.txt); headline: the fastest variant and its speed-up, one line for "

@@ -13,13 +13,11 @@
 #include <system_error>
 #include <utility>
 
+#include "io/posix_file.h"
+
 namespace attnprof {
 
 namespace {
-
-std::string describe_errno(int error) {
-  return std::generic_category().message(error);
-}
 
 // --- Temporary names that a signal must not leave behind ------------------------------------
 // A fixed table, so that the handler only reads memory and calls unlink (async-signal-safe).

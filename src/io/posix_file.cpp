@@ -10,12 +10,11 @@
 
 namespace attnprof {
 
-namespace {
-
-// strerror() is not thread-safe, and the read-ahead stream reads on its own thread.
 std::string describe_errno(int error) {
   return std::generic_category().message(error);
 }
+
+namespace {
 
 Error open_error(const std::string& path, int error) {
   switch (error) {

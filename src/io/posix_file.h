@@ -10,6 +10,10 @@
 
 namespace attnprof {
 
+// The system's words for an errno value ("No such file or directory"); thread-safe, as strerror()
+// is not.
+std::string describe_errno(int error);
+
 class PosixFile {
  public:
   // Fails for a missing file, a directory, or a file that cannot be opened (e.g. no permission).

@@ -7,15 +7,11 @@
 #include <cerrno>
 #include <system_error>
 
+#include "io/posix_file.h"
+
 namespace attnprof {
 
-namespace {
-
-std::string describe_errno(int error) {
-  return std::generic_category().message(error);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Result<std::string> read_side_file(const std::string& path, uint64_t max_bytes, const char* what) {
   const bool standard_input = path == "-";

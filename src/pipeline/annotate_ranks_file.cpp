@@ -31,7 +31,7 @@ namespace {
 // and attnprof's own start at 2^40 (render/annotate_events.cpp), so the ranks' ranges never meet,
 // and 2^9 ranks stay below 2^53, which a reader that holds numbers as doubles keeps exactly.
 constexpr int kRankFlowIdBits = 44;
-constexpr size_t kChunk = size_t{1} << 20;
+constexpr size_t kRankChunk = size_t{1} << 20;
 
 // Kineto's ts: microseconds with the nanoseconds as three decimals.
 std::string ts_text(int64_t ns) {
@@ -45,8 +45,8 @@ Result<std::string> read_bytes(const std::string& path, const Limits& limits) {
   std::string bytes;
   for (;;) {
     const size_t old = bytes.size();
-    bytes.resize(old + kChunk);
-    auto n = (*in)->read(bytes.data() + old, kChunk);
+    bytes.resize(old + kRankChunk);
+    auto n = (*in)->read(bytes.data() + old, kRankChunk);
     if (!n.ok()) return n.take_error();
     bytes.resize(old + *n);
     if (*n == 0) return bytes;
@@ -235,7 +235,7 @@ Status write_rank(const RankRead& read, RankRewriter& rewriter, const Limits& li
   };
   for (simdjson::dom::element e : events) {
     rewriter.add(e, chunk);
-    if (chunk.size() >= kChunk) ATTNPROF_RETURN_IF_ERROR(flush());
+    if (chunk.size() >= kRankChunk) ATTNPROF_RETURN_IF_ERROR(flush());
   }
   if (!read.events.empty()) {
     simdjson::dom::parser ours;

@@ -21,7 +21,7 @@ namespace attnprof {
 namespace {
 
 template <typename Owner>
-struct Field {
+struct SummaryField {
   std::string_view key;
   std::variant<int64_t Owner::*, int32_t Owner::*, uint64_t Owner::*, double Owner::*,
                std::string Owner::*, std::vector<int64_t> Owner::*>
@@ -29,7 +29,7 @@ struct Field {
 };
 
 // The trace as a whole. Its regions, devices and distributedInfo are written beside these.
-const std::array<Field<TraceAnalysis>, 4> kTraceFields = {{
+const std::array<SummaryField<TraceAnalysis>, 4> kTraceFields = {{
     {"json_bytes", &TraceAnalysis::json_bytes},
     {"events", &TraceAnalysis::events},
     {"region_pattern", &TraceAnalysis::region_pattern},
@@ -37,13 +37,13 @@ const std::array<Field<TraceAnalysis>, 4> kTraceFields = {{
 }};
 
 // distributedInfo, as analyze's JSON spells it (-1: the trace does not say).
-const std::array<Field<TraceAnalysis>, 3> kDistributedFields = {{
+const std::array<SummaryField<TraceAnalysis>, 3> kDistributedFields = {{
     {"backend", &TraceAnalysis::distributed_backend},
     {"rank", &TraceAnalysis::rank},
     {"world_size", &TraceAnalysis::world_size},
 }};
 
-const std::array<Field<DeviceSummary>, 8> kDeviceFields = {{
+const std::array<SummaryField<DeviceSummary>, 8> kDeviceFields = {{
     {"id", &DeviceSummary::id},
     {"name", &DeviceSummary::name},
     {"vendor", &DeviceSummary::vendor},
@@ -55,7 +55,7 @@ const std::array<Field<DeviceSummary>, 8> kDeviceFields = {{
 }};
 
 // A time breakdown (attnprof/time_breakdown.h), of a region or of the whole trace.
-const std::array<Field<TimeBreakdown>, 8> kBreakdownFields = {{
+const std::array<SummaryField<TimeBreakdown>, 8> kBreakdownFields = {{
     {"span_ns", &TimeBreakdown::span_ns},
     {"busy_ns", &TimeBreakdown::busy_ns},
     {"idle_ns", &TimeBreakdown::idle_ns},
@@ -68,21 +68,21 @@ const std::array<Field<TimeBreakdown>, 8> kBreakdownFields = {{
 
 // What a region waited on (analysis/region_waits.h reads these): each stream's idle time by cause,
 // the launch delays' statistics (not their five longest) and each stream's queue.
-const std::array<Field<StreamIdle>, 5> kStreamIdleFields = {{
+const std::array<SummaryField<StreamIdle>, 5> kStreamIdleFields = {{
     {"stream", &StreamIdle::stream},
     {"host_wait_ns", &StreamIdle::host_wait_ns},
     {"kernel_gap_ns", &StreamIdle::kernel_gap_ns},
     {"other_ns", &StreamIdle::other_ns},
     {"busy_ns", &StreamIdle::busy_ns},
 }};
-const std::array<Field<LaunchDelays>, 5> kLaunchDelayFields = {{
+const std::array<SummaryField<LaunchDelays>, 5> kLaunchDelayFields = {{
     {"launched", &LaunchDelays::launched},
     {"median_ns", &LaunchDelays::median_ns},
     {"p95_ns", &LaunchDelays::p95_ns},
     {"max_ns", &LaunchDelays::max_ns},
     {"op_to_launch_median_ns", &LaunchDelays::op_to_launch_median_ns},
 }};
-const std::array<Field<StreamQueue>, 4> kQueueFields = {{
+const std::array<SummaryField<StreamQueue>, 4> kQueueFields = {{
     {"stream", &StreamQueue::stream},
     {"max_length", &StreamQueue::max_length},
     {"mean_length", &StreamQueue::mean_length},
@@ -91,7 +91,7 @@ const std::array<Field<StreamQueue>, 4> kQueueFields = {{
 
 // A region's collectives (attnprof/collectives.h), added within version 2: a line of an earlier
 // writer has none.
-const std::array<Field<CollectiveTotals>, 12> kCollectiveFields = {{
+const std::array<SummaryField<CollectiveTotals>, 12> kCollectiveFields = {{
     {"name", &CollectiveTotals::name},
     {"dtype", &CollectiveTotals::dtype},
     {"group_size", &CollectiveTotals::group_size},
@@ -111,7 +111,7 @@ constexpr std::string_view kPointMeanLength = "point_mean_length";
 
 // Each region's own numbers: everything the comparison across ranks and the facts read. Its
 // copies by kind ("memcpy_by_kind") and its breakdown ("breakdown") are written beside these.
-const std::array<Field<RegionSummary>, 11> kRegionFields = {{
+const std::array<SummaryField<RegionSummary>, 11> kRegionFields = {{
     {"name", &RegionSummary::name},
     {"pid", &RegionSummary::pid},
     {"start_ns", &RegionSummary::start_ns},
@@ -127,7 +127,8 @@ const std::array<Field<RegionSummary>, 11> kRegionFields = {{
 }};
 
 template <typename Owner, size_t N>
-void write_fields(JsonWriter& w, const Owner& owner, const std::array<Field<Owner>, N>& fields) {
+void write_fields(JsonWriter& w, const Owner& owner,
+                  const std::array<SummaryField<Owner>, N>& fields) {
   for (const auto& f : fields) {
     w.key(f.key);
     std::visit(
@@ -242,7 +243,7 @@ std::string out_of_range(std::string_view key, double v) {
 
 template <typename Owner, size_t N>
 void read_fields(Reading& r, const object& o, std::string_view where, Owner& owner,
-                 const std::array<Field<Owner>, N>& fields) {
+                 const std::array<SummaryField<Owner>, N>& fields) {
   for (const auto& f : fields) {
     const std::string at = where.empty() ? std::string(f.key) : fmt::format("{}.{}", where, f.key);
     element e;
@@ -301,7 +302,7 @@ void read_fields(Reading& r, const object& o, std::string_view where, Owner& own
 // An array of objects under `key`, each read with `fields` into a new element of `out`.
 template <typename Owner, size_t N>
 void read_objects(Reading& r, const object& o, std::string_view key, const std::string& where,
-                  std::vector<Owner>& out, const std::array<Field<Owner>, N>& fields) {
+                  std::vector<Owner>& out, const std::array<SummaryField<Owner>, N>& fields) {
   const std::string at = fmt::format("{}.{}", where, key);
   element e;
   simdjson::dom::array list;
