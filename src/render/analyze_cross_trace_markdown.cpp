@@ -8,15 +8,11 @@
 #include "render/analyze_cross_trace_words.h"
 #include "render/analyze_output.h"
 #include "render/shared_words.h"
+#include "render/text_append.h"
 
 namespace attnprof {
 
 namespace {
-
-template <typename... Args>
-void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
 
 void put_row(std::string& out, const CrossTraceSummary& across, const RegionAcrossTraces& r,
              bool is_median = false) {

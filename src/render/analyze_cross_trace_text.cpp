@@ -8,15 +8,11 @@
 #include "render/analyze_cross_trace_words.h"
 #include "render/analyze_output.h"
 #include "render/shared_words.h"
+#include "render/text_append.h"
 
 namespace attnprof {
 
 namespace {
-
-template <typename... Args>
-void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
 
 // `collectives`: only the regions whose collectives were compared (the lag table).
 void put_time_table(std::string& out, const CrossTraceSummary& across, const char* title,

@@ -12,13 +12,9 @@
 #include "render/markdown_kernel_names.h"
 #include "render/region_memory_text.h"
 #include "render/shared_words.h"
+#include "render/text_append.h"
 
 namespace attnprof {
-
-template <typename... Args>
-void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
 
 std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
   std::string out;

@@ -11,17 +11,13 @@
 #include "render/analyze_top_tables.h"
 #include "render/display_text.h"
 #include "render/shared_words.h"
+#include "render/text_append.h"
 
 namespace attnprof {
 
 namespace {
 
 constexpr size_t kRows = 10;
-
-template <typename... Args>
-void put(std::string& out, fmt::format_string<Args...> f, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), f, std::forward<Args>(args)...);
-}
 
 std::string share(int64_t part, int64_t whole) {
   return whole > 0

@@ -10,6 +10,7 @@
 #include "render/analyze_top_tables.h"
 #include "render/display_text.h"
 #include "render/shared_words.h"
+#include "render/text_append.h"
 
 namespace attnprof {
 
@@ -18,11 +19,6 @@ namespace {
 constexpr size_t kKernelName = 39;
 constexpr size_t kOpName = 44;
 constexpr size_t kModuleName = 44;
-
-template <typename... Args>
-void put(std::string& out, fmt::format_string<Args...> f, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), f, std::forward<Args>(args)...);
-}
 
 std::string percent_of(int64_t part, int64_t whole) {
   return whole > 0

@@ -9,6 +9,7 @@
 #include "render/analyze_output.h"
 #include "render/csv_writer.h"
 #include "render/display_text.h"
+#include "render/text_append.h"
 
 namespace attnprof {
 
@@ -29,11 +30,6 @@ constexpr CategoryField kCategories[] = {
     {"memory_us", "copies and memsets", &CriticalPathCategories::memory_ns},
     {"kernel_gap_us", "GPU gaps", &CriticalPathCategories::kernel_gap_ns},
 };
-
-template <typename... Args>
-void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
 
 double pct_of(int64_t part, int64_t whole) {
   return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;

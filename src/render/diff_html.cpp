@@ -11,15 +11,11 @@
 #include "render/display_text.h"
 #include "render/escape_html.h"
 #include "render/shared_words.h"
+#include "render/text_append.h"
 
 namespace attnprof {
 
 namespace {
-
-template <typename... Args>
-void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
 
 constexpr std::string_view kStyle = R"css(
 :root{--ink:#0f172a;--muted:#64748b;--line:#e2e8f0;--bg:#f1f5f9;--card:#fff}
@@ -134,10 +130,6 @@ void per_region(std::string& out, const TraceDiff& d) {
 std::string pct(const DiffRow& r) {
   const auto p = r.delta_pct();
   return p ? fmt::format("{:+.1f}%", *p) : std::string("new");
-}
-
-std::string per_call(double ns, double calls) {
-  return calls > 0 ? format_us(ns / calls) : std::string();
 }
 
 void views(std::string& out, const TraceDiff& d, size_t top) {

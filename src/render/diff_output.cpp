@@ -18,15 +18,11 @@
 #include "render/json_writer.h"
 #include "render/markdown_kernel_names.h"
 #include "render/shared_words.h"
+#include "render/text_append.h"
 
 namespace attnprof {
 
 namespace {
-
-template <typename... Args>
-void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
 
 // "+12.1%", or "" when A's median is 0.
 std::string relative(const QuantityDiff& q) {

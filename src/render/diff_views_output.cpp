@@ -8,15 +8,11 @@
 #include "base/format_units.h"
 #include "render/csv_writer.h"
 #include "render/display_text.h"
+#include "render/text_append.h"
 
 namespace attnprof {
 
 namespace {
-
-template <typename... Args>
-void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
 
 std::string pct_cell(const DiffRow& row) {
   const auto pct = row.delta_pct();
@@ -76,10 +72,6 @@ bool is_attention(std::string_view id) {
   return id == "attention";
 }
 
-std::string per_call(double ns, double calls) {
-  return calls > 0 ? format_us(ns / calls) : std::string();
-}
-
 // "unfused bf16 -> flash bf16", or one side's alone where they agree; "-" for a side without
 // such calls.
 std::string ran_words(const DiffRow& r) {
@@ -97,6 +89,10 @@ std::string signed_us(double ns) {
 
 std::string signed_count(double v) {
   return fmt::format("{}{}", v > 0 ? "+" : "", format_count(v));
+}
+
+std::string per_call(double ns, double calls) {
+  return calls > 0 ? format_us(ns / calls) : std::string();
 }
 
 const std::vector<DiffRow>& diff_view(const DiffViews& views, std::string_view id) {

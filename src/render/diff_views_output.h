@@ -30,6 +30,8 @@ const std::vector<DiffRow>& diff_view(const DiffViews& views, std::string_view i
 // A time (ns, printed in µs) or a count with its sign: "+12.5", "-3", "0.0".
 std::string signed_us(double ns);
 std::string signed_count(double v);
+// A row's time per call in µs ("9.3"), "" without calls.
+std::string per_call(double ns, double calls);
 
 // The first lines: how B's region compares in wall time, and which rows hold most of the GPU busy
 // change ("86 % of the GPU busy change (-1234.5 µs) is in 3 ops: ...").

@@ -6,15 +6,11 @@
 #include "base/format_units.h"
 #include "render/display_text.h"
 #include "render/json_writer.h"
+#include "render/text_append.h"
 
 namespace attnprof {
 
 namespace {
-
-template <typename... Args>
-void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
 
 std::string rank_text(const TraceAnalysis& t) {
   return t.rank >= 0 ? fmt::format("{}", t.rank) : std::string("–");

@@ -10,7 +10,6 @@ namespace attnprof {
 namespace {
 
 using svg::escape;
-using svg::put;
 
 const MedianAttentionCalls* calls_of(const ReportVariant& v) {
   if (!v.analysis || v.analysis->typical_region < 0 || v.analysis->attention.calls.empty())

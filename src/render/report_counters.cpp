@@ -11,7 +11,6 @@ namespace attnprof {
 namespace {
 
 using svg::escape;
-using svg::put;
 
 const RunPoint* focus(const ReportData& data) {
   if (!data.run || data.run->points.empty()) return nullptr;

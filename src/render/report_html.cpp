@@ -33,7 +33,6 @@ namespace attnprof {
 namespace {
 
 using svg::escape;
-using svg::put;
 
 constexpr std::string_view kStyle = R"css(
 :root{--ink:#0f172a;--muted:#64748b;--line:#e2e8f0;--bg:#f1f5f9;--card:#fff}

@@ -23,10 +23,8 @@ namespace attnprof {
 
 namespace {
 
-using svg::put;
-
 // The headline (analysis/headline.h) in Markdown: what a reviewer reads before the table.
-void write_headline(std::string& out, const std::optional<HeadlineWords>& w) {
+void write_markdown_headline(std::string& out, const std::optional<HeadlineWords>& w) {
   if (!w) return;
   // The space as its own argument: g++ 12 warns (-Wrestrict, falsely) on " " + string here.
   put(out, "\n**{}** {}{}{}\n", markdown_cell(w->fastest), markdown_cell(w->lead),
@@ -91,7 +89,8 @@ void write_tables(std::string& out, const std::vector<ReportTable>& tables) {
 }
 
 // What the run's hardware counters show, as the bench's table.txt says it.
-void write_counter_notes(std::string& out, const RunSummary& run, const StudyConclusions& c) {
+void write_markdown_counter_notes(std::string& out, const RunSummary& run,
+                                  const StudyConclusions& c) {
   const std::vector<std::string> notes = counter_notes(run, c);
   if (notes.empty()) return;
   put(out, "\n{}\n\n", kCounterNotesHeading);
@@ -106,7 +105,7 @@ std::string render_report_markdown(const ReportData& data) {
   const std::string env = environment_line(data);
   if (!env.empty()) out += ": " + markdown_cell(env);
   out += "\n";
-  write_headline(out, report_headline_words(data));
+  write_markdown_headline(out, report_headline_words(data));
   if (data.run) {
     if (const auto words = projection_words(*data.run, data.conclusions)) {
       out += "\n" + markdown_cell(words->heading) + "\n\n";
@@ -129,27 +128,27 @@ std::string render_report_markdown(const ReportData& data) {
         "\n## The backward study\n\nForward and backward timed together "
         "(`backward/summary.json`); the findings are those of each variant's trace, its forward "
         "regions, then its backward ones.\n";
-    write_headline(out, report_headline_words(*data.backward));
+    write_markdown_headline(out, report_headline_words(*data.backward));
     write_tables(out, backward_tables(data));
-    write_counter_notes(out, data.backward->run, data.backward->conclusions);
+    write_markdown_counter_notes(out, data.backward->run, data.backward->conclusions);
   }
   for (const ReportBeside& beside : data.beside) {
     out += "\n## Beside it: `" + markdown_cell(beside.folder) +
            "/`\n\nAnother study in the run's " + "folder (`" + markdown_cell(beside.folder) +
            "/summary.json`), as the bench measured " +
            "it; the findings are those it recorded from each variant's trace.\n";
-    write_headline(out, report_headline_words(beside));
+    write_markdown_headline(out, report_headline_words(beside));
     write_tables(out, beside_tables(beside));
     const std::vector<std::string> notes = methods_beside(data, beside);
     if (!notes.empty()) out += "\nMeasured as the run, and:\n\n";
     for (const std::string& m : notes) out += "- " + markdown_cell(m) + "\n";
-    write_counter_notes(out, beside.run, beside.conclusions);
+    write_markdown_counter_notes(out, beside.run, beside.conclusions);
   }
   if (data.run && !data.run->methods.empty()) {
     out += "\nHow each column is measured:\n\n";
     for (const std::string& m : data.run->methods) out += "- " + markdown_cell(m) + "\n";
   }
-  if (data.run) write_counter_notes(out, *data.run, data.conclusions);
+  if (data.run) write_markdown_counter_notes(out, *data.run, data.conclusions);
   for (const std::string& w : data.warnings) out += "\n> " + markdown_cell(w) + "\n";
   return out;
 }

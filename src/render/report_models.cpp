@@ -15,7 +15,6 @@ namespace attnprof {
 namespace {
 
 using svg::escape;
-using svg::put;
 
 std::string percent_of(double part, double whole) {
   return whole > 0 ? fmt::format("{:.1f} %", 100 * part / whole) : std::string("-");

@@ -14,15 +14,10 @@
 
 #include "analysis/kernel_class.h"
 #include "analysis/region_timeline.h"
-#include "base/format_units.h"  // format_duration, as the tables print it
+#include "base/format_units.h"   // format_duration, as the tables print it
+#include "render/text_append.h"  // put, found from svg:: in attnprof::
 
 namespace attnprof::svg {
-
-// Appends formatted text to `out`.
-template <typename... Args>
-void put(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
 
 // Text for HTML and SVG content and attribute values: render/escape_html.h's html_escape.
 std::string escape(std::string_view text);
