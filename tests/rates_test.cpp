@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -295,6 +296,35 @@ TEST(Rates, CollectivesWithoutSizesAreCountedNotRated) {
   EXPECT_LT(c.busbw_gbps, 0);
   EXPECT_EQ(c.bus_factor, 1.0);                 // point-to-point: no factor
   EXPECT_LT(t.link.gb_per_s_per_direction, 0);  // the trace names no GPU
+}
+
+// The CSV table has the whole trace's row and each region's, with the JSON's numbers; the text
+// shows the trace's table and the typical region's, against the H200's NVLink.
+TEST(Rates, CollectivesTableAndTextSayTheSame) {
+  const std::string trace = testing::fixture("comm/comm-overlap.json.gz");
+  const TraceAnalysis t = analyze_fixture("comm/comm-overlap.json.gz");
+  auto csv = testing::run_cli("analyze --format csv --table collectives " + trace);
+  ASSERT_EQ(csv.exit_code, 0) << csv.output;
+  std::istringstream lines(csv.output);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line.rfind("trace,rank,region,region_index,region_pid,typical,collective,", 0), 0u);
+  size_t rows = 0, whole = 0;
+  while (std::getline(lines, line)) {
+    ++rows;
+    whole += line.find(",(whole trace),,") != std::string::npos;
+    EXPECT_NE(line.find(",allreduce,BFloat16,1,"), std::string::npos) << line;
+    EXPECT_NE(line.find(",NVLink 4,450"), std::string::npos) << line;
+  }
+  size_t region_rows = 0;
+  for (const RegionSummary& r : t.regions) region_rows += r.collectives.size();
+  EXPECT_EQ(whole, t.collectives.size());
+  EXPECT_EQ(rows, t.collectives.size() + region_rows);
+  auto text = testing::run_cli("analyze " + trace);
+  ASSERT_EQ(text.exit_code, 0);
+  EXPECT_NE(text.output.find("Collectives of the whole trace"), std::string::npos);
+  EXPECT_NE(text.output.find("of NVLink 4's 450 GB/s a direction"), std::string::npos);
+  EXPECT_NE(text.output.find("Collectives of the typical region"), std::string::npos);
 }
 
 TEST(Rates, BusFactorsAreNcclTests) {
