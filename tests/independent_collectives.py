@@ -13,29 +13,17 @@ time; busbw is algbw x nccl-tests' factor.
 usage: independent_collectives.py ATTNPROF TRACE...
 Exits 1 and prints the differences when attnprof disagrees.
 """
-import gzip
 import json
 import re
 import subprocess
 import sys
 from collections import defaultdict
-from decimal import Decimal
+
+from independent_reading import load, ns  # the trace, read by Python's json module
 
 SIZES = {"BFloat16": 2, "Half": 2, "Float": 4, "Double": 8, "Int": 4, "Long": 8, "Byte": 1,
          "Char": 1, "Bool": 1, "Float8_e4m3fn": 1, "Float8_e5m2": 1, "float32": 4,
          "bfloat16": 2, "float16": 2}
-
-
-def load(path):
-    with open(path, "rb") as f:
-        head = f.read(2)
-    opener = gzip.open if head == b"\x1f\x8b" else open
-    with opener(path, "rt") as f:
-        return json.load(f, parse_float=Decimal)
-
-
-def ns(value):
-    return int((Decimal(value) * 1000).to_integral_value())
 
 
 def factor(name, n):

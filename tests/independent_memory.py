@@ -16,27 +16,15 @@ usage: independent_memory.py ATTNPROF TRACE [REGION_GLOB]
 Exits 1 and prints the differences when attnprof disagrees.
 """
 import fnmatch
-import gzip
 import json
 import subprocess
 import sys
 from collections import defaultdict
-from decimal import Decimal
+
+from independent_reading import load, ns  # the trace, read by Python's json module
 
 MODULE_PREFIX = "nn.Module: "
 TOP = 10
-
-
-def load(path):
-    with open(path, "rb") as f:
-        head = f.read(2)
-    opener = gzip.open if head == b"\x1f\x8b" else open
-    with opener(path, "rt") as f:
-        return json.load(f, parse_float=Decimal)
-
-
-def ns(value):
-    return int((Decimal(value) * 1000).to_integral_value())
 
 
 def regions_of(events, glob):
