@@ -106,37 +106,55 @@ class LaunchOrder {
 
 }  // namespace
 
-DependencyGraphBuilder::DependencyGraphBuilder(const Trace& trace, const GraphInputs& inputs)
-    : trace_(trace), inputs_(inputs) {
+TraceGraphIndex::TraceGraphIndex(const Trace& trace) {
   const auto& hosts = trace.host_events;
   for (size_t i = 0; i < hosts.size(); ++i) {
     const HostEvent& e = hosts[HostEventId(i)];
-    if (threads_.empty() || threads_.back().pid != e.pid || threads_.back().tid != e.tid)
-      threads_.push_back({e.pid, e.tid, i, i});
-    threads_.back().end = i + 1;
+    if (threads.empty() || threads.back().pid != e.pid || threads.back().tid != e.tid)
+      threads.push_back({e.pid, e.tid, i, i});
+    threads.back().end = i + 1;
     if ((e.kind == HostKind::kRuntime || e.kind == HostKind::kDriver) &&
         e.correlation != kNoValue &&
         trace.strings.view(e.name).find("EventRecord") != std::string_view::npos)
-      records_.emplace_back(e.correlation, HostEventId(i));
+      records.emplace_back(e.correlation, HostEventId(i));
   }
-  std::sort(records_.begin(), records_.end());
-  previous_on_stream_.assign(trace.gpu_activities.size(), kNoId);
+  std::sort(records.begin(), records.end());
+  previous_on_stream.assign(trace.gpu_activities.size(), kNoId);
   std::unordered_map<int64_t, GpuActivityId> last;
   for (size_t i = 0; i < trace.gpu_activities.size(); ++i) {
     const GpuActivity& a = trace.gpu_activities[GpuActivityId(i)];
     if (!is_gpu_work(a.kind)) continue;
     auto [it, added] = last.try_emplace(stream_key(a.device, a.stream), GpuActivityId(i));
     if (!added) {
-      previous_on_stream_[i] = it->second;
+      previous_on_stream[i] = it->second;
       it->second = GpuActivityId(i);
     }
   }
-  call_kinds_.assign(trace.strings.size(), static_cast<uint8_t>(CallKind::kUnknown));
-  host_start_.assign(hosts.size(), -1);
-  host_end_.assign(hosts.size(), -1);
-  blocking_.assign(hosts.size(), 0);
-  gpu_start_.assign(trace.gpu_activities.size(), -1);
-  gpu_end_.assign(trace.gpu_activities.size(), -1);
+}
+
+DependencyGraphBuilder::DependencyGraphBuilder(const Trace& trace, const GraphInputs& inputs)
+    : DependencyGraphBuilder(trace, inputs, std::make_unique<TraceGraphIndex>(trace)) {}
+
+DependencyGraphBuilder::DependencyGraphBuilder(const Trace& trace, const GraphInputs& inputs,
+                                               std::unique_ptr<TraceGraphIndex> own_index)
+    : trace_(trace), inputs_(inputs), own_index_(std::move(own_index)), index_(*own_index_) {
+  allocate_scratch();
+}
+
+DependencyGraphBuilder::DependencyGraphBuilder(const Trace& trace, const GraphInputs& inputs,
+                                               const TraceGraphIndex& index)
+    : trace_(trace), inputs_(inputs), index_(index) {
+  allocate_scratch();
+}
+
+void DependencyGraphBuilder::allocate_scratch() {
+  const size_t hosts = trace_.host_events.size(), activities = trace_.gpu_activities.size();
+  call_kinds_.assign(trace_.strings.size(), static_cast<uint8_t>(CallKind::kUnknown));
+  host_start_.assign(hosts, -1);
+  host_end_.assign(hosts, -1);
+  blocking_.assign(hosts, 0);
+  gpu_start_.assign(activities, -1);
+  gpu_end_.assign(activities, -1);
 }
 
 DependencyGraphBuilder::CallKind DependencyGraphBuilder::call_kind(const HostEvent& e) {
@@ -188,9 +206,10 @@ DependencyGraph DependencyGraphBuilder::build(const Region& region, const Member
     }
   }
   auto record_call = [&](int64_t correlation) -> HostEventId {
-    const auto it = std::lower_bound(records_.begin(), records_.end(),
+    const auto& records = index_.records;
+    const auto it = std::lower_bound(records.begin(), records.end(),
                                      std::pair<int64_t, HostEventId>(correlation, HostEventId(0)));
-    return it != records_.end() && it->first == correlation ? it->second : HostEventId();
+    return it != records.end() && it->first == correlation ? it->second : HostEventId();
   };
   for (GpuActivityId sync : members.syncs) {
     const GpuActivity& y = gpu[sync];
@@ -227,14 +246,15 @@ DependencyGraph DependencyGraphBuilder::build(const Region& region, const Member
     if (source != kNoId) host_waits.emplace_back(source, call);
   }
 
-  // Each thread of the region's process (threads_ is sorted by process): its events that start
-  // inside the region, in order.
-  auto threads_begin = threads_.begin();
-  auto threads_end = threads_.end();
+  // Each thread of the region's process (the index's threads are sorted by process): its events
+  // that start inside the region, in order.
+  const auto& threads = index_.threads;
+  auto threads_begin = threads.begin();
+  auto threads_end = threads.end();
   if (!region.any_process) {
-    threads_begin = std::lower_bound(threads_.begin(), threads_.end(), region.pid,
+    threads_begin = std::lower_bound(threads.begin(), threads.end(), region.pid,
                                      [](const ThreadRange& t, int32_t pid) { return t.pid < pid; });
-    threads_end = std::upper_bound(threads_begin, threads_.end(), region.pid,
+    threads_end = std::upper_bound(threads_begin, threads.end(), region.pid,
                                    [](int32_t pid, const ThreadRange& t) { return pid < t.pid; });
   }
   for (auto it = threads_begin; it != threads_end; ++it) {
@@ -290,7 +310,7 @@ DependencyGraph DependencyGraphBuilder::build(const Region& region, const Member
                          EdgeKind::kLaunch, PathCategory::kLaunchOverhead, kNoId, launch});
       preceded = true;
     }
-    const GpuActivityId previous = previous_on_stream_[id.index()];
+    const GpuActivityId previous = index_.previous_on_stream[id.index()];
     if (previous != kNoId) {
       const GpuActivity& p = gpu[previous];
       if (gpu_end_[previous.index()] < 0 && p.end_ns() > region.start_ns) {

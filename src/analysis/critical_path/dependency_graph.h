@@ -18,6 +18,8 @@
 // Built in one pass over the region's members and its threads' events.
 
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "analysis/regions.h"
@@ -77,19 +79,37 @@ struct GraphInputs {
   std::vector<uint32_t> host_rules;                // per host event: the cpu: rules it matches
 };
 
-// What building a region's graph keeps between regions: the trace's threads and each stream's
-// order, found once, and node indices by id, reset after each region.
-class DependencyGraphBuilder {
- public:
-  DependencyGraphBuilder(const Trace& trace, const GraphInputs& inputs);
-
-  DependencyGraph build(const Region& region, const MemberSet& members);
-
- private:
+// What every region's graph reads of the trace, found once and read by every builder (the steps'
+// graphs are built on several threads): each thread's range of host events, the cudaEventRecord
+// calls by correlation id, and each GPU activity's predecessor on its stream.
+struct TraceGraphIndex {
   struct ThreadRange {
     int32_t pid = 0, tid = 0;
     size_t begin = 0, end = 0;  // in host_events
   };
+  std::vector<ThreadRange> threads;                      // sorted by pid, tid
+  std::vector<std::pair<int64_t, HostEventId>> records;  // sorted by correlation id
+  std::vector<GpuActivityId> previous_on_stream;         // per activity: the stream's previous work
+
+  explicit TraceGraphIndex(const Trace& trace);
+};
+
+// What building a region's graph keeps between regions: the trace's index (its own, or one shared
+// with other builders) and node indices by id, reset after each region.
+class DependencyGraphBuilder {
+ public:
+  DependencyGraphBuilder(const Trace& trace, const GraphInputs& inputs);
+  // With an index that outlives the builder.
+  DependencyGraphBuilder(const Trace& trace, const GraphInputs& inputs,
+                         const TraceGraphIndex& index);
+
+  DependencyGraph build(const Region& region, const MemberSet& members);
+
+ private:
+  using ThreadRange = TraceGraphIndex::ThreadRange;
+  DependencyGraphBuilder(const Trace& trace, const GraphInputs& inputs,
+                         std::unique_ptr<TraceGraphIndex> own_index);
+  void allocate_scratch();
   enum class CallKind : uint8_t { kUnknown, kBlocking, kOther };
 
   CallKind call_kind(const HostEvent& e);
@@ -98,16 +118,14 @@ class DependencyGraphBuilder {
 
   const Trace& trace_;
   const GraphInputs& inputs_;
-  std::vector<ThreadRange> threads_;               // sorted by pid, tid
-  std::vector<GpuActivityId> previous_on_stream_;  // per activity: the stream's previous work
-  std::vector<uint8_t> call_kinds_;                // CallKind per name id
-  std::vector<int32_t> host_start_, host_end_;     // node per host event, -1: none
-  std::vector<int32_t> gpu_start_, gpu_end_;       // node per activity, -1: none
-  std::vector<uint8_t> blocking_;                  // per host event: waits on the GPU here
+  std::unique_ptr<TraceGraphIndex> own_index_;  // when none was given
+  const TraceGraphIndex& index_;
+  std::vector<uint8_t> call_kinds_;             // CallKind per name id
+  std::vector<int32_t> host_start_, host_end_;  // node per host event, -1: none
+  std::vector<int32_t> gpu_start_, gpu_end_;    // node per activity, -1: none
+  std::vector<uint8_t> blocking_;               // per host event: waits on the GPU here
   std::vector<HostEventId> touched_hosts_;
   std::vector<GpuActivityId> touched_activities_;
-  // cudaEventRecord calls by correlation id, sorted.
-  std::vector<std::pair<int64_t, HostEventId>> records_;
 };
 
 }  // namespace attnprof

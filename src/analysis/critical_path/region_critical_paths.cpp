@@ -113,19 +113,21 @@ void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMe
       first_region[members.set_of[r]] = static_cast<int64_t>(r);
       sets.push_back(members.set_of[r]);
     }
-  // Each worker builds its graphs with a builder of its own (its scratch is per event of the
-  // trace) and names kernels with its own cache; each set's path is written by one task only.
+  // The trace's index is found once and read by every worker; each builds its graphs with a
+  // builder of its own (its scratch is per event of the trace) and names kernels with its own
+  // cache; each set's path is written by one task only.
   struct Worker {
     std::optional<DependencyGraphBuilder> builder;
     KernelShortNames names;
     int64_t against_clock = 0, waits_without_record = 0, cycles = 0;
   };
   std::vector<Worker> of_worker(std::min(worker_count(workers), std::max<size_t>(sets.size(), 1)));
+  const TraceGraphIndex index(trace);
   std::vector<CriticalPath> paths(members.sets.size());
   std::vector<std::optional<WhatIf>> what_ifs(members.sets.size());
   run_tasks(sets.size(), of_worker.size(), [&](size_t worker, size_t task) {
     Worker& own = of_worker[worker];
-    if (!own.builder) own.builder.emplace(trace, inputs);
+    if (!own.builder) own.builder.emplace(trace, inputs, index);
     KernelShortNames& names = worker == 0 ? kernel_names : own.names;
     const size_t m = sets[task];
     const DependencyGraph g =
