@@ -121,8 +121,8 @@ void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMe
     KernelShortNames names;
     int64_t against_clock = 0, waits_without_record = 0, cycles = 0;
   };
+  const TraceGraphIndex index(trace);  // outlives the workers' builders, which read it
   std::vector<Worker> of_worker(std::min(worker_count(workers), std::max<size_t>(sets.size(), 1)));
-  const TraceGraphIndex index(trace);
   std::vector<CriticalPath> paths(members.sets.size());
   std::vector<std::optional<WhatIf>> what_ifs(members.sets.size());
   run_tasks(sets.size(), of_worker.size(), [&](size_t worker, size_t task) {
