@@ -28,8 +28,9 @@ pandas DataFrames.
     page = attnprof.report("out/study", format="md")      # or output="report.html"
 
 The columns are those of `attnprof analyze --format csv` (activities; kernels, ops, modules,
-attention and memory with --table) and of its JSON output, value for value; a value the trace does not
-give (grid, block, registers, shared memory, bytes; a trace's rank and world size) is NaN here,
+attention, memory, critical_path and collectives with --table) and of its JSON output, value for
+value; a value the trace does not give (grid, block, registers, shared memory, bytes; a trace's
+rank and world size) is NaN here,
 empty in the CSV and null in the JSON. Times are in microseconds (columns ending in _us); every
 name and unit is in docs/METRICS.md. Nothing here parses JSON in Python.
 """
