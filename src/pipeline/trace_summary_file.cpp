@@ -20,12 +20,17 @@ namespace attnprof {
 
 namespace {
 
+// Whether a line must hold a field: one added within its version is absent from the lines of an
+// earlier writer, and reads as its default there.
+enum class Presence : uint8_t { kRequired, kAddedWithinVersion };
+
 template <typename Owner>
 struct SummaryField {
   std::string_view key;
   std::variant<int64_t Owner::*, int32_t Owner::*, uint64_t Owner::*, double Owner::*,
                std::string Owner::*, std::vector<int64_t> Owner::*>
       member;
+  Presence presence = Presence::kRequired;
 };
 
 // The trace as a whole. Its regions, devices and distributedInfo are written beside these.
@@ -82,15 +87,16 @@ const std::array<SummaryField<LaunchDelays>, 5> kLaunchDelayFields = {{
     {"max_ns", &LaunchDelays::max_ns},
     {"op_to_launch_median_ns", &LaunchDelays::op_to_launch_median_ns},
 }};
-const std::array<SummaryField<StreamQueue>, 4> kQueueFields = {{
+const std::array<SummaryField<StreamQueue>, 5> kQueueFields = {{
     {"stream", &StreamQueue::stream},
     {"max_length", &StreamQueue::max_length},
     {"mean_length", &StreamQueue::mean_length},
     {"full_ns", &StreamQueue::full_ns},
+    // HTA's mean over the queue's points.
+    {"point_mean_length", &StreamQueue::point_mean_length, Presence::kAddedWithinVersion},
 }};
 
-// A region's collectives (attnprof/collectives.h), added within version 2: a line of an earlier
-// writer has none.
+// A region's collectives (attnprof/collectives.h), a list added within version 2.
 const std::array<SummaryField<CollectiveTotals>, 12> kCollectiveFields = {{
     {"name", &CollectiveTotals::name},
     {"dtype", &CollectiveTotals::dtype},
@@ -105,9 +111,6 @@ const std::array<SummaryField<CollectiveTotals>, 12> kCollectiveFields = {{
     {"busbw_gbps", &CollectiveTotals::busbw_gbps},
     {"starts_ns", &CollectiveTotals::starts_ns},
 }};
-
-// A queue's mean over its points (HTA's), added within version 2 (read_point_means).
-constexpr std::string_view kPointMeanLength = "point_mean_length";
 
 // Each region's own numbers: everything the comparison across ranks and the facts read. Its
 // copies by kind ("memcpy_by_kind") and its breakdown ("breakdown") are written beside these.
@@ -125,6 +128,23 @@ const std::array<SummaryField<RegionSummary>, 11> kRegionFields = {{
     // The cross-rank comparison matches the n-th collective of each rank.
     {"communication_starts_ns", &RegionSummary::communication_starts_ns},
 }};
+
+template <typename Owner, size_t N>
+void write_fields(JsonWriter& w, const Owner& owner,
+                  const std::array<SummaryField<Owner>, N>& fields);
+
+// An array of objects under `key`, each written with `fields`: what read_objects reads.
+template <typename Owner, size_t N>
+void write_objects(JsonWriter& w, std::string_view key, const std::vector<Owner>& items,
+                   const std::array<SummaryField<Owner>, N>& fields) {
+  w.key(key).begin_array();
+  for (const Owner& item : items) {
+    w.begin_object();
+    write_fields(w, item, fields);
+    w.end_object();
+  }
+  w.end_array();
+}
 
 template <typename Owner, size_t N>
 void write_fields(JsonWriter& w, const Owner& owner,
@@ -159,21 +179,6 @@ void write_head(JsonWriter& w, const std::string& path) {
 
 using simdjson::dom::element;
 using simdjson::dom::object;
-
-// A queue's mean over its points (HTA's), added within version 2: a line of an earlier writer has
-// none, and its queues read as 0 there.
-void read_point_means(const object& region, std::vector<StreamQueue>& queues) {
-  simdjson::dom::array items;
-  if (region.at_key("queues").get_array().get(items) != simdjson::SUCCESS) return;
-  size_t i = 0;
-  for (element q : items) {
-    double v = 0;
-    if (i < queues.size() && q.at_key(kPointMeanLength).get_double().get(v) == simdjson::SUCCESS &&
-        std::isfinite(v) && v >= 0)
-      queues[i].point_mean_length = v;
-    ++i;
-  }
-}
 
 // Where a value sits, for messages: "regions[3].wall_ns".
 struct Reading {
@@ -229,15 +234,22 @@ bool is_delay(std::string_view key) {
          key == "op_to_launch_median_ns";
 }
 
+// HTA's mean queue over its points counts a start before its launch, which skewed CPU and GPU
+// clocks make (tests/data/odd/clock_skew.json: -3.5): the summary keeps it as analyze gives it.
+bool is_signed_mean(std::string_view key) {
+  return key == "point_mean_length";
+}
+
 bool in_range(std::string_view key, double v) {
   if (is_clock(key)) return v >= -kLargestClock && v <= kLargestClock;
-  if (is_delay(key)) return v >= -kLargestCount && v <= kLargestCount;
+  if (is_delay(key) || is_signed_mean(key)) return v >= -kLargestCount && v <= kLargestCount;
   return v >= -1 && v <= kLargestCount;
 }
 
 std::string out_of_range(std::string_view key, double v) {
   if (is_clock(key)) return fmt::format("is {}, outside +-4e18 (a clock value)", v);
   if (is_delay(key)) return fmt::format("is {}, outside +-1e15 (a delay)", v);
+  if (is_signed_mean(key)) return fmt::format("is {}, outside +-1e15 (a mean queue length)", v);
   return fmt::format("is {}, outside -1 to 1e15 (a count or a duration)", v);
 }
 
@@ -248,6 +260,7 @@ void read_fields(Reading& r, const object& o, std::string_view where, Owner& own
     const std::string at = where.empty() ? std::string(f.key) : fmt::format("{}.{}", where, f.key);
     element e;
     if (o.at_key(f.key).get(e) != simdjson::SUCCESS) {
+      if (f.presence == Presence::kAddedWithinVersion) continue;
       r.fail(at, "is missing");
       return;
     }
@@ -302,11 +315,15 @@ void read_fields(Reading& r, const object& o, std::string_view where, Owner& own
 // An array of objects under `key`, each read with `fields` into a new element of `out`.
 template <typename Owner, size_t N>
 void read_objects(Reading& r, const object& o, std::string_view key, const std::string& where,
-                  std::vector<Owner>& out, const std::array<SummaryField<Owner>, N>& fields) {
+                  std::vector<Owner>& out, const std::array<SummaryField<Owner>, N>& fields,
+                  Presence presence = Presence::kRequired) {
   const std::string at = fmt::format("{}.{}", where, key);
   element e;
   simdjson::dom::array list;
-  if (o.at_key(key).get(e) != simdjson::SUCCESS) return r.fail(at, "is missing");
+  if (o.at_key(key).get(e) != simdjson::SUCCESS) {
+    if (presence == Presence::kAddedWithinVersion) return;
+    return r.fail(at, "is missing");
+  }
   if (e.get_array().get(list) != simdjson::SUCCESS)
     return r.fail(at, fmt::format("is {} where an array belongs", type_name(e)));
   size_t i = 0;
@@ -446,10 +463,8 @@ std::optional<SummarizedTrace> read_summary(Reading& r, const object& o) {
         if (r.error) break;
         read_objects(r, ro, "queues", at, region.queues, kQueueFields);
         if (r.error) break;
-        read_point_means(ro, region.queues);
-        element collectives;
-        if (ro.at_key("collectives").get(collectives) == simdjson::SUCCESS)
-          read_objects(r, ro, "collectives", at, region.collectives, kCollectiveFields);
+        read_objects(r, ro, "collectives", at, region.collectives, kCollectiveFields,
+                     Presence::kAddedWithinVersion);
         if (r.error) break;
       }
       if (auto kinds = object_at(r, ro, "memcpy_by_kind", at + ".memcpy_by_kind")) {
@@ -501,13 +516,7 @@ std::string write_trace_summary(const TraceAnalysis& analysis) {
   w.key("breakdown").begin_object();
   write_fields(w, analysis.breakdown, kBreakdownFields);
   w.end_object();
-  w.key("devices").begin_array();
-  for (const DeviceSummary& d : analysis.devices) {
-    w.begin_object();
-    write_fields(w, d, kDeviceFields);
-    w.end_object();
-  }
-  w.end_array();
+  write_objects(w, "devices", analysis.devices, kDeviceFields);
   w.key("regions").begin_array();
   for (const RegionSummary& r : analysis.regions) {
     w.begin_object();
@@ -518,31 +527,12 @@ std::string write_trace_summary(const TraceAnalysis& analysis) {
     w.key("memcpy_by_kind").begin_object();
     for (const auto& [kind, n] : r.memcpy_by_kind) w.key(kind).number(n);
     w.end_object();
-    w.key("idle_by_stream").begin_array();
-    for (const StreamIdle& s : r.idle_by_stream) {
-      w.begin_object();
-      write_fields(w, s, kStreamIdleFields);
-      w.end_object();
-    }
-    w.end_array();
+    write_objects(w, "idle_by_stream", r.idle_by_stream, kStreamIdleFields);
     w.key("launch_delays").begin_object();
     write_fields(w, r.launch_delays, kLaunchDelayFields);
     w.end_object();
-    w.key("queues").begin_array();
-    for (const StreamQueue& q : r.queues) {
-      w.begin_object();
-      write_fields(w, q, kQueueFields);
-      w.key(kPointMeanLength).number(q.point_mean_length);
-      w.end_object();
-    }
-    w.end_array();
-    w.key("collectives").begin_array();
-    for (const CollectiveTotals& c : r.collectives) {
-      w.begin_object();
-      write_fields(w, c, kCollectiveFields);
-      w.end_object();
-    }
-    w.end_array();
+    write_objects(w, "queues", r.queues, kQueueFields);
+    write_objects(w, "collectives", r.collectives, kCollectiveFields);
     w.end_object();
   }
   w.end_array();
