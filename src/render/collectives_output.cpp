@@ -4,6 +4,7 @@
 
 #include "render/csv_writer.h"
 #include "render/display_text.h"
+#include "render/text_append.h"
 
 namespace attnprof {
 
@@ -19,10 +20,9 @@ std::string of_link(double busbw_gbps, const GpuLink& link) {
 }
 
 void table(std::string& out, const std::vector<CollectiveTotals>& rows, const GpuLink& link) {
-  fmt::format_to(std::back_inserter(out),
-                 "    {:<32} {:<9} {:>5} {:>6} {:>11} {:>10} {:>9} {:>9}{}\n", "collective",
-                 "dtype", "ranks", "count", "GPU µs", "MB", "algbw", "busbw",
-                 link.gb_per_s_per_direction > 0 ? "  % link" : "");
+  put(out, "    {:<32} {:<9} {:>5} {:>6} {:>11} {:>10} {:>9} {:>9}{}\n", "collective", "dtype",
+      "ranks", "count", "GPU µs", "MB", "algbw", "busbw",
+      link.gb_per_s_per_direction > 0 ? "  % link" : "");
   for (const CollectiveTotals& c : rows) {
     fmt::format_to(
         std::back_inserter(out), "    {:<32} {:<9} {:>5} {:>6} {:>11.1f} {:>10} {:>9} {:>9}",
@@ -31,8 +31,7 @@ void table(std::string& out, const std::vector<CollectiveTotals>& rows, const Gp
         static_cast<double>(c.gpu_ns) / 1000.0,
         c.sized > 0 ? fmt::format("{:.2f}", static_cast<double>(c.bytes) / 1e6) : "-",
         rate(c.algbw_gbps), rate(c.busbw_gbps));
-    if (link.gb_per_s_per_direction > 0)
-      fmt::format_to(std::back_inserter(out), "  {:>6}", of_link(c.busbw_gbps, link));
+    if (link.gb_per_s_per_direction > 0) put(out, "  {:>6}", of_link(c.busbw_gbps, link));
     out += '\n';
   }
 }
@@ -81,26 +80,26 @@ void render_collectives_text(std::string& out, const TraceAnalysis& t) {
                                ? fmt::format("; % link: of {}'s {:.0f} GB/s a direction",
                                              t.link.name, t.link.gb_per_s_per_direction)
                                : "";
-  fmt::format_to(std::back_inserter(out),
-                 "\n  Collectives of the whole trace (per rank; GB/s as nccl-tests"
-                 "{}):\n",
-                 link);
+  put(out,
+      "\n  Collectives of the whole trace (per rank; GB/s as nccl-tests"
+      "{}):\n",
+      link);
   table(out, t.collectives, t.link);
   if (t.typical_region >= 0 && t.regions.size() > 1) {
     const RegionSummary& r = t.regions[static_cast<size_t>(t.typical_region)];
     if (!r.collectives.empty()) {
-      fmt::format_to(std::back_inserter(out), "  Collectives of the typical region (#{} {}):\n",
-                     t.typical_region + 1, escape_control(r.name));
+      put(out, "  Collectives of the typical region (#{} {}):\n", t.typical_region + 1,
+          escape_control(r.name));
       table(out, r.collectives, t.link);
     }
   }
   int64_t unsized = 0;
   for (const CollectiveTotals& c : t.collectives) unsized += c.count - c.sized;
   if (unsized > 0)
-    fmt::format_to(std::back_inserter(out),
-                   "  {} communication kernel(s) carry no message size (\"In msg nelems\", "
-                   "\"dtype\": PyTorch 2.1 and later): no bandwidth for them\n",
-                   unsized);
+    put(out,
+        "  {} communication kernel(s) carry no message size (\"In msg nelems\", "
+        "\"dtype\": PyTorch 2.1 and later): no bandwidth for them\n",
+        unsized);
 }
 
 std::string render_collectives_csv(const AnalyzeOutput& output) {
