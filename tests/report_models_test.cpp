@@ -41,18 +41,19 @@ TEST(ReportModels, ThePageHasTheOpStudyAndARowAndSectionPerModel) {
   const std::string section =
       between(r.output, R"(<section class="card" id="models">)", "</section>");
   ASSERT_FALSE(section.empty());
-  // A row per model, in the order given: its step, attention's time and share, the backend, the
-  // switch. The eager prefill's unfused attention is 34.2 % of its step; cuDNN (through sdpa-auto)
-  // would save 28.4 %.
+  // A row per model, in the order given: its step on its critical path and what bounds it, its GPU
+  // time, attention's time and share of it, the backend, the switch. The eager prefill's unfused
+  // attention is 34.2 % of its GPU time, and cuDNN's kernels would save 28.4 % of that; its step
+  // is held by the CPU, of which cuDNN saves 5.7 % (tests/step_projection_test.cpp).
   EXPECT_NE(
       section.find(
-          R"(<tr data-model="llama-prefill-eager"><td class="variant"><a href="#model-llama-prefill-eager">llama-prefill-eager</a></td><td class="num">607.1 µs</td><td>ProfilerStep#2, the typical of 2</td><td class="num">207.9 µs</td><td class="num">34.2 %</td><td>unfused</td><td>sdpa-auto (cudnn): -172.6 µs (28.4 %)</td></tr>)"),
+          R"(<tr data-model="llama-prefill-eager"><td class="variant"><a href="#model-llama-prefill-eager">llama-prefill-eager</a></td><td class="num">9.46 ms</td><td>CPU</td><td class="num">607.1 µs</td><td>ProfilerStep#2, the typical of 2</td><td class="num">207.9 µs</td><td class="num">34.2 %</td><td>unfused</td><td>switch to sdpa-cudnn: -541.2 µs (5.7 %)</td></tr>)"),
       std::string::npos)
       << section;
   // Training: the cuDNN forward and backward, nothing faster by more than the noise.
   EXPECT_NE(
       section.find(
-          R"(<td class="num">1.67 ms</td><td>ProfilerStep#2, the typical of 2</td><td class="num">78.8 µs</td><td class="num">4.7 %</td><td>cudnn</td><td>keep cudnn: no switch saves 5 % of the step</td>)"),
+          R"(<td class="num">19.69 ms</td><td>CPU</td><td class="num">1.67 ms</td><td>ProfilerStep#2, the typical of 2</td><td class="num">78.8 µs</td><td class="num">4.7 %</td><td>cudnn</td><td>keep cudnn: no switch saves 5 % of the step</td>)"),
       std::string::npos)
       << section;
   EXPECT_NE(section.find("<td>flex</td><td>keep flex: no switch saves 5 % of the step</td>"),
@@ -89,16 +90,17 @@ TEST(ReportModels, TextMarkdownAndHeadlineHaveALinePerModel) {
   ASSERT_EQ(text.exit_code, 0) << text.output;
   EXPECT_NE(
       text.output.find("\nThe models (bench --from-trace), per step:\n  llama-prefill-eager: "
-                       "step 607.1 µs of GPU time (ProfilerStep#2, the typical of 2); "
-                       "attention 207.9 µs (34.2 % of it) on unfused; switch to sdpa-auto (cudnn): "
-                       "-172.6 µs (28.4 %)\n    - 2 call(s) of unfused"),
+                       "step 9.46 ms, bound by CPU; 607.1 µs of GPU time (ProfilerStep#2, the "
+                       "typical of 2); attention 207.9 µs (34.2 % of it) on unfused; switch to "
+                       "sdpa-cudnn: -541.2 µs (5.7 %)\n    - 2 call(s) of unfused"),
       std::string::npos)
       << text.output;
   auto md = report("examples/h200-study " + kModels + " --format md -o -");
   ASSERT_EQ(md.exit_code, 0);
   EXPECT_NE(
-      md.output.find("| llama-train-sdpa | 1.67 ms | ProfilerStep#2, the typical of 2 | "
-                     "78.8 µs | 4.7 % | cudnn | keep cudnn: no switch saves 5 % of the step |\n"),
+      md.output.find(
+          "| llama-train-sdpa | 19.69 ms | CPU | 1.67 ms | ProfilerStep#2, the typical of 2 | "
+          "78.8 µs | 4.7 % | cudnn | keep cudnn: no switch saves 5 % of the step |\n"),
       std::string::npos)
       << md.output;
   auto headline = report("examples/h200-study " + kModels + " --format headline --wide -o -");
@@ -106,9 +108,9 @@ TEST(ReportModels, TextMarkdownAndHeadlineHaveALinePerModel) {
   // The op study's line first, under its folder's name; then the studies beside it, then one
   // line per model.
   EXPECT_EQ(headline.output.rfind("examples/h200-study ", 0), 0u) << headline.output;
-  EXPECT_NE(headline.output.find("llama-prefill-flex_attention:  step 397.5 µs of GPU time, "
-                                 "attention 6.5 % of it on flex; switch to keep flex: no switch "
-                                 "saves 5 % of the step\n"),
+  EXPECT_NE(headline.output.find("llama-prefill-flex_attention:  step 10.91 ms, bound by CPU, "
+                                 "397.5 µs of GPU time, attention 6.5 % of it on flex; keep flex: "
+                                 "no switch saves 5 % of the step\n"),
             std::string::npos)
       << headline.output;
 }

@@ -47,9 +47,12 @@ std::vector<HeadlineVariant> headline_variants(const ReportData& data) {
   return out;
 }
 
-StudyConclusions conclude_run(const RunSummary& run, int focus_point) {
+StudyConclusions conclude_run(const RunSummary& run, int focus_point,
+                              const StepProjectionOutcome& step) {
   StudyConclusions c;
   c.projection = project_trace(run);
+  if (c.projection && step.step) weigh_by_step(*c.projection, *step.step);
+  if (c.projection && !step.step) c.projection->step_missing = step.missing;
   for (const RunPoint& point : run.points) {
     auto& per_variant = c.problem_findings.emplace_back();
     for (const RunVariant& v : point.variants) {
@@ -72,7 +75,7 @@ StudyConclusions conclude_run(const RunSummary& run, int focus_point) {
 
 void conclude_report(ReportData& data) {
   if (data.run) {
-    data.conclusions = conclude_run(*data.run, std::max(data.focus_point, 0));
+    data.conclusions = conclude_run(*data.run, std::max(data.focus_point, 0), data.step);
   }
   // The variants' traces were read: the headline weighs their findings by them.
   std::vector<HeadlineVariant> variants = headline_variants(data);
@@ -106,7 +109,8 @@ void conclude_report(ReportData& data) {
     b.conclusions.headline = compute_headline(headline_variants(b));
   }
   for (ReportBeside& beside : data.beside) beside.conclusions = conclude_run(beside.run, -1);
-  for (ReportModel& model : data.models) model.conclusions = conclude_run(model.run, -1);
+  for (ReportModel& model : data.models)
+    model.conclusions = conclude_run(model.run, -1, model.step);
 }
 
 }  // namespace attnprof

@@ -21,7 +21,9 @@ std::vector<HeadlineVariant> headline_variants(const ReportBackward& backward);
 
 // Every conclusion of a study read by itself from its summary.json (the headline of its middle
 // point, its counters' findings and roofline).
-StudyConclusions conclude_run(const RunSummary& run, int focus_point);
+// A run made --from-trace weighs its switch by `step` where it holds one.
+StudyConclusions conclude_run(const RunSummary& run, int focus_point,
+                              const StepProjectionOutcome& step = {});
 
 // Fills data.conclusions, and those of the backward study and of each study beside the run.
 void conclude_report(ReportData& data);

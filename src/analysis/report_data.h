@@ -84,6 +84,7 @@ struct ReportModel {
   // it); empty: shown as text.
   std::string page_href;
   RunSummary run;
+  StepProjectionOutcome step;    // its trace's steps timed with each switch
   StudyConclusions conclusions;  // its projection
 };
 
@@ -100,6 +101,7 @@ struct ReportData {
   std::optional<ReportBackward> backward;  // for a bench run with a backward study beside it
   std::vector<ReportBeside> beside;        // the other studies in its subfolders, by name
   std::vector<ReportModel> models;         // the model studies given after it, in their order
+  StepProjectionOutcome step;              // a run made --from-trace: its trace's steps timed
   std::vector<std::string> warnings;       // what could not be shown, and why
   StudyConclusions conclusions;
 };

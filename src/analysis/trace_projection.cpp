@@ -4,6 +4,21 @@
 
 namespace attnprof {
 
+void weigh_by_step(TraceProjection& p, StepProjection step) {
+  p.switch_variant.clear();
+  p.switch_saving_ns = 0;
+  for (const SwitchedStep& s : step.switches) {
+    if (s.factors.same_backend) continue;  // the trace's own backend is no switch
+    const double saving = step.length_ns - s.length_ns;
+    if (saving > p.switch_saving_ns && saving >= kWorthSwitching * step.length_ns) {
+      p.switch_variant = s.factors.variant;
+      p.switch_saving_ns = saving;
+    }
+  }
+  p.step = std::move(step);
+  p.step_missing.clear();
+}
+
 std::string study_variant_of(const std::string& backend) {
   if (backend == "math" || backend == "efficient" || backend == "flash" || backend == "cudnn")
     return "sdpa-" + backend;

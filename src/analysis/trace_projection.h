@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/step_projection.h"
 #include "reader/run_summary.h"
 
 namespace attnprof {
@@ -46,8 +47,14 @@ struct TraceProjection {
   // The one variant to switch every measured call to (a call it did not measure stays as it ran),
   // where that shortens the region by at least kWorthSwitching of its GPU time; "" where none
   // does, so that no switch is recommended that saves little or makes the region slower.
+  // With `step`, the switch is the one that shortens the step's critical path the most, by at
+  // least kWorthSwitching of it, and its saving is the step's.
   std::string switch_variant;
   double switch_saving_ns = 0;  // per region, with every call switched to it
+  // The trace's steps timed again with each switch (analysis/step_projection.h), where the
+  // trace was read; else `step_missing` says why, and the switch weighs GPU time only.
+  std::optional<StepProjection> step;
+  std::string step_missing;
 };
 
 // A switch is recommended only when it saves at least this share of the region's GPU time.
@@ -63,6 +70,9 @@ std::optional<double> call_ns(const RunVariant& variant, bool backward, bool& by
 
 // None unless the run was made --from-trace.
 std::optional<TraceProjection> project_trace(const RunSummary& run);
+
+// Weighs the switch by the step: sets `step` and chooses switch_variant by it.
+void weigh_by_step(TraceProjection& projection, StepProjection step);
 
 // The study's variant for a backend as attention_backend_id names it ("cudnn" -> "sdpa-cudnn",
 // "unfused" -> "naive"); "" when the study has none (flex, FA3, ...).

@@ -17,6 +17,8 @@
 #include "analysis/timeline_critical_path.h"
 #include "io/trace_directory.h"
 #include "pipeline/analyze_trace.h"
+#include "pipeline/run_trace_path.h"
+#include "pipeline/step_projection_file.h"
 #include "reader/read_trace.h"
 
 namespace attnprof {
@@ -73,14 +75,6 @@ Status analyze_variant(ReportVariant& variant, const std::string& path,
 }
 
 // summary.json names each trace relative to the run's folder; examples/ keeps them under traces/.
-std::optional<std::string> find_trace(const fs::path& dir, const std::string& file) {
-  for (const fs::path& candidate :
-       {dir / file, dir / "traces" / file, dir / "traces" / fs::path(file).filename()}) {
-    if (is_file(candidate)) return candidate.string();
-  }
-  return std::nullopt;
-}
-
 void load_sweep(ReportData& data, const fs::path& dir, const Limits& limits) {
   if (!data.run->sweep.empty()) {
     data.sweep = sweep_rows(*data.run);
@@ -184,7 +178,7 @@ void load_backward(ReportData& data, const fs::path& dir, const ReportOptions& o
     for (RunVariant& v : backward.run.points[backward.focus_point].variants) {
       std::vector<RegionFacts>& facts = backward.facts.emplace_back();
       const std::optional<std::string> path =
-          v.trace_file.empty() ? std::nullopt : find_trace(dir / "backward", v.trace_file);
+          v.trace_file.empty() ? std::nullopt : find_variant_trace(dir / "backward", v.trace_file);
       if (!path) continue;
       Result<Trace> trace = read_trace(*path, options.limits);
       if (!trace.ok()) {
@@ -219,7 +213,7 @@ void refresh_beside_findings(RunPoint& point, const fs::path& folder, const Repo
                              std::vector<std::string>& warnings) {
   for (RunVariant& v : point.variants) {
     if (!v.forward || v.trace_file.empty()) continue;
-    const std::optional<std::string> path = find_trace(folder, v.trace_file);
+    const std::optional<std::string> path = find_variant_trace(folder, v.trace_file);
     if (!path) continue;
     Result<Trace> trace = read_trace(*path, options.limits);
     if (!trace.ok()) {
@@ -289,7 +283,7 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
         variant = known->second;
         variant.name = name;
         if (variant.analysis && !variant.analysis->regions.empty()) ++traces_with_regions;
-      } else if (auto path = find_trace(dir, v.trace_file)) {
+      } else if (auto path = find_variant_trace(dir, v.trace_file)) {
         Status read = analyze_variant(variant, *path, options, data.region_pattern);
         if (read.ok() && !variant.analysis->regions.empty()) ++traces_with_regions;
         if (!read.ok()) data.warnings.push_back(read.error().message);
@@ -307,6 +301,7 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
   if (data.focus_point >= 0)
     lead_run_with_reasons(data.run->points[data.focus_point],
                           compute_headline(headline_variants(data)));
+  data.step = project_step_file(*data.run, dir, options.limits);
   load_sweep(data, dir, options.limits);
   load_backward(data, dir, options);
   load_beside(data, dir, options);
@@ -331,6 +326,7 @@ Result<ReportModel> load_model(const fs::path& dir, const fs::path& summary_path
   if (name.empty()) name = dir.parent_path().filename();  // "examples/models/x/"
   model.name = name.string();
   model.run = std::move(*run);
+  model.step = project_step_file(model.run, dir, options.limits);
   return model;
 }
 

@@ -19,4 +19,8 @@ struct ProjectionWords {
 std::optional<ProjectionWords> projection_words(const RunSummary& run,
                                                 const StudyConclusions& conclusions);
 
+// The step's line of the headline: "The trace's step is 47.30 ms on its critical path, bound by
+// CPU: switching to naive saves 41.25 ms of it (87.2 %)."; empty where the step was not timed.
+std::string step_headline(const TraceProjection& projection);
+
 }  // namespace attnprof

@@ -1,5 +1,7 @@
 #include "render/report_headline.h"
 
+#include "render/projection_words.h"
+
 #include <fmt/format.h>
 
 #include "base/format_units.h"
@@ -148,8 +150,11 @@ HeadlineWords headline_words(const Headline& h, const std::string& time_label) {
 std::optional<HeadlineWords> report_headline_words(const ReportData& data) {
   const std::optional<Headline>& h = data.conclusions.headline;
   if (!h) return std::nullopt;
-  if (data.run && data.run->from_trace)
-    return headline_words(*h, "GPU time of its kernels per call, as the trace measures");
+  if (data.run && data.run->from_trace) {
+    HeadlineWords w = headline_words(*h, "GPU time of its kernels per call, as the trace measures");
+    if (data.conclusions.projection) w.step = step_headline(*data.conclusions.projection);
+    return w;
+  }
   return headline_words(*h, data.run ? "GPU median per call" : "median GPU busy per region");
 }
 

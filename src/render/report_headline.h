@@ -15,6 +15,9 @@ struct HeadlineWords {
   // "sdpa-cudnn" and what follows it: "is the fastest: 101.3 µs GPU median per call, 22.3×
   // faster than naive (2.26 ms)"
   std::string fastest;
+  // A run made --from-trace whose trace's step was timed: what holds that step and what a switch
+  // saves of it, said before any kernel (projection_words.h); empty otherwise.
+  std::string step;
   std::string lead;
   std::string as_fast;  // "As fast (within 10 %): sdpa-auto (cudnn)."; empty when none
   struct Slow {

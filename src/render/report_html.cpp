@@ -230,8 +230,10 @@ void write_tables(std::string& out, const ReportData& data) {
 void write_headline(std::string& out, const std::optional<HeadlineWords>& w) {
   if (!w) return;
   // The space as its own argument: g++ 12 warns (-Wrestrict, falsely) on " " + string here.
-  put(out, R"(<div class="headline"><p class="lead-line"><b>{}</b> {}{}{}</p>)", escape(w->fastest),
-      escape(w->lead), w->as_fast.empty() ? "" : " ", escape(w->as_fast));
+  put(out, R"(<div class="headline">)");
+  if (!w->step.empty()) put(out, R"(<p class="lead-line step">{}</p>)", escape(w->step));
+  put(out, R"(<p class="lead-line"><b>{}</b> {}{}{}</p>)", escape(w->fastest), escape(w->lead),
+      w->as_fast.empty() ? "" : " ", escape(w->as_fast));
   if (!w->slow.empty()) {
     put(out,
         R"(<p class="meta">Why the others are slower (the finding that explains the most of their time):</p><ul>)");

@@ -27,6 +27,7 @@ namespace {
 void write_markdown_headline(std::string& out, const std::optional<HeadlineWords>& w) {
   if (!w) return;
   // The space as its own argument: g++ 12 warns (-Wrestrict, falsely) on " " + string here.
+  if (!w->step.empty()) put(out, "\n{}\n", markdown_cell(w->step));
   put(out, "\n**{}** {}{}{}\n", markdown_cell(w->fastest), markdown_cell(w->lead),
       w->as_fast.empty() ? "" : " ", markdown_cell(w->as_fast));
   if (w->slow.empty()) return;

@@ -31,23 +31,32 @@ ModelWords words_of(const ReportModel& m) {
     w.attention = format_duration(p->attention_ns);
     w.share = percent_of(p->attention_ns, p->region_gpu_ns);
     for (const std::string& b : p->backends) w.backends += (w.backends.empty() ? "" : ", ") + b;
-    w.switch_to =
-        p->switch_variant.empty()
-            ? fmt::format("keep {}: no switch saves {:.0f} % of the step",
-                          w.backends.empty() ? std::string("it") : w.backends,
-                          100 * kWorthSwitching)
-            : fmt::format("{}: -{} ({})", p->switch_variant, format_duration(p->switch_saving_ns),
-                          percent_of(p->switch_saving_ns, p->region_gpu_ns));
+    // The saving is the step's where its critical path was timed, else the GPU time's.
+    const double of_ns = p->step ? p->step->length_ns : p->region_gpu_ns;
+    if (p->step) {
+      w.wall = format_duration(p->step->length_ns);
+      if (!p->step->bound_by.empty()) w.bound_by = p->step->bound_by;
+    }
+    w.switch_to = p->switch_variant.empty()
+                      ? fmt::format("keep {}: no switch saves {:.0f} % of the step",
+                                    w.backends.empty() ? std::string("it") : w.backends,
+                                    100 * kWorthSwitching)
+                      : fmt::format("switch to {}: -{} ({})", p->switch_variant,
+                                    format_duration(p->switch_saving_ns),
+                                    percent_of(p->switch_saving_ns, of_ns));
   }
   if (const auto words = projection_words(m.run, m.conclusions)) w.lines = words->lines;
   if (w.backends.empty()) w.backends = "-";
   if (w.attention.empty()) w.attention = "-";
   if (w.share.empty()) w.share = "-";
+  if (w.wall.empty()) w.wall = "-";
+  if (w.bound_by.empty()) w.bound_by = "-";
   return w;
 }
 
-constexpr const char* kHeader[] = {"model",   "step (GPU)", "typical step",        "attention",
-                                   "of step", "ran on",     "switch to (per step)"};
+constexpr const char* kHeader[] = {"model",    "step (wall)",  "bound by",
+                                   "GPU busy", "typical step", "attention",
+                                   "of GPU",   "ran on",       "switch (per step)"};
 
 }  // namespace
 
@@ -68,7 +77,7 @@ void write_models_html(std::string& out, const ReportData& data) {
   const std::vector<ModelWords> words = model_words(data);
   put(out, R"(<section class="card" id="models"><h2>The models</h2>)");
   put(out,
-      R"(<p class="lead">Real models' traces, each measured by <code>attnprof bench --from-trace</code>: its typical step's GPU time, the attention calls of that step as the trace ran them (their time, their share of the step, the backend), and what switching to the fastest backend that passed the float64 check would save per step, timed by each backend's own kernels on the same GPU (docs/MODELS.md).</p>)");
+      R"(<p class="lead">Real models' traces, each measured by <code>attnprof bench --from-trace</code>: its typical step on its critical path (its wall time) and what bounds it, its GPU time, the attention calls of that step as the trace ran them (their time, their share of the GPU time, the backend), and what switching to another backend that passed the float64 check would save of the step: the trace's critical path timed again with each backend's kernels and CPU time as the run measured them (docs/MODELS.md, docs/CRITICAL_PATH.md).</p>)");
   put(out,
       R"(<div class="table-wrap"><table class="study-table models" id="models-table"><thead><tr>)");
   for (const char* h : kHeader) put(out, "<th>{}</th>", h);
@@ -76,10 +85,10 @@ void write_models_html(std::string& out, const ReportData& data) {
   for (size_t i = 0; i < words.size(); ++i) {
     const ModelWords& w = words[i];
     put(out,
-        R"(<tr data-model="{}"><td class="variant"><a href="#{}">{}</a></td><td class="num">{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td><td>{}</td><td>{}</td></tr>)",
-        escape(w.name), model_anchor(data.models[i]), escape(w.name), escape(w.step),
-        escape(w.region), escape(w.attention), escape(w.share), escape(w.backends),
-        escape(w.switch_to));
+        R"(<tr data-model="{}"><td class="variant"><a href="#{}">{}</a></td><td class="num">{}</td><td>{}</td><td class="num">{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td><td>{}</td><td>{}</td></tr>)",
+        escape(w.name), model_anchor(data.models[i]), escape(w.name), escape(w.wall),
+        escape(w.bound_by), escape(w.step), escape(w.region), escape(w.attention), escape(w.share),
+        escape(w.backends), escape(w.switch_to));
   }
   put(out, "</tbody></table></div>");
   for (size_t i = 0; i < words.size(); ++i) {
@@ -103,11 +112,13 @@ void write_models_markdown(std::string& out, const ReportData& data) {
   const std::vector<ModelWords> words = model_words(data);
   out +=
       "\n## The models\n\nEach measured by `attnprof bench --from-trace`: its typical step, its "
-      "attention calls as the trace ran them, and what switching would save per step.\n\n|";
+      "attention calls as the trace ran them, and what switching would save of its critical "
+      "path.\n\n|";
   for (const char* h : kHeader) put(out, " {} |", h);
-  out += "\n|---|---:|---|---:|---:|---|---|\n";
+  out += "\n|---|---:|---|---:|---|---:|---:|---|---|\n";
   for (const ModelWords& w : words)
-    put(out, "| {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(w.name), markdown_cell(w.step),
+    put(out, "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(w.name),
+        markdown_cell(w.wall), markdown_cell(w.bound_by), markdown_cell(w.step),
         markdown_cell(w.region), markdown_cell(w.attention), markdown_cell(w.share),
         markdown_cell(w.backends), markdown_cell(w.switch_to));
   for (size_t i = 0; i < words.size(); ++i) {
@@ -123,10 +134,10 @@ void write_models_text(std::string& out, const ReportData& data) {
   out += "\nThe models (bench --from-trace), per step:\n";
   for (size_t i = 0; i < words.size(); ++i) {
     const ModelWords& w = words[i];
-    out +=
-        fmt::format("  {}: step {} of GPU time ({}); attention {} ({} of it) on {}; switch to {}\n",
-                    escape_control(w.name), w.step, escape_control(w.region), w.attention, w.share,
-                    escape_control(w.backends), escape_control(w.switch_to));
+    out += fmt::format(
+        "  {}: step {}, bound by {}; {} of GPU time ({}); attention {} ({} of it) on {}; {}\n",
+        escape_control(w.name), w.wall, w.bound_by, w.step, escape_control(w.region), w.attention,
+        w.share, escape_control(w.backends), escape_control(w.switch_to));
     for (const std::string& line : w.lines) out += "    - " + escape_control(line) + "\n";
   }
 }
@@ -136,8 +147,9 @@ std::vector<std::pair<std::string, std::string>> model_headlines(const ReportDat
   for (const ModelWords& w : model_words(data))
     out.emplace_back(
         escape_control(w.name) + ":",
-        fmt::format("step {} of GPU time, attention {} of it on {}; switch to {}", w.step, w.share,
-                    escape_control(w.backends), escape_control(w.switch_to)));
+        fmt::format("step {}, bound by {}, {} of GPU time, attention {} of it on {}; {}", w.wall,
+                    w.bound_by, w.step, w.share, escape_control(w.backends),
+                    escape_control(w.switch_to)));
   return out;
 }
 

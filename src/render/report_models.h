@@ -13,12 +13,15 @@ namespace attnprof {
 
 struct ModelWords {
   std::string name;       // "llama-train-sdpa"
+  std::string wall;       // "45.57 ms": the step's critical path (its wall time); "-" untimed
+  std::string bound_by;   // "CPU", "GPU compute", ...; "-" untimed
   std::string step;       // "1.67 ms" (the typical step's GPU time)
   std::string region;     // "ProfilerStep#2, the typical of 2"
   std::string attention;  // "78.8 µs" (the measured calls' time in the trace)
   std::string share;      // "4.7 %" of the step; "-" without a step time
   std::string backends;   // "cudnn" ("unfused, cudnn" when several)
-  // "sdpa-cudnn: -172.4 µs (28.4 %)", or "keep cudnn: no switch saves 5 % of the step"
+  // "switch to sdpa-cudnn: -541.2 µs (5.7 %)" (of the step's critical path where it was timed,
+  // else of its GPU time), or "keep cudnn: no switch saves 5 % of the step"
   std::string switch_to;
   std::vector<std::string> lines;  // the projection per call and for the step
 };

@@ -135,6 +135,11 @@ std::string render_report_text(const ReportData& data, size_t width) {
   if (!env.empty()) out += ": " + escape_control(env);
   out += "\n";
   if (data.run) {
+    // What holds the trace's step comes before any kernel's time.
+    if (data.conclusions.projection) {
+      const std::string step = step_headline(*data.conclusions.projection);
+      if (!step.empty()) out += "\n" + escape_control(step) + "\n";
+    }
     if (const auto words = projection_words(*data.run, data.conclusions)) {
       out += "\n" + escape_control(words->heading) + "\n";
       for (const std::string& line : words->lines) out += "  - " + escape_control(line) + "\n";
@@ -194,6 +199,8 @@ std::string render_report_headlines(const ReportData& data) {
       out += "no variant has a time\n";
       continue;
     }
+    if (!words->step.empty())
+      out += fmt::format("{}\n{:<{}}  ", escape_control(words->step), "", width);
     out += fmt::format("{} {}{}{}\n", escape_control(words->fastest), escape_control(words->lead),
                        words->as_fast.empty() ? "" : " ", escape_control(words->as_fast));
   }
