@@ -126,7 +126,8 @@ TEST(CliHabits, AFormatTheFileNameContradictsIsRefusedInOneLine) {
   EXPECT_EQ(file_text(html.path()), "kept");
   // An agreeing pair, and a name the table does not know (the format is then --format's).
   TempFile txt("x.txt"), log("x.log");
-  EXPECT_EQ(run_cli("report " + kTrace + " --format headline -o " + txt.path()).exit_code, 0);
+  EXPECT_EQ(run_cli("report " + kTrace + " --format headline --wide -o " + txt.path()).exit_code,
+            0);
   EXPECT_EQ(lines_of(file_text(txt.path())), 1u);
   EXPECT_EQ(run_cli("diff " + kTrace + " " + kTrace + " --format md -o " + log.path()).exit_code,
             0);

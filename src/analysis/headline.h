@@ -79,6 +79,17 @@ struct Headline {
   double speedup = 0;  // the baseline's time over the fastest's
   // The variants slower than the tie, slowest first.
   std::vector<HeadlineReason> slow;
+  // Traces: each one's step, its critical path (the regions' median; its wall time), the shortest
+  // first (headline_steps.h). Empty for a bench run, whose variants are calls, not steps.
+  struct Step {
+    std::string variant;
+    double length_ns = 0;
+    std::string bound_by;  // CriticalPath::bound_by of its typical region
+  };
+  std::vector<Step> steps;
+  // Variants as fast as the fastest on the GPU whose step is longer than the tie: moved out of
+  // as_fast, for the step, not the GPU, is what a user waits for.
+  std::vector<std::string> as_fast_on_gpu_only;
 };
 
 // The share of the gap to the fastest that a reason must cover: most of it.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/headline_steps.h"
 #include "analysis/masked_pairs.h"
 #include "analysis/run_counter_findings.h"
 #include "analysis/workload_mismatch.h"
@@ -90,6 +91,8 @@ void conclude_report(ReportData& data) {
     }
   }
   data.conclusions.headline = compute_headline(variants);
+  if (!data.run && data.conclusions.headline)
+    add_headline_steps(*data.conclusions.headline, data.variants);
   if (!data.run && data.conclusions.headline) {
     // Traces of another GPU or workload than the fastest's: their gap is that difference, not
     // what a finding or a kernel of theirs says (HTA's traces beside the H200's:

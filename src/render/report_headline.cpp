@@ -106,6 +106,39 @@ std::string one_finding(const std::string& id, const HeadlineReason& t) {
 
 }  // namespace
 
+namespace {
+
+// Traces' steps, before any kernel: the shortest, what bounds it, and each other's length against
+// it; then the variants as fast on the GPU whose step is not.
+std::string steps_words(const Headline& h) {
+  if (h.steps.empty()) return "";
+  const Headline::Step& first = h.steps.front();
+  auto bound = [](const std::string& b) { return b.empty() ? std::string("nothing") : b; };
+  std::string words =
+      h.steps.size() == 1
+          ? fmt::format("Its step (its critical path, the regions' median): {}, bound by {}",
+                        format_duration(first.length_ns), bound(first.bound_by))
+          : fmt::format(
+                "By the step (its critical path, the regions' median): {} is the "
+                "shortest, {}, bound by {}",
+                first.variant, format_duration(first.length_ns), bound(first.bound_by));
+  for (size_t i = 1; i < h.steps.size(); ++i) {
+    const Headline::Step& s = h.steps[i];
+    words += fmt::format("; {} {} ({:.2f}×{})", s.variant, format_duration(s.length_ns),
+                         first.length_ns > 0 ? s.length_ns / first.length_ns : 0.0,
+                         s.bound_by == first.bound_by ? "" : ", bound by " + bound(s.bound_by));
+  }
+  words += ".";
+  if (!h.as_fast_on_gpu_only.empty()) {
+    std::string names;
+    for (const std::string& n : h.as_fast_on_gpu_only) names += (names.empty() ? "" : ", ") + n;
+    words += fmt::format(" As fast as {} on the GPU, not by the step: {}.", h.fastest, names);
+  }
+  return words;
+}
+
+}  // namespace
+
 // Without a trace the findings cannot be weighed: the first that explains time is named, and the
 // words say so.
 std::string reason_words(const HeadlineReason& r) {
@@ -140,6 +173,7 @@ HeadlineWords headline_words(const Headline& h, const std::string& time_label) {
     for (const std::string& n : h.as_fast) names += (names.empty() ? "" : ", ") + n;
     w.as_fast = fmt::format("As fast (within {:.0f} %): {}.", (kHeadlineTie - 1) * 100, names);
   }
+  w.step = steps_words(h);
   for (const HeadlineReason& r : h.slow)
     w.slow.push_back(
         {r.variant, fmt::format("{:.1f}× slower ({})", r.times_slower, format_duration(r.time_ns)),

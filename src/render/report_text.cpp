@@ -199,8 +199,8 @@ std::string render_report_headlines(const ReportData& data) {
       out += "no variant has a time\n";
       continue;
     }
-    if (!words->step.empty())
-      out += fmt::format("{}\n{:<{}}  ", escape_control(words->step), "", width);
+    // One line per study: what bounds its step first, then its fastest.
+    if (!words->step.empty()) out += escape_control(words->step) + " ";
     out += fmt::format("{} {}{}{}\n", escape_control(words->fastest), escape_control(words->lead),
                        words->as_fast.empty() ? "" : " ", escape_control(words->as_fast));
   }
