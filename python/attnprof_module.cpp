@@ -503,11 +503,25 @@ py::dict trace_columns(const std::vector<TraceAnalysis>& traces) {
 
 // Per region of the comparison: the slowest trace and the spread of GPU busy and wall time.
 py::dict across_columns(const CrossTraceSummary& across) {
-  TextColumn region, slowest_gpu, slowest_wall;
+  TextColumn region, slowest_gpu, slowest_wall, job_held_by, job_held_with;
   Column<int64_t> traces_with_it;
-  Column<double> gpu_spread, wall_spread, gpu_median_us, wall_median_us;
+  Column<double> gpu_spread, wall_spread, gpu_median_us, wall_median_us, job_length_us, job_held_us;
   auto label = [&](int i) { return i < 0 ? std::string() : across.labels[size_t(i)].text; };
   for (const RegionAcrossTraces& r : across.regions) {
+    // The job's path across ranks (attnprof/cross_trace.h): NaN and "" where there is none.
+    double length = std::numeric_limits<double>::quiet_NaN(), held = length;
+    std::string by, with;
+    if (r.job_path) {
+      length = r.job_path->length_ns / 1000.0;
+      for (size_t i = 0; i < r.traces.size(); ++i)
+        if (r.traces[i] == r.job_path->held_by) held = r.job_path->held_ns[i] / 1000.0;
+      by = label(r.job_path->held_by);
+      with = r.job_path->held_with;
+    }
+    job_length_us.push(length);
+    job_held_us.push(held);
+    job_held_by.push(by);
+    job_held_with.push(with);
     region.push(r.name);
     traces_with_it.push(int64_t(r.traces.size()));
     gpu_median_us.push(r.gpu_busy_ns.median / 1000.0);
@@ -526,6 +540,10 @@ py::dict across_columns(const CrossTraceSummary& across) {
   d["wall_median_us"] = wall_median_us.to_python();
   d["wall_spread"] = wall_spread.to_python();
   d["wall_slowest"] = slowest_wall.to_python();
+  d["job_path_us"] = job_length_us.to_python();
+  d["job_held_by"] = job_held_by.to_python();
+  d["job_held_us"] = job_held_us.to_python();
+  d["job_held_with"] = job_held_with.to_python();
   return d;
 }
 

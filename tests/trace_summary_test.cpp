@@ -75,6 +75,15 @@ TEST(TraceSummary, EveryFixtureReadsBackWithTheSameRegionsAndFacts) {
       EXPECT_EQ(b.memcpy_by_kind, a.memcpy_by_kind);
       EXPECT_EQ(b.memset, a.memset);
       EXPECT_EQ(b.gpu_syncs, a.gpu_syncs);
+      ASSERT_EQ(b.collective_visits.size(), a.collective_visits.size());
+      for (size_t v = 0; v < a.collective_visits.size(); ++v) {
+        EXPECT_EQ(b.collective_visits[v].name, a.collective_visits[v].name);
+        EXPECT_EQ(b.collective_visits[v].group, a.collective_visits[v].group);
+        EXPECT_EQ(b.collective_visits[v].start_ns, a.collective_visits[v].start_ns);
+        EXPECT_EQ(b.collective_visits[v].end_ns, a.collective_visits[v].end_ns);
+        EXPECT_EQ(b.collective_visits[v].held_by, a.collective_visits[v].held_by);
+      }
+      EXPECT_EQ(b.held_after_collectives, a.held_after_collectives);
     }
     EXPECT_EQ(back.facts.regions, t.facts.regions);
     EXPECT_EQ(back.facts.wall_ns.median, t.facts.wall_ns.median);
@@ -98,8 +107,11 @@ TEST(TraceSummary, MergedRanksCompareAsTheTracesThemselves) {
   ASSERT_TRUE(are_ranks_of_one_run(merged));
   const std::string expected = across_json(direct);
   EXPECT_EQ(across_json(merged), expected);
-  // Rank 1 trains on a longer sequence: it is the slower in GPU busy time in every step.
+  // Rank 1 trains on a longer sequence: it is the slower in GPU busy time in every step, and the
+  // job's path through the merged summaries says it holds every step, as through the traces.
   EXPECT_NE(expected.find("\"slowest\": 1"), std::string::npos);
+  EXPECT_NE(expected.find("\"held_by\": 1"), std::string::npos);
+  EXPECT_EQ(expected.find("\"held_by\": 0"), std::string::npos);
 }
 
 TEST(TraceSummary, TheCommandLineMapAndReduceEqualAnalyze) {

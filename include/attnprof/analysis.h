@@ -96,6 +96,11 @@ struct RegionSummary {
   // Its collectives by name, with their bytes and bandwidths (attnprof/collectives.h), the
   // most GPU time first; empty without communication kernels.
   std::vector<CollectiveTotals> collectives;
+  // Its collectives one by one, in start order: its communication kernels, or where it has none
+  // the collectives its CPU ran (gloo:, nccl: ops); and what held its path after the last of them,
+  // up to its end (as CollectiveVisit::held_by).
+  std::vector<CollectiveVisit> collective_visits;
+  std::string held_after_collectives;
   LaunchDelays launch_delays;       // launch call to GPU start, over its activities
   std::vector<StreamQueue> queues;  // launches queued per stream, by stream number
   // Its kernels, copies and memsets by how their op was found (indexed by Attribution).

@@ -38,6 +38,22 @@ struct CollectiveTotals {
   std::vector<int64_t> starts_ns;
 };
 
+// One collective of a region as one rank ran it, in start order: what the job's path across ranks
+// matches, rank against rank (attnprof/cross_trace.h, JobPathAcrossRanks).
+struct CollectiveVisit {
+  // As CollectiveTotals names a kernel's collective; for a collective that runs on the CPU (gloo),
+  // its op's name, "gloo:all_reduce".
+  std::string name;
+  std::string group;  // "Process Group Name"; "" where the trace does not say
+  // When this rank ran it (trace clock): its kernel on the GPU, or its op on the CPU. A rank that
+  // arrives early waits inside it for the last; all leave it together.
+  int64_t start_ns = 0, end_ns = 0;
+  // What held this rank's own critical path most from its previous collective's end (or the
+  // region's start) to this one's start: the innermost CPU op, or the kernel, with the most time
+  // on the path there; "" where nothing did.
+  std::string held_by;
+};
+
 // The link between the GPUs of one host, from the datasheet of the trace's GPU.
 struct GpuLink {
   std::string name;                    // "NVLink 4"; "" when attnprof has no datasheet for it

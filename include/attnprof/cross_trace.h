@@ -13,6 +13,7 @@
 // else by its file name (the whole path when two file names are the same).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,24 @@ struct CollectiveLagAcrossTraces {
   int compared = 0;  // the fewest of them any of the traces ran
 };
 
+// The job's path through one region across its ranks. Each rank's collectives are matched with
+// the others' by process group and name, the n-th with the n-th (Kineto writes no sequence number
+// that every backend fills). The ranks' clocks are aligned on the end of their first matched
+// collective, which all leave together. Then, in time: before each collective, the rank that
+// reached it last held every other, which waited for it; the collective itself is
+// communication; after the last one, the rank that ends last holds the job.
+struct JobPathAcrossRanks {
+  int collectives = 0;          // matched in every trace
+  double length_ns = 0;         // from the earliest region start to the latest end, clocks aligned
+  double communication_ns = 0;  // in the collectives once every rank had reached them
+  std::vector<double> held_ns;  // per trace, aligned with RegionAcrossTraces::traces
+  // Per trace, its time inside the collectives before the last rank reached them.
+  std::vector<double> waited_ns;
+  int held_by = -1;  // index into all traces of the one that held the job the most
+  // What held that rank's own path most where it held the job: an op or a kernel.
+  std::string held_with;
+};
+
 struct RegionAcrossTraces {
   // "ProfilerStep#12"; "forward[2]" for the second of several regions named forward in a trace;
   // "median region" for the traces' medians.
@@ -60,6 +79,11 @@ struct RegionAcrossTraces {
   // The same lag per collective (name, dtype, group size) that two or more traces ran, in the
   // first trace's order of them.
   std::vector<CollectiveLagAcrossTraces> collective_lags;
+  // Where two or more traces ran collectives in it (not for the median region).
+  std::optional<JobPathAcrossRanks> job_path;
+  // Collectives that not every trace ran as often, in words: "rank 1: 3 allreduce (group 0),
+  // rank 0: 2"; the job's path matches the first of each. None match: no job_path.
+  std::vector<std::string> unmatched_collectives;
 
   bool kernel_counts_differ() const { return kernels.min != kernels.max; }
 };
@@ -83,6 +107,8 @@ struct CrossTraceSummary {
   // lag the largest, above 0), and its largest median lag in any of them.
   std::vector<int> latest_collectives;
   std::vector<double> max_collective_lag_ns;
+  // Per trace: in how many regions it held the job's path the most.
+  std::vector<int> held_job;
 };
 
 // True when `traces` are two or more ranks of one distributed run: each has distributedInfo with

@@ -11,6 +11,7 @@
 
 #include "analysis/attention_calls.h"
 #include "analysis/busy_time.h"
+#include "analysis/collective_visits.h"
 #include "analysis/collectives.h"
 #include "analysis/critical_path/region_critical_paths.h"
 #include "analysis/device_summary.h"
@@ -352,7 +353,10 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
       if (class_of[id.index()] == static_cast<uint8_t>(KernelClass::kCommunication))
         s.communication_starts_ns.push_back(trace.gpu_activities[id].start_ns);
     s.collectives = collective_totals(trace, held.activities, class_of, rows.kernel_names());
+    s.collective_visits =
+        kernel_collective_visits(trace, held.activities, class_of, rows.kernel_names());
   }
+  const CpuCollectives cpu_collectives(trace);
   for (size_t r = 0; r < set.regions.size(); ++r) {
     const Region& region = set.regions[r];
     RegionSummary s = of_set[members.set_of[r]];
@@ -361,6 +365,10 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     s.start_ns = region.start_ns;
     // The whole trace's end is one past its last event's, to hold it: its wall is the span.
     s.wall_ns = region.end_ns - region.start_ns - (region.any_process ? 1 : 0);
+    // A region without communication kernels may still have run collectives on its CPU (gloo).
+    if (s.collective_visits.empty())
+      s.collective_visits =
+          cpu_collectives.within(region.pid, region.any_process, region.start_ns, region.end_ns);
     for (LaunchDelay& d : s.launch_delays.longest) d.start_ns -= region.start_ns;
     // An op that outlasts the region counts up to the region's end only.
     if (last_op_end[members.set_of[r]] > region.end_ns) {

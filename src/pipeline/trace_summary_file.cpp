@@ -112,9 +112,19 @@ const std::array<SummaryField<CollectiveTotals>, 12> kCollectiveFields = {{
     {"starts_ns", &CollectiveTotals::starts_ns},
 }};
 
+// A region's collectives one by one (attnprof/collectives.h), a list added within version 2: the
+// job's path across ranks matches them.
+const std::array<SummaryField<CollectiveVisit>, 5> kCollectiveVisitFields = {{
+    {"name", &CollectiveVisit::name},
+    {"group", &CollectiveVisit::group},
+    {"start_ns", &CollectiveVisit::start_ns},
+    {"end_ns", &CollectiveVisit::end_ns},
+    {"held_by", &CollectiveVisit::held_by},
+}};
+
 // Each region's own numbers: everything the comparison across ranks and the facts read. Its
 // copies by kind ("memcpy_by_kind") and its breakdown ("breakdown") are written beside these.
-const std::array<SummaryField<RegionSummary>, 11> kRegionFields = {{
+const std::array<SummaryField<RegionSummary>, 12> kRegionFields = {{
     {"name", &RegionSummary::name},
     {"pid", &RegionSummary::pid},
     {"start_ns", &RegionSummary::start_ns},
@@ -127,6 +137,8 @@ const std::array<SummaryField<RegionSummary>, 11> kRegionFields = {{
     {"gpu_syncs", &RegionSummary::gpu_syncs},
     // The cross-rank comparison matches the n-th collective of each rank.
     {"communication_starts_ns", &RegionSummary::communication_starts_ns},
+    {"held_after_collectives", &RegionSummary::held_after_collectives,
+     Presence::kAddedWithinVersion},
 }};
 
 template <typename Owner, size_t N>
@@ -226,7 +238,8 @@ constexpr double kLargestCount = 1e15;
 constexpr double kLargestClock = 4e18;
 
 bool is_clock(std::string_view key) {
-  return key == "start_ns" || key == "communication_starts_ns" || key == "starts_ns";
+  return key == "start_ns" || key == "end_ns" || key == "communication_starts_ns" ||
+         key == "starts_ns";
 }
 
 bool is_delay(std::string_view key) {
@@ -466,6 +479,9 @@ std::optional<SummarizedTrace> read_summary(Reading& r, const object& o) {
         read_objects(r, ro, "collectives", at, region.collectives, kCollectiveFields,
                      Presence::kAddedWithinVersion);
         if (r.error) break;
+        read_objects(r, ro, "collective_visits", at, region.collective_visits,
+                     kCollectiveVisitFields, Presence::kAddedWithinVersion);
+        if (r.error) break;
       }
       if (auto kinds = object_at(r, ro, "memcpy_by_kind", at + ".memcpy_by_kind")) {
         for (auto [kind, count] : *kinds) {
@@ -533,6 +549,7 @@ std::string write_trace_summary(const TraceAnalysis& analysis) {
     w.end_object();
     write_objects(w, "queues", r.queues, kQueueFields);
     write_objects(w, "collectives", r.collectives, kCollectiveFields);
+    write_objects(w, "collective_visits", r.collective_visits, kCollectiveVisitFields);
     w.end_object();
   }
   w.end_array();

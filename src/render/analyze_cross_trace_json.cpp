@@ -69,6 +69,29 @@ void write_region(JsonWriter& w, const RegionAcrossTraces& r) {
     w.end_object();
   }
   w.end_array();
+  w.key("job_path");
+  if (r.job_path) {
+    const JobPathAcrossRanks& j = *r.job_path;
+    w.begin_object();
+    w.key("collectives").number(j.collectives);
+    w.key("length_us").number(j.length_ns / 1000.0);
+    w.key("communication_us").number(j.communication_ns / 1000.0);
+    w.key("held_us").begin_array();
+    for (double ns : j.held_ns) w.number(ns / 1000.0);
+    w.end_array();
+    w.key("waited_us").begin_array();
+    for (double ns : j.waited_ns) w.number(ns / 1000.0);
+    w.end_array();
+    w.key("held_by");
+    j.held_by < 0 ? w.null() : w.number(j.held_by);
+    w.key("held_with").string(j.held_with);
+    w.end_object();
+  } else {
+    w.null();
+  }
+  w.key("unmatched_collectives").begin_array();
+  for (const std::string& words : r.unmatched_collectives) w.string(words);
+  w.end_array();
   w.end_object();
 }
 
@@ -92,6 +115,7 @@ void write_cross_trace_json(JsonWriter& w, const CrossTraceSummary& across,
     w.key("slowest_by_wall").number(across.slowest_by_wall[i]);
     w.key("latest_collectives").number(across.latest_collectives[i]);
     w.key("max_collective_lag_us").number(across.max_collective_lag_ns[i] / 1000.0);
+    w.key("held_job").number(across.held_job[i]);
     w.end_object();
   }
   w.end_array();

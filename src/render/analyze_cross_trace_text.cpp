@@ -14,6 +14,8 @@ namespace attnprof {
 
 namespace {
 
+constexpr size_t kUnmatchedShown = 5;
+
 // `collectives`: only the regions whose collectives were compared (the lag table).
 void put_time_table(std::string& out, const CrossTraceSummary& across, const char* title,
                     QuantityAcrossTraces RegionAcrossTraces::*quantity, bool collectives = false) {
@@ -55,6 +57,44 @@ void put_collective_lags(std::string& out, const CrossTraceSummary& across) {
   out += "\n";
 }
 
+// The job's path region by region: who held it, with what, and how long the others waited.
+void put_job_paths(std::string& out, const CrossTraceSummary& across) {
+  bool any = false;
+  for (const auto& r : across.regions) any |= r.job_path.has_value();
+  if (any) {
+    put(out, "  {:<24} {:>11} {:>11} {:>6}  {:<10} {:>11} {:>7}  {}\n", "job's path µs", "length",
+        "collective", "count", "held by", "held", "of it", "with");
+    for (const auto& r : across.regions) {
+      if (!r.job_path) continue;
+      const JobPathAcrossRanks& j = *r.job_path;
+      const bool held = j.held_by >= 0;
+      double held_ns = 0;
+      for (size_t i = 0; i < r.traces.size(); ++i)
+        if (r.traces[i] == j.held_by) held_ns = j.held_ns[i];
+      put(out, "  {:<24} {:>11} {:>11} {:>6}  {:<10} {:>11} {:>7}  {}\n", clip(r.name, 24),
+          format_us(j.length_ns), format_us(j.communication_ns), j.collectives,
+          held ? clip(escape_control(across.labels[static_cast<size_t>(j.held_by)].text), 10) : "-",
+          held ? format_us(held_ns) : "-",
+          held && j.length_ns > 0 ? fmt::format("{:.1f} %", 100 * held_ns / j.length_ns) : "-",
+          escape_control(j.held_with.empty() ? "-" : j.held_with));
+    }
+    out += "\n";
+  }
+  size_t unmatched = 0;
+  for (const auto& r : across.regions) unmatched += r.unmatched_collectives.size();
+  if (unmatched == 0) return;
+  put(out, "  collectives the traces did not all run as often ({}), matched n-th with n-th:\n",
+      unmatched);
+  size_t shown = 0;
+  for (const auto& r : across.regions)
+    for (const std::string& words : r.unmatched_collectives)
+      if (shown++ < kUnmatchedShown)
+        put(out, "    {:<24} {}\n", clip(r.name, 24), escape_control(words));
+  if (unmatched > kUnmatchedShown)
+    put(out, "    ... {} more (--format json lists them all)\n", unmatched - kUnmatchedShown);
+  out += "\n";
+}
+
 }  // namespace
 
 void append_cross_trace_text(std::string& out, const CrossTraceSummary& across) {
@@ -70,6 +110,7 @@ void append_cross_trace_text(std::string& out, const CrossTraceSummary& across) 
     put_time_table(out, across, "collective lag µs", &RegionAcrossTraces::collective_lag_ns, true);
     put_collective_lags(out, across);
   }
+  put_job_paths(out, across);
   std::vector<const RegionAcrossTraces*> differing;
   for (const auto& r : across.regions)
     if (r.kernel_counts_differ()) differing.push_back(&r);
@@ -85,6 +126,8 @@ void append_cross_trace_text(std::string& out, const CrossTraceSummary& across) 
     put(out, "  slowest by wall time: {}\n", slowest);
   if (std::string late = latest_collectives_phrase(across); !late.empty())
     put(out, "  starts its collectives last (a straggler the others wait for): {}\n", late);
+  if (std::string holds = held_job_phrase(across); !holds.empty())
+    put(out, "  holds the job's path (the others wait for it in their collectives): {}\n", holds);
   if (std::string alone = uncompared_regions_phrase(across); !alone.empty())
     put(out, "  in one trace only, not compared: {}\n", alone);
   out += "\n";

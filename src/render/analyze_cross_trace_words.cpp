@@ -105,4 +105,17 @@ std::string latest_collectives_phrase(const CrossTraceSummary& across) {
       format_duration(across.max_collective_lag_ns[latest]));
 }
 
+std::string held_job_phrase(const CrossTraceSummary& across) {
+  int with_path = 0;
+  for (const auto& r : across.regions) with_path += r.job_path.has_value();
+  if (with_path == 0 || across.held_job.empty()) return {};
+  size_t most = 0;
+  for (size_t i = 1; i < across.held_job.size(); ++i)
+    if (across.held_job[i] > across.held_job[most]) most = i;
+  if (across.held_job[most] == 0) return "none";
+  return fmt::format("{} in {} of {} region{} with collectives in every trace",
+                     escape_control(across.labels[most].text), across.held_job[most], with_path,
+                     with_path == 1 ? "" : "s");
+}
+
 }  // namespace attnprof

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "analysis/critical_path/attention_cpu_ops.h"
+#include "analysis/critical_path/collective_holders.h"
 #include "analysis/critical_path/dependency_graph.h"
 #include "analysis/critical_path/path_categories.h"
 #include "analysis/critical_path/path_timing.h"
@@ -124,6 +125,10 @@ void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMe
   const TraceGraphIndex index(trace);  // outlives the workers' builders, which read it
   std::vector<Worker> of_worker(std::min(worker_count(workers), std::max<size_t>(sets.size(), 1)));
   std::vector<CriticalPath> paths(members.sets.size());
+  std::vector<uint8_t> has_visits(members.sets.size(), 0);
+  for (size_t r = 0; r < regions.size(); ++r)
+    if (!regions[r].collective_visits.empty()) has_visits[members.set_of[r]] = 1;
+  std::vector<std::vector<PathSegment>> segments(members.sets.size());
   std::vector<std::optional<WhatIf>> what_ifs(members.sets.size());
   run_tasks(sets.size(), of_worker.size(), [&](size_t worker, size_t task) {
     Worker& own = of_worker[worker];
@@ -137,6 +142,9 @@ void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMe
     own.waits_without_record += g.waits_without_record;
     own.cycles += timing.cycle ? 1 : 0;
     paths[m] = critical_path_of(trace, g, timing, is_attention, names);
+    // Regions with collectives keep their path's stretches: what held each rank before each
+    // collective is read from them once the paths are made.
+    if (has_visits[m]) segments[m] = critical_path_segments(g, timing);
     paths[m].bound_by = bound_of(paths[m].categories);
     // The thread's time is tiled by its edges, each the innermost open event's (a blocking
     // call's wait weighs nothing): the selected ops' CPU time in the region, once.
@@ -161,6 +169,9 @@ void add_critical_paths(const Trace& trace, const RegionSet& set, const RegionMe
   for (size_t r = 0; r < regions.size(); ++r) {
     regions[r].critical_path = paths[members.set_of[r]];
     regions[r].what_if = what_ifs[members.set_of[r]];
+    if (has_visits[members.set_of[r]])
+      add_collective_holders(trace, segments[members.set_of[r]], set.regions[r].start_ns,
+                             set.regions[r].end_ns, regions[r], kernel_names);
   }
   if (against_clock > 0)
     diagnostics.add_many(
