@@ -248,9 +248,9 @@ TEST(Findings, CommunicationBoundIsNotLaunchBound) {
 // Rank 0 of a 2-rank NCCL job on A100s (HTA's trace): its 5 all-reduces of 8-32 MB move 102.23
 // MB in 12.26 ms of the step's 49.73 ms GPU busy time, a bus bandwidth of 8.3 GB/s where NVLink 3
 // carries 300 GB/s a direction. Its two broadcasts (0.21 MB and 424 B) are as slow, but too small
-// for their bandwidth to mean anything: not in the evidence. A one-rank all-reduce (comm/) moves
-// nothing over a link, and HTA's 128-rank SendRecv trace gives neither message sizes nor its
-// GPU's name: no finding in either.
+// for their bandwidth to mean anything: not in the evidence. A one-rank all-reduce (comm/: 8.39
+// MB, busbw 0) moves nothing over a link and takes 1 % of its step, and HTA's 128-rank SendRecv
+// trace gives neither message sizes nor its GPU's name: no finding in either.
 TEST(Findings, LowBusBandwidthOfTwoRankAllReduces) {
   TraceAnalysis slow = explain("foreign/hta_nccl_allreduce_cut.json.gz", "ProfilerStep#*");
   const Finding* f = find(slow, FindingKind::kLowBusBandwidth);

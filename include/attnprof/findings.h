@@ -40,9 +40,10 @@ struct Finding {
   std::string suggestion;             // one line, or empty
   int regions_affected = 0;           // of the regions analyzed
   // The GPU time of the work it blames, in the region its evidence shows (hidden-copy and
-  // kv-repeat: their copies; not-fused: its attention ops' work outside their GEMMs); < 0 for a
-  // rule that does not count it. The report's headline weighs the finding by it
-  // (src/analysis/headline.h), not by every kernel of the kinds it names.
+  // kv-repeat: their copies; not-fused: its attention ops' work outside their GEMMs;
+  // low-bus-bandwidth: its slow collectives); < 0 for a rule that does not count it. The report's
+  // headline weighs the finding by it (src/analysis/headline.h), not by every kernel of the kinds
+  // it names.
   double gpu_ns = -1;
   // The time it accounts for in the typical region (analysis/findings/finding_explained_time.h):
   // on the critical path where the step waits on what it names (the CPU, waits, communication),
