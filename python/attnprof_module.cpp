@@ -150,13 +150,12 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
   Column<double> start_us, wall_us, cpu_us, gpu_busy_us;
   // The time breakdown (docs/BREAKDOWN.md); the overlap NaN where the region has no communication.
   Column<double> span_us, idle_us, compute_us, communication_us, memory_us, overlap_pct;
-  // Idle time by cause, launch delays and queues, as check's metrics name them
-  // (analysis/region_waits.h); a launch delay NaN where no launch call of the region is in the
-  // trace.
-  Column<double> idle_host_wait_us, idle_kernel_gap_us, idle_other_us, launch_delay_median_us,
-      launch_delay_p95_us, launch_delay_max_us, op_to_launch_median_us, queue_time_mean_length,
-      queue_point_mean_length, full_queue_us;
-  Column<int64_t> queue_max_length;
+  // Idle time by cause, launch delays and queues, one column per wait metric, under its name
+  // (analysis/region_waits.h): microseconds for a time, an integer column for a count; NaN where
+  // the region lacks the value (a launch delay without the region's launch calls in the trace).
+  const std::span<const WaitMetric> waits = wait_metrics();
+  std::vector<Column<double>> wait_values(waits.size());
+  std::vector<Column<int64_t>> wait_counts(waits.size());
   Column<bool> typical;
   for (const TraceAnalysis& t : traces) {
     for (size_t i = 0; i < t.regions.size(); ++i) {
@@ -178,18 +177,13 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
       memory_us.push(b.memory_ns / 1000.0);
       overlap_pct.push(b.communication_overlap_pct().value_or(std::nan("")));
       const RegionWaits w = region_waits(r);
-      idle_host_wait_us.push(w.idle_host_wait_ns / 1000.0);
-      idle_kernel_gap_us.push(w.idle_kernel_gap_ns / 1000.0);
-      idle_other_us.push(w.idle_other_ns / 1000.0);
-      auto us = [](const std::optional<double>& ns) { return ns ? *ns / 1000.0 : kMissing; };
-      launch_delay_median_us.push(us(w.launch_delay_median_ns));
-      launch_delay_p95_us.push(us(w.launch_delay_p95_ns));
-      launch_delay_max_us.push(us(w.launch_delay_max_ns));
-      op_to_launch_median_us.push(us(w.op_to_launch_median_ns));
-      queue_max_length.push(w.queue_max_length);
-      queue_time_mean_length.push(w.queue_time_mean_length);
-      queue_point_mean_length.push(w.queue_point_mean_length);
-      full_queue_us.push(w.full_queue_ns / 1000.0);
+      for (size_t m = 0; m < waits.size(); ++m) {
+        const std::optional<double> v = waits[m].of_region(w);
+        if (waits[m].unit == WaitUnit::kCount)
+          wait_counts[m].push(static_cast<int64_t>(v.value_or(0)));
+        else
+          wait_values[m].push(!v ? kMissing : waits[m].unit == WaitUnit::kTime ? *v / 1000.0 : *v);
+      }
       kernels.push(r.kernels);
       memcpy.push(r.memcpy);
       memset.push(r.memset);
@@ -211,17 +205,9 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
   d["communication_us"] = communication_us.to_python();
   d["memory_us"] = memory_us.to_python();
   d["communication_overlap_pct"] = overlap_pct.to_python();
-  d["idle_host_wait_us"] = idle_host_wait_us.to_python();
-  d["idle_kernel_gap_us"] = idle_kernel_gap_us.to_python();
-  d["idle_other_us"] = idle_other_us.to_python();
-  d["launch_delay_median_us"] = launch_delay_median_us.to_python();
-  d["launch_delay_p95_us"] = launch_delay_p95_us.to_python();
-  d["launch_delay_max_us"] = launch_delay_max_us.to_python();
-  d["op_to_launch_median_us"] = op_to_launch_median_us.to_python();
-  d["queue_max_length"] = queue_max_length.to_python();
-  d["queue_time_mean_length"] = queue_time_mean_length.to_python();
-  d["queue_point_mean_length"] = queue_point_mean_length.to_python();
-  d["full_queue_us"] = full_queue_us.to_python();
+  for (size_t m = 0; m < waits.size(); ++m)
+    d[py::str(std::string(waits[m].name))] =
+        waits[m].unit == WaitUnit::kCount ? wait_counts[m].to_python() : wait_values[m].to_python();
   d["kernels"] = kernels.to_python();
   d["memcpy"] = memcpy.to_python();
   d["memset"] = memset.to_python();

@@ -245,6 +245,35 @@ TEST(Findings, CommunicationBoundIsNotLaunchBound) {
             nullptr);
 }
 
+// Rank 0 of a 2-rank NCCL job on A100s (HTA's trace): its 5 all-reduces of 8-32 MB move 102.23
+// MB in 12.26 ms of the step's 49.73 ms GPU busy time, a bus bandwidth of 8.3 GB/s where NVLink 3
+// carries 300 GB/s a direction. Its two broadcasts (0.21 MB and 424 B) are as slow, but too small
+// for their bandwidth to mean anything: not in the evidence. A one-rank all-reduce (comm/: 8.39
+// MB, busbw 0) moves nothing over a link and takes 1 % of its step, and HTA's 128-rank SendRecv
+// trace gives neither message sizes nor its GPU's name: no finding in either.
+TEST(Findings, LowBusBandwidthOfTwoRankAllReduces) {
+  TraceAnalysis slow = explain("foreign/hta_nccl_allreduce_cut.json.gz", "ProfilerStep#*");
+  const Finding* f = find(slow, FindingKind::kLowBusBandwidth);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->regions_affected, 1);
+  EXPECT_TRUE(
+      any_contains({f->summary},
+                   "allreduce (Float, 2 ranks) moves 102.23 MB in 12.26 ms, a bus bandwidth "
+                   "of 8.3 GB/s, 2.8 % of NVLink 3's 300 GB/s a direction; they take 24.7 % "
+                   "of the GPU's busy time, in 1 of 1 regions"))
+      << f->summary;
+  ASSERT_EQ(f->evidence.size(), 1u);
+  EXPECT_TRUE(any_contains(f->evidence, "ProfilerStep#5 #1: 5 x allreduce (Float, 2 ranks)"))
+      << f->evidence[0];
+  EXPECT_NEAR(f->gpu_ns, 12261.5e3, 0.1e3);
+  EXPECT_EQ(
+      find(explain("comm/comm-serial.json.gz", "ProfilerStep#*"), FindingKind::kLowBusBandwidth),
+      nullptr);
+  EXPECT_EQ(find(explain("foreign/hta_nccl_rank0.json.gz", "ProfilerStep#*"),
+                 FindingKind::kLowBusBandwidth),
+            nullptr);
+}
+
 TEST(Findings, SynchronizationInsideTheStepButNotTheForward) {
   // record_fixtures.py synchronizes at the end of each step, outside `forward`.
   TraceAnalysis f_trace = explain("study_naive.json.gz", "");

@@ -202,6 +202,24 @@ TEST(Headline, ConstructedVariantsExerciseEachRuleOfTheChoice) {
   EXPECT_FALSE(compute_headline({{"x", std::nullopt, {}, {}}}).has_value());
 }
 
+// The headline names a finding in its catalog entry's words: slow collectives, weighed by the
+// communication kernels' time, which covers the whole gap.
+TEST(Headline, AFindingIsSaidInItsCatalogsWords) {
+  using K = KernelClass;
+  const std::optional<Headline> h = compute_headline(
+      {{"fused", 100e3, {}, {facts_with({{K::kFusedAttention, 100}}, 100)}},
+       {"collectives",
+        500e3,
+        {"low-occupancy", "low-bus-bandwidth"},
+        {facts_with({{K::kFusedAttention, 100}, {K::kCommunication, 400}}, 500)}}});
+  ASSERT_TRUE(h.has_value());
+  ASSERT_EQ(h->slow.size(), 1u);
+  EXPECT_EQ(h->slow[0].finding_id, "low-bus-bandwidth");
+  EXPECT_EQ(headline_words(*h, "x").slow[0].reason,
+            "collectives far below the GPUs' link bandwidth: they take 400.0 µs of its 500.0 µs of "
+            "GPU time per region");
+}
+
 TEST(Headline, LeadsTheReportInHtmlAndMarkdown) {
   const ReportData d = load({kStudy});
   const std::string html = render_report_html(d);

@@ -1,7 +1,6 @@
-// docs/METRICS.md against the code: its table of region facts is the catalog's
-// (analysis/region_fact_catalog.h) as the catalog would write it, and every name that analyze's
-// JSON and CSV and check's JSON print is a row of the doc, so that a command cannot speak a name
-// the doc does not list.
+// docs/METRICS.md against the code: its generated tables are what the catalogs write
+// (render/metrics_doc.h), and every name that analyze's JSON and CSV and check's JSON print is a
+// row of the doc, so that a command cannot speak a name the doc does not list.
 
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -12,9 +11,8 @@
 #include <string>
 
 #include "analysis/findings/finding_catalog.h"
-#include "analysis/kernel_class.h"
-#include "analysis/region_fact_catalog.h"
 #include "analysis/region_metrics.h"
+#include "render/metrics_doc.h"
 #include "test_support.h"
 
 namespace attnprof {
@@ -25,56 +23,6 @@ std::string read_doc() {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-// Where a fact appears, in the doc's words.
-std::string json_place(const RegionFact& f) {
-  std::string place = f.json == FactJson::kMedian       ? "`median.NAME`"
-                      : f.json == FactJson::kMainKernel ? "`NAME` (trace)"
-                                                        : "";
-  if (f.per_region) place += std::string(place.empty() ? "" : ", ") + "`regions[]`";
-  if (f.name == "memcpy_by_kind") place += ", `regions[]`";
-  return place.empty() ? "–" : place;
-}
-
-// The table the catalog gives: one row per fact, or per family (kernels.CLASS).
-std::string generated_table() {
-  std::string out =
-      "| name | unit | meaning | analyze JSON | Python `regions` | check |\n"
-      "|---|---|---|---|---|---|\n";
-  std::set<std::string> families;
-  for (const RegionFact& f : region_fact_catalog()) {
-    if (!f.family.empty() && !families.insert(f.family).second) continue;
-    const std::string& name = f.family.empty() ? f.name : f.family;
-    out += "| `" + name + "` | " + std::string(fact_unit_name(f.unit)) + " | " + f.meaning + " | " +
-           json_place(f) + " | " + (f.python_region ? "yes" : "–") + " | " +
-           (f.check ? "yes" : "–") + " |\n";
-  }
-  return out;
-}
-
-// The findings as the catalog lists them.
-std::string generated_findings() {
-  std::string out =
-      "| id | explains | kernel classes | actionable | meaning |\n"
-      "|---|---|---|---|---|\n";
-  for (const FindingDescription& f : finding_catalog()) {
-    std::string classes;
-    for (KernelClass c : kAllKernelClasses)
-      if (f.classes & class_bits({c}))
-        classes += (classes.empty() ? "`" : ", `") + std::string(kernel_class_id(c)) + "`";
-    out += "| `" + std::string(f.id) + "` | " + std::string(explained_time_name(f.explains)) +
-           " | " + (classes.empty() ? "–" : classes) + " | " + (f.actionable ? "yes" : "no") +
-           " | " + std::string(f.description) + " |\n";
-  }
-  return out;
-}
-
-// The text between two markers of the doc.
-std::string between(const std::string& doc, const std::string& begin, const std::string& end) {
-  const size_t from = doc.find(begin), to = doc.find(end);
-  if (from == std::string::npos || to == std::string::npos) return "(markers missing)";
-  return doc.substr(from + begin.size(), to - from - begin.size());
 }
 
 // The names of the doc's tables: the first cell of each row, `a`, `b` split.
@@ -101,30 +49,46 @@ bool documented(const std::set<std::string>& names, const std::string& name) {
   return dot != std::string::npos && names.count(name.substr(0, dot) + ".CLASS");
 }
 
-TEST(MetricNames, TheDocsRegionFactsTableIsTheCatalogs) {
+TEST(MetricNames, TheDocsGeneratedTablesAreTheCatalogs) {
   const std::string doc = read_doc();
-  const std::string begin = "<!-- region facts: generated from the catalog -->\n";
-  const std::string end = "<!-- end of region facts -->";
-  const size_t from = doc.find(begin), to = doc.find(end);
-  ASSERT_NE(from, std::string::npos) << "docs/METRICS.md lost its marker";
-  ASSERT_NE(to, std::string::npos);
-  EXPECT_EQ(doc.substr(from + begin.size(), to - from - begin.size()), generated_table())
-      << "docs/METRICS.md's region facts differ from the catalog; the table it should hold:\n"
-      << generated_table();
+  const Result<std::string> written = with_generated_sections(doc);
+  ASSERT_TRUE(written.ok()) << "docs/METRICS.md: " << written.error().message;
+  EXPECT_EQ(*written, doc) << "docs/METRICS.md's generated tables differ from the catalogs: run "
+                              "scripts/generate-metrics-doc.sh";
 }
 
-TEST(MetricNames, TheDocsFindingsTableIsTheCatalogs) {
-  EXPECT_EQ(between(read_doc(), "<!-- findings: generated from the catalog -->\n",
-                    "<!-- end of findings -->"),
-            generated_findings())
-      << "docs/METRICS.md's findings differ from the catalog; the table it should hold:\n"
-      << generated_findings();
-  // Ids are unique, and each finding that explains time by kernel classes names some.
+// The generator rewrites a table that lags its catalog, and names a marker the doc lost.
+TEST(MetricNames, AStaleTableIsRewrittenAndALostMarkerNamed) {
+  const std::string doc = read_doc();
+  std::string stale = doc;
+  const size_t row = stale.find("| `hidden-copy` |");
+  ASSERT_NE(row, std::string::npos);
+  stale.erase(row, stale.find('\n', row) + 1 - row);
+  const Result<std::string> written = with_generated_sections(stale);
+  const Result<std::string> fresh = with_generated_sections(doc);
+  ASSERT_TRUE(written.ok() && fresh.ok());
+  EXPECT_NE(stale, *fresh);
+  EXPECT_EQ(*written, *fresh);
+  std::string lost = doc;
+  const std::string end = "<!-- end of findings -->";
+  lost.erase(lost.find(end), end.size());
+  const Result<std::string> failed = with_generated_sections(lost);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.error().message, "the doc lacks the marker \"" + end + "\"");
+}
+
+TEST(MetricNames, TheFindingCatalogIsWhole) {
+  // Ids are unique; each finding that explains time by kernel classes names some; a trace's
+  // finding has its rule, and one that explains time has its words in the report's headline.
   std::set<std::string_view> ids;
   for (const FindingDescription& f : finding_catalog()) {
     EXPECT_TRUE(ids.insert(f.id).second) << f.id;
     if (f.kind) {
       EXPECT_EQ(finding_id(*f.kind), f.id);
+      EXPECT_NE(f.rule, nullptr) << f.id;
+      if (f.explains != ExplainedTime::kNone) {
+        EXPECT_FALSE(f.headline.empty()) << f.id;
+      }
     }
     EXPECT_EQ(find_finding(f.id), &f);
     EXPECT_EQ(f.explains == ExplainedTime::kKernelClasses, f.classes != 0) << f.id;

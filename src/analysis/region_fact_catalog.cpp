@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "analysis/kernel_class.h"
+#include "analysis/region_waits.h"
 #include "analysis/spread.h"
 
 namespace attnprof {
@@ -189,45 +190,18 @@ std::vector<RegionFact> build_catalog() {
   };
   c.push_back(std::move(overlap));
   // Idle time by cause, launch delays and queues (analysis/region_waits.h, docs/BREAKDOWN.md).
-  c.push_back(python_region(
-      "idle_host_wait_us", U::kMicroseconds,
-      "GPU idle waiting for the host to launch work, summed over the region's streams",
-      [](const RegionFacts& m) { return divided(m.waits.idle_host_wait_ns, kNsPerUs); }));
-  c.push_back(python_region(
-      "idle_kernel_gap_us", U::kMicroseconds,
-      "GPU idle between back-to-back kernels, summed over the region's streams",
-      [](const RegionFacts& m) { return divided(m.waits.idle_kernel_gap_ns, kNsPerUs); }));
-  c.push_back(python_region(
-      "idle_other_us", U::kMicroseconds,
-      "GPU idle for other causes (another stream, an event, a peer), summed over the streams",
-      [](const RegionFacts& m) { return divided(m.waits.idle_other_ns, kNsPerUs); }));
-  c.push_back(launch_wait("launch_delay_median_us",
-                          "median launch call to GPU start per region, over the regions that "
-                          "hold launch calls",
-                          [](const WaitFacts& w) { return w.launch_delay_median_ns; }));
-  c.push_back(launch_wait("launch_delay_p95_us", "95th percentile launch call to GPU start",
-                          [](const WaitFacts& w) { return w.launch_delay_p95_ns; }));
-  c.push_back(launch_wait("launch_delay_max_us", "longest launch call to GPU start",
-                          [](const WaitFacts& w) { return w.launch_delay_max_ns; }));
-  c.push_back(launch_wait("op_to_launch_median_us",
-                          "median op start to its launch call, over the regions whose launches "
-                          "have an op",
-                          [](const WaitFacts& w) { return w.op_to_launch_median_ns; }));
-  c.push_back(python_region("queue_max_length", U::kCount,
-                            "the longest launch queue of any stream per region",
-                            [](const RegionFacts& m) { return m.waits.queue_max_length; }));
-  c.push_back(
-      python_region("queue_time_mean_length", U::kCount,
-                    "the longest of the streams' time-weighted mean launch queues per region",
-                    [](const RegionFacts& m) { return m.waits.queue_time_mean_length; }));
-  c.push_back(python_region(
-      "queue_point_mean_length", U::kCount,
-      "the longest of the streams' mean launch queues over their points (HTA's mean) per region",
-      [](const RegionFacts& m) { return m.waits.queue_point_mean_length; }));
-  c.push_back(python_region(
-      "full_queue_us", U::kMicroseconds,
-      "time a stream's launch queue was full (the CPU blocked), summed over the streams",
-      [](const RegionFacts& m) { return divided(m.waits.full_queue_ns, kNsPerUs); }));
+  for (const WaitMetric& w : wait_metrics()) {
+    if (w.needs_launches) {
+      c.push_back(launch_wait(std::string(w.name), std::string(w.meaning), w.over_regions));
+      continue;
+    }
+    const bool time = w.unit == WaitUnit::kTime;
+    c.push_back(python_region(std::string(w.name), time ? U::kMicroseconds : U::kCount,
+                              std::string(w.meaning), [w, time](const RegionFacts& m) {
+                                const Spread& s = m.waits.*w.over_regions;
+                                return time ? divided(s, kNsPerUs) : s;
+                              }));
+  }
   // A region's memory: analyze's JSON gives it per device in `regions[].memory`, Python in its
   // `memory` table (docs/MEMORY.md).
   RegionFact peak{"peak_allocated_bytes",

@@ -3,7 +3,7 @@
 // declared once, with its one name (the JSON key and `check`'s metric), its unit, its meaning,
 // what it needs, where analyze's JSON writes it, and how to read it from the facts. `check`'s
 // metrics (region_metrics.cpp), analyze's and summary.json's medians and main kernel
-// (render/facts_json.cpp) and docs/METRICS.md (tests/metric_names_test.cpp) all read it, as
+// (render/facts_json.cpp) and docs/METRICS.md (render/metrics_doc.cpp) all read it, as
 // Perfetto's stats table is read by every output. docs/ARCHITECTURE.md ("The catalogs") shows how
 // a fact is added.
 

@@ -1,8 +1,8 @@
 #include "analysis/region_waits.h"
 
 #include <algorithm>
-#include <functional>
 #include <optional>
+#include <utility>
 
 #include "analysis/spread.h"
 
@@ -31,34 +31,72 @@ RegionWaits region_waits(const RegionSummary& region) {
   return w;
 }
 
+namespace {
+
+std::optional<double> number(double v) {
+  return v;
+}
+
+using U = WaitUnit;
+using W = RegionWaits;
+using F = WaitFacts;
+
+constexpr WaitMetric kWaitMetrics[] = {
+    {"idle_host_wait_us", U::kTime, true, false,
+     "GPU idle waiting for the host to launch work, summed over the region's streams",
+     [](const W& w) { return number(static_cast<double>(w.idle_host_wait_ns)); },
+     &F::idle_host_wait_ns},
+    {"idle_kernel_gap_us", U::kTime, true, false,
+     "GPU idle between back-to-back kernels, summed over the region's streams",
+     [](const W& w) { return number(static_cast<double>(w.idle_kernel_gap_ns)); },
+     &F::idle_kernel_gap_ns},
+    {"idle_other_us", U::kTime, true, false,
+     "GPU idle for other causes (another stream, an event, a peer), summed over the streams",
+     [](const W& w) { return number(static_cast<double>(w.idle_other_ns)); }, &F::idle_other_ns},
+    {"launch_delay_median_us", U::kTime, true, true,
+     "median launch call to GPU start per region, over the regions that hold launch calls",
+     [](const W& w) { return w.launch_delay_median_ns; }, &F::launch_delay_median_ns},
+    {"launch_delay_p95_us", U::kTime, true, true, "95th percentile launch call to GPU start",
+     [](const W& w) { return w.launch_delay_p95_ns; }, &F::launch_delay_p95_ns},
+    {"launch_delay_max_us", U::kTime, false, true, "longest launch call to GPU start",
+     [](const W& w) { return w.launch_delay_max_ns; }, &F::launch_delay_max_ns},
+    {"op_to_launch_median_us", U::kTime, false, true,
+     "median op start to its launch call, over the regions whose launches have an op",
+     [](const W& w) { return w.op_to_launch_median_ns; }, &F::op_to_launch_median_ns},
+    {"queue_max_length", U::kCount, true, false,
+     "the longest launch queue of any stream per region",
+     [](const W& w) { return number(w.queue_max_length); }, &F::queue_max_length},
+    {"queue_time_mean_length", U::kMeanLength, false, false,
+     "the longest of the streams' time-weighted mean launch queues per region",
+     [](const W& w) { return number(w.queue_time_mean_length); }, &F::queue_time_mean_length},
+    {"queue_point_mean_length", U::kMeanLength, false, false,
+     "the longest of the streams' mean launch queues over their points (HTA's mean) per region",
+     [](const W& w) { return number(w.queue_point_mean_length); }, &F::queue_point_mean_length},
+    {"full_queue_us", U::kTime, true, false,
+     "time a stream's launch queue was full (the CPU blocked), summed over the streams",
+     [](const W& w) { return number(static_cast<double>(w.full_queue_ns)); }, &F::full_queue_ns},
+};
+
+}  // namespace
+
+std::span<const WaitMetric> wait_metrics() {
+  return kWaitMetrics;
+}
+
 WaitFacts wait_facts(const std::vector<RegionSummary>& regions) {
   std::vector<RegionWaits> waits;
   waits.reserve(regions.size());
   for (const RegionSummary& r : regions) waits.push_back(region_waits(r));
   // Over the regions that have the value (a region whose launches are not in the trace has no
   // launch delay).
-  auto over = [&](const std::function<std::optional<double>(const RegionWaits&)>& get) {
+  WaitFacts f;
+  for (const WaitMetric& m : kWaitMetrics) {
     std::vector<double> values;
     values.reserve(waits.size());
     for (const RegionWaits& w : waits)
-      if (auto v = get(w)) values.push_back(*v);
-    return spread_of(std::move(values));
-  };
-  auto number = [](auto v) { return std::optional<double>(static_cast<double>(v)); };
-  WaitFacts f;
-  f.idle_host_wait_ns = over([&](const RegionWaits& w) { return number(w.idle_host_wait_ns); });
-  f.idle_kernel_gap_ns = over([&](const RegionWaits& w) { return number(w.idle_kernel_gap_ns); });
-  f.idle_other_ns = over([&](const RegionWaits& w) { return number(w.idle_other_ns); });
-  f.launch_delay_median_ns = over([](const RegionWaits& w) { return w.launch_delay_median_ns; });
-  f.launch_delay_p95_ns = over([](const RegionWaits& w) { return w.launch_delay_p95_ns; });
-  f.launch_delay_max_ns = over([](const RegionWaits& w) { return w.launch_delay_max_ns; });
-  f.op_to_launch_median_ns = over([](const RegionWaits& w) { return w.op_to_launch_median_ns; });
-  f.queue_max_length = over([&](const RegionWaits& w) { return number(w.queue_max_length); });
-  f.queue_time_mean_length =
-      over([&](const RegionWaits& w) { return number(w.queue_time_mean_length); });
-  f.queue_point_mean_length =
-      over([&](const RegionWaits& w) { return number(w.queue_point_mean_length); });
-  f.full_queue_ns = over([&](const RegionWaits& w) { return number(w.full_queue_ns); });
+      if (const std::optional<double> v = m.of_region(w)) values.push_back(*v);
+    f.*m.over_regions = spread_of(std::move(values));
+  }
   return f;
 }
 

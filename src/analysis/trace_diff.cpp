@@ -8,6 +8,7 @@
 #include "analysis/diff_views.h"
 #include "analysis/kernel_class.h"
 #include "analysis/region_metrics.h"
+#include "analysis/region_waits.h"
 #include "analysis/spread.h"
 #include "analysis/workload_mismatch.h"
 
@@ -316,22 +317,13 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
     d.b_peak_op = typical_peak_op(b);
   }
   const WaitFacts &wa = ma.waits, &wb = mb.waits;
-  auto wait = [&](const char* metric, bool is_time, const Spread WaitFacts::*spread) {
-    const Spread &sa = wa.*spread, &sb = wb.*spread;
-    if (sa.count == 0 || sb.count == 0) return;
-    d.waits.push_back({metric, is_time, is_time ? diff_time(sa, sb) : diff_count(sa, sb)});
-  };
-  wait("idle_host_wait_us", true, &WaitFacts::idle_host_wait_ns);
-  wait("idle_kernel_gap_us", true, &WaitFacts::idle_kernel_gap_ns);
-  wait("idle_other_us", true, &WaitFacts::idle_other_ns);
-  wait("launch_delay_median_us", true, &WaitFacts::launch_delay_median_ns);
-  wait("launch_delay_p95_us", true, &WaitFacts::launch_delay_p95_ns);
-  wait("launch_delay_max_us", true, &WaitFacts::launch_delay_max_ns);
-  wait("op_to_launch_median_us", true, &WaitFacts::op_to_launch_median_ns);
-  wait("queue_max_length", false, &WaitFacts::queue_max_length);
-  wait("queue_time_mean_length", false, &WaitFacts::queue_time_mean_length);
-  wait("queue_point_mean_length", false, &WaitFacts::queue_point_mean_length);
-  wait("full_queue_us", true, &WaitFacts::full_queue_ns);
+  for (const WaitMetric& w : wait_metrics()) {
+    const Spread &sa = wa.*w.over_regions, &sb = wb.*w.over_regions;
+    if (sa.count == 0 || sb.count == 0) continue;
+    const bool is_time = w.unit == WaitUnit::kTime;
+    d.waits.push_back(
+        {std::string(w.name), is_time, is_time ? diff_time(sa, sb) : diff_count(sa, sb)});
+  }
   std::map<std::string, int> kinds;
   for (const auto* m : {&ma, &mb})
     for (const auto& [kind, spread] : m->memcpy_by_kind)

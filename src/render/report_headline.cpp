@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/findings/finding_catalog.h"
 #include "base/format_units.h"
 
 namespace attnprof {
@@ -11,7 +12,7 @@ namespace attnprof {
 namespace {
 
 // "1.84 ms of its 5.13 ms per region", or "" when the variant had no trace to weigh the finding.
-std::string per_region(const HeadlineReason& r, const char* before) {
+std::string per_region(const HeadlineReason& r, std::string_view before) {
   if (!r.explained_ns) return "";
   if (!r.region_ns) return fmt::format("{}{} per region", before, format_duration(*r.explained_ns));
   return fmt::format("{}{} of its {} of GPU time per region", before,
@@ -79,29 +80,11 @@ std::string finding_words(const HeadlineReason& r) {
   return covered.substr(0, covered.size() - 2);
 }
 
+// The finding's headline words from its catalog entry, with the time it explains.
 std::string one_finding(const std::string& id, const HeadlineReason& t) {
-  if (id == "hidden-copy")
-    return "a hidden copy: an out-of-place op copies its input" + per_region(t, ", copies take ");
-  if (id == "kv-repeat")
-    return "K and V repeated for each query head (grouped-query attention written out)" +
-           per_region(t, ", copies take ");
-  if (id == "precision-upcast")
-    return "the FP32 upcast: its GEMMs run in FP32 on CUDA cores" + per_region(t, ", ");
-  if (id == "mask-rebuilt")
-    return "the mask, rebuilt on every call" + per_region(t, ": mask kernels take ");
-  if (id == "not-fused")
-    // The passes outside the GEMMs: over the score matrix in a square problem, and in a decode
-    // step mostly the copies that repeat K and V for grouped-query attention.
-    return "unfused attention: softmax, mask, elementwise and copy passes outside its GEMMs" +
-           per_region(t, ", ");
-  if (id == "cpu-side-cost")
-    return "CPU time before the first launch" + per_region(t, ": the GPU idles ");
-  if (id == "launch-bound") return "the GPU waits for launches" + per_region(t, ": idle ");
-  if (id == "communication-bound")
-    return "collectives that overlap no compute" + per_region(t, ": they take ");
-  if (id == "synchronization")
-    return "the CPU waits for the GPU" + per_region(t, ": the GPU idles ");
-  return id;
+  const FindingDescription* f = find_finding(id);
+  if (!f || f->headline.empty()) return id;
+  return std::string(f->headline) + per_region(t, f->headline_time);
 }
 
 }  // namespace

@@ -323,25 +323,25 @@ void write_class_bars(std::string& out, const ReportData& data) {
 void write_waits_table(std::string& out, const ReportData& data) {
   put(out,
       R"(<details class="waits"><summary>Idle time by cause, launch delays and queues, per variant</summary>)");
-  put(out, R"(<div class="table-wrap"><table class="waits" id="waits"><thead><tr><th>variant</th>)"
-           R"(<th class="num">idle_host_wait_us</th><th class="num">idle_kernel_gap_us</th>)"
-           R"(<th class="num">idle_other_us</th><th class="num">launch_delay_median_us</th>)"
-           R"(<th class="num">launch_delay_p95_us</th><th class="num">queue_max_length</th>)"
-           R"(<th class="num">full_queue_us</th></tr></thead><tbody>)");
-  auto us = [](const std::optional<double>& ns) { return ns ? format_us(*ns) : std::string("-"); };
+  put(out,
+      R"(<div class="table-wrap"><table class="waits" id="waits"><thead><tr><th>variant</th>)");
+  for (const WaitMetric& m : wait_metrics())
+    if (m.in_report) put(out, R"(<th class="num">{}</th>)", m.name);
+  put(out, "</tr></thead><tbody>");
   for (const ReportVariant& v : data.variants) {
     if (!v.analysis || v.analysis->typical_region < 0) continue;
     const RegionWaits w =
         region_waits(v.analysis->regions[static_cast<size_t>(v.analysis->typical_region)]);
-    put(out,
-        R"(<tr><td class="variant">{}</td><td class="num">{}</td><td class="num">{}</td>)"
-        R"(<td class="num">{}</td><td class="num">{}</td><td class="num">{}</td>)"
-        R"(<td class="num">{}</td><td class="num">{}</td></tr>)",
-        escape(v.name), format_us(static_cast<double>(w.idle_host_wait_ns)),
-        format_us(static_cast<double>(w.idle_kernel_gap_ns)),
-        format_us(static_cast<double>(w.idle_other_ns)), us(w.launch_delay_median_ns),
-        us(w.launch_delay_p95_ns), w.queue_max_length,
-        format_us(static_cast<double>(w.full_queue_ns)));
+    put(out, R"(<tr><td class="variant">{}</td>)", escape(v.name));
+    for (const WaitMetric& m : wait_metrics()) {
+      if (!m.in_report) continue;
+      const std::optional<double> value = m.of_region(w);
+      put(out, R"(<td class="num">{}</td>)",
+          !value                      ? std::string("-")
+          : m.unit == WaitUnit::kTime ? format_us(*value)
+                                      : format_count(*value));
+    }
+    put(out, "</tr>");
   }
   put(out, "</tbody></table></div></details>");
 }

@@ -1,10 +1,11 @@
 #pragma once
 // Every kind of finding declared once, as the diagnostics are
-// (include/attnprof/diagnostic_table.h): its id (JSON, the report, tests), what time it explains
-// and through which kernel classes, whether the user can act on it, and what it means.
-// finding_id(), the report's headline and the ranking of findings (analysis/headline.cpp) read it;
-// docs/METRICS.md lists it (tests/metric_names_test.cpp). Adding a finding: docs/ARCHITECTURE.md,
-// "Adding a finding".
+// (include/attnprof/diagnostic_table.h): its id (JSON, the report, tests), the rule that finds it,
+// what time it explains and through which kernel classes, whether the user can act on it, its
+// words in the report's headline, and what it means. find_all() runs the rules in its order;
+// finding_id(), the report's headline (render/report_headline.cpp) and the ranking of findings
+// (analysis/headline.cpp) read it; docs/METRICS.md's table of findings is written from it
+// (render/metrics_doc.h). Adding a finding: docs/ARCHITECTURE.md, "Adding a finding".
 
 #include <array>
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "attnprof/findings.h"
 #include "attnprof/region_facts.h"
@@ -27,15 +29,25 @@ enum class ExplainedTime : uint8_t {
   kUnmeasured,     // time the trace cannot measure (work a mask throws away): ranked, not weighed
 };
 
+struct FindingContext;
+// A rule: appends its findings of the trace, if any (one file each under src/analysis/findings/).
+using FindingRule = void (*)(const FindingContext&, std::vector<Finding>&);
+
 struct FindingDescription {
   // A trace's finding (analysis/findings/); none for a study's, made from its problem and run
   // (analysis/masked_pairs.cpp).
   std::optional<FindingKind> kind;
   std::string_view id;
-  ExplainedTime explains;
-  uint16_t classes;  // for kKernelClasses: a bit per KernelClass (class_bits)
-  bool actionable;   // a change of the user's code removes it; otherwise it says how work runs
-  std::string_view description;
+  FindingRule rule = nullptr;  // none for a study's
+  ExplainedTime explains = ExplainedTime::kNone;
+  uint16_t classes = 0;     // for kKernelClasses: a bit per KernelClass (class_bits)
+  bool actionable = false;  // a change of the user's code removes it; else it says how work runs
+  // How the report's headline names it as a slow variant's reason: these words, then
+  // `headline_time` and the time it explains per region ("the GPU waits for launches" ": idle "
+  // "1.20 ms of its 3.40 ms of GPU time per region"). Without words the headline shows the id.
+  std::string_view headline;
+  std::string_view headline_time;
+  std::string_view description;  // what it means: docs/METRICS.md's line
 };
 
 constexpr uint16_t class_bits(std::initializer_list<KernelClass> classes) {
@@ -44,7 +56,7 @@ constexpr uint16_t class_bits(std::initializer_list<KernelClass> classes) {
   return bits;
 }
 
-inline constexpr size_t kFindingKindCount = 14;
+inline constexpr size_t kFindingKindCount = static_cast<size_t>(FindingKind::kCount);
 
 // A trace's findings first, indexed by FindingKind, then the study's.
 std::span<const FindingDescription> finding_catalog();

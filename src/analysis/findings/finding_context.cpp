@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "analysis/findings/attention_ops.h"
+#include "analysis/findings/finding_catalog.h"
 #include "analysis/findings/kernel_traits.h"
 #include "analysis/kernel_names.h"
 #include "analysis/op_chain_limit.h"
@@ -101,15 +102,10 @@ std::string FindingContext::region_label(size_t region) const {
 }
 
 std::vector<Finding> find_all(const FindingContext& context) {
-  static constexpr FindingRule kRules[] = {
-      find_hidden_copies,    find_kv_repeat,     find_precision_upcast, find_mask_rebuilt,
-      find_not_fused,        find_low_occupancy, find_cpu_side_cost,    find_communication_bound,
-      find_launch_bound,     find_graph_replays, find_synchronizations, find_persistent_kernels,
-      find_launch_kernel_ex, find_split_kv,
-  };
   std::vector<Finding> findings;
   if (context.region_count() == 0) return findings;
-  for (FindingRule rule : kRules) rule(context, findings);
+  for (const FindingDescription& f : finding_catalog())
+    if (f.rule) f.rule(context, findings);
   return findings;
 }
 

@@ -101,9 +101,7 @@ struct FindingContext {
   mutable HostTreeFacts<HostEventId> top_level_op_{trace, kNoId};
 };
 
-using FindingRule = void (*)(const FindingContext&, std::vector<Finding>&);
-
-// Every rule, in the order findings are shown.
+// Every rule of the finding catalog (finding_catalog.h), in its order.
 std::vector<Finding> find_all(const FindingContext& context);
 
 // A copy the hidden-copy rule blames: the GPU activity and the out-of-place op whose clone made it,
@@ -119,23 +117,8 @@ struct HiddenCopy {
 // per copy where N overlapping regions hold the same work.
 std::vector<HiddenCopy> find_hidden_copy_activities(const FindingContext& context);
 
-// The rules (one file each under src/analysis/findings/).
-void find_hidden_copies(const FindingContext&, std::vector<Finding>&);
-void find_kv_repeat(const FindingContext&, std::vector<Finding>&);
-void find_precision_upcast(const FindingContext&, std::vector<Finding>&);
-void find_mask_rebuilt(const FindingContext&, std::vector<Finding>&);
-void find_not_fused(const FindingContext&, std::vector<Finding>&);
-void find_low_occupancy(const FindingContext&, std::vector<Finding>&);
-void find_cpu_side_cost(const FindingContext&, std::vector<Finding>&);
-void find_launch_bound(const FindingContext&, std::vector<Finding>&);
-void find_graph_replays(const FindingContext&, std::vector<Finding>&);
-void find_communication_bound(const FindingContext&, std::vector<Finding>&);
-// Communication not overlapping compute is more than half the busy time (find_communication_bound;
-// find_launch_bound does not claim such a region).
+// Communication not overlapping compute is more than half the busy time (communication_bound.cpp;
+// launch_bound.cpp does not claim such a region).
 bool is_communication_bound(const TimeBreakdown& b);
-void find_synchronizations(const FindingContext&, std::vector<Finding>&);
-void find_persistent_kernels(const FindingContext&, std::vector<Finding>&);
-void find_launch_kernel_ex(const FindingContext&, std::vector<Finding>&);
-void find_split_kv(const FindingContext&, std::vector<Finding>&);
 
 }  // namespace attnprof

@@ -142,6 +142,10 @@ def main():
     for side in ("control", "test"):
         doc = load(os.path.join(data, f"trace_diff/{side}/{side}.json.gz"))
         write(f"hta_trace_diff_{side}_cut.json.gz", cut_steps(doc, 1009, 1010))
+    # Rank 0 of a 2-rank NCCL job on A100s (nccl_parser_config): its all-reduces carry their
+    # message sizes and group size, so their bus bandwidth reads against NVLink 3. ProfilerStep#5.
+    doc = load(os.path.join(data, "nccl_parser_config/nccl_data.json.gz"))
+    write("hta_nccl_allreduce_cut.json.gz", cut_steps(doc, 5, 5))
 
 
 if __name__ == "__main__":
