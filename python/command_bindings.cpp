@@ -187,11 +187,11 @@ py::dict check(const std::string& target, const std::vector<std::string>& expres
   return out;
 }
 
-ReportFormat report_format(const std::string& format) {
-  if (format == "html") return ReportFormat::kHtml;
-  if (format == "md") return ReportFormat::kMarkdown;
-  if (format == "text") return ReportFormat::kText;
-  if (format == "headline") return ReportFormat::kHeadline;
+OutputFormat report_format(const std::string& format) {
+  const std::optional<OutputFormat> f = parse_output_format(format);
+  if (f == OutputFormat::kHtml || f == OutputFormat::kMarkdown || f == OutputFormat::kText ||
+      f == OutputFormat::kHeadline)
+    return *f;
   throw py::value_error("format must be html, md, text or headline, not '" + format + "'");
 }
 
@@ -201,7 +201,7 @@ py::object report(const std::vector<std::string>& inputs, const std::string& for
                   const std::string& region, const std::string& output, bool wide) {
   // As the CLI writes to a file or a pipe: within 120 columns unless wide.
   const size_t width = wide ? 0 : kDefaultTextWidth;
-  const ReportFormat chosen = report_format(format);
+  const OutputFormat chosen = report_format(format);
   ReportOptions options;
   options.region_pattern = region;
   if (!output.empty()) {

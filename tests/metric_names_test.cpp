@@ -89,6 +89,8 @@ TEST(MetricNames, TheFindingCatalogIsWhole) {
       if (f.explains != ExplainedTime::kNone) {
         EXPECT_FALSE(f.headline.empty()) << f.id;
       }
+    } else {
+      EXPECT_EQ(f.rule, nullptr) << f.id;  // the study's findings are made from its run
     }
     EXPECT_EQ(find_finding(f.id), &f);
     EXPECT_EQ(f.explains == ExplainedTime::kKernelClasses, f.classes != 0) << f.id;

@@ -146,18 +146,18 @@ StudyReport sample_report() {
 
 // What the bench prints and writes to summary.md: the report's renderers over the run as its
 // summary.json says it (bench/src/study.cpp).
-std::string rendered(const StudyReport& report, ReportFormat format) {
+std::string rendered(const StudyReport& report, OutputFormat format) {
   const auto folder = testing::test_folder();
   std::ofstream((folder / "summary.json").string()) << summary_json(report);
   Result<ReportData> data = load_report({folder.string()}, ReportOptions{});
   testing::remove_tree(folder);
   if (!data.ok()) return "load_report failed: " + data.error().message;
-  return format == ReportFormat::kText ? render_report_text(*data) : render_report_markdown(*data);
+  return format == OutputFormat::kText ? render_report_text(*data) : render_report_markdown(*data);
 }
 
 TEST(StudyTable, ShowsMeasurementsStatusesAndMethods) {
   const StudyReport report = sample_report();
-  const std::string text = rendered(report, ReportFormat::kText);
+  const std::string text = rendered(report, OutputFormat::kText);
   EXPECT_NE(text.find("sdpa-flash"), std::string::npos);
   EXPECT_NE(text.find("GPU median (µs)"), std::string::npos) << text;
   EXPECT_NE(text.find("157.0"), std::string::npos) << text;
@@ -167,7 +167,7 @@ TEST(StudyTable, ShowsMeasurementsStatusesAndMethods) {
   EXPECT_NE(text.find("989.4 TFLOP/s"), std::string::npos);
   EXPECT_FALSE(has_failures(report));
 
-  const std::string markdown = rendered(report, ReportFormat::kMarkdown);
+  const std::string markdown = rendered(report, OutputFormat::kMarkdown);
   EXPECT_NE(markdown.find("dtype \\| {Half}"), std::string::npos) << markdown;  // escaped pipe
   EXPECT_NE(markdown.find("|---|"), std::string::npos);
 }
@@ -299,7 +299,7 @@ TEST(SummaryJson, ADecodeStepIsMemoryBoundAndReadsBackAsSuch) {
   flash.kv_gbps = kv_bytes(point.problem) / 0.157e-3 / 1e9;
   flash.percent_of_hbm = 100 * *flash.kv_gbps * 1e9 / 4.8e12;
 
-  const std::string text = rendered(report, ReportFormat::kText);
+  const std::string text = rendered(report, OutputFormat::kText);
   EXPECT_NE(text.find("K/V GB/s"), std::string::npos) << text;
   const auto header = study_table(point, CellWidth::kFull).header;
   EXPECT_EQ(std::find(header.begin(), header.end(), "TFLOP/s"), header.end());

@@ -48,7 +48,9 @@ struct AnalyzeArgs {
   LimitOptions limits;
 };
 
-const std::vector<std::string> kAnalyzeFormats = {"text", "json", "md", "csv", "summary"};
+const std::vector<OutputFormat> kAnalyzeFormats = {OutputFormat::kText, OutputFormat::kJson,
+                                                   OutputFormat::kMarkdown, OutputFormat::kCsv,
+                                                   OutputFormat::kSummary};
 
 // The regions to read when --region is not given: a study's traces are read over the bench's
 // `forward` annotations, as report and check read them; other traces as analyze_file chooses.
@@ -75,9 +77,10 @@ int run(const AnalyzeArgs& args) {
   const std::string& out_path = args.output.path;
   if (Status refused = refuse_output_over_inputs(out_path, inputs_read); !refused.ok())
     return fail(refused.error());
-  auto format_chosen = resolve_output_format("analyze", args.output, kAnalyzeFormats, "text");
+  auto format_chosen =
+      resolve_output_format("analyze", args.output, kAnalyzeFormats, OutputFormat::kText);
   if (!format_chosen.ok()) return fail(format_chosen.error());
-  const std::string& format = *format_chosen;
+  const OutputFormat format = *format_chosen;
   const std::vector<TraceInput> inputs = expand_trace_inputs(args.traces);
   auto pattern = region_pattern(args, inputs);
   if (!pattern.ok()) return fail(pattern.error());
@@ -88,15 +91,15 @@ int run(const AnalyzeArgs& args) {
   AnalyzeOptions options;
   options.region_pattern = *pattern;
   // CSV lists every region's activities too, held in memory (it has no streamed form yet).
-  options.activities_of_every_region = format == "csv" && args.table == "activities";
+  options.activities_of_every_region = format == OutputFormat::kCsv && args.table == "activities";
   // The text and Markdown show the typical region's tables only; CSV every region's; JSON makes
   // each region's as it writes it (AnalyzeOptions::analyzed), never holding them all.
-  options.tables_of_every_region = format == "csv" && args.table != "attention" &&
+  options.tables_of_every_region = format == OutputFormat::kCsv && args.table != "attention" &&
                                    args.table != "memory" && args.table != "critical_path" &&
                                    args.table != "collectives";
   // Every region's attention calls where the output lists them: JSON and CSV's attention table.
   options.attention_of_every_region =
-      format == "json" || (format == "csv" && args.table == "attention");
+      format == OutputFormat::kJson || (format == OutputFormat::kCsv && args.table == "attention");
   options.explain = args.explain;
   for (const std::string& text : args.what_if) {
     auto rule = parse_what_if(text);
@@ -111,7 +114,7 @@ int run(const AnalyzeArgs& args) {
   // JSON lists every region's activities: it is written to stdout as each trace is analyzed,
   // while its model is in memory, one region at a time (docs/PERFORMANCE.md: built in memory
   // first, the output of a trace of a million regions takes 2.7 GB).
-  const bool json = format == "json";
+  const bool json = format == OutputFormat::kJson;
   // JSON to a file goes through the one safe writer as it is made; it is put in place (or
   // dropped) once every trace is read.
   std::optional<OutputFile> json_file;
@@ -172,7 +175,7 @@ int run(const AnalyzeArgs& args) {
   }
 
   int exit_code = unread.empty() ? 0 : 2;
-  if (format == "summary") {
+  if (format == OutputFormat::kSummary) {
     // The map half of docs/DISTRIBUTED.md: one line per trace, in input order, its error's line
     // too, so that merge reports every trace.
     std::string out;
@@ -203,14 +206,18 @@ int run(const AnalyzeArgs& args) {
     } else {
       const AnalyzeOutput output{read, across ? &*across : nullptr, unread};
       std::string out =
-          format == "md"                                     ? render_analyze_markdown(output)
-          : format == "csv" && args.table == "attention"     ? render_attention_calls_csv(output)
-          : format == "csv" && args.table == "memory"        ? render_memory_csv(output)
-          : format == "csv" && args.table == "collectives"   ? render_collectives_csv(output)
-          : format == "csv" && args.table == "critical_path" ? render_critical_path_csv(output)
-          : format == "csv" && args.table != "activities" ? render_top_table_csv(output, args.table)
-          : format == "csv"                               ? render_analyze_csv(output)
-          : args.view.wide                                ? render_analyze_text(output, args.view)
+          format == OutputFormat::kMarkdown ? render_analyze_markdown(output)
+          : format == OutputFormat::kCsv && args.table == "attention"
+              ? render_attention_calls_csv(output)
+          : format == OutputFormat::kCsv && args.table == "memory" ? render_memory_csv(output)
+          : format == OutputFormat::kCsv && args.table == "collectives"
+              ? render_collectives_csv(output)
+          : format == OutputFormat::kCsv && args.table == "critical_path"
+              ? render_critical_path_csv(output)
+          : format == OutputFormat::kCsv && args.table != "activities"
+              ? render_top_table_csv(output, args.table)
+          : format == OutputFormat::kCsv ? render_analyze_csv(output)
+          : args.view.wide               ? render_analyze_text(output, args.view)
                            : args.output.fit_text(render_analyze_text(output, args.view));
       if (write_command_output(out, out_path) != 0) exit_code = 2;
     }

@@ -34,11 +34,13 @@ struct CheckArgs {
   std::string expectations_file;
   std::string baseline;  // what `baseline.METRIC` reads: a trace, or a study folder for a study
   OutputOption output;
-  std::string format;  // resolved from output: --format, -o's extension, else text
+  OutputFormat format = OutputFormat::kText;  // --format, -o's extension, else text
   LimitOptions limits;
 };
 
-const std::vector<std::string> kCheckFormats = {"text", "json", "md", "csv", "junit"};
+const std::vector<OutputFormat> kCheckFormats = {OutputFormat::kText, OutputFormat::kJson,
+                                                 OutputFormat::kMarkdown, OutputFormat::kCsv,
+                                                 OutputFormat::kJunit};
 
 // The expression, and a caret under the column where it went wrong.
 void print_syntax_error(const SyntaxError& e, const std::string& text) {
@@ -71,13 +73,13 @@ std::optional<std::vector<Expectation>> parse_flag_expressions(const CheckArgs& 
 
 std::string rendered(const CheckArgs& args, const CheckRun& run) {
   const std::vector<CheckReport>& reports = run.reports;
-  if (args.format == "json")
+  if (args.format == OutputFormat::kJson)
     return run.study ? render_study_check_json(args.trace, reports) : render_check_json(reports[0]);
-  if (args.format == "md")
+  if (args.format == OutputFormat::kMarkdown)
     return run.study ? render_study_check_markdown(args.trace, reports)
                      : render_check_markdown(reports[0]);
-  if (args.format == "csv") return render_check_csv(reports);
-  if (args.format == "junit") return render_check_junit(args.trace, reports);
+  if (args.format == OutputFormat::kCsv) return render_check_csv(reports);
+  if (args.format == OutputFormat::kJunit) return render_check_junit(args.trace, reports);
   return args.output.fit_text(run.study ? render_study_check_text(reports)
                                         : render_check_text(reports[0]));
 }
@@ -92,7 +94,7 @@ int run(CheckArgs args) {
   if (!args.baseline.empty()) inputs.push_back(args.baseline);
   if (Status refused = refuse_output_over_inputs(args.output.path, inputs); !refused.ok())
     return fail(refused.error());
-  auto format = resolve_output_format("check", args.output, kCheckFormats, "text");
+  auto format = resolve_output_format("check", args.output, kCheckFormats, OutputFormat::kText);
   if (!format.ok()) return fail(format.error());
   args.format = *format;
   auto flagged = parse_flag_expressions(args);

@@ -32,7 +32,9 @@ struct DiffArgs {
   LimitOptions limits;
 };
 
-const std::vector<std::string> kDiffFormats = {"text", "json", "md", "csv", "html"};
+const std::vector<OutputFormat> kDiffFormats = {OutputFormat::kText, OutputFormat::kJson,
+                                                OutputFormat::kMarkdown, OutputFormat::kCsv,
+                                                OutputFormat::kHtml};
 
 // Two bench run folders (summary.json in each): their hardware counters compared, variant by
 // variant (bench --counters, docs/counters.md). Text only.
@@ -58,29 +60,31 @@ int run(const DiffArgs& args) {
   if (Status refused = refuse_output_over_inputs(args.output.path, {args.trace_a, args.trace_b});
       !refused.ok())
     return fail(refused.error());
-  auto format = resolve_output_format("diff", args.output, kDiffFormats, "text");
+  auto format = resolve_output_format("diff", args.output, kDiffFormats, OutputFormat::kText);
   if (!format.ok()) return fail(format.error());
   if (is_run_folder(args.trace_a) && is_run_folder(args.trace_b)) {
     // The counters' diff of two runs has a text form only: another format is refused rather
     // than answered with text.
-    if (*format != "text")
+    if (*format != OutputFormat::kText)
       return fail(make_error(ErrorKind::kUsage,
                              "diff of two run folders writes text only; --format {} is for two "
                              "traces (give their trace files)",
-                             *format));
+                             output_format_name(*format)));
     return run_on_runs(args);
   }
-  if (args.table != "activities" && *format != "csv")
-    return fail(make_error(ErrorKind::kUsage, "diff --table is for --format csv, not {}", *format));
+  if (args.table != "activities" && *format != OutputFormat::kCsv)
+    return fail(make_error(ErrorKind::kUsage, "diff --table is for --format csv, not {}",
+                           output_format_name(*format)));
   auto diff =
       run_diff(DiffRequest{args.trace_a, args.trace_b, args.region, args.limits.to_limits()});
   if (!diff.ok()) return fail(diff.error());
   const DiffTextOptions text{args.top, args.activities};
-  std::string out = *format == "json"   ? render_diff_json(*diff)
-                    : *format == "md"   ? render_diff_markdown(*diff, text)
-                    : *format == "html" ? render_diff_html(*diff, text)
-                    : *format == "csv"  ? render_diff_csv(*diff, args.table)
-                                        : args.output.fit_text(render_diff_text(*diff, text));
+  std::string out = *format == OutputFormat::kJson       ? render_diff_json(*diff)
+                    : *format == OutputFormat::kMarkdown ? render_diff_markdown(*diff, text)
+                    : *format == OutputFormat::kHtml     ? render_diff_html(*diff, text)
+                    : *format == OutputFormat::kCsv
+                        ? render_diff_csv(*diff, args.table)
+                        : args.output.fit_text(render_diff_text(*diff, text));
   return write_command_output(out, args.output.path);
 }
 

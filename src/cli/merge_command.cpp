@@ -28,7 +28,8 @@ struct MergeArgs {
   LimitOptions limits;
 };
 
-const std::vector<std::string> kMergeFormats = {"text", "json", "md"};
+const std::vector<OutputFormat> kMergeFormats = {OutputFormat::kText, OutputFormat::kJson,
+                                                 OutputFormat::kMarkdown};
 
 int run(const MergeArgs& args) {
   const uint64_t max_bytes = args.limits.to_limits().max_side_file_bytes;
@@ -39,7 +40,7 @@ int run(const MergeArgs& args) {
                            "standard input (-) is named twice: it can be read only once"));
   if (Status refused = refuse_output_over_inputs(args.output.path, args.summaries); !refused.ok())
     return fail(refused.error());
-  auto format = resolve_output_format("merge", args.output, kMergeFormats, "text");
+  auto format = resolve_output_format("merge", args.output, kMergeFormats, OutputFormat::kText);
   if (!format.ok()) return fail(format.error());
   for (const std::string& path : args.summaries) {
     Result<std::string> text = read_side_file(path, max_bytes, "trace summary file");
@@ -57,9 +58,10 @@ int run(const MergeArgs& args) {
   std::optional<CrossTraceSummary> across;
   if (are_ranks_of_one_run(read)) across = summarize_across_traces(read);
   const AnalyzeOutput output{read, across ? &*across : nullptr, unread};
-  const std::string out = *format == "json" ? render_merge_json(output)
-                          : *format == "md" ? render_merge_markdown(output)
-                                            : args.output.fit_text(render_merge_text(output));
+  const std::string out = *format == OutputFormat::kJson ? render_merge_json(output)
+                          : *format == OutputFormat::kMarkdown
+                              ? render_merge_markdown(output)
+                              : args.output.fit_text(render_merge_text(output));
   int exit_code = write_command_output(out, args.output.path);
   for (const auto& u : unread) print_error(u.error);
   return exit_code != 0 ? exit_code : (unread.empty() ? 0 : 2);

@@ -20,20 +20,20 @@ namespace {
 struct ExtensionFormats {
   std::string_view extension;
   std::string_view what;  // for messages, with its article
-  std::vector<std::string> formats;
+  std::vector<OutputFormat> formats;
 };
 
 const std::vector<ExtensionFormats>& extension_formats() {
   static const std::vector<ExtensionFormats> table = {
-      {".json", "a JSON", {"json", "summary"}},
-      {".jsonl", "a JSON Lines", {"summary"}},
-      {".md", "a Markdown", {"md"}},
-      {".markdown", "a Markdown", {"md"}},
-      {".csv", "a CSV", {"csv"}},
-      {".html", "an HTML", {"html"}},
-      {".htm", "an HTML", {"html"}},
-      {".txt", "a text", {"text", "headline"}},
-      {".xml", "an XML (JUnit)", {"junit"}},
+      {".json", "a JSON", {OutputFormat::kJson, OutputFormat::kSummary}},
+      {".jsonl", "a JSON Lines", {OutputFormat::kSummary}},
+      {".md", "a Markdown", {OutputFormat::kMarkdown}},
+      {".markdown", "a Markdown", {OutputFormat::kMarkdown}},
+      {".csv", "a CSV", {OutputFormat::kCsv}},
+      {".html", "an HTML", {OutputFormat::kHtml}},
+      {".htm", "an HTML", {OutputFormat::kHtml}},
+      {".txt", "a text", {OutputFormat::kText, OutputFormat::kHeadline}},
+      {".xml", "an XML (JUnit)", {OutputFormat::kJunit}},
   };
   return table;
 }
@@ -48,7 +48,7 @@ const ExtensionFormats* formats_of_extension(const std::string& path) {
   return nullptr;
 }
 
-bool contains(const std::vector<std::string>& list, const std::string& item) {
+bool contains(const std::vector<OutputFormat>& list, OutputFormat item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
@@ -58,7 +58,7 @@ bool OutputOption::is_standard_output(const std::string& path) {
   return path == "-" || path == "/dev/stdout";
 }
 
-void OutputOption::add_to(CLI::App& cmd, const std::vector<std::string>& formats,
+void OutputOption::add_to(CLI::App& cmd, const std::vector<OutputFormat>& formats,
                           const std::string& format_help, const std::string& more_names) {
   cmd.add_option("-o,--output" + more_names, path,
                  "The file to write (default and -: standard output); written whole or not at "
@@ -71,11 +71,12 @@ void OutputOption::add_to(CLI::App& cmd, const std::vector<std::string>& formats
                             : std::string();
       });
   if (formats.empty()) return;
+  const std::vector<std::string> names = output_format_names(formats);
   cmd.add_option("--format", format,
                  fmt::format("Output format: {}; default: the one -o's extension names (.json, "
                              ".md, .csv, .html, .txt, .xml), else {}",
-                             fmt::join(formats, ", "), format_help))
-      ->check(CLI::IsMember(formats));
+                             fmt::join(names, ", "), format_help))
+      ->check(CLI::IsMember(names));
 }
 
 void OutputOption::add_wide_flag(CLI::App& cmd) {
@@ -98,25 +99,31 @@ std::string OutputOption::fit_text(std::string text) const {
   return width == 0 ? text : wrap_text(text, width);
 }
 
-Result<std::string> resolve_output_format(const std::string& command, const OutputOption& option,
-                                          const std::vector<std::string>& supported,
-                                          const std::string& fallback) {
+Result<OutputFormat> resolve_output_format(const std::string& command, const OutputOption& option,
+                                           const std::vector<OutputFormat>& supported,
+                                           OutputFormat fallback) {
   const ExtensionFormats* named = formats_of_extension(option.path);
   if (!option.format.empty()) {
-    if (named && !contains(named->formats, option.format))
+    // --format's values are checked against the command's list when parsed (add_to).
+    const std::optional<OutputFormat> given = parse_output_format(option.format);
+    if (!given || !contains(supported, *given))
+      return make_error(ErrorKind::kUsage, "--format {}: {} writes {}", option.format, command,
+                        fmt::join(output_format_names(supported), "|"));
+    if (named && !contains(named->formats, *given))
       return make_error(ErrorKind::kUsage,
                         "--format {} but -o {} names {} file: drop --format, or name the file "
                         "for {}",
                         option.format, option.path, named->what, option.format);
-    return option.format;
+    return *given;
   }
   if (!named) return fallback;
-  for (const std::string& format : named->formats)
+  for (OutputFormat format : named->formats)
     if (contains(supported, format)) return format;
   return make_error(ErrorKind::kUsage,
                     "-o {} names {} file, which {} does not write: give --format {}, or another "
                     "file name",
-                    option.path, named->what, command, fmt::join(supported, "|"));
+                    option.path, named->what, command,
+                    fmt::join(output_format_names(supported), "|"));
 }
 
 }  // namespace attnprof::cli

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "attnprof/result.h"
+#include "render/output_format.h"
 
 namespace attnprof::cli {
 
@@ -20,7 +21,7 @@ struct OutputOption {
 
   // Adds -o/--output (with `more_names`, such as ",--out") and, when `formats` is not empty,
   // --format limited to them. `format_help` follows the list of formats in --help.
-  void add_to(CLI::App& cmd, const std::vector<std::string>& formats,
+  void add_to(CLI::App& cmd, const std::vector<OutputFormat>& formats,
               const std::string& format_help, const std::string& more_names = "");
 
   // Adds --wide (analyze has its own, which also writes cut names in full).
@@ -38,8 +39,8 @@ struct OutputOption {
 // The format to write: `option.format` when given (refused when -o's extension names another),
 // else the format of -o's extension among `supported` (refused when the extension names a format
 // the command cannot write), else `fallback`. `command` names the command in the message.
-Result<std::string> resolve_output_format(const std::string& command, const OutputOption& option,
-                                          const std::vector<std::string>& supported,
-                                          const std::string& fallback);
+Result<OutputFormat> resolve_output_format(const std::string& command, const OutputOption& option,
+                                           const std::vector<OutputFormat>& supported,
+                                           OutputFormat fallback);
 
 }  // namespace attnprof::cli

@@ -27,7 +27,8 @@ struct ReportArgs {
   LimitOptions limits;
 };
 
-const std::vector<std::string> kReportFormats = {"html", "md", "text", "headline"};
+const std::vector<OutputFormat> kReportFormats = {OutputFormat::kHtml, OutputFormat::kMarkdown,
+                                                  OutputFormat::kText, OutputFormat::kHeadline};
 
 int run(const ReportArgs& args) {
   ReportOptions options;
@@ -38,14 +39,11 @@ int run(const ReportArgs& args) {
   // replaced the trace with HTML), nor any file of a run folder it reads.
   if (Status refused = refuse_output_over_inputs(out, args.inputs); !refused.ok())
     return fail(refused.error());
-  auto chosen = resolve_output_format("report", args.output, kReportFormats,
-                                      args.output.to_standard_output() ? "text" : "html");
-  if (!chosen.ok()) return fail(chosen.error());
-  const ReportFormat format = *chosen == "md"         ? ReportFormat::kMarkdown
-                              : *chosen == "text"     ? ReportFormat::kText
-                              : *chosen == "headline" ? ReportFormat::kHeadline
-                                                      : ReportFormat::kHtml;
-  Status written = write_report(args.inputs, options, format, out, args.output.text_width());
+  auto format = resolve_output_format(
+      "report", args.output, kReportFormats,
+      args.output.to_standard_output() ? OutputFormat::kText : OutputFormat::kHtml);
+  if (!format.ok()) return fail(format.error());
+  Status written = write_report(args.inputs, options, *format, out, args.output.text_width());
   if (!written.ok()) return fail(written.error());
   return 0;
 }

@@ -9,26 +9,32 @@
 
 namespace attnprof {
 
-std::string render_report(const ReportData& data, ReportFormat format, size_t text_width) {
+std::string render_report(const ReportData& data, OutputFormat format, size_t text_width) {
   switch (format) {
-    case ReportFormat::kMarkdown:
+    case OutputFormat::kMarkdown:
       return render_report_markdown(data);
-    case ReportFormat::kText: {
+    case OutputFormat::kText: {
       std::string text = render_report_text(data, text_width);
       return text_width > 0 ? wrap_text(text, text_width) : text;
     }
-    case ReportFormat::kHeadline: {
+    case OutputFormat::kHeadline: {
       std::string text = render_report_headlines(data);
       return text_width > 0 ? wrap_text(text, text_width) : text;
     }
-    case ReportFormat::kHtml:
+    case OutputFormat::kHtml:
+      break;
+    // The report writes no other format: the command and the Python module refuse them first.
+    case OutputFormat::kJson:
+    case OutputFormat::kCsv:
+    case OutputFormat::kSummary:
+    case OutputFormat::kJunit:
       break;
   }
   return render_report_html(data);
 }
 
 Status write_report(const std::vector<std::string>& inputs, const ReportOptions& options,
-                    ReportFormat format, const std::string& out_path, size_t text_width) {
+                    OutputFormat format, const std::string& out_path, size_t text_width) {
   // Opened first: a bad -o ('' included) is said before the inputs are read.
   Result<OutputFile> out = OutputFile::open(out_path);
   if (!out) return out.take_error();

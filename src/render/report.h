@@ -7,10 +7,9 @@
 #include <string>
 
 #include "analysis/report_data.h"
+#include "render/output_format.h"
 
 namespace attnprof {
-
-enum class ReportFormat { kHtml, kMarkdown, kText, kHeadline };
 
 // The page: the study's table with the findings as notes; GPU time per variant by kernel class;
 // with a sweep, time and memory against its size (log-log); per variant, the timeline of its
