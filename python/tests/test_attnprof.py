@@ -77,6 +77,10 @@ def test_ranks_of_one_run_are_compared():
     assert run.across is not None
     # Rank 1 trains on more tokens: the slower on the GPU in every step (tests/data/ranks).
     assert set(run.across["gpu_busy_slowest"]) == {"rank 1"}
+    # And it reaches the gloo all-reduces last: the job's path waits for it in every step.
+    assert set(run.across["job_held_by"]) == {"rank 1"}
+    assert (run.across["job_held_us"] < run.across["job_path_us"]).all()
+    assert set(run.across["job_held_with"]) == {"aten::addmm"}
     variants = attnprof.analyze([fixture("study_naive.json.gz"), fixture("study_inplace.json.gz")])
     assert variants.across is None, "two variants are not ranks of one run"
 
