@@ -63,10 +63,4 @@ void append_comparison_markdown(std::string& out, const AnalyzeOutput& output) {
   }
 }
 
-std::string render_analyze_markdown(const AnalyzeOutput& output) {
-  std::string out = render_markdown(output.traces);
-  append_comparison_markdown(out, output);
-  return out;
-}
-
 }  // namespace attnprof

@@ -145,10 +145,4 @@ void append_comparison_text(std::string& out, const AnalyzeOutput& output) {
   }
 }
 
-std::string render_analyze_text(const AnalyzeOutput& output, const TextView& view) {
-  std::string out = render_text(output.traces, view);
-  append_comparison_text(out, output);
-  return out;
-}
-
 }  // namespace attnprof

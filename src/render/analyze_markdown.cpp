@@ -5,6 +5,7 @@
 
 #include "attnprof/render.h"
 #include "base/format_units.h"
+#include "render/analyze_output.h"
 #include "render/analyze_top_tables.h"
 #include "render/attention_calls_text.h"
 #include "render/breakdown_words.h"
@@ -101,6 +102,12 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
       put(out, "\n");
     }
   }
+  return out;
+}
+
+std::string render_analyze_markdown(const AnalyzeOutput& output) {
+  std::string out = render_markdown(output.traces);
+  append_comparison_markdown(out, output);
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include "attnprof/render.h"
 #include "base/format_units.h"
+#include "render/analyze_output.h"
 #include "render/analyze_top_tables.h"
 #include "render/attention_calls_text.h"
 #include "render/breakdown_words.h"
@@ -234,6 +235,12 @@ void render_trace(std::string& out, const TraceAnalysis& t, const TextView& view
 std::string render_text(const std::vector<TraceAnalysis>& traces, const TextView& view) {
   std::string out;
   for (const auto& t : traces) render_trace(out, t, view);
+  return out;
+}
+
+std::string render_analyze_text(const AnalyzeOutput& output, const TextView& view) {
+  std::string out = render_text(output.traces, view);
+  append_comparison_text(out, output);
   return out;
 }
 
