@@ -33,8 +33,7 @@ TEST(FromTrace, ATrainingStepsAttentionIsMeasuredWithItsBackwardAndProjected) {
   // path timed again with each variant measured here (analysis/step_projection.h). The training
   // step is held by the CPU, and its own backend, measured here, reproduces it within 5 %.
   EXPECT_NE(run.output.find("The trace's step is "), std::string::npos) << run.output;
-  EXPECT_NE(run.output.find("on its critical path, bound by CPU"), std::string::npos)
-      << run.output;
+  EXPECT_NE(run.output.find("on its critical path, bound by CPU"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("the trace's own backend, gives the step"), std::string::npos)
       << run.output;
   Result<RunSummary> summary = read_run_summary((folder / "summary.json").string());

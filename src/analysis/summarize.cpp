@@ -35,6 +35,7 @@
 #include "analysis/time_breakdown.h"
 #include "analysis/top_tables.h"
 #include "analysis/trace_annotations.h"
+#include "base/parallel_tasks.h"
 
 namespace attnprof {
 
@@ -287,14 +288,19 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   diagnose_work_outside_regions(out.outside_regions, out.diagnostics);
 
   const MemoryEvents memory(trace, out.diagnostics);
-  const FindingContext context{trace, set, members, out};
-  const bool second_core = options.reading_workers != 1 && std::thread::hardware_concurrency() > 1;
-  // The attention calls ask the findings' attention ops (finding_context.h), which are found
-  // once, here, before the findings' thread reads them. They read the trace and the region members
-  // only (not `out`, which the context names for the findings), so with a second core they are
-  // made beside everything below up to the top tables (docs/PERFORMANCE.md, "The attention calls
-  // from the start"); the context is not used on this thread until they are done.
-  auto attention = std::async(second_core ? std::launch::async : std::launch::deferred, [&] {
+  FindingContext context{trace, set, members, out};
+  const bool second_core = has_core_beside(options.reading_workers);
+  // The attention calls ask the findings' attention ops (finding_context.h). They read the trace
+  // and the region members only (not `out`, which a context names for the findings), so with a
+  // second core they are made beside everything below up to the top tables
+  // (docs/PERFORMANCE.md, "The attention calls from the start"), with a context of their own;
+  // the attention ops they found are handed over with them, to the findings' context.
+  struct AttentionOfSets {
+    std::vector<AttentionCalls> calls;
+    std::vector<std::vector<AttentionOp>> ops;
+  };
+  auto attention = start_beside(second_core, [&] {
+    const FindingContext own{trace, set, members, out};
     // Every step repeats the same shapes: each recorded text is parsed once.
     std::unordered_map<StringId, std::optional<std::vector<OpArgument>>> parsed;
     const OpArgumentsOf arguments = [&](HostEventId op) -> std::optional<std::vector<OpArgument>> {
@@ -308,11 +314,13 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     // Once per member set, as the summaries above: regions that hold the same work hold the
     // same calls.
     const ForwardOps forwards(trace);
-    std::vector<AttentionCalls> of_set(members.sets.size());
+    AttentionOfSets of_sets;
+    of_sets.calls.resize(members.sets.size());
     for (size_t m = 0; m < members.sets.size(); ++m)
-      of_set[m] =
-          attention_calls_of(context, context.first_region_of(m), arguments, forwards, memory);
-    return of_set;
+      of_sets.calls[m] =
+          attention_calls_of(own, own.first_region_of(m), arguments, forwards, memory);
+    of_sets.ops = own.attention_ops_by_set();
+    return of_sets;
   });
   // What a region's activities say is worked out once per member set (regions that hold the same
   // work share one) and copied; the span, the name and the CPU time are the region's own.
@@ -406,7 +414,9 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
     if (options.tables_of_every_region || static_cast<int>(r) == out.typical_region)
       out.regions[r].tables = top_tables.tables(r);
   {
-    const std::vector<AttentionCalls> of_set = attention.get();
+    AttentionOfSets of_sets = attention.get();
+    context.take_attention_ops(std::move(of_sets.ops));
+    const std::vector<AttentionCalls>& of_set = of_sets.calls;
     std::vector<const AttentionCalls*> of_regions;
     std::vector<int64_t> busy;
     for (size_t r = 0; r < out.regions.size(); ++r) {
@@ -431,8 +441,8 @@ TraceAnalysis summarize_regions(const Trace& trace, const RegionSet& set,
   }
   std::future<std::vector<Finding>> findings;
   if (options.explain) {
-    findings = std::async(second_core ? std::launch::async : std::launch::deferred,
-                          [&] { return find_all(context); });
+    // The context is the findings' from here: nothing on this thread reads it again.
+    findings = start_beside(second_core, [&] { return find_all(context); });
     if (!second_core) out.findings = findings.get();
   }
 

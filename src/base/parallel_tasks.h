@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <future>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace attnprof {
@@ -15,6 +17,20 @@ namespace attnprof {
 inline size_t worker_count(size_t wanted) {
   if (wanted > 0) return wanted;
   return std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
+}
+
+// Whether a task can run beside the calling thread: `workers` (as worker_count takes it) allows
+// more than one, and the machine has a second core.
+inline bool has_core_beside(size_t workers) {
+  return workers != 1 && std::thread::hardware_concurrency() > 1;
+}
+
+// Starts `task` beside the calling thread when `beside` (has_core_beside), else defers it to the
+// first get(): the result is handed over by the future, once; the task's data is its own or was
+// set up read-only before it started.
+template <typename Task>
+auto start_beside(bool beside, Task&& task) {
+  return std::async(beside ? std::launch::async : std::launch::deferred, std::forward<Task>(task));
 }
 
 // Runs run(worker, task) for every task in [0, tasks) on up to `workers` threads, the calling one

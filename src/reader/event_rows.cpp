@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "base/clamp32.h"
 #include "model/collective_text.h"
 #include "reader/kineto_format.h"
 
@@ -59,11 +60,6 @@ std::string_view json_type_name(simdjson::ondemand::value& v) {
     default:  // newer simdjson adds json_type::unknown
       return "a value";
   }
-}
-
-int32_t clamp32(int64_t v) {
-  return static_cast<int32_t>(std::clamp<int64_t>(v, std::numeric_limits<int32_t>::min(),
-                                                  std::numeric_limits<int32_t>::max()));
 }
 
 }  // namespace

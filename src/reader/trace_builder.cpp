@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "base/clamp32.h"
 #include "model/huge_pages.h"
 #include "model/sorted_runs.h"
 #include "model/two_threads.h"
@@ -14,11 +15,6 @@
 namespace attnprof {
 
 namespace {
-
-int32_t clamp32(int64_t v) {
-  return static_cast<int32_t>(std::clamp<int64_t>(v, std::numeric_limits<int32_t>::min(),
-                                                  std::numeric_limits<int32_t>::max()));
-}
 
 // Host events of one thread: parents start first and, at a tie, last longer; then a stack per
 // thread finds the nesting (reader/linker.h).

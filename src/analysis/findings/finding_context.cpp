@@ -58,6 +58,11 @@ const std::vector<AttentionOp>& FindingContext::set_attention_ops(size_t set) co
   return (*attention_ops_)[set];
 }
 
+std::vector<std::vector<AttentionOp>> FindingContext::attention_ops_by_set() const {
+  if (!attention_ops_) attention_ops_ = find_attention_ops(*this);
+  return *attention_ops_;
+}
+
 HostEventId FindingContext::top_level_op(HostEventId e) const {
   if (e == kNoId) return kNoId;
   return top_level_op_.at(e, [&](HostEventId above, HostEventId event) {

@@ -65,6 +65,14 @@ struct FindingContext {
     return set_attention_ops(set_of(region));
   }
   const std::vector<AttentionOp>& set_attention_ops(size_t set) const;
+  // Every set's attention ops, found by another context of the same trace (the thread that made
+  // the attention calls hands them over), so that this one does not find them again.
+  void take_attention_ops(std::vector<std::vector<AttentionOp>> by_set) {
+    attention_ops_ = std::move(by_set);
+  }
+  // This context's attention ops by set, found if no one found them yet: what a context hands
+  // over to another.
+  std::vector<std::vector<AttentionOp>> attention_ops_by_set() const;
   // A device-to-device copy: a DtoD memcpy or a copy kernel (the copies hidden-copy and kv-repeat
   // blame).
   bool is_device_copy(GpuActivityId id) const;
@@ -91,7 +99,9 @@ struct FindingContext {
   std::string region_label(size_t region) const;
 
  private:
-  // Filled at the first question; the context belongs to one thread, as the analysis does.
+  // Filled at the first question. A context is used by one thread at a time: summarize_trace
+  // gives the attention calls' thread a context of its own, and hands the findings' thread its
+  // context once nothing else reads it.
   // By name id: a trace repeats a few hundred kernel names over its activities.
   mutable std::vector<kernel_traits::KernelNameTraits> kernel_traits_;
   mutable std::vector<bool> kernel_traits_known_;
