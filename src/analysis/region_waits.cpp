@@ -33,48 +33,53 @@ RegionWaits region_waits(const RegionSummary& region) {
 
 namespace {
 
-std::optional<double> number(double v) {
+std::optional<double> wait_value(double v) {
   return v;
 }
 
-using U = WaitUnit;
-using W = RegionWaits;
-using F = WaitFacts;
+// Names of their own: the unity build compiles this file with the fact catalog's.
+using WaitU = WaitUnit;
+using WaitsOf = RegionWaits;
+using WaitsOver = WaitFacts;
 
 constexpr WaitMetric kWaitMetrics[] = {
-    {"idle_host_wait_us", U::kTime, true, false,
+    {"idle_host_wait_us", WaitU::kTime, true, false,
      "GPU idle waiting for the host to launch work, summed over the region's streams",
-     [](const W& w) { return number(static_cast<double>(w.idle_host_wait_ns)); },
-     &F::idle_host_wait_ns},
-    {"idle_kernel_gap_us", U::kTime, true, false,
+     [](const WaitsOf& w) { return wait_value(static_cast<double>(w.idle_host_wait_ns)); },
+     &WaitsOver::idle_host_wait_ns},
+    {"idle_kernel_gap_us", WaitU::kTime, true, false,
      "GPU idle between back-to-back kernels, summed over the region's streams",
-     [](const W& w) { return number(static_cast<double>(w.idle_kernel_gap_ns)); },
-     &F::idle_kernel_gap_ns},
-    {"idle_other_us", U::kTime, true, false,
+     [](const WaitsOf& w) { return wait_value(static_cast<double>(w.idle_kernel_gap_ns)); },
+     &WaitsOver::idle_kernel_gap_ns},
+    {"idle_other_us", WaitU::kTime, true, false,
      "GPU idle for other causes (another stream, an event, a peer), summed over the streams",
-     [](const W& w) { return number(static_cast<double>(w.idle_other_ns)); }, &F::idle_other_ns},
-    {"launch_delay_median_us", U::kTime, true, true,
+     [](const WaitsOf& w) { return wait_value(static_cast<double>(w.idle_other_ns)); },
+     &WaitsOver::idle_other_ns},
+    {"launch_delay_median_us", WaitU::kTime, true, true,
      "median launch call to GPU start per region, over the regions that hold launch calls",
-     [](const W& w) { return w.launch_delay_median_ns; }, &F::launch_delay_median_ns},
-    {"launch_delay_p95_us", U::kTime, true, true, "95th percentile launch call to GPU start",
-     [](const W& w) { return w.launch_delay_p95_ns; }, &F::launch_delay_p95_ns},
-    {"launch_delay_max_us", U::kTime, false, true, "longest launch call to GPU start",
-     [](const W& w) { return w.launch_delay_max_ns; }, &F::launch_delay_max_ns},
-    {"op_to_launch_median_us", U::kTime, false, true,
+     [](const WaitsOf& w) { return w.launch_delay_median_ns; }, &WaitsOver::launch_delay_median_ns},
+    {"launch_delay_p95_us", WaitU::kTime, true, true, "95th percentile launch call to GPU start",
+     [](const WaitsOf& w) { return w.launch_delay_p95_ns; }, &WaitsOver::launch_delay_p95_ns},
+    {"launch_delay_max_us", WaitU::kTime, false, true, "longest launch call to GPU start",
+     [](const WaitsOf& w) { return w.launch_delay_max_ns; }, &WaitsOver::launch_delay_max_ns},
+    {"op_to_launch_median_us", WaitU::kTime, false, true,
      "median op start to its launch call, over the regions whose launches have an op",
-     [](const W& w) { return w.op_to_launch_median_ns; }, &F::op_to_launch_median_ns},
-    {"queue_max_length", U::kCount, true, false,
+     [](const WaitsOf& w) { return w.op_to_launch_median_ns; }, &WaitsOver::op_to_launch_median_ns},
+    {"queue_max_length", WaitU::kCount, true, false,
      "the longest launch queue of any stream per region",
-     [](const W& w) { return number(w.queue_max_length); }, &F::queue_max_length},
-    {"queue_time_mean_length", U::kMeanLength, false, false,
+     [](const WaitsOf& w) { return wait_value(w.queue_max_length); }, &WaitsOver::queue_max_length},
+    {"queue_time_mean_length", WaitU::kMeanLength, false, false,
      "the longest of the streams' time-weighted mean launch queues per region",
-     [](const W& w) { return number(w.queue_time_mean_length); }, &F::queue_time_mean_length},
-    {"queue_point_mean_length", U::kMeanLength, false, false,
+     [](const WaitsOf& w) { return wait_value(w.queue_time_mean_length); },
+     &WaitsOver::queue_time_mean_length},
+    {"queue_point_mean_length", WaitU::kMeanLength, false, false,
      "the longest of the streams' mean launch queues over their points (HTA's mean) per region",
-     [](const W& w) { return number(w.queue_point_mean_length); }, &F::queue_point_mean_length},
-    {"full_queue_us", U::kTime, true, false,
+     [](const WaitsOf& w) { return wait_value(w.queue_point_mean_length); },
+     &WaitsOver::queue_point_mean_length},
+    {"full_queue_us", WaitU::kTime, true, false,
      "time a stream's launch queue was full (the CPU blocked), summed over the streams",
-     [](const W& w) { return number(static_cast<double>(w.full_queue_ns)); }, &F::full_queue_ns},
+     [](const WaitsOf& w) { return wait_value(static_cast<double>(w.full_queue_ns)); },
+     &WaitsOver::full_queue_ns},
 };
 
 }  // namespace
