@@ -33,9 +33,7 @@ std::vector<CollectiveVisit> kernel_collective_visits(const Trace& trace,
     if (a.collective() != StringPool::kEmpty)
       if (auto given = split_collective_fields(trace.strings.view(a.collective()))) f = *given;
     CollectiveVisit v;
-    v.name = f.name;
-    if (v.name.empty()) v.name = collective_of_kernel_name(trace.strings.view(a.name));
-    if (v.name.empty()) v.name = kernel_names.of(trace.strings, a.name);
+    v.name = collective_name(trace, a, f, kernel_names);
     v.group = f.process_group;
     v.start_ns = a.start_ns;
     v.end_ns = a.start_ns + a.dur_ns;

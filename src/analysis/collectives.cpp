@@ -89,6 +89,14 @@ std::string_view collective_of_kernel_name(std::string_view kernel) {
   return {};
 }
 
+std::string collective_name(const Trace& trace, const GpuActivity& kernel,
+                            const CollectiveFields& fields, KernelShortNames& kernel_names) {
+  std::string name(fields.name);
+  if (name.empty()) name = collective_of_kernel_name(trace.strings.view(kernel.name));
+  if (name.empty()) name = kernel_names.of(trace.strings, kernel.name);
+  return name;
+}
+
 std::vector<CollectiveTotals> collective_totals(const Trace& trace,
                                                 const std::vector<GpuActivityId>& activities,
                                                 const std::vector<uint8_t>& class_of,
@@ -106,9 +114,7 @@ std::vector<CollectiveTotals> collective_totals(const Trace& trace,
     CollectiveFields f;
     if (a.collective() != StringPool::kEmpty)
       if (auto given = split_collective_fields(trace.strings.view(a.collective()))) f = *given;
-    std::string name(f.name);
-    if (name.empty()) name = collective_of_kernel_name(trace.strings.view(a.name));
-    if (name.empty()) name = kernel_names.of(trace.strings, a.name);
+    std::string name = collective_name(trace, a, f, kernel_names);
     auto [it, added] = rows.try_emplace({name, std::string(f.dtype), f.group_size});
     CollectiveTotals& row = it->second;
     if (added) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "attnprof/collectives.h"
+#include "model/collective_text.h"
 #include "model/trace.h"
 
 namespace attnprof {
@@ -31,6 +32,11 @@ int collective_element_bytes(std::string_view dtype);
 // The collective a NCCL or RCCL kernel's name says: "AllReduce" of
 // "ncclDevKernel_AllReduce_Sum_f32_RING_LL"; "" for another name.
 std::string_view collective_of_kernel_name(std::string_view kernel);
+
+// A collective kernel's name: its "Collective name" (`fields`), else the collective its kernel
+// name says, else its short name.
+std::string collective_name(const Trace& trace, const GpuActivity& kernel,
+                            const CollectiveFields& fields, KernelShortNames& kernel_names);
 
 // The link of the trace's first GPU that has a datasheet row with a link; empty when none.
 GpuLink gpu_link(const Trace& trace);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/critical_path/path_categories.h"
+
 namespace attnprof {
 
 std::string path_holder(const Trace& trace, const std::vector<PathSegment>& path, int64_t from_ns,
@@ -12,16 +14,12 @@ std::string path_holder(const Trace& trace, const std::vector<PathSegment>& path
     const int64_t overlap = std::min(s.end_ns, to_ns) - std::max(s.start_ns, from_ns);
     if (overlap <= 0) continue;
     if (s.kind == EdgeKind::kGpuWork && s.activity != kNoId) {
-      const GpuActivity& a = trace.gpu_activities[s.activity];
-      const std::string_view full = trace.strings.view(a.name);
-      time_of[a.kind == GpuKind::kKernel ? kernel_names.of(trace.strings, a.name)
-                                         : std::string(full.substr(0, full.find(" (")))] += overlap;
+      time_of[gpu_work_name(trace, s.activity, kernel_names)] += overlap;
       continue;
     }
-    // A runtime call sits under the op that made it: the op holds its time.
-    HostEventId e = s.host;
-    while (e != kNoId && trace.host_events[e].kind != HostKind::kCpuOp) e = trace.host_parent[e];
-    if (e != kNoId) time_of[std::string(trace.strings.view(trace.host_events[e].name))] += overlap;
+    const HostEventId op = innermost_op(trace, s.host);
+    if (op != kNoId)
+      time_of[std::string(trace.strings.view(trace.host_events[op].name))] += overlap;
   }
   std::string best;
   int64_t most = 0;

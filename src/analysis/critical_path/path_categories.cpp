@@ -46,6 +46,18 @@ void add_top(const std::map<std::string, int64_t>& totals, CriticalPathItemKind 
 
 }  // namespace
 
+HostEventId innermost_op(const Trace& trace, HostEventId e) {
+  while (e != kNoId && trace.host_events[e].kind != HostKind::kCpuOp) e = trace.host_parent[e];
+  return e;
+}
+
+std::string gpu_work_name(const Trace& trace, GpuActivityId id, KernelShortNames& kernel_names) {
+  const GpuActivity& a = trace.gpu_activities[id];
+  if (a.kind == GpuKind::kKernel) return kernel_names.of(trace.strings, a.name);
+  const std::string_view full = trace.strings.view(a.name);
+  return std::string(full.substr(0, full.find(" (")));
+}
+
 CriticalPath critical_path_of(const Trace& trace, const DependencyGraph& g,
                               const PathTiming& timing, const std::vector<uint8_t>& is_attention,
                               KernelShortNames& kernel_names) {
@@ -56,11 +68,6 @@ CriticalPath critical_path_of(const Trace& trace, const DependencyGraph& g,
   std::unordered_map<GpuActivityId, int64_t> kernels;
   std::unordered_map<StringId, GpuActivityId> first_of_name;
   std::unordered_map<HostEventId, int64_t> ops;
-  // The innermost cpu_op at or above a host event (runtime calls sit under their op).
-  auto op_of = [&](HostEventId e) {
-    while (e != kNoId && trace.host_events[e].kind != HostKind::kCpuOp) e = trace.host_parent[e];
-    return e;
-  };
   for (const PathSegment& s : critical_path_segments(g, timing)) {
     category_field(path.categories, s.category) += s.end_ns - s.start_ns;
     if (s.kind == EdgeKind::kGpuWork && s.activity != kNoId) {
@@ -69,21 +76,12 @@ CriticalPath critical_path_of(const Trace& trace, const DependencyGraph& g,
       if (!is_attention.empty() && is_attention[s.activity.index()])
         path.attention_ns += s.weight_ns;
     } else if (s.kind == EdgeKind::kThread && s.host != kNoId) {
-      const HostEventId op = op_of(s.host);
+      const HostEventId op = innermost_op(trace, s.host);
       if (op != kNoId) ops[op] += s.weight_ns;
     }
   }
   std::map<std::string, int64_t> by_kernel, by_op;
-  for (const auto& [id, ns] : kernels) {
-    const GpuActivity& a = trace.gpu_activities[id];
-    if (a.kind == GpuKind::kKernel) {
-      by_kernel[kernel_names.of(trace.strings, a.name)] += ns;
-    } else {
-      // "Memcpy DtoH (Device -> Pageable)" -> "Memcpy DtoH", as the activity rows name copies.
-      const std::string_view full = trace.strings.view(a.name);
-      by_kernel[std::string(full.substr(0, full.find(" (")))] += ns;
-    }
-  }
+  for (const auto& [id, ns] : kernels) by_kernel[gpu_work_name(trace, id, kernel_names)] += ns;
   for (const auto& [op, ns] : ops)
     by_op[std::string(trace.strings.view(trace.host_events[op].name))] += ns;
   add_top(by_kernel, CriticalPathItemKind::kKernel, path.top);

@@ -5,6 +5,7 @@
 // to the length.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "analysis/critical_path/dependency_graph.h"
@@ -14,6 +15,14 @@
 #include "model/trace.h"
 
 namespace attnprof {
+
+// The innermost cpu_op at or above host event `e` (a runtime call sits under the op that made
+// it); kNoId for none.
+HostEventId innermost_op(const Trace& trace, HostEventId e);
+
+// GPU work as the path names it: a kernel by its short name, a copy or memset without its detail
+// ("Memcpy DtoH (Device -> Pageable)" -> "Memcpy DtoH", as the activity rows name copies).
+std::string gpu_work_name(const Trace& trace, GpuActivityId id, KernelShortNames& kernel_names);
 
 // `is_attention` by activity index (empty: none is).
 CriticalPath critical_path_of(const Trace& trace, const DependencyGraph& g,
