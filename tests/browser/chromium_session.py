@@ -10,14 +10,14 @@ only.
 usage: chromium_session.py BROWSER LOG JOBS
   BROWSER  the Chromium to start; its own messages go to LOG
   JOBS     a file of jobs, one a line, fields separated by tabs: KIND WIDTH HEIGHT URL OUTPUT
+           [PNG]
     dom         lays URL out in a WIDTH x HEIGHT window, waits until its <pre id="result"> no
                 longer says PENDING (the checking pages fill it on load), and writes the page's
                 DOM to OUTPUT, as chromium --dump-dom prints it
     screenshot  writes a PNG of the window's WIDTH x HEIGHT to OUTPUT
-    requests    loads URL, then makes the window as tall as the page (so that nothing waits below
-                the fold to be fetched), and writes to OUTPUT the URL of every request the page
-                started, one a line (the page's own document is not one); an empty file when it
-                started none
+    requests    loads URL and writes to OUTPUT the URL of every request the page started, one a
+                line (the page's own document is not one), an empty file when it started none;
+                then, given PNG, a screenshot of the window to PNG
 Exits 0 when every job ran; 1, naming the job, when one could not (the output is then missing).
 """
 import base64
@@ -131,20 +131,12 @@ class Browser:
             self.process.wait()
 
 
-def run_job(browser, kind, width, height, url, output):
+def run_job(browser, kind, width, height, url, output, png=None):
     if kind == "requests":
         started = []
         browser.load(url, width, height)
-        page_height = int(browser.evaluate("document.documentElement.scrollHeight"))
-        browser.call("Emulation.setDeviceMetricsOverride",
-                     {"width": width, "height": max(height, page_height), "deviceScaleFactor": 1,
-                      "mobile": False}, session=True)
-        browser.call("Runtime.evaluate",
-                     {"expression": "new Promise((done) => requestAnimationFrame(() => "
-                                    "requestAnimationFrame(done)))", "awaitPromise": True},
-                     session=True)
-        # What the page requested is among the events read so far; the navigation's own
-        # document request has the page's URL.
+        # What the page requested before its load event is among the events read so far; the
+        # navigation's own document request has the page's URL.
         for event in browser.events:
             if event["method"] == "Network.requestWillBeSent":
                 request_url = event["params"]["request"]["url"]
@@ -152,6 +144,8 @@ def run_job(browser, kind, width, height, url, output):
                     started.append(request_url)
         with open(output, "w") as f:
             f.writelines(u + "\n" for u in sorted(set(started)))
+        if png:
+            browser.screenshot(png)
         return
     browser.load(url, width, height)
     if kind == "dom":
@@ -177,14 +171,21 @@ def main():
         jobs = [line.rstrip("\n").split("\t") for line in f if line.strip()]
     status = 0
     with open(log_path, "a") as log, tempfile.TemporaryDirectory() as profile:
-        browser = Browser(browser_path, profile, log)
         try:
-            for kind, width, height, url, output in jobs:
+            browser = Browser(browser_path, profile, log)
+        except (EOFError, OSError, RuntimeError, TimeoutError) as e:
+            print(f"FAIL: {browser_path} could not be driven: {e}")
+            return 1
+        try:
+            for kind, width, height, url, output, *png in jobs:
                 try:
-                    run_job(browser, kind, int(width), int(height), url, output)
+                    run_job(browser, kind, int(width), int(height), url, output, *png)
                 except (RuntimeError, TimeoutError, ValueError) as e:
                     print(f"FAIL: {kind} of {url} at {width}x{height}: {e}")
                     status = 1
+        except (EOFError, OSError) as e:
+            print(f"FAIL: the browser stopped answering: {e}")
+            status = 1
         finally:
             browser.close()
     return status

@@ -6,9 +6,9 @@
 # the bar chart, the sweep charts, present and not empty; the table of contents, the plots before
 # the long tables, those tables folded; every SVG label inside its SVG, clear of the other labels
 # and of the plots' points, at 800 and 1400 px) and proves that the page made no
-# request: laid out in a window as tall as the page, it must start no request that the browser
-# reports over the DevTools protocol, and the page's own resource timing must be empty. One
-# Chromium lays out every page (tests/browser/chromium_session.py).
+# request: loaded alone, it must start no request that the browser reports over the DevTools
+# protocol, and the page's own resource timing must be empty. One Chromium lays out every page
+# (tests/browser/chromium_session.py).
 #
 # Before trusting a pass, it shows that the checks can fail: a copy of the report that fetches an
 # image must fail the request check, one without GPU spans the DOM check, one with a line that
@@ -82,8 +82,8 @@ for width in 1400 800; do
   dom_job "$report" "dom-check-$width" "$width"
   printf 'screenshot\t%s\t1600\tfile://%s\t%s\n' "$width" "$report" "$out/report-$width.png" >>"$jobs"
 done
-printf 'requests\t1360\t1000\tfile://%s\t%s\n' "$report" "$out/requests.txt" >>"$jobs"
-printf 'screenshot\t1360\t2100\tfile://%s\t%s\n' "$report" "$out/report.png" >>"$jobs"
+printf 'requests\t1360\t2100\tfile://%s\t%s\t%s\n' "$report" "$out/requests.txt" "$out/report.png" \
+  >>"$jobs"
 printf 'requests\t1360\t1000\tfile://%s\t%s\n' "$out/leaky.html" "$out/leaky-requests.txt" >>"$jobs"
 dom_job "$out/no-gpu-spans.html" no-gpu-spans
 dom_job "$out/too-wide.html" too-wide 800
