@@ -273,6 +273,16 @@ std::vector<RegionFact> build_catalog() {
     return v;
   };
   c.push_back(std::move(overlap));
+  c.push_back(region("idle_pct", U::kPercent, J::kNone, B::kField,
+                     "share of the span the GPU is idle per region (HTA's idle_time_pctg)", {},
+                     [](const RegionSummary& r) {
+                       if (r.breakdown.span_ns > 0)
+                         return one(100.0 * static_cast<double>(r.breakdown.idle_ns) /
+                                    static_cast<double>(r.breakdown.span_ns));
+                       MetricValue v;
+                       v.why_unavailable = "the region ran no GPU work";
+                       return v;
+                     }));
   // Idle time by cause, launch delays and queues (analysis/region_waits.h, docs/BREAKDOWN.md).
   for (const WaitMetric& w : wait_metrics()) {
     if (w.needs_launches) {
