@@ -102,7 +102,7 @@ MetricValue metric_value(const TraceAnalysis& t, std::string_view name) {
   const RegionFact& f = *r.fact;
   v.type = f.unit == FactUnit::kText ? MetricType::kText : MetricType::kNumber;
   const RegionFacts& facts = t.facts;
-  if (facts.regions == 0 && f.name != "regions") {
+  if (facts.regions == 0 && f.source != FactSource::kTrace) {
     v.why_unavailable = t.region_pattern.empty()
                             ? std::string("the trace has no region")
                             : fmt::format("no region matches \"{}\"", t.region_pattern);
@@ -114,7 +114,9 @@ MetricValue metric_value(const TraceAnalysis& t, std::string_view name) {
     return v;
   }
   MetricType type = v.type;
-  v = f.of_main_kernel ? f.of_main_kernel(*facts.main_kernel) : f.of_facts(facts);
+  v = f.of_main_kernel ? f.of_main_kernel(*facts.main_kernel)
+      : f.of_facts     ? f.of_facts(facts)
+                       : fact_over_regions(f, t.regions);
   v.type = type;
   if (r.renamed && v.available && r.renamed->divisor != 1) {
     double d = r.renamed->divisor;

@@ -25,12 +25,6 @@ void write_activity(JsonWriter& w, const ActivityRow& a) {
   w.end_object();
 }
 
-void write_memcpy_kinds(JsonWriter& w, const auto& by_kind) {
-  w.begin_object();
-  for (const auto& [kind, n] : by_kind) w.key(kind).number(n);
-  w.end_object();
-}
-
 // "time_breakdown" and "communication_overlap_pct" (docs/json-schema.md), in µs.
 void write_breakdown(JsonWriter& w, const TimeBreakdown& b) {
   w.key("time_breakdown").begin_object();
@@ -192,15 +186,7 @@ void write_trace(JsonWriter& w, const TraceAnalysis& t, const RegionActivities& 
     w.key("name").string(r.name);
     w.key("pid").number(r.pid);
     w.key("start_us").number(r.start_ns / 1000.0);
-    w.key("kernels").number(r.kernels);
-    w.key("memcpy").number(r.memcpy);
-    w.key("memcpy_by_kind");
-    write_memcpy_kinds(w, r.memcpy_by_kind);
-    w.key("memset").number(r.memset);
-    w.key("gpu_syncs").number(r.gpu_syncs);
-    w.key("gpu_busy_us").number(r.gpu_busy_ns / 1000.0);
-    w.key("wall_us").number(r.wall_ns / 1000.0);
-    w.key("cpu_us").number(r.cpu_ns / 1000.0);
+    write_region_fields(w, r);
     write_breakdown(w, r.breakdown);
     write_idle_by_stream(w, r.idle_by_stream);
     write_launch_queue(w, r.launch_delays, r.queues);

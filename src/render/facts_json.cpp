@@ -29,6 +29,12 @@ void write_median_fields(JsonWriter& w, const RegionFacts& f) {
     if (fact.json == FactJson::kMedian) write_fact_value(w.key(fact.name), fact.of_facts(f));
 }
 
+void write_region_fields(JsonWriter& w, const RegionSummary& r) {
+  for (const RegionFact& fact : region_fact_catalog())
+    if (fact.region_json == RegionJson::kField)
+      write_fact_value(w.key(fact.name), fact.of_region(r));
+}
+
 void write_main_kernel_fields(JsonWriter& w, const RegionFacts& f) {
   const MainKernel none;
   const MainKernel& k = f.main_kernel ? *f.main_kernel : none;
