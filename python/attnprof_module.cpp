@@ -19,8 +19,8 @@
 
 #include "analysis/activity_columns.h"
 #include "analysis/critical_path/what_if_rules.h"
-#include "analysis/kernel_class.h"
-#include "analysis/region_waits.h"
+#include "analysis/kernels/kernel_class.h"
+#include "analysis/regions/region_waits.h"
 #include "analysis/top_tables.h"
 #include "attnprof/analysis.h"
 #include "attnprof/cross_trace.h"
@@ -151,8 +151,9 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
   // The time breakdown (docs/BREAKDOWN.md); the overlap NaN where the region has no communication.
   Column<double> span_us, idle_us, compute_us, communication_us, memory_us, overlap_pct;
   // Idle time by cause, launch delays and queues, one column per wait metric, under its name
-  // (analysis/region_waits.h): microseconds for a time, an integer column for a count; NaN where
-  // the region lacks the value (a launch delay without the region's launch calls in the trace).
+  // (analysis/regions/region_waits.h): microseconds for a time, an integer column for a count; NaN
+  // where the region lacks the value (a launch delay without the region's launch calls in the
+  // trace).
   const std::span<const WaitMetric> waits = wait_metrics();
   std::vector<Column<double>> wait_values(waits.size());
   std::vector<Column<int64_t>> wait_counts(waits.size());

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "analysis/kernel_class.h"
+#include "analysis/kernels/kernel_class.h"
 #include "analysis/time_breakdown.h"
 #include "test_support.h"
 
