@@ -19,8 +19,8 @@
 
 #include "analysis/activity_columns.h"
 #include "analysis/critical_path/what_if_rules.h"
-#include "analysis/kernel_class.h"
-#include "analysis/region_fact_catalog.h"
+#include "analysis/kernels/kernel_class.h"
+#include "analysis/regions/region_fact_catalog.h"
 #include "analysis/top_tables.h"
 #include "attnprof/analysis.h"
 #include "attnprof/cross_trace.h"
@@ -149,9 +149,9 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
   Column<int64_t> index, pid;
   Column<double> start_us;
   Column<bool> typical;
-  // One column per fact of the catalog's `regions` table (analysis/region_fact_catalog.h), under
-  // its name: an integer column for whole numbers, else microseconds for a time; NaN where the
-  // region lacks the value (a launch delay without the region's launch calls in the trace, the
+  // One column per fact of the catalog's `regions` table (analysis/regions/region_fact_catalog.h),
+  // under its name: an integer column for whole numbers, else microseconds for a time; NaN where
+  // the region lacks the value (a launch delay without the region's launch calls in the trace, the
   // communication overlap without communication).
   std::vector<const RegionFact*> facts;
   for (const RegionFact& f : region_fact_catalog())

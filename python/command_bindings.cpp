@@ -7,8 +7,8 @@
 #include <variant>
 #include <vector>
 
-#include "analysis/expectation_parser.h"
-#include "analysis/kernel_class.h"
+#include "analysis/expectations/expectation_parser.h"
+#include "analysis/kernels/kernel_class.h"
 #include "attnprof/analysis.h"
 #include "attnprof/trace_diff.h"
 #include "io/input_guard.h"

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <iterator>
 
-#include "analysis/kernel_class.h"
-#include "analysis/region_fact_catalog.h"
-#include "analysis/region_metrics.h"
+#include "analysis/kernels/kernel_class.h"
+#include "analysis/regions/region_fact_catalog.h"
+#include "analysis/regions/region_metrics.h"
 #include "analysis/time_breakdown.h"
 #include "test_support.h"
 

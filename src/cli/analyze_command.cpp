@@ -26,7 +26,7 @@
 #include "cli/trace_inputs.h"
 #include "io/input_guard.h"
 #include "io/output_file.h"
-#include "render/analyze_output.h"
+#include "render/analyze/analyze_output.h"
 #include "render/collectives_output.h"
 #include "render/json_writer.h"
 

@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/expectation_parser.h"
+#include "analysis/expectations/expectation_parser.h"
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
@@ -20,7 +20,7 @@
 #include "cli/region_option.h"
 #include "io/input_guard.h"
 #include "pipeline/check_run.h"
-#include "render/check_output.h"
+#include "render/check/check_output.h"
 #include "render/display_text.h"
 
 namespace attnprof::cli {

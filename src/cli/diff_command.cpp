@@ -12,7 +12,7 @@
 #include "cli/region_option.h"
 #include "io/input_guard.h"
 #include "pipeline/diff_run.h"
-#include "render/diff_output.h"
+#include "render/diff/diff_output.h"
 #include "study/analysis/counter_diff.h"
 #include "study/analysis/run_workload_mismatch.h"
 #include "study/render/counter_diff_output.h"

@@ -1,6 +1,6 @@
 #include "render/facts_json.h"
 
-#include "analysis/region_fact_catalog.h"
+#include "analysis/regions/region_fact_catalog.h"
 
 namespace attnprof {
 

@@ -3,8 +3,8 @@
 #include <set>
 
 #include "analysis/findings/finding_catalog.h"
-#include "analysis/kernel_class.h"
-#include "analysis/region_fact_catalog.h"
+#include "analysis/kernels/kernel_class.h"
+#include "analysis/regions/region_fact_catalog.h"
 
 namespace attnprof {
 
