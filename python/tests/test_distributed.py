@@ -17,7 +17,7 @@ import attnprof.distributed
 DATA = os.environ["ATTNPROF_TEST_DATA"]
 # The hang test's timeout: far above reading its four good traces on warm workers (a tenth of a
 # second on a loaded 2-core machine), so that only the pipe is left unread when it runs out.
-HANG_TIMEOUT_S = 4
+HANG_TIMEOUT_S = 2
 
 
 @pytest.fixture(scope="module")
