@@ -115,7 +115,7 @@ int run(const AnalyzeArgs& args) {
         if (json_on_terminal) progress.stop();
         json_out.trace(analysis, activities, tables);
       };
-    traces = read_traces(inputs, options, many);
+    traces = read_traces(inputs, options, many, format != OutputFormat::kSummary);
   }
 
   int exit_code = traces.unread.empty() ? 0 : 2;

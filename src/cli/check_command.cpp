@@ -7,7 +7,6 @@
 // study's claims are checked on its shipped traces without a GPU (docs/STUDY.md).
 
 #include <cstdio>
-#include <optional>
 #include <variant>
 
 #include <fmt/format.h>

@@ -2,6 +2,9 @@
 // [--table VIEW] [-o FILE]`: what changed from trace A to trace B. Exit 0 (a difference is a
 // finding, not a failure), 2 on bad input.
 
+#include <iterator>
+#include <memory>
+
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"

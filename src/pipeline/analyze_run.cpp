@@ -70,7 +70,7 @@ Result<std::string> region_pattern_of(const std::string& region,
 }
 
 TracesRead read_traces(const std::vector<TraceInput>& inputs, const AnalyzeOptions& options,
-                       const ManyTracesOptions& many) {
+                       const ManyTracesOptions& many, bool compare_ranks) {
   std::vector<std::string> paths;
   for (const auto& input : inputs)
     if (!input.error) paths.push_back(input.path);
@@ -80,7 +80,7 @@ TracesRead read_traces(const std::vector<TraceInput>& inputs, const AnalyzeOptio
   for (const auto& input : inputs)
     traces.add(input.path,
                input.error ? Result<TraceAnalysis>(*input.error) : std::move(outcomes[next++]));
-  traces.compare_ranks();
+  if (compare_ranks) traces.compare_ranks();
   return traces;
 }
 

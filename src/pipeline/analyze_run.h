@@ -50,9 +50,10 @@ Result<std::string> region_pattern_of(const std::string& region,
                                       const std::vector<TraceInput>& inputs);
 
 // Reads each input (one that carries an error is unread as it is) with analyze_files, then
-// compares the ranks.
+// compares the ranks unless `compare_ranks` is false (analyze --format summary writes each trace
+// alone, for merge to compare).
 TracesRead read_traces(const std::vector<TraceInput>& inputs, const AnalyzeOptions& options,
-                       const ManyTracesOptions& many);
+                       const ManyTracesOptions& many, bool compare_ranks = true);
 
 // analyze's output in `format`, but JSON (written as the traces are read: AnalyzeJsonOutput) and
 // text's fitting to the terminal: summary lines (one per input, its error's line too, so that
