@@ -21,10 +21,21 @@ import re
 import sys
 import tempfile
 
-# Lowest first. Keep in step with docs/ARCHITECTURE.md. src/cli/ is a front end, not a layer.
-LAYERS = ["attnprof", "base", "io", "model", "reader", "analysis", "render", "pipeline"]
+# Lowest first. Keep in step with docs/ARCHITECTURE.md. The study (src/study/: the bench run's
+# model, its analyses and the report) stands above the trace path, whose stages never include it;
+# its own three rooms are layered like the trace path's. src/cli/ is a front end, not a layer.
+LAYERS = ["attnprof", "base", "io", "model", "reader", "analysis", "render",
+          "study/run", "study/analysis", "study/render", "pipeline"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+# The import stage (io/, model/, reader/) reads fields into the trace's model: of the public API it
+# includes only the types that reading needs, never an analysis's results (attnprof/analysis.h,
+# expectations.h, region_facts.h...).
+IMPORT_STAGE = {"io", "model", "reader"}
+IMPORT_API = {"attnprof/result.h", "attnprof/limits.h", "attnprof/diagnostics.h",
+              "attnprof/diagnostic_table.h", "attnprof/attribution.h",
+              "attnprof/hardware_counters.h"}
+STUDY = ["study/run", "study/analysis", "study/render"]
 # The headers below the pipeline that the CLI and the Python module may include, each for what a
 # front end does itself: write what the pipeline made, and its own lines on the terminal.
 FRONT_END_HEADERS = {
@@ -46,8 +57,8 @@ FRONT_ENDS = {
                 "own": ["cli", "attnprof_bench"]},
     "python": {"core": ["base", "pipeline"], "headers": True, "own": []},
     # The bench's own folders: its sources' subfolders and its public C ABI.
-    "bench": {"core": ["base", "io", "reader", "analysis", "render", "pipeline"], "headers": False,
-              "own": ["libtorch", "attnprof_bench"]},
+    "bench": {"core": ["base", "io", "reader", "analysis", "render", *STUDY, "pipeline"],
+              "headers": False, "own": ["libtorch", "attnprof_bench"]},
 }
 # Headers of an allowed folder that a front end still may not include: a trace is read and
 # analyzed through the pipeline (pipeline/report_inputs.h, attnprof/analysis.h), so that the
@@ -64,11 +75,25 @@ KNOWN = set()
 
 
 def folder_of(relative_path):
-    """The layer of a file: include/attnprof/x.h -> attnprof, src/reader/x.cpp -> reader."""
+    """The layer of a file: include/attnprof/x.h -> attnprof, src/reader/x.cpp -> reader,
+    src/study/run/x.h -> study/run."""
     parts = relative_path.split(os.sep)
     if parts[0] == "include":
         return "attnprof"
+    if len(parts) > 3 and parts[1] == "study":
+        return "/".join(parts[1:3])
     return parts[1] if len(parts) > 2 else None
+
+
+def layer_of_header(header, own_layer):
+    """The layer an include names: "study/run/x.h" -> study/run, "reader/x.h" -> reader; a name
+    without a folder is the including file's own."""
+    parts = header.split("/")
+    if len(parts) == 1:
+        return own_layer
+    if parts[0] == "study" and len(parts) > 2:
+        return "/".join(parts[:2])
+    return parts[0]
 
 
 def violations(root):
@@ -93,8 +118,12 @@ def violations(root):
                         if not match:
                             continue
                         header = match.group(1)
-                        target = header.split("/")[0] if "/" in header else layer
-                        if target not in RANK:
+                        target = layer_of_header(header, layer)
+                        if (layer in IMPORT_STAGE and target == "attnprof"
+                                and header not in IMPORT_API):
+                            found.append((relative, number, header,
+                                          "the import stage includes an analysis's API"))
+                        elif target not in RANK:
                             found.append((relative, number, header, f"{target!r} is no layer"))
                         elif RANK[target] > RANK[layer]:
                             found.append(
@@ -118,7 +147,7 @@ def front_end_violations(root):
                         if not match or "/" not in match.group(1):
                             continue  # its own file, beside it
                         header = match.group(1)
-                        target = header.split("/")[0]
+                        target = layer_of_header(header, front_end)
                         if header in FORBIDDEN[front_end]:
                             found.append((relative, number, header,
                                           f"{front_end} may not include it: "
@@ -162,7 +191,9 @@ def self_test():
 
     good = tree({
         "include/attnprof/api.h": '#include <string>\n#include "attnprof/result.h"\n',
-        "src/model/trace.h": '#include "base/format_units.h"\n#include "attnprof/api.h"\n',
+        "src/model/trace.h": '#include "base/format_units.h"\n#include "attnprof/result.h"\n',
+        "src/study/render/r.cpp": '#include "study/analysis/d.h"\n#include "render/x.h"\n'
+                                  '#include "study/run/run_summary.h"\n',
         "src/reader/linker.cpp": '#include "reader/linker.h"\n#include "model/trace.h"\n',
         "src/cli/main.cpp": '#include "pipeline/x.h"\n#include "attnprof_bench/bench.h"\n'
                             '#include "cli/commands.h"\n#include "io/output_file.h"\n'
@@ -171,13 +202,24 @@ def self_test():
                                '#include "libtorch/variants.h"\n#include "attnprof/result.h"\n',
         "python/m.cpp": '#include "command_bindings.h"\n#include "pipeline/report_file.h"\n'
                         '#include "render/text_wrap.h"\n',
-        "bench/src/table.cpp": '#include "render/report.h"\n#include "reader/run_summary.h"\n',
+        "bench/src/table.cpp": '#include "study/render/report.h"\n'
+                               '#include "study/run/run_summary.h"\n',
     })
     cases = {
         "model includes reader": {"src/model/trace.h": '#include "reader/kineto_format.h"\n'},
         "analysis includes render": {"src/analysis/f.cpp": '  #  include "render/format_units.h"\n'},
         "the API includes src": {"include/attnprof/a.h": '#include "model/trace.h"\n'},
-        "render includes pipeline": {"src/render/report.h": '#include "pipeline/report_inputs.h"\n'},
+        "render includes pipeline": {"src/render/x.h": '#include "pipeline/report_inputs.h"\n'},
+        "the study's report includes pipeline":
+            {"src/study/render/report.h": '#include "pipeline/report_inputs.h"\n'},
+        "a trace analysis includes the study":
+            {"src/analysis/x.cpp": '#include "study/run/run_summary.h"\n'},
+        "the trace renderers include the study":
+            {"src/render/x.cpp": '#include "study/analysis/report_data.h"\n'},
+        "the study's model includes its analyses":
+            {"src/study/run/x.h": '#include "study/analysis/report_data.h"\n'},
+        "the import stage includes an analysis header":
+            {"src/reader/x.cpp": '#include "attnprof/analysis.h"\n'},
         "a folder with no layer": {"src/extra/x.cpp": '#include "io/byte_stream.h"\n'},
         "the bench's headers outside cli": {"src/io/x.cpp": '#include "attnprof_bench/b.h"\n'},
         "a layer includes the CLI": {"src/pipeline/x.cpp": '#include "cli/commands.h"\n'},
@@ -186,8 +228,10 @@ def self_test():
         "cli reads a file by hand": {"src/cli/x.cpp": '#include "io/side_file.h"\n'},
         "cli reads the model": {"src/cli/x.cpp": '#include "model/trace.h"\n'},
         "cli reads a trace": {"src/cli/x.cpp": '#include "reader/read_trace.h"\n'},
+        "cli reads a run folder by hand": {"src/cli/x.cpp": '#include "study/run/run_summary.h"\n'},
         "cli includes python": {"src/cli/x.cpp": '#include "python/command_bindings.h"\n'},
-        "python renders": {"python/m.cpp": '#include "render/report.h"\n'},
+        "python renders": {"python/m.cpp": '#include "render/diff_output.h"\n'},
+        "python renders the study's report": {"python/m.cpp": '#include "study/render/report.h"\n'},
         "python runs an analysis": {"python/m.cpp": '#include "analysis/kernel_class.h"\n'},
         "python lists a folder by hand": {"python/m.cpp": '#include "io/trace_directory.h"\n'},
         "the bench reads the model": {"bench/src/x.cpp": '#include "model/trace.h"\n'},

@@ -2,11 +2,11 @@
 
 #include <filesystem>
 
-#include "analysis/counter_diff.h"
-#include "analysis/workload_mismatch.h"
+#include "study/analysis/counter_diff.h"
+#include "study/analysis/run_workload_mismatch.h"
 #include "attnprof/analysis.h"
-#include "reader/run_summary.h"
-#include "render/counter_diff_output.h"
+#include "study/run/run_summary.h"
+#include "study/render/counter_diff_output.h"
 
 namespace attnprof {
 

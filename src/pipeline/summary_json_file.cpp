@@ -1,7 +1,7 @@
 #include "pipeline/summary_json_file.h"
 
-#include "reader/run_summary.h"
-#include "render/run_summary_json.h"
+#include "study/run/run_summary.h"
+#include "study/run/run_summary_json.h"
 
 namespace attnprof {
 
