@@ -2,11 +2,11 @@
 
 #include <filesystem>
 
+#include "attnprof/analysis.h"
 #include "study/analysis/counter_diff.h"
 #include "study/analysis/run_workload_mismatch.h"
-#include "attnprof/analysis.h"
-#include "study/run/run_summary.h"
 #include "study/render/counter_diff_output.h"
+#include "study/run/run_summary.h"
 
 namespace attnprof {
 
