@@ -18,7 +18,8 @@
 //   long-pattern   one annotation named 12N 'a's and a 'b', read with --region '*' + 2N/3 'a's +
 //                  'b' (a 3.6 MB name and a 200,000-character pattern at N = 300k, four times the
 //                  issue's): glob_match backtracked over the name for each place, name x pattern
-//                  (115 s for a 1 MB name and 50,000 characters); now linear (analysis/regions.cpp)
+//                  (115 s for a 1 MB name and 50,000 characters); now linear
+//                  (analysis/regions/regions.cpp)
 //   long-tilde     one kernel named 12N 'a's and a 'b', the main kernel, checked with
 //                  `main_kernel ~ "` + 2N/3 'a's + `b"`: `~` searched with std::string::find,
 //                  name x pattern; now Knuth-Morris-Pratt (analysis/text_match.h)
@@ -30,13 +31,14 @@
 //                  (30k: 15,000 regions in 11 MB, the 16,000 in 10 MB; 100k: 50,000 in
 //                  37 MB): every kernel belongs to every region, (N/2) x N members, and each
 //                  region's list and summary were made anew (slope 2.2, 32 s at N/100 regions
-//                  and 100k); regions that hold the same work now share them (analysis/regions.h),
-//                  and their attention ops and calls (analysis/findings/finding_context.h)
+//                  and 100k); regions that hold the same work now share them
+//                  (analysis/regions/regions.h), and their attention ops and calls
+//                  (analysis/findings/finding_context.h)
 //   overlapping-attention-steps  the same around N flash_fwd_kernel launches, each an attention
 //                  call of every region: each region held a copy of the calls and their medians
 //                  read every region's, regions x calls (2,000 steps around 4,000 calls: 21 s and
 //                  4.1 GB); now a region's list is its member set's and the medians weigh each
-//                  set by its regions (analysis/attention_calls.cpp)
+//                  set by its regions (analysis/attention/attention_calls.cpp)
 //   overlapping-steps-explain  the same with findings (--explain): each rule read every
 //                  region's activities anew (16,000 regions: 21 s, 64,000: 315 s); now once per
 //                  distinct member set (analysis/findings/finding_context.h)
@@ -51,7 +53,7 @@
 //                  is 1024)
 //   memcpy-kinds   N copies, each named with a kind of its own, in N/10 steps: each kind was a
 //                  column of every region, kinds x regions; now a fixed set
-//                  (analysis/kernel_names.h)
+//                  (analysis/kernels/kernel_names.h)
 //   nested-ops     N cpu_ops nested in one another, each launching a kernel: every activity kept
 //                  a copy of its whole op chain (4,000: 5 s and 524 MB); now its innermost 64
 //                  (analysis/op_chain_limit.h)

@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/expectation_evaluation.h"
-#include "analysis/expectation_parser.h"
-#include "analysis/region_metrics.h"
-#include "analysis/regions.h"
+#include "analysis/expectations/expectation_evaluation.h"
+#include "analysis/expectations/expectation_parser.h"
+#include "analysis/regions/region_metrics.h"
+#include "analysis/regions/regions.h"
 #include "analysis/summarize.h"
 #include "attnprof/analysis.h"
 #include "attnprof/cross_trace.h"
@@ -24,9 +24,9 @@
 #include "attnprof/trace_diff.h"
 #include "io/output_file.h"
 #include "reader/read_trace.h"
-#include "render/analyze_output.h"
-#include "render/check_output.h"
-#include "render/diff_output.h"
+#include "render/analyze/analyze_output.h"
+#include "render/check/check_output.h"
+#include "render/diff/diff_output.h"
 #include "render/display_text.h"
 #include "render/escape_html.h"
 #include "study/render/report_svg.h"

@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include "analysis/kernel_names.h"
-#include "analysis/occupancy.h"
-#include "analysis/regions.h"
+#include "analysis/kernels/kernel_names.h"
+#include "analysis/kernels/occupancy.h"
+#include "analysis/regions/regions.h"
 #include "analysis/summarize.h"
 #include "reader/read_trace.h"
 #include "test_support.h"

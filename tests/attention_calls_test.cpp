@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
-#include "analysis/attention_backend.h"
-#include "analysis/attention_calls.h"
+#include "analysis/attention/attention_backend.h"
+#include "analysis/attention/attention_calls.h"
 #include "attnprof/analysis.h"
 #include "test_support.h"
 

@@ -6,9 +6,9 @@
 
 #include <filesystem>
 
-#include "analysis/expectation_parser.h"
+#include "analysis/expectations/expectation_parser.h"
 #include "attnprof/expectations.h"
-#include "render/check_output.h"
+#include "render/check/check_output.h"
 #include "test_support.h"
 
 namespace attnprof {

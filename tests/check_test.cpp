@@ -1,5 +1,6 @@
-// `attnprof check`: the expression language (analysis/expectation_parser.h), its evaluation on the
-// real H200 traces, and the command's exit codes (0 all hold, 1 one fails, 2 bad input).
+// `attnprof check`: the expression language (analysis/expectations/expectation_parser.h), its
+// evaluation on the real H200 traces, and the command's exit codes (0 all hold, 1 one fails, 2 bad
+// input).
 
 #include <map>
 
@@ -7,10 +8,10 @@
 
 #include <simdjson.h>
 
-#include "analysis/expectation_evaluation.h"
-#include "analysis/expectation_parser.h"
+#include "analysis/expectations/expectation_evaluation.h"
+#include "analysis/expectations/expectation_parser.h"
+#include "analysis/expectations/variant_expectations.h"
 #include "analysis/summarize.h"
-#include "analysis/variant_expectations.h"
 #include "attnprof/expectations.h"
 #include "reader/read_trace.h"
 #include "test_support.h"

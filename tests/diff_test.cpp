@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "analysis/kernel_class.h"
+#include "analysis/kernels/kernel_class.h"
 #include "analysis/spread.h"
 #include "attnprof/trace_diff.h"
 #include "test_support.h"

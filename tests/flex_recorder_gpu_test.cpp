@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "analysis/kernel_class.h"
+#include "analysis/kernels/kernel_class.h"
 #include "study/run/run_summary.h"
 #include "test_support.h"
 

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "analysis/kernel_class.h"
+#include "analysis/kernels/kernel_class.h"
 #include "study/run/run_summary.h"
 #include "test_support.h"
 

@@ -1,5 +1,6 @@
 // Nsight Compute's CSV (reader/ncu_csv.h) on real CSVs recorded on the H200 (tests/data/ncu), a
-// variant's kernels summed (analysis/counter_totals.h) and the roofline (analysis/roofline.h).
+// variant's kernels summed (analysis/counters/counter_totals.h) and the roofline
+// (analysis/roofline.h).
 
 #include <gtest/gtest.h>
 
@@ -8,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/counter_findings.h"
-#include "analysis/counter_totals.h"
-#include "analysis/region_metrics.h"
+#include "analysis/counters/counter_findings.h"
+#include "analysis/counters/counter_totals.h"
+#include "analysis/regions/region_metrics.h"
 #include "analysis/roofline.h"
 #include "reader/ncu_csv.h"
 #include "study/run/run_summary.h"

@@ -22,7 +22,7 @@
 
 #include "analysis/op_chain_limit.h"
 #include "analysis/op_cost.h"
-#include "analysis/regions.h"
+#include "analysis/regions/regions.h"
 #include "analysis/text_match.h"
 #include "attnprof/analysis.h"
 #include "reader/json_scan.h"
@@ -583,10 +583,10 @@ TEST(HostileScale, OverlappingRegionsPastTheLimitAreRefused) {
 }
 
 // N whole-trace ProfilerSteps put every activity in every step: (steps) x (activities) members.
-// Regions that hold the same work share its list and its summary (analysis/regions.h): 2,000
-// steps around 2,000 kernels are read, each step with all of them, within --max-region-overlap.
-// The findings share their work too (analysis/findings/finding_context.h), so --explain takes
-// them as well (shared_region_findings_test.cpp compares what they say).
+// Regions that hold the same work share its list and its summary (analysis/regions/regions.h):
+// 2,000 steps around 2,000 kernels are read, each step with all of them, within
+// --max-region-overlap. The findings share their work too (analysis/findings/finding_context.h), so
+// --explain takes them as well (shared_region_findings_test.cpp compares what they say).
 TEST(HostileScale, OverlappingRegionsThatHoldTheSameWorkShareIt) {
   TraceSet set;
   std::string json = "{\"traceEvents\":[";

@@ -11,7 +11,7 @@
 
 #include "attnprof/analysis.h"
 #include "attnprof/cross_trace.h"
-#include "render/analyze_output.h"
+#include "render/analyze/analyze_output.h"
 #include "render/json_writer.h"
 #include "test_support.h"
 

@@ -1,12 +1,12 @@
-// Kernel classes (analysis/kernel_class.h) on the kernel names of the real H200 traces, and the
-// order of the rules where two could apply.
+// Kernel classes (analysis/kernels/kernel_class.h) on the kernel names of the real H200 traces, and
+// the order of the rules where two could apply.
 
 #include <gtest/gtest.h>
 
-#include "analysis/inductor_kernel.h"
-#include "analysis/kernel_class.h"
-#include "analysis/kernel_names.h"
-#include "analysis/region_metrics.h"
+#include "analysis/kernels/inductor_kernel.h"
+#include "analysis/kernels/kernel_class.h"
+#include "analysis/kernels/kernel_names.h"
+#include "analysis/regions/region_metrics.h"
 #include "test_support.h"
 
 namespace attnprof {
@@ -140,8 +140,8 @@ TEST(KernelClass, CollectivesAreCommunication) {
   EXPECT_EQ(kernel_class_id(KernelClass::kCommunication), "communication");
 }
 
-// Inductor's kernels by what their names say they fuse (analysis/inductor_kernel.h), on the names
-// of the compiled traces of tests/data/graphs and models.
+// Inductor's kernels by what their names say they fuse (analysis/kernels/inductor_kernel.h), on the
+// names of the compiled traces of tests/data/graphs and models.
 TEST(KernelClass, InductorKernelsByWhatTheyFuse) {
   const std::pair<const char*, KernelClass> cases[] = {
       // the compiled naive attention's fused scale, mask and softmax

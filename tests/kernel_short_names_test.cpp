@@ -1,5 +1,6 @@
 // Kernel names on every recorded trace of tests/data: mangled names (`_Z...`) are demangled
-// before they are shortened, so no short name is still mangled (src/analysis/kernel_names.h).
+// before they are shortened, so no short name is still mangled
+// (src/analysis/kernels/kernel_names.h).
 
 #include <filesystem>
 #include <map>
@@ -8,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "analysis/kernel_names.h"
+#include "analysis/kernels/kernel_names.h"
 #include "reader/read_trace.h"
 #include "test_support.h"
 

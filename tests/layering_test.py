@@ -44,7 +44,7 @@ FRONT_END_HEADERS = {
     "io/input_guard.h": "an output over an input refused before any work",
     "render/display_text.h": "the front end's own lines (errors, notes) escaped",
     "render/text_wrap.h": "text fitted to the terminal",
-    "render/analyze_progress_line.h": "the words of the reading progress line",
+    "render/analyze/analyze_progress_line.h": "the words of the reading progress line",
     "render/version_text.h": "--version's lines",
 }
 # What each front end may include besides the public API and its own files: the core's folders,

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "analysis/findings/finding_catalog.h"
-#include "analysis/region_metrics.h"
+#include "analysis/regions/region_metrics.h"
 #include "render/metrics_doc.h"
 #include "test_support.h"
 

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "render/analyze_progress_line.h"
+#include "render/analyze/analyze_progress_line.h"
 
 namespace attnprof {
 namespace {

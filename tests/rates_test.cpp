@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "analysis/collectives.h"
-#include "analysis/kernel_class.h"
+#include "analysis/collectives/collectives.h"
+#include "analysis/kernels/kernel_class.h"
 #include "analysis/op_cost.h"
-#include "render/attention_call_cells.h"
+#include "render/attention/attention_call_cells.h"
 #include "test_support.h"
 
 namespace attnprof {

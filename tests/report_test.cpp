@@ -11,8 +11,8 @@
 #include <set>
 #include <sstream>
 
-#include "analysis/region_timeline.h"
-#include "analysis/regions.h"
+#include "analysis/regions/region_timeline.h"
+#include "analysis/regions/regions.h"
 #include "analysis/summarize.h"
 #include "base/format_units.h"
 #include "pipeline/report_inputs.h"

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/regions.h"
+#include "analysis/regions/regions.h"
 #include "analysis/summarize.h"
 #include "reader/read_trace.h"
 #include "test_support.h"

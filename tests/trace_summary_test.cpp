@@ -10,7 +10,7 @@
 #include <filesystem>
 
 #include "attnprof/cross_trace.h"
-#include "render/analyze_output.h"
+#include "render/analyze/analyze_output.h"
 #include "render/json_writer.h"
 #include "test_support.h"
 

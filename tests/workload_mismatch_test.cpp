@@ -1,14 +1,14 @@
-// What makes two sides of a diff not like for like (analysis/workload_mismatch.h), on real H200
-// recordings with record_shapes=True (tests/data/op_families/gemm.json.gz: one region per case,
-// each with its dtype in op_families.json): the GEMMs' element types are named when they differ,
-// and nothing is said when the sides' GEMMs agree.
+// What makes two sides of a diff not like for like (analysis/diff/workload_mismatch.h), on real
+// H200 recordings with record_shapes=True (tests/data/op_families/gemm.json.gz: one region per
+// case, each with its dtype in op_families.json): the GEMMs' element types are named when they
+// differ, and nothing is said when the sides' GEMMs agree.
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "analysis/workload_mismatch.h"
+#include "analysis/diff/workload_mismatch.h"
 #include "study/analysis/run_workload_mismatch.h"
 #include "test_support.h"
 

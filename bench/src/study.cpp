@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/counter_totals.h"
+#include "analysis/counters/counter_totals.h"
 #include "analysis/roofline.h"
 #include "base/format_units.h"
 #include "counters.h"

@@ -1,8 +1,8 @@
 #pragma once
 // The bench's expectations file (`attnprof bench --expectations FILE`): the core's study format
-// (analysis/variant_expectations.h), with the bench's own variants as the names a line may use.
-// The same file is checked without a GPU against a study's shipped traces by
-// `attnprof check STUDY_DIR --expectations FILE`.
+// (analysis/expectations/variant_expectations.h), with the bench's own variants as the names a line
+// may use. The same file is checked without a GPU against a study's shipped traces by `attnprof
+// check STUDY_DIR --expectations FILE`.
 
 #include <string>
 #include <vector>

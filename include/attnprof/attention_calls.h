@@ -1,8 +1,8 @@
 #pragma once
 // The attention calls of a region: one row per call, with the backend that ran it, its shapes from
 // the recorded inputs (record_shapes=True), what op_cost counts for it and the GPU time of its
-// work. Made by src/analysis/attention_calls.cpp; docs/ATTENTION_CALLS.md says how each backend is
-// told and what a call is.
+// work. Made by src/analysis/attention/attention_calls.cpp; docs/ATTENTION_CALLS.md says how each
+// backend is told and what a call is.
 
 #include <cstdint>
 #include <optional>

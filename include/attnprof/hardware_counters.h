@@ -3,7 +3,7 @@
 // estimate (occupancy) or not see at all (how busy the tensor and FP32 pipes are, how many bytes
 // came from DRAM). `attnprof bench --counters` measures them for every kernel of each variant's
 // typical call (docs/counters.md); the core reads ncu's CSV (src/reader/ncu_csv.h), sums a
-// variant's kernels (src/analysis/counter_totals.h) and places them on the roofline
+// variant's kernels (src/analysis/counters/counter_totals.h) and places them on the roofline
 // (src/analysis/roofline.h). A counter ncu did not report is unknown (nullopt), never 0.
 
 #include <optional>

@@ -30,8 +30,8 @@ struct Limits {
   // Every list of a summary.json together (points, variants, findings, their evidence, kernel
   // counters, calls...): the bound on the rest.
   uint64_t max_side_file_items = 100000;
-  // Regions open at one time (analysis/regions.h): each activity belongs to every one. Regions
-  // that hold the same work share it (their members, summaries and findings' work), so only
+  // Regions open at one time (analysis/regions/regions.h): each activity belongs to every one.
+  // Regions that hold the same work share it (their members, summaries and findings' work), so only
   // those that hold different work count, whose members grow as this count times the
   // activities. Real traces nest a few (ProfilerSteps do not overlap;
   // forward inside a step); thousands are an attack or a mistaken --region.

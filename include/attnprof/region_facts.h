@@ -1,9 +1,9 @@
 #pragma once
 // The facts of a trace's regions: each quantity a median over the regions with its min..max, the
 // GPU time and count per kernel class, and the main kernel of the typical region. The analysis
-// computes them once (summarize_trace, src/analysis/region_facts.cpp) and every output reads
-// them: analyze's text, JSON and Markdown, check and diff (as metrics), the report's tables and
-// the bench's table and summary.json. docs/ARCHITECTURE.md ("Adding a column") says how a new
+// computes them once (summarize_trace, src/analysis/regions/region_facts.cpp) and every output
+// reads them: analyze's text, JSON and Markdown, check and diff (as metrics), the report's tables
+// and the bench's table and summary.json. docs/ARCHITECTURE.md ("Adding a column") says how a new
 // fact goes in.
 
 #include <array>
@@ -28,7 +28,7 @@ struct Spread {
   bool varies() const { return max != min; }
 };
 
-// What kind of work a GPU activity does (the rules: src/analysis/kernel_class.h).
+// What kind of work a GPU activity does (the rules: src/analysis/kernels/kernel_class.h).
 enum class KernelClass : uint8_t {
   kFusedAttention,
   kGemm,

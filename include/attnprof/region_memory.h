@@ -1,7 +1,7 @@
 #pragma once
 // A region's memory on each CUDA device, from the trace's [memory] events (traces recorded with
 // profile_memory=True): the peak, when it was reached, what holds it. Made by
-// src/analysis/region_memory.cpp; docs/MEMORY.md defines each figure.
+// src/analysis/regions/region_memory.cpp; docs/MEMORY.md defines each figure.
 
 #include <cstdint>
 #include <string>

@@ -142,7 +142,7 @@ struct TraceSide {
 struct TraceDiff {
   TraceSide a, b;
   // What makes the sides not like for like: a different device, attention element type or shape,
-  // one phrase each (analysis/workload_mismatch.h); empty when they agree or do not say.
+  // one phrase each (analysis/diff/workload_mismatch.h); empty when they agree or do not say.
   std::vector<std::string> unlike;
   QuantityDiff kernels, memcpy, memset, gpu_busy_ns, wall_ns, cpu_ns;
   // The time breakdown (attnprof/time_breakdown.h) per region.

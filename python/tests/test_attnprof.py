@@ -37,6 +37,14 @@ def test_read_gives_the_cli_numbers():
         assert t.regions[key].tolist() == pytest.approx(
             [r["time_breakdown"][key] for r in doc["regions"]]), key
     assert t.regions["communication_overlap_pct"].isna().all()  # no collective in the trace
+    # Every number of a region's JSON object that the regions table also has (the region facts
+    # catalog's, read per region: gpu_syncs, idle_pct, ...), alike; null is NaN.
+    shared = [k for k, v in doc["regions"][0].items()
+              if k in t.regions.columns and (v is None or isinstance(v, (int, float)))]
+    assert {"kernels", "gpu_syncs", "wall_us", "idle_pct"} <= set(shared)
+    for key in shared:
+        expected = [float("nan") if r[key] is None else r[key] for r in doc["regions"]]
+        assert t.regions[key].tolist() == pytest.approx(expected, nan_ok=True), key
     # Every region's activities, as the JSON lists them.
     assert len(t.activities) == sum(len(r["activities"]) for r in doc["regions"])
     first = doc["regions"][0]["activities"]

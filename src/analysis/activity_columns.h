@@ -3,8 +3,8 @@
 // names, types and how each is read, with one rule for unknown values (a value the trace does not
 // give, or that does not apply: a copy's grid, a kernel's bytes). analyze's and diff's CSV
 // (render/activity_csv.cpp) and the Python module's `activities` table read this list; analyze's
-// JSON spells the same names (render/analyze_json.cpp; python/tests/test_column_parity.py compares
-// the three on real traces). docs/METRICS.md lists them.
+// JSON spells the same names (render/analyze/analyze_json.cpp; python/tests/test_column_parity.py
+// compares the three on real traces). docs/METRICS.md lists them.
 
 #include <optional>
 #include <span>

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/kernel_generation.h"
+#include "analysis/kernels/kernel_generation.h"
 #include "attnprof/region_facts.h"
 
 namespace attnprof {

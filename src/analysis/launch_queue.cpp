@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "analysis/kernel_names.h"
+#include "analysis/kernels/kernel_names.h"
 
 namespace attnprof {
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "analysis/kernel_names.h"
+#include "analysis/kernels/kernel_names.h"
 #include "attnprof/launch_queue.h"
 #include "model/trace.h"
 

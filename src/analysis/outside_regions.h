@@ -4,7 +4,7 @@
 // process or at a time that no matched annotation covers. Each is said, with its count and GPU
 // time, rather than silently left out or placed by its GPU time.
 
-#include "analysis/regions.h"
+#include "analysis/regions/regions.h"
 #include "attnprof/analysis.h"
 #include "model/trace.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 // The pure part of `analyze`: from a linked trace to its region summaries.
 
-#include "analysis/regions.h"
+#include "analysis/regions/regions.h"
 #include "attnprof/analysis.h"
 #include "model/trace.h"
 

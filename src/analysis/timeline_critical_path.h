@@ -2,8 +2,8 @@
 // The region's critical path placed on its timeline, for the report to draw over the spans: each
 // stretch of the path (critical_path/path_segments.h) on the lane of the event it belongs to.
 
-#include "analysis/region_timeline.h"
-#include "analysis/regions.h"
+#include "analysis/regions/region_timeline.h"
+#include "analysis/regions/regions.h"
 #include "model/trace.h"
 
 namespace attnprof {

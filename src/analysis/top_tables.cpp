@@ -6,11 +6,11 @@
 
 #include <fmt/format.h>
 
-#include "analysis/attention_calls.h"
+#include "analysis/attention/attention_calls.h"
 #include "analysis/duration_sum.h"
 #include "analysis/gpu_datasheet.h"
-#include "analysis/kernel_class.h"
-#include "analysis/kernel_names.h"
+#include "analysis/kernels/kernel_class.h"
+#include "analysis/kernels/kernel_names.h"
 #include "analysis/op_arguments.h"
 #include "model/op_input_text.h"
 

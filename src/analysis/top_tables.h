@@ -14,7 +14,7 @@
 
 #include "analysis/gpu_datasheet.h"
 #include "analysis/op_cost.h"
-#include "analysis/regions.h"
+#include "analysis/regions/regions.h"
 #include "attnprof/top_tables.h"
 #include "model/trace.h"
 #include "reader/kineto_format.h"

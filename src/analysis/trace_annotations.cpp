@@ -4,7 +4,7 @@
 
 #include "analysis/critical_path/region_critical_paths.h"
 #include "analysis/findings/finding_context.h"
-#include "analysis/regions.h"
+#include "analysis/regions/regions.h"
 #include "analysis/summarize.h"
 
 namespace attnprof {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "attnprof/result.h"
-#include "render/analyze_progress_line.h"
+#include "render/analyze/analyze_progress_line.h"
 
 namespace attnprof {
 struct TraceAnalysis;

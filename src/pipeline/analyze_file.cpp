@@ -1,6 +1,6 @@
 #include "pipeline/analyze_trace.h"
 
-#include "analysis/regions.h"
+#include "analysis/regions/regions.h"
 #include "analysis/summarize.h"
 #include "attnprof/analysis.h"
 #include "reader/graph_signatures.h"

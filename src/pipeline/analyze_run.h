@@ -13,7 +13,7 @@
 #include "attnprof/cross_trace.h"
 #include "attnprof/result.h"
 #include "pipeline/trace_inputs.h"
-#include "render/analyze_output.h"
+#include "render/analyze/analyze_output.h"
 #include "render/json_writer.h"
 #include "render/output_format.h"
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "analysis/regions.h"
+#include "analysis/regions/regions.h"
 #include "analysis/trace_annotations.h"
 #include "io/byte_stream.h"
 #include "io/input_guard.h"

@@ -10,8 +10,8 @@
 
 #include <simdjson.h>
 
-#include "analysis/first_collective.h"
-#include "analysis/regions.h"
+#include "analysis/collectives/first_collective.h"
+#include "analysis/regions/regions.h"
 #include "analysis/trace_annotations.h"
 #include "io/byte_stream.h"
 #include "io/input_guard.h"

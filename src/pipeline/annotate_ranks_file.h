@@ -3,7 +3,7 @@
 // traces of a folder of ranks merged into one trace, each rank a process of its own ("rank N":
 // every pid and tid of the rank rewritten onto it, each flow id moved to a range of the rank's),
 // with each rank's critical paths marked as annotate --critical-path marks them, and the ranks'
-// clocks aligned on their first collective (analysis/first_collective.h).
+// clocks aligned on their first collective (analysis/collectives/first_collective.h).
 
 #include <string>
 #include <vector>

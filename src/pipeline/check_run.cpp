@@ -9,10 +9,10 @@
 
 #include <fmt/format.h>
 
-#include "analysis/expectation_evaluation.h"
-#include "analysis/expectation_parser.h"
-#include "analysis/region_metrics.h"
-#include "analysis/variant_expectations.h"
+#include "analysis/expectations/expectation_evaluation.h"
+#include "analysis/expectations/expectation_parser.h"
+#include "analysis/expectations/variant_expectations.h"
+#include "analysis/regions/region_metrics.h"
 #include "attnprof/analysis.h"
 #include "io/trace_directory.h"
 #include "pipeline/expectations_file.h"

@@ -11,7 +11,7 @@
 #include "attnprof/expectations.h"
 #include "attnprof/limits.h"
 #include "attnprof/result.h"
-#include "render/check_output.h"
+#include "render/check/check_output.h"
 #include "render/output_format.h"
 
 namespace attnprof {

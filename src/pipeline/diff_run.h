@@ -8,7 +8,7 @@
 #include "attnprof/limits.h"
 #include "attnprof/result.h"
 #include "attnprof/trace_diff.h"
-#include "render/diff_output.h"
+#include "render/diff/diff_output.h"
 #include "render/output_format.h"
 
 namespace attnprof {

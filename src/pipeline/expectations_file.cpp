@@ -1,4 +1,4 @@
-// Reading an expectations file (the parsing is analysis/expectation_parser.cpp).
+// Reading an expectations file (the parsing is analysis/expectations/expectation_parser.cpp).
 
 #include "pipeline/expectations_file.h"
 

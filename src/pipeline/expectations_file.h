@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/variant_expectations.h"
+#include "analysis/expectations/variant_expectations.h"
 #include "attnprof/limits.h"
 #include "attnprof/result.h"
 

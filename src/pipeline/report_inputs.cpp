@@ -11,7 +11,7 @@
 
 #include "analysis/duration_sum.h"
 #include "analysis/headline.h"
-#include "analysis/regions.h"
+#include "analysis/regions/regions.h"
 #include "analysis/summarize.h"
 #include "analysis/timeline_critical_path.h"
 #include "io/trace_directory.h"

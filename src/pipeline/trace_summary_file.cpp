@@ -10,7 +10,7 @@
 #include <optional>
 #include <variant>
 
-#include "analysis/region_facts.h"
+#include "analysis/regions/region_facts.h"
 #include "analysis/time_breakdown.h"
 #include "attnprof/launch_queue.h"
 #include "attnprof/trace_summary.h"
@@ -71,8 +71,8 @@ const std::array<SummaryField<TimeBreakdown>, 8> kBreakdownFields = {{
     {"communication_overlap_ns", &TimeBreakdown::communication_overlap_ns},
 }};
 
-// What a region waited on (analysis/region_waits.h reads these): each stream's idle time by cause,
-// the launch delays' statistics (not their five longest) and each stream's queue.
+// What a region waited on (analysis/regions/region_waits.h reads these): each stream's idle time by
+// cause, the launch delays' statistics (not their five longest) and each stream's queue.
 const std::array<SummaryField<StreamIdle>, 5> kStreamIdleFields = {{
     {"stream", &StreamIdle::stream},
     {"host_wait_ns", &StreamIdle::host_wait_ns},
@@ -490,7 +490,7 @@ std::optional<SummarizedTrace> read_summary(Reading& r, const object& o) {
             r.fail(fmt::format("{}.memcpy_by_kind.{}", at, kind), "is not a count");
             break;
           }
-          // The kinds are a fixed set (analysis/kernel_names.h), never a name's own text.
+          // The kinds are a fixed set (analysis/kernels/kernel_names.h), never a name's own text.
           if (kind != "HtoD" && kind != "DtoH" && kind != "DtoD" && kind != "HtoH" &&
               kind != "PtoP" && kind != "other") {
             r.fail(fmt::format("{}.memcpy_by_kind", at),

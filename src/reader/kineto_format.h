@@ -188,7 +188,7 @@ inline constexpr std::string_view kMemoryAddress = "Addr";
 // that launched it: "Collective name" ("allreduce", "allgather_into_tensor_coalesced", "send"),
 // "In msg nelems" and "Out msg nelems" (elements sent and received by this rank, over every
 // tensor), "dtype" (c10's name: "BFloat16", "Float"), "Group size" (ranks in its process group)
-// and "Process Group Name" ("0"). Read from the kernel only (analysis/collectives.h).
+// and "Process Group Name" ("0"). Read from the kernel only (analysis/collectives/collectives.h).
 inline constexpr std::string_view kCollectiveName = "Collective name";
 inline constexpr std::string_view kInMsgNelems = "In msg nelems";
 inline constexpr std::string_view kOutMsgNelems = "Out msg nelems";

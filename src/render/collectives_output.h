@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "attnprof/analysis.h"
-#include "render/analyze_output.h"
+#include "render/analyze/analyze_output.h"
 #include "render/json_writer.h"
 
 namespace attnprof {

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "base/format_units.h"
-#include "render/analyze_output.h"
+#include "render/analyze/analyze_output.h"
 #include "render/csv_writer.h"
 #include "render/display_text.h"
 #include "render/text_append.h"

@@ -1,6 +1,6 @@
 #include "render/facts_json.h"
 
-#include "analysis/region_fact_catalog.h"
+#include "analysis/regions/region_fact_catalog.h"
 
 namespace attnprof {
 
@@ -27,6 +27,12 @@ void write_fact_value(JsonWriter& w, const MetricValue& v) {
 void write_median_fields(JsonWriter& w, const RegionFacts& f) {
   for (const RegionFact& fact : region_fact_catalog())
     if (fact.json == FactJson::kMedian) write_fact_value(w.key(fact.name), fact.of_facts(f));
+}
+
+void write_region_fields(JsonWriter& w, const RegionSummary& r) {
+  for (const RegionFact& fact : region_fact_catalog())
+    if (fact.region_json == RegionJson::kField)
+      write_fact_value(w.key(fact.name), fact.of_region(r));
 }
 
 void write_main_kernel_fields(JsonWriter& w, const RegionFacts& f) {

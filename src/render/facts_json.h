@@ -3,6 +3,7 @@
 // so that analyze, check and the bench's summary.json spell them the same way (snake_case,
 // times in microseconds). study/run/run_summary.cpp reads the bench's back.
 
+#include "attnprof/analysis.h"
 #include "attnprof/expectations.h"
 #include "attnprof/findings.h"
 #include "attnprof/region_facts.h"
@@ -13,6 +14,10 @@ namespace attnprof {
 // The medians, as fields of the object being written: "kernels", "memcpy", "memcpy_by_kind",
 // "memset", "gpu_busy_us", "wall_us", "cpu_us".
 void write_median_fields(JsonWriter& w, const RegionFacts& facts);
+
+// A region's own facts, as fields of its `regions[]` object: each fact the catalog writes there
+// (RegionJson::kField), in its order ("kernels", ..., "cpu_us").
+void write_region_fields(JsonWriter& w, const RegionSummary& region);
 
 // The main kernel, as fields: "main_kernel" (short name), "main_kernel_us", "launch_api",
 // "occupancy_pct", "occupancy_limiter", "kineto_occupancy_pct"; empty strings, 0 and nulls when

@@ -2,7 +2,7 @@
 // trace read (docs/json-schema.md, "CSV"), the same values as JSON's "memory", with the largest
 // holder at the peak.
 
-#include "render/analyze_output.h"
+#include "render/analyze/analyze_output.h"
 #include "render/csv_writer.h"
 
 namespace attnprof {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "render/analyze_output.h"
+#include "render/analyze/analyze_output.h"
 
 namespace attnprof {
 

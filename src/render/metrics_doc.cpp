@@ -3,8 +3,8 @@
 #include <set>
 
 #include "analysis/findings/finding_catalog.h"
-#include "analysis/kernel_class.h"
-#include "analysis/region_fact_catalog.h"
+#include "analysis/kernels/kernel_class.h"
+#include "analysis/regions/region_fact_catalog.h"
 
 namespace attnprof {
 
@@ -15,8 +15,8 @@ std::string json_place(const RegionFact& f) {
   std::string place = f.json == FactJson::kMedian       ? "`median.NAME`"
                       : f.json == FactJson::kMainKernel ? "`NAME` (trace)"
                                                         : "";
-  if (f.per_region) place += std::string(place.empty() ? "" : ", ") + "`regions[]`";
-  if (f.name == "memcpy_by_kind") place += ", `regions[]`";
+  if (f.region_json != RegionJson::kNone)
+    place += std::string(place.empty() ? "" : ", ") + "`regions[]`";
   return place.empty() ? "–" : place;
 }
 

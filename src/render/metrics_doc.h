@@ -1,9 +1,9 @@
 #pragma once
 // docs/METRICS.md's generated sections, written from the catalogs: the table of region facts
-// (analysis/region_fact_catalog.h) and the table of findings (analysis/findings/finding_catalog.h).
-// Each section sits between its two markers in the doc. tools/metrics_doc.cpp rewrites the doc
-// with them (scripts/generate-metrics-doc.sh); tests/metric_names_test.cpp fails while the doc
-// differs from what it would write.
+// (analysis/regions/region_fact_catalog.h) and the table of findings
+// (analysis/findings/finding_catalog.h). Each section sits between its two markers in the doc.
+// tools/metrics_doc.cpp rewrites the doc with them (scripts/generate-metrics-doc.sh);
+// tests/metric_names_test.cpp fails while the doc differs from what it would write.
 
 #include <string>
 #include <string_view>

@@ -1,6 +1,6 @@
 #include "render/top_tables_json.h"
 
-#include "analysis/kernel_class.h"
+#include "analysis/kernels/kernel_class.h"
 
 namespace attnprof {
 

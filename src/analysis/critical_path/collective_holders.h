@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "analysis/critical_path/path_segments.h"
-#include "analysis/kernel_names.h"
+#include "analysis/kernels/kernel_names.h"
 #include "attnprof/analysis.h"
 #include "model/trace.h"
 

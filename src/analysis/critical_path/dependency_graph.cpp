@@ -4,7 +4,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "analysis/kernel_names.h"
+#include "analysis/kernels/kernel_names.h"
 #include "attnprof/region_facts.h"
 #include "reader/kineto_format.h"
 

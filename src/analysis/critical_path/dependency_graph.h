@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/regions.h"
+#include "analysis/regions/regions.h"
 #include "model/trace.h"
 
 namespace attnprof {

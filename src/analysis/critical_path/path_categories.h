@@ -10,7 +10,7 @@
 
 #include "analysis/critical_path/dependency_graph.h"
 #include "analysis/critical_path/path_timing.h"
-#include "analysis/kernel_names.h"
+#include "analysis/kernels/kernel_names.h"
 #include "attnprof/critical_path.h"
 #include "model/trace.h"
 

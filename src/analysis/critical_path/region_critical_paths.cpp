@@ -11,7 +11,7 @@
 #include "analysis/critical_path/path_categories.h"
 #include "analysis/critical_path/path_timing.h"
 #include "analysis/critical_path/what_if_rules.h"
-#include "analysis/kernel_class.h"
+#include "analysis/kernels/kernel_class.h"
 #include "base/parallel_tasks.h"
 
 namespace attnprof {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "analysis/critical_path/path_segments.h"
-#include "analysis/kernel_names.h"
-#include "analysis/regions.h"
+#include "analysis/kernels/kernel_names.h"
+#include "analysis/regions/regions.h"
 #include "attnprof/analysis.h"
 #include "model/trace.h"
 

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "analysis/kernel_class.h"
-#include "analysis/regions.h"
+#include "analysis/kernels/kernel_class.h"
+#include "analysis/regions/regions.h"
 #include "analysis/top_tables.h"
 #include "attnprof/region_facts.h"
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "analysis/critical_path/dependency_graph.h"
-#include "analysis/kernel_names.h"
+#include "analysis/kernels/kernel_names.h"
 #include "attnprof/critical_path.h"
 #include "attnprof/result.h"
 #include "model/trace.h"

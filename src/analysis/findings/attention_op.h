@@ -15,7 +15,8 @@ namespace attnprof {
 inline constexpr int64_t kDecodeQueryRows = 16;
 
 struct AttentionOp {
-  bool sdpa = false;  // an attention op (analysis/attention_backend.h); else a chain of ops
+  bool sdpa =
+      false;  // an attention op (analysis/attention/attention_backend.h); else a chain of ops
   // The outermost attention op, or the chain's first op; the innermost attention op (the one that
   // ran: an SDPA call's backend op); a chain's two products (Q K^T and P V). kNoId where none.
   HostEventId op = kNoId, innermost = kNoId, first_product = kNoId, second_product = kNoId;

@@ -6,11 +6,11 @@
 #include <span>
 #include <tuple>
 
-#include "analysis/attention_backend.h"
+#include "analysis/attention/attention_backend.h"
 #include "analysis/busy_time.h"
 #include "analysis/findings/kernel_traits.h"
 #include "analysis/host_tree_facts.h"
-#include "analysis/inductor_kernel.h"
+#include "analysis/kernels/inductor_kernel.h"
 
 namespace attnprof {
 

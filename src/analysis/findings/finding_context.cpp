@@ -7,7 +7,7 @@
 #include "analysis/findings/attention_ops.h"
 #include "analysis/findings/finding_catalog.h"
 #include "analysis/findings/kernel_traits.h"
-#include "analysis/kernel_names.h"
+#include "analysis/kernels/kernel_names.h"
 #include "analysis/op_chain_limit.h"
 
 namespace attnprof {

@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-#include "analysis/attention_backend.h"
+#include "analysis/attention/attention_backend.h"
 #include "analysis/text_match.h"
 
 namespace attnprof::kernel_traits {
@@ -108,7 +108,7 @@ struct KernelNameTraits {
        mask_builder = false, copy_kernel = false, split_kv = false;
   bool gemv = false;          // a matrix-vector product: no tiles to reuse on chip
   bool thin_product = false;  // a GEMV or a thin-tiled GEMM: one side of the product is thin
-  // A kernel that computes attention or is named after it (analysis/attention_backend.h's
+  // A kernel that computes attention or is named after it (analysis/attention/attention_backend.h's
   // is_attention_kernel), asked of every kernel no attention op launched.
   bool attention = false;
 };

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "analysis/findings/finding_context.h"
-#include "analysis/kernel_names.h"
+#include "analysis/kernels/kernel_names.h"
 #include "analysis/op_arguments.h"
 #include "base/format_units.h"
 

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "analysis/findings/finding_context.h"
-#include "analysis/kernel_names.h"
+#include "analysis/kernels/kernel_names.h"
 #include "base/format_units.h"
 
 namespace attnprof {

@@ -4,7 +4,7 @@
 // the link from a few megabytes up. Below a tenth of it, a collective's kernel either waited for a
 // rank that came late (its time counts the wait) or ran over a slower path than the link (PCIe,
 // shared memory, sockets). Claimed only where the figure means something and the time matters:
-// - the trace's GPU has a link in its datasheet (analysis/collectives.h, gpu_link);
+// - the trace's GPU has a link in its datasheet (analysis/collectives/collectives.h, gpu_link);
 // - the group has more than one rank: one rank moves nothing over a link (its bus factor is 0);
 // - a megabyte or more a call on average: smaller messages are bound by latency, not bandwidth;
 // - those collectives take a tenth or more of the region's GPU busy time.

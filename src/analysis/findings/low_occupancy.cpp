@@ -7,8 +7,8 @@
 
 #include "analysis/findings/finding_context.h"
 #include "analysis/findings/kernel_traits.h"
-#include "analysis/kernel_names.h"
-#include "analysis/occupancy.h"
+#include "analysis/kernels/kernel_names.h"
+#include "analysis/kernels/occupancy.h"
 #include "base/format_units.h"
 
 namespace attnprof {

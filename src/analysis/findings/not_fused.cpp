@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "analysis/findings/finding_context.h"
-#include "analysis/inductor_kernel.h"
+#include "analysis/kernels/inductor_kernel.h"
 #include "base/format_units.h"
 
 namespace attnprof {

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "analysis/findings/finding_context.h"
-#include "analysis/kernel_names.h"
+#include "analysis/kernels/kernel_names.h"
 #include "analysis/text_match.h"
 #include "base/format_units.h"
 

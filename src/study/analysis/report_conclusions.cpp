@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "analysis/workload_mismatch.h"
+#include "analysis/diff/workload_mismatch.h"
 #include "study/analysis/headline_steps.h"
 #include "study/analysis/masked_pairs.h"
 #include "study/analysis/run_counter_findings.h"

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "analysis/counter_findings.h"
+#include "analysis/counters/counter_findings.h"
 #include "analysis/headline.h"
-#include "analysis/kernel_class.h"
-#include "analysis/region_timeline.h"
+#include "analysis/kernels/kernel_class.h"
+#include "analysis/regions/region_timeline.h"
 #include "attnprof/analysis.h"
 #include "attnprof/limits.h"
 #include "study/analysis/run_roofline.h"

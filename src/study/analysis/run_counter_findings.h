@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "analysis/counter_findings.h"
+#include "analysis/counters/counter_findings.h"
 #include "study/run/run_summary.h"
 
 namespace attnprof {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "analysis/counter_totals.h"
-#include "analysis/kernel_names.h"
+#include "analysis/counters/counter_totals.h"
+#include "analysis/kernels/kernel_names.h"
 #include "analysis/roofline.h"
 
 namespace attnprof {

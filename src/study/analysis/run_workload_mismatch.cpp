@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/workload_mismatch.h"
+#include "analysis/diff/workload_mismatch.h"
 
 namespace attnprof {
 

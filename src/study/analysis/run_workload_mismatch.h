@@ -1,6 +1,7 @@
 #pragma once
 // What makes two bench runs of a `diff` not like for like: their device, dtypes and each point's
-// problem (shape, mask), as summary.json has them, in the words of analysis/workload_mismatch.h.
+// problem (shape, mask), as summary.json has them, in the words of
+// analysis/diff/workload_mismatch.h.
 
 #include <string>
 #include <vector>

@@ -1,8 +1,8 @@
 #pragma once
 // The report page's attention calls: per variant whose trace recorded shapes
 // (record_shapes=True), its typical region's calls as analyze's table has them (op, backend,
-// shapes, FLOPs, GPU time, TFLOP/s, % roof; render/attention_call_cells.h) and attention's share of
-// the region's GPU time.
+// shapes, FLOPs, GPU time, TFLOP/s, % roof; render/attention/attention_call_cells.h) and
+// attention's share of the region's GPU time.
 
 #include <string>
 

@@ -1,7 +1,7 @@
 #include <algorithm>
 
 #include "base/format_units.h"
-#include "render/attention_call_cells.h"
+#include "render/attention/attention_call_cells.h"
 #include "study/render/report_attention_calls.h"
 #include "study/render/report_svg.h"
 

@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/region_waits.h"
+#include "analysis/regions/region_waits.h"
 #include "base/format_units.h"
 #include "render/escape_html.h"
 #include "render/region_memory_text.h"
@@ -318,8 +318,8 @@ void write_class_bars(std::string& out, const ReportData& data) {
 }
 
 // Each variant's typical region: its idle time by cause, launch delays and queues, under the
-// names check and diff use (analysis/region_waits.h, docs/BREAKDOWN.md). "-" where no launch call
-// of the region is in the trace.
+// names check and diff use (analysis/regions/region_waits.h, docs/BREAKDOWN.md). "-" where no
+// launch call of the region is in the trace.
 void write_waits_table(std::string& out, const ReportData& data) {
   put(out,
       R"(<details class="waits"><summary>Idle time by cause, launch delays and queues, per variant</summary>)");

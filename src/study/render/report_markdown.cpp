@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "render/attention_calls_text.h"
+#include "render/attention/attention_calls_text.h"
 #include "render/fact_cells.h"
 #include "render/markdown_kernel_names.h"
 #include "render/shared_words.h"

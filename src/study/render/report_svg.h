@@ -12,8 +12,8 @@
 
 #include <fmt/format.h>
 
-#include "analysis/kernel_class.h"
-#include "analysis/region_timeline.h"
+#include "analysis/kernels/kernel_class.h"
+#include "analysis/regions/region_timeline.h"
 #include "base/format_units.h"   // format_duration, as the tables print it
 #include "render/text_append.h"  // put, found from svg:: in attnprof::
 

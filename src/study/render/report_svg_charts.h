@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/kernel_class.h"
-#include "analysis/region_timeline.h"
+#include "analysis/kernels/kernel_class.h"
+#include "analysis/regions/region_timeline.h"
 #include "attnprof/region_memory.h"
 #include "attnprof/time_breakdown.h"
 

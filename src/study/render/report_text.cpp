@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "render/attention_calls_text.h"
+#include "render/attention/attention_calls_text.h"
 #include "render/display_text.h"
 #include "render/text_wrap.h"
 #include "study/render/counter_words.h"

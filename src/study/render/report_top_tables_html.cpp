@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/kernel_class.h"
+#include "analysis/kernels/kernel_class.h"
 #include "base/format_units.h"
 #include "render/shared_words.h"
 #include "render/text_append.h"

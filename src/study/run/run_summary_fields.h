@@ -19,7 +19,7 @@
 //                            null when `present` is false;
 //   v.derived(key, value)    a value the writer computes from others and the reader skips;
 //   v.region_facts(facts)    a region's medians and main kernel, which the region facts catalog
-//                            (analysis/region_fact_catalog.h) declares;
+//                            (analysis/regions/region_fact_catalog.h) declares;
 //   v.actual_values(key, values)  an expectation's metrics, keyed by metric.
 
 #include <concepts>
