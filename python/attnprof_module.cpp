@@ -144,17 +144,18 @@ struct Origin {
 py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
   Origin origin;
   TextColumn name;
-  Column<int64_t> index, pid, kernels, memcpy, memset;
-  Column<double> start_us, wall_us, cpu_us, gpu_busy_us;
-  // The time breakdown (docs/BREAKDOWN.md); the overlap NaN where the region has no communication.
-  Column<double> span_us, idle_us, compute_us, communication_us, memory_us, overlap_pct;
-  // Idle time by cause, launch delays and queues, one column per wait metric, under its name
-  // (analysis/region_waits.h): microseconds for a time, an integer column for a count; NaN where
-  // the region lacks the value (a launch delay without the region's launch calls in the trace).
-  const std::span<const WaitMetric> waits = wait_metrics();
-  std::vector<Column<double>> wait_values(waits.size());
-  std::vector<Column<int64_t>> wait_counts(waits.size());
+  Column<int64_t> index, pid;
+  Column<double> start_us;
   Column<bool> typical;
+  // One column per fact of the catalog's `regions` table (analysis/regions/region_fact_catalog.h),
+  // under its name: an integer column for whole numbers, else microseconds for a time; NaN where
+  // the region lacks the value (a launch delay without the region's launch calls in the trace, the
+  // communication overlap without communication).
+  std::vector<const RegionFact*> facts;
+  for (const RegionFact& f : region_fact_catalog())
+    if (f.python_region) facts.push_back(&f);
+  std::vector<Column<double>> values(facts.size());
+  std::vector<Column<int64_t>> counts(facts.size());
   for (const TraceAnalysis& t : traces) {
     for (size_t i = 0; i < t.regions.size(); ++i) {
       const RegionSummary& r = t.regions[i];
@@ -164,27 +165,13 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
       pid.push(r.pid);
       typical.push(int(i) == t.typical_region);
       start_us.push(r.start_ns / 1000.0);
-      wall_us.push(r.wall_ns / 1000.0);
-      cpu_us.push(r.cpu_ns / 1000.0);
-      gpu_busy_us.push(r.gpu_busy_ns / 1000.0);
-      const TimeBreakdown& b = r.breakdown;
-      span_us.push(b.span_ns / 1000.0);
-      idle_us.push(b.idle_ns / 1000.0);
-      compute_us.push(b.compute_ns / 1000.0);
-      communication_us.push(b.communication_ns / 1000.0);
-      memory_us.push(b.memory_ns / 1000.0);
-      overlap_pct.push(b.communication_overlap_pct().value_or(std::nan("")));
-      const RegionWaits w = region_waits(r);
-      for (size_t m = 0; m < waits.size(); ++m) {
-        const std::optional<double> v = waits[m].of_region(w);
-        if (waits[m].unit == WaitUnit::kCount)
-          wait_counts[m].push(static_cast<int64_t>(v.value_or(0)));
+      for (size_t m = 0; m < facts.size(); ++m) {
+        const MetricValue v = facts[m]->of_region(r);
+        if (facts[m]->whole)
+          counts[m].push(v.available ? static_cast<int64_t>(v.number.median) : 0);
         else
-          wait_values[m].push(!v ? kMissing : waits[m].unit == WaitUnit::kTime ? *v / 1000.0 : *v);
+          values[m].push(v.available ? v.number.median : kMissing);
       }
-      kernels.push(r.kernels);
-      memcpy.push(r.memcpy);
-      memset.push(r.memset);
     }
   }
   py::dict d;
@@ -194,21 +181,8 @@ py::dict region_columns(const std::vector<TraceAnalysis>& traces) {
   d["region_pid"] = pid.to_python();
   d["typical"] = typical.to_python();
   d["start_us"] = start_us.to_python();
-  d["wall_us"] = wall_us.to_python();
-  d["cpu_us"] = cpu_us.to_python();
-  d["gpu_busy_us"] = gpu_busy_us.to_python();
-  d["span_us"] = span_us.to_python();
-  d["idle_us"] = idle_us.to_python();
-  d["compute_us"] = compute_us.to_python();
-  d["communication_us"] = communication_us.to_python();
-  d["memory_us"] = memory_us.to_python();
-  d["communication_overlap_pct"] = overlap_pct.to_python();
-  for (size_t m = 0; m < waits.size(); ++m)
-    d[py::str(std::string(waits[m].name))] =
-        waits[m].unit == WaitUnit::kCount ? wait_counts[m].to_python() : wait_values[m].to_python();
-  d["kernels"] = kernels.to_python();
-  d["memcpy"] = memcpy.to_python();
-  d["memset"] = memset.to_python();
+  for (size_t m = 0; m < facts.size(); ++m)
+    d[py::str(facts[m]->name)] = facts[m]->whole ? counts[m].to_python() : values[m].to_python();
   return d;
 }
 
