@@ -24,13 +24,13 @@
 #include "attnprof/trace_diff.h"
 #include "io/output_file.h"
 #include "reader/read_trace.h"
-#include "reader/run_summary.h"
 #include "render/analyze_output.h"
 #include "render/check_output.h"
 #include "render/diff_output.h"
 #include "render/display_text.h"
 #include "render/escape_html.h"
-#include "render/report_svg.h"
+#include "study/render/report_svg.h"
+#include "study/run/run_summary.h"
 
 namespace attnprof::fuzz {
 

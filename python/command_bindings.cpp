@@ -16,8 +16,8 @@
 #include "pipeline/diff_run.h"
 #include "pipeline/report_file.h"
 #include "pipeline/report_inputs.h"
-#include "render/report.h"
 #include "render/text_wrap.h"
+#include "study/render/report.h"
 
 namespace py = pybind11;
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "analysis/kernel_class.h"
-#include "reader/run_summary.h"
+#include "study/run/run_summary.h"
 #include "test_support.h"
 
 namespace attnprof {

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "analysis/kernel_class.h"
-#include "reader/run_summary.h"
+#include "study/run/run_summary.h"
 #include "test_support.h"
 
 namespace attnprof {

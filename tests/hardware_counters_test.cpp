@@ -13,7 +13,7 @@
 #include "analysis/region_metrics.h"
 #include "analysis/roofline.h"
 #include "reader/ncu_csv.h"
-#include "reader/run_summary.h"
+#include "study/run/run_summary.h"
 #include "test_support.h"
 
 namespace attnprof {

@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "analysis/headline.h"
-#include "analysis/report_conclusions.h"
 #include "pipeline/report_inputs.h"
-#include "render/report.h"
-#include "render/report_headline.h"
 #include "report_support.h"
+#include "study/analysis/report_conclusions.h"
+#include "study/render/report.h"
+#include "study/render/report_headline.h"
 #include "test_support.h"
 
 namespace attnprof {

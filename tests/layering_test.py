@@ -22,18 +22,29 @@ import re
 import sys
 import tempfile
 
-# Lowest first. Keep in step with docs/ARCHITECTURE.md.
-LAYERS = ["attnprof", "base", "io", "model", "reader", "analysis", "render", "pipeline", "cli"]
+# Lowest first. Keep in step with docs/ARCHITECTURE.md. The study (src/study/: the bench run's
+# model, its analyses and the report) stands above the trace path, whose stages never include it;
+# its own three rooms are layered like the trace path's.
+LAYERS = ["attnprof", "base", "io", "model", "reader", "analysis", "render",
+          "study/run", "study/analysis", "study/render", "pipeline", "cli"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+# The import stage (io/, model/, reader/) reads fields into the trace's model: of the public API it
+# includes only the types that reading needs, never an analysis's results (attnprof/analysis.h,
+# expectations.h, region_facts.h...).
+IMPORT_STAGE = {"io", "model", "reader"}
+IMPORT_API = {"attnprof/result.h", "attnprof/limits.h", "attnprof/diagnostics.h",
+              "attnprof/diagnostic_table.h", "attnprof/attribution.h",
+              "attnprof/hardware_counters.h"}
+STUDY = ["study/run", "study/analysis", "study/render"]
 # What each front end may include besides the public API and its own files: the core's folders.
 # The bench also reads what only it writes or runs (reader/: its summary.json, ncu's CSV); the
 # Python module reads traces and runs through the pipeline, as the CLI does.
 FRONT_ENDS = {
     # The bench's own folders: its sources' subfolders and its public C ABI.
-    "bench": {"core": ["base", "io", "reader", "analysis", "render", "pipeline"],
+    "bench": {"core": ["base", "io", "reader", "analysis", "render", *STUDY, "pipeline"],
               "own": ["libtorch", "attnprof_bench"]},
-    "python": {"core": ["base", "io", "analysis", "render", "pipeline"], "own": []},
+    "python": {"core": ["base", "io", "analysis", "render", *STUDY, "pipeline"], "own": []},
 }
 # Headers of an allowed folder that a front end still may not include: a trace is read and
 # analyzed through the pipeline (pipeline/report_inputs.h, attnprof/analysis.h), so that the
@@ -49,11 +60,25 @@ KNOWN = set()
 
 
 def folder_of(relative_path):
-    """The layer of a file: include/attnprof/x.h -> attnprof, src/reader/x.cpp -> reader."""
+    """The layer of a file: include/attnprof/x.h -> attnprof, src/reader/x.cpp -> reader,
+    src/study/run/x.h -> study/run."""
     parts = relative_path.split(os.sep)
     if parts[0] == "include":
         return "attnprof"
+    if len(parts) > 3 and parts[1] == "study":
+        return "/".join(parts[1:3])
     return parts[1] if len(parts) > 2 else None
+
+
+def layer_of_header(header, own_layer):
+    """The layer an include names: "study/run/x.h" -> study/run, "reader/x.h" -> reader; a name
+    without a folder is the including file's own."""
+    parts = header.split("/")
+    if len(parts) == 1:
+        return own_layer
+    if parts[0] == "study" and len(parts) > 2:
+        return "/".join(parts[:2])
+    return parts[0]
 
 
 def violations(root):
@@ -76,8 +101,12 @@ def violations(root):
                         if not match:
                             continue
                         header = match.group(1)
-                        target = header.split("/")[0] if "/" in header else layer
-                        if target not in RANK:
+                        target = layer_of_header(header, layer)
+                        if (layer in IMPORT_STAGE and target == "attnprof"
+                                and header not in IMPORT_API):
+                            found.append((relative, number, header,
+                                          "the import stage includes an analysis's API"))
+                        elif target not in RANK:
                             # Headers of optional parts (the bench) are the CLI's business only.
                             if layer == "cli":
                                 continue
@@ -104,7 +133,7 @@ def front_end_violations(root):
                         if not match or "/" not in match.group(1):
                             continue  # its own file, beside it
                         header = match.group(1)
-                        target = header.split("/")[0]
+                        target = layer_of_header(header, front_end)
                         if header in FORBIDDEN[front_end]:
                             found.append((relative, number, header,
                                           f"{front_end} may not include it: "
@@ -145,18 +174,30 @@ def self_test():
 
     good = tree({
         "include/attnprof/api.h": '#include <string>\n#include "attnprof/result.h"\n',
-        "src/model/trace.h": '#include "base/format_units.h"\n#include "attnprof/api.h"\n',
+        "src/model/trace.h": '#include "base/format_units.h"\n#include "attnprof/result.h"\n',
+        "src/study/render/r.cpp": '#include "study/analysis/d.h"\n#include "render/x.h"\n'
+                                  '#include "study/run/run_summary.h"\n',
         "src/reader/linker.cpp": '#include "reader/linker.h"\n#include "model/trace.h"\n',
         "src/cli/main.cpp": '#include "pipeline/x.h"\n#include "attnprof_bench/bench.h"\n',
         "bench/src/study.cpp": '#include "study.h"\n#include "pipeline/report_inputs.h"\n'
                                '#include "libtorch/variants.h"\n#include "attnprof/result.h"\n',
-        "python/m.cpp": '#include "command_bindings.h"\n#include "render/report.h"\n',
+        "python/m.cpp": '#include "command_bindings.h"\n#include "study/render/report.h"\n',
     })
     cases = {
         "model includes reader": {"src/model/trace.h": '#include "reader/kineto_format.h"\n'},
         "analysis includes render": {"src/analysis/f.cpp": '  #  include "render/format_units.h"\n'},
         "the API includes src": {"include/attnprof/a.h": '#include "model/trace.h"\n'},
-        "render includes pipeline": {"src/render/report.h": '#include "pipeline/report_inputs.h"\n'},
+        "render includes pipeline": {"src/render/x.h": '#include "pipeline/report_inputs.h"\n'},
+        "the study's report includes pipeline":
+            {"src/study/render/report.h": '#include "pipeline/report_inputs.h"\n'},
+        "a trace analysis includes the study":
+            {"src/analysis/x.cpp": '#include "study/run/run_summary.h"\n'},
+        "the trace renderers include the study":
+            {"src/render/x.cpp": '#include "study/analysis/report_data.h"\n'},
+        "the study's model includes its analyses":
+            {"src/study/run/x.h": '#include "study/analysis/report_data.h"\n'},
+        "the import stage includes an analysis header":
+            {"src/reader/x.cpp": '#include "attnprof/analysis.h"\n'},
         "a folder with no layer": {"src/extra/x.cpp": '#include "io/byte_stream.h"\n'},
         "an unknown folder outside cli": {"src/io/x.cpp": '#include "attnprof_bench/b.h"\n'},
         "the bench reads the model": {"bench/src/x.cpp": '#include "model/trace.h"\n'},

@@ -11,7 +11,7 @@
 #include "attnprof/render.h"
 #include "pipeline/report_inputs.h"
 #include "render/markdown_kernel_names.h"
-#include "render/report.h"
+#include "study/render/report.h"
 #include "test_support.h"
 
 namespace attnprof {

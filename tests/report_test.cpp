@@ -17,12 +17,12 @@
 #include "base/format_units.h"
 #include "pipeline/report_inputs.h"
 #include "reader/read_trace.h"
-#include "reader/run_summary.h"
 #include "render/display_text.h"
 #include "render/escape_html.h"
-#include "render/report.h"
-#include "render/report_svg.h"
 #include "report_support.h"
+#include "study/render/report.h"
+#include "study/render/report_svg.h"
+#include "study/run/run_summary.h"
 #include "test_support.h"
 
 namespace attnprof {

@@ -1,7 +1,7 @@
-// summary.json's field tables (reader/run_summary_fields.h) drive both its reader and its writer:
-// every shipped bench run (examples/**/summary.json, written on the H200) is read and written
-// again by the core's writer (which the bench calls), and must be the file byte for byte: a key
-// the tables do not declare, a number spelled otherwise or a key out of order fails.
+// summary.json's field tables (study/run/run_summary_fields.h) drive both its reader and its
+// writer: every shipped bench run (examples/**/summary.json, written on the H200) is read and
+// written again by the core's writer (which the bench calls), and must be the file byte for byte: a
+// key the tables do not declare, a number spelled otherwise or a key out of order fails.
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "reader/run_summary.h"
-#include "render/run_summary_json.h"
+#include "study/run/run_summary.h"
+#include "study/run/run_summary_json.h"
 
 namespace attnprof {
 namespace {

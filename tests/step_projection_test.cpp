@@ -1,4 +1,4 @@
-// What a backend switch saves of a step (analysis/step_projection.h,
+// What a backend switch saves of a step (study/analysis/step_projection.h,
 // pipeline/step_projection_file.h): the factors from a run's measurements, worked out here by hand
 // on a small run; and the projections of the shipped model studies (examples/models) set against
 // the step times that the same models measured unprofiled, eager against SDPA
@@ -12,13 +12,13 @@
 #include <sstream>
 #include <string>
 
-#include "analysis/report_conclusions.h"
 #include "analysis/spread.h"
-#include "analysis/step_projection.h"
-#include "analysis/trace_projection.h"
 #include "attnprof/analysis.h"
 #include "pipeline/step_projection_file.h"
-#include "render/projection_words.h"
+#include "study/analysis/report_conclusions.h"
+#include "study/analysis/step_projection.h"
+#include "study/analysis/trace_projection.h"
+#include "study/render/projection_words.h"
 #include "test_support.h"
 
 namespace attnprof {

@@ -1,5 +1,5 @@
-// The study's table (render/study_columns.h), one list of columns for the bench's table and the
-// report's run table: the GPU median in one unit per column, and every cell escaped, so that a
+// The study's table (study/render/study_columns.h), one list of columns for the bench's table and
+// the report's run table: the GPU median in one unit per column, and every cell escaped, so that a
 // kernel name from a trace can neither drive the terminal nor forge a Markdown row.
 
 #include <gtest/gtest.h>
@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "base/format_units.h"
-#include "reader/run_summary.h"
 #include "render/display_text.h"
-#include "render/report_table.h"
-#include "render/study_columns.h"
+#include "study/render/report_table.h"
+#include "study/render/study_columns.h"
+#include "study/run/run_summary.h"
 
 namespace attnprof {
 namespace {

@@ -1,4 +1,4 @@
-// What a study concludes from its problem and its run (analysis/report_conclusions.h): the
+// What a study concludes from its problem and its run (study/analysis/report_conclusions.h): the
 // masked-not-skipped finding, counted against a brute-force count of the bench's masks, and the
 // projection of a `bench --from-trace` run.
 
@@ -6,11 +6,11 @@
 
 #include <string>
 
-#include "analysis/masked_pairs.h"
-#include "analysis/report_conclusions.h"
-#include "analysis/trace_projection.h"
-#include "reader/run_summary.h"
-#include "render/projection_words.h"
+#include "study/analysis/masked_pairs.h"
+#include "study/analysis/report_conclusions.h"
+#include "study/analysis/trace_projection.h"
+#include "study/render/projection_words.h"
+#include "study/run/run_summary.h"
 #include "test_support.h"
 
 namespace attnprof {

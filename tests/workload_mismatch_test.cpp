@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/workload_mismatch.h"
+#include "study/analysis/run_workload_mismatch.h"
 #include "test_support.h"
 
 namespace attnprof {

@@ -19,7 +19,7 @@
 #include "pipeline/report_inputs.h"
 #include "progress.h"
 #include "render/display_text.h"
-#include "render/report.h"
+#include "study/render/report.h"
 #include "study_table.h"
 #include "summary_json.h"
 #include "sweep.h"
@@ -182,20 +182,23 @@ std::string outcome(const VariantRow& row) {
   return text;
 }
 
-// The run's words come from the report's renderers (render/report.h) over the folder as written,
-// so that `attnprof report DIR --format text` reproduces the table the bench prints (table.txt),
-// and --format md its summary.md. The traces were read once, as the run went: the report takes
-// their descriptions rather than reading them again.
+// The run's words come from the report's renderers (study/render/report.h) over the run as its
+// summary.json holds it, handed over in memory, so that `attnprof report DIR --format text`
+// reproduces the table the bench prints (table.txt), and --format md its summary.md. The traces
+// were read once, as the run went: the report takes their descriptions rather than reading them
+// again.
 Result<ReportData> run_report_data(StudyReport& report, const fs::path& out_dir) {
+  RunSummary run = run_summary(report);
+  run.path = (out_dir / "summary.json").string();
   ReportOptions options;
   for (StudyPoint& point : report.points)
     for (VariantRow& row : point.rows)
       if (row.report) options.traces_read.emplace(row.trace_file, std::move(*row.report));
-  return load_report({out_dir.string()}, options);
+  return load_run_report(std::move(run), out_dir.string(), options);
 }
 
-// summary.json first (the report reads it back), then summary.md, sweep.csv and, with --report,
-// report.html; the table for stdout in `table`.
+// summary.json, then summary.md, sweep.csv and, with --report, report.html; the table for
+// stdout in `table`.
 Status write_outputs(StudyReport& report, const fs::path& out_dir, bool html, std::string& table) {
   ATTNPROF_RETURN_IF_ERROR(write_summary_json(report, (out_dir / "summary.json").string()));
   Result<ReportData> data = run_report_data(report, out_dir);

@@ -4,12 +4,12 @@
 
 #include "base/format_units.h"
 #include "render/display_text.h"
-#include "render/study_columns.h"
+#include "study/render/study_columns.h"
 
 namespace attnprof::bench {
 
 // What summary.json will say of the row, as the report reads it back: the row type of the
-// study's columns (render/study_columns.h).
+// study's columns (study/render/study_columns.h).
 RunVariant run_variant(const VariantRow& row) {
   const VariantMeasurement& m = row.measurement;
   RunVariant v;

@@ -4,14 +4,14 @@
 
 #include "attnprof/findings.h"
 #include "io/output_file.h"
-#include "render/run_summary_json.h"
+#include "study/run/run_summary_json.h"
 #include "study_table.h"
 
 namespace attnprof::bench {
 namespace {
 
-// The run model (reader/run_summary.h) is what summary.json holds: the core's writer writes it
-// through the field tables its reader reads through (reader/run_summary_fields.h). These fill it
+// The run model (study/run/run_summary.h) is what summary.json holds: the core's writer writes it
+// through the field tables its reader reads through (study/run/run_summary_fields.h). These fill it
 // from what the bench measured.
 
 RunProblem run_problem(const Problem& p) {

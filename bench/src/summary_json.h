@@ -4,7 +4,7 @@
 #include <string>
 
 #include "attnprof/result.h"
-#include "reader/run_summary.h"
+#include "study/run/run_summary.h"
 #include "study_result.h"
 
 namespace attnprof::bench {
@@ -15,7 +15,7 @@ inline constexpr int kSummarySchemaVersion = 2;
 // The run model of the report: what summary.json holds, every addition of schemaVersion 2.
 RunSummary run_summary(const StudyReport& report);
 
-// The report as JSON, written by the core's writer (render/run_summary_json.h): schemaVersion,
+// The report as JSON, written by the core's writer (study/run/run_summary_json.h): schemaVersion,
 // environment, settings, methods (which column is measured how), sweep, and per point its problem
 // and per variant its status, correctness, timing (milliseconds), throughput, memory and trace
 // facts. Absent measurements are null.

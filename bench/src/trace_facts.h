@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "analysis/report_data.h"
 #include "attnprof/expectations.h"
 #include "attnprof/findings.h"
 #include "attnprof/region_facts.h"
 #include "attnprof/result.h"
+#include "study/analysis/report_data.h"
 
 namespace attnprof::bench {
 

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "reader/run_summary.h"
+#include "study/run/run_summary.h"
 
 namespace attnprof::bench::testing {
 

@@ -13,7 +13,7 @@
 #include "cli_run.h"
 #include "custom_kernel_loader.h"
 #include "gpu_test_support.h"
-#include "reader/run_summary.h"
+#include "study/run/run_summary.h"
 
 namespace attnprof::bench {
 namespace {

@@ -7,10 +7,10 @@
 
 #include <string>
 
-#include "analysis/trace_projection.h"
 #include "cli_run.h"
 #include "gpu_test_support.h"
-#include "reader/run_summary.h"
+#include "study/analysis/trace_projection.h"
+#include "study/run/run_summary.h"
 
 namespace attnprof::bench {
 namespace {
@@ -30,8 +30,8 @@ TEST(FromTrace, ATrainingStepsAttentionIsMeasuredWithItsBackwardAndProjected) {
   EXPECT_NE(run.output.find("What switching attention would save in"), std::string::npos)
       << run.output;
   // The bench's table says what holds the trace's step before any kernel: the trace's critical
-  // path timed again with each variant measured here (analysis/step_projection.h). The training
-  // step is held by the CPU, and its own backend, measured here, reproduces it within 5 %.
+  // path timed again with each variant measured here (study/analysis/step_projection.h). The
+  // training step is held by the CPU, and its own backend, measured here, reproduces it within 5 %.
   EXPECT_NE(run.output.find("The trace's step is "), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("on its critical path, bound by CPU"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("the trace's own backend, gives the step"), std::string::npos)
@@ -54,7 +54,7 @@ TEST(FromTrace, ATrainingStepsAttentionIsMeasuredWithItsBackwardAndProjected) {
   EXPECT_TRUE(p.backward);
   EXPECT_EQ(p.dtype, "bf16");
   // The trace's own backend measured here takes what it took in the model's step: the GPU time
-  // of its kernels in its own trace, the trace's measure (analysis/trace_projection.h; the
+  // of its kernels in its own trace, the trace's measure (study/analysis/trace_projection.h; the
   // shipped examples/models agree within 7 %).
   const auto projection = project_trace(*summary);
   ASSERT_TRUE(projection.has_value());

@@ -9,7 +9,7 @@
 
 #include "cli_run.h"
 #include "gpu_test_support.h"
-#include "reader/run_summary.h"
+#include "study/run/run_summary.h"
 
 namespace attnprof::bench {
 namespace {

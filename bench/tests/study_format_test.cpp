@@ -18,10 +18,10 @@
 #include "gzip_file.h"
 #include "pipeline/report_inputs.h"
 #include "problem.h"
-#include "reader/run_summary.h"
 #include "render/fact_cells.h"
-#include "render/report.h"
-#include "render/run_summary_json.h"
+#include "study/render/report.h"
+#include "study/run/run_summary.h"
+#include "study/run/run_summary_json.h"
 #include "study_expectations.h"
 #include "study_table.h"
 #include "summary_json.h"
@@ -172,6 +172,24 @@ TEST(StudyTable, ShowsMeasurementsStatusesAndMethods) {
   EXPECT_NE(markdown.find("|---|"), std::string::npos);
 }
 
+// The bench hands its run to the report in memory (bench/src/study.cpp); `attnprof report DIR`
+// reads the summary.json it wrote. Both must give the same words, in every format.
+TEST(StudyTable, TheRunInMemoryReportsAsItsSummaryJsonDoes) {
+  const StudyReport report = sample_report();
+  const auto folder = testing::test_folder();
+  std::ofstream((folder / "summary.json").string()) << summary_json(report);
+  RunSummary run = run_summary(report);
+  run.path = (folder / "summary.json").string();
+  Result<ReportData> memory = load_run_report(std::move(run), folder.string(), ReportOptions{});
+  Result<ReportData> file = load_report({folder.string()}, ReportOptions{});
+  testing::remove_tree(folder);
+  ASSERT_TRUE(memory.ok()) << memory.error().message;
+  ASSERT_TRUE(file.ok()) << file.error().message;
+  EXPECT_EQ(render_report_text(*memory), render_report_text(*file));
+  EXPECT_EQ(render_report_markdown(*memory), render_report_markdown(*file));
+  EXPECT_EQ(render_report_html(*memory), render_report_html(*file));
+}
+
 TEST(StudyTable, ColumnsLineUp) {
   const StudyTable table = study_table(sample_report().points[0], CellWidth::kTerminal);
   for (const auto& row : table.rows) EXPECT_EQ(row.size(), table.header.size());
@@ -212,7 +230,7 @@ TEST(SummaryJson, ReadsBackAsTheReportsRunSummary) {
   testing::remove_tree(folder);
 }
 
-// The bench fills the run model and the core writes it (render/run_summary_json.h): what it
+// The bench fills the run model and the core writes it (study/run/run_summary_json.h): what it
 // writes, read by the core's reader and written again, is the same bytes, with --counters,
 // --from-trace, an expectation and a finding in it; NaN errors are null and stay null.
 TEST(SummaryJson, WrittenByTheCoreAndReadBackByteForByte) {

@@ -507,7 +507,7 @@ def restore_flash_impl():
 # ---------------------------------------------------------------------------------------------
 # summary.json: what this run measured, under the keys of docs/json-schema.md ("summary.json").
 # The file itself is written by the core's writer (`attnprof summary-json`, the writer the bench
-# calls: render/run_summary_json.h), so that key order and numbers are spelled as the bench spells
+# calls: study/run/run_summary_json.h), so that key order and numbers are spelled as the bench spells
 # them; json.dump's text is only the draft it reads.
 
 def environment():

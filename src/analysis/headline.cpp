@@ -251,20 +251,4 @@ std::optional<Headline> compute_headline(const std::vector<HeadlineVariant>& var
   return h;
 }
 
-std::vector<HeadlineVariant> headline_variants(const RunPoint& point) {
-  std::vector<HeadlineVariant> out;
-  for (const RunVariant& v : point.variants) {
-    HeadlineVariant h;
-    h.name = variant_label(v);
-    if (v.median_ms) h.time_ns = *v.median_ms * 1e6;
-    for (const std::optional<RunRegionFacts>* pass : {&v.forward, &v.backward})
-      if (*pass)
-        for (const RunFinding& f : (*pass)->findings)
-          if (std::find(h.finding_ids.begin(), h.finding_ids.end(), f.id) == h.finding_ids.end())
-            h.finding_ids.push_back(f.id);
-    out.push_back(std::move(h));
-  }
-  return out;
-}
-
 }  // namespace attnprof

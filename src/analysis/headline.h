@@ -11,7 +11,6 @@
 
 #include "analysis/kernel_generation.h"
 #include "attnprof/region_facts.h"
-#include "reader/run_summary.h"
 
 namespace attnprof {
 
@@ -124,8 +123,7 @@ std::vector<size_t> rank_findings(const std::vector<std::string>& ids,
 // each was written for, occupancy, the counters' tensor pipes). None when no variant has a time.
 std::optional<Headline> compute_headline(const std::vector<HeadlineVariant>& variants);
 
-// A bench run's point from its summary.json alone (no trace). The inputs of a report's headline,
-// with its traces, are analysis/report_conclusions.h's.
-std::vector<HeadlineVariant> headline_variants(const RunPoint& point);
+// The inputs of a report's headline, from a bench run or traces, are
+// study/analysis/report_conclusions.h's.
 
 }  // namespace attnprof

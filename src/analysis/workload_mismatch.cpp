@@ -57,41 +57,21 @@ std::string shapes_of(const TraceAnalysis& t) {
   return text;
 }
 
-void compare(std::vector<std::string>& out, std::string_view what, const std::string& a,
-             const std::string& b) {
-  if (!a.empty() && !b.empty() && a != b) out.push_back(fmt::format("{}: {} vs {}", what, a, b));
-}
-
-std::string problem_of(const RunProblem& p) {
-  return fmt::format("batch {}, heads {}/{}, seq {}/{}, head_dim {}, {}{}", p.batch, p.heads,
-                     p.kv_heads, p.q_seq, p.seq, p.head_dim, p.mask,
-                     p.window > 0 ? fmt::format(" window {}", p.window) : std::string());
-}
-
 }  // namespace
 
 std::vector<std::string> workload_mismatches(const TraceAnalysis& a, const TraceAnalysis& b) {
   std::vector<std::string> out;
-  compare(out, "device", devices_of(a), devices_of(b));
-  compare(out, "attention dtype", dtypes_of(a), dtypes_of(b));
-  compare(out, "attention shapes (heads x queries x keys x head dim)", shapes_of(a), shapes_of(b));
-  compare(out, "GEMM dtype", gemm_dtypes_of(a), gemm_dtypes_of(b));
+  add_mismatch(out, "device", devices_of(a), devices_of(b));
+  add_mismatch(out, "attention dtype", dtypes_of(a), dtypes_of(b));
+  add_mismatch(out, "attention shapes (heads x queries x keys x head dim)", shapes_of(a),
+               shapes_of(b));
+  add_mismatch(out, "GEMM dtype", gemm_dtypes_of(a), gemm_dtypes_of(b));
   return out;
 }
 
-std::vector<std::string> workload_mismatches(const RunSummary& a, const RunSummary& b) {
-  std::vector<std::string> out;
-  compare(out, "device", a.device, b.device);
-  std::set<std::string> dtypes_a, dtypes_b;
-  for (const RunPoint& p : a.points) dtypes_a.insert(p.problem.dtype);
-  for (const RunPoint& p : b.points) dtypes_b.insert(p.problem.dtype);
-  compare(out, "dtype", fmt::format("{}", fmt::join(dtypes_a, ", ")),
-          fmt::format("{}", fmt::join(dtypes_b, ", ")));
-  // Points are compared in order, as the counters' diff pairs them (analysis/counter_diff.h).
-  for (size_t i = 0; i < a.points.size() && i < b.points.size(); ++i)
-    compare(out, a.points.size() == 1 ? "problem" : fmt::format("point {} problem", i + 1),
-            problem_of(a.points[i].problem), problem_of(b.points[i].problem));
-  return out;
+void add_mismatch(std::vector<std::string>& out, std::string_view what, const std::string& a,
+                  const std::string& b) {
+  if (!a.empty() && !b.empty() && a != b) out.push_back(fmt::format("{}: {} vs {}", what, a, b));
 }
 
 }  // namespace attnprof

@@ -5,10 +5,10 @@
 // A100-SXM4-80GB (108 SMs, sm_80)"; none when the sides agree or when a side does not say.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "attnprof/analysis.h"
-#include "reader/run_summary.h"
 
 namespace attnprof {
 
@@ -17,8 +17,8 @@ namespace attnprof {
 // regions' GEMMs (the ops table's matrix products); a side without them is not compared.
 std::vector<std::string> workload_mismatches(const TraceAnalysis& a, const TraceAnalysis& b);
 
-// Two bench runs: their device, dtypes and each point's problem (shape, mask), as summary.json
-// has them; points are paired in order.
-std::vector<std::string> workload_mismatches(const RunSummary& a, const RunSummary& b);
+// Adds "what: a vs b" to `out` when both sides say and differ; a side that is empty does not say.
+void add_mismatch(std::vector<std::string>& out, std::string_view what, const std::string& a,
+                  const std::string& b);
 
 }  // namespace attnprof

@@ -4,8 +4,6 @@
 
 #include <filesystem>
 
-#include "analysis/counter_diff.h"
-#include "analysis/workload_mismatch.h"
 #include "attnprof/trace_diff.h"
 #include "cli/command_output.h"
 #include "cli/commands.h"
@@ -14,9 +12,11 @@
 #include "cli/region_option.h"
 #include "io/input_guard.h"
 #include "pipeline/diff_run.h"
-#include "reader/run_summary.h"
-#include "render/counter_diff_output.h"
 #include "render/diff_output.h"
+#include "study/analysis/counter_diff.h"
+#include "study/analysis/run_workload_mismatch.h"
+#include "study/render/counter_diff_output.h"
+#include "study/run/run_summary.h"
 
 namespace attnprof::cli {
 

@@ -1,13 +1,13 @@
 // `attnprof summary-json SUMMARY [-o OUT]`, hidden: reads a bench summary.json with the core's
-// reader and writes it with the core's writer (render/run_summary_json.h), so that a script that
+// reader and writes it with the core's writer (study/run/run_summary_json.h), so that a script that
 // measured in Python (scripts/gpu/record_flex.py) hands its numbers to the one writer of the file
 // and never spells the schema itself (docs/json-schema.md, "summary.json").
 
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "io/input_guard.h"
-#include "reader/run_summary.h"
-#include "render/run_summary_json.h"
+#include "study/run/run_summary.h"
+#include "study/run/run_summary_json.h"
 
 namespace attnprof::cli {
 

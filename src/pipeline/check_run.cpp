@@ -15,7 +15,7 @@
 #include "attnprof/analysis.h"
 #include "io/trace_directory.h"
 #include "pipeline/expectations_file.h"
-#include "reader/run_summary.h"
+#include "study/run/run_summary.h"
 
 namespace attnprof {
 

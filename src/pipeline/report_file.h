@@ -1,13 +1,13 @@
 #pragma once
 // `attnprof report` (and `attnprof bench --report`) as a file: its inputs read (report_inputs.h),
-// the page rendered from them (render/report.h), then written whole or not at all.
+// the page rendered from them (study/render/report.h), then written whole or not at all.
 
 #include <string>
 #include <vector>
 
 #include "attnprof/result.h"
 #include "pipeline/report_inputs.h"
-#include "render/report.h"
+#include "study/render/report.h"
 
 namespace attnprof {
 

@@ -12,7 +12,6 @@
 #include "analysis/duration_sum.h"
 #include "analysis/headline.h"
 #include "analysis/regions.h"
-#include "analysis/report_conclusions.h"
 #include "analysis/summarize.h"
 #include "analysis/timeline_critical_path.h"
 #include "io/trace_directory.h"
@@ -20,6 +19,7 @@
 #include "pipeline/run_trace_path.h"
 #include "pipeline/step_projection_file.h"
 #include "reader/read_trace.h"
+#include "study/analysis/report_conclusions.h"
 
 namespace attnprof {
 
@@ -260,12 +260,10 @@ void load_beside(ReportData& data, const fs::path& dir, const ReportOptions& opt
   }
 }
 
-Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
-                            const ReportOptions& options) {
+Result<ReportData> report_of_run(RunSummary run, const fs::path& dir,
+                                 const ReportOptions& options) {
   ReportData data;
-  Result<RunSummary> run = read_run_summary(summary_path.string(), options.limits);
-  if (!run.ok()) return run.take_error();
-  data.run = std::move(*run);
+  data.run = std::move(run);
   data.region_pattern = options.region_pattern.empty() ? kBenchRegions : options.region_pattern;
   size_t traces_with_regions = 0;
   std::optional<Error> no_match;  // a trace was read, and the pattern matched nothing in it
@@ -308,6 +306,13 @@ Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
   return data;
 }
 
+Result<ReportData> load_run(const fs::path& dir, const fs::path& summary_path,
+                            const ReportOptions& options) {
+  Result<RunSummary> run = read_run_summary(summary_path.string(), options.limits);
+  if (!run.ok()) return run.take_error();
+  return report_of_run(std::move(*run), dir, options);
+}
+
 // A model study beside the run: a bench folder that `bench --from-trace` wrote (its summary.json
 // has from_trace). Any other folder after the run is refused: the studies of other shapes go in
 // the run's own subfolders (load_beside).
@@ -331,6 +336,11 @@ Result<ReportModel> load_model(const fs::path& dir, const fs::path& summary_path
 }
 
 }  // namespace
+
+Result<ReportData> load_run_report(RunSummary run, const std::string& folder,
+                                   const ReportOptions& options) {
+  return report_of_run(std::move(run), fs::path(folder), options);
+}
 
 void describe_variant(ReportVariant& variant, const Trace& trace, const ReportOptions& options,
                       const std::string& region_pattern) {

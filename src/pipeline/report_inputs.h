@@ -1,5 +1,6 @@
 #pragma once
-// The inputs of `attnprof report`, read from files and analyzed: what analysis/report_data.h holds.
+// The inputs of `attnprof report`, read from files and analyzed: what study/analysis/report_data.h
+// holds.
 //
 // Inputs (load_report):
 // - a bench run's folder (or its summary.json): the table comes from summary.json; each variant's
@@ -15,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/report_data.h"
 #include "attnprof/result.h"
+#include "study/analysis/report_data.h"
 
 namespace attnprof {
 
@@ -48,5 +49,12 @@ Result<VariantTrace> read_variant_trace(const std::string& path, const std::stri
 // A run's missing or unreadable trace is not an error: its variant says why it has no timeline.
 Result<ReportData> load_report(const std::vector<std::string>& inputs,
                                const ReportOptions& options);
+
+// The report of a bench run held in memory, as the bench has it when it ends: what load_report
+// gives for its folder, without writing its summary.json and reading it back. The folder holds
+// what the run refers to (its traces, sweep and backward study); the model studies beside a run
+// come only through load_report.
+Result<ReportData> load_run_report(RunSummary run, const std::string& folder,
+                                   const ReportOptions& options);
 
 }  // namespace attnprof

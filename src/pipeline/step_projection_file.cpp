@@ -5,11 +5,11 @@
 #include <fmt/format.h>
 
 #include "analysis/spread.h"
-#include "analysis/trace_projection.h"
 #include "attnprof/analysis.h"
 #include "pipeline/analyze_trace.h"
 #include "pipeline/run_trace_path.h"
 #include "reader/read_trace.h"
+#include "study/analysis/trace_projection.h"
 
 namespace attnprof {
 

@@ -1,15 +1,15 @@
 #pragma once
-// The step projection of a `bench --from-trace` run (analysis/step_projection.h), from files: the
-// trace the run was made from, read and timed once as recorded and once per switch, and each
+// The step projection of a `bench --from-trace` run (study/analysis/step_projection.h), from files:
+// the trace the run was made from, read and timed once as recorded and once per switch, and each
 // variant's own trace for the CPU time of its attention ops.
 
 #include <filesystem>
 #include <optional>
 #include <string>
 
-#include "analysis/step_projection.h"
 #include "attnprof/limits.h"
-#include "reader/run_summary.h"
+#include "study/analysis/step_projection.h"
+#include "study/run/run_summary.h"
 
 namespace attnprof {
 

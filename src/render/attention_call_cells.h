@@ -1,7 +1,7 @@
 #pragma once
 // The cells of the attention calls' table, one row per kind of call (the same op, backend,
 // direction, shapes and mask), shared by analyze's text and Markdown and the report's page
-// (render/attention_calls_text.h, render/report_attention_calls.h), so that they read alike.
+// (render/attention_calls_text.h, study/render/report_attention_calls.h), so that they read alike.
 
 #include <cstdint>
 #include <optional>

@@ -1,7 +1,7 @@
 #pragma once
 // The JSON of a region's facts, of a finding and of an expectation's result: one function each,
 // so that analyze, check and the bench's summary.json spell them the same way (snake_case,
-// times in microseconds). reader/run_summary.cpp reads the bench's back.
+// times in microseconds). study/run/run_summary.cpp reads the bench's back.
 
 #include "attnprof/expectations.h"
 #include "attnprof/findings.h"

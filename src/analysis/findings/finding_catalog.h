@@ -3,8 +3,8 @@
 // (include/attnprof/diagnostic_table.h): its id (JSON, the report, tests), the rule that finds it,
 // what time it explains and through which kernel classes, whether the user can act on it, its
 // words in the report's headline, and what it means. find_all() runs the rules in its order;
-// finding_id(), the report's headline (render/report_headline.cpp) and the ranking of findings
-// (analysis/headline.cpp) read it; docs/METRICS.md's table of findings is written from it
+// finding_id(), the report's headline (study/render/report_headline.cpp) and the ranking of
+// findings (analysis/headline.cpp) read it; docs/METRICS.md's table of findings is written from it
 // (render/metrics_doc.h). Adding a finding: docs/ARCHITECTURE.md, "Adding a finding".
 
 #include <array>
@@ -35,7 +35,7 @@ using FindingRule = void (*)(const FindingContext&, std::vector<Finding>&);
 
 struct FindingDescription {
   // A trace's finding (analysis/findings/); none for a study's, made from its problem and run
-  // (analysis/masked_pairs.cpp).
+  // (study/analysis/masked_pairs.cpp).
   std::optional<FindingKind> kind;
   std::string_view id;
   FindingRule rule = nullptr;  // none for a study's
