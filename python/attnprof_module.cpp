@@ -17,16 +17,14 @@
 #include <variant>
 #include <vector>
 
-#include "analysis/activity_columns.h"
-#include "analysis/critical_path/what_if_rules.h"
-#include "analysis/kernels/kernel_class.h"
-#include "analysis/regions/region_fact_catalog.h"
-#include "analysis/top_tables.h"
 #include "attnprof/analysis.h"
 #include "attnprof/cross_trace.h"
 #include "attnprof/trace_summary.h"
 #include "command_bindings.h"
-#include "io/trace_directory.h"
+#include "pipeline/analyze_run.h"
+#include "pipeline/merge_run.h"
+#include "pipeline/table_catalogs.h"
+#include "pipeline/trace_inputs.h"
 
 namespace py = pybind11;
 
@@ -722,24 +720,11 @@ py::dict critical_path_columns(const std::vector<TraceAnalysis>& traces) {
   return d;
 }
 
-// Files and folders (each folder's traces, as `attnprof analyze DIR` reads them).
-std::vector<std::string> expand_paths(const std::vector<std::string>& arguments) {
-  std::vector<std::string> paths;
-  for (const auto& a : arguments) {
-    auto listed = list_trace_directory(a);
-    if (listed.ok()) {
-      for (auto& p : *listed) paths.push_back(std::move(p));
-    } else {
-      paths.push_back(a);  // a file, or a folder the reader will say is not a trace
-    }
-  }
-  return paths;
-}
-
-// As expand_paths, each name as bytes (os.fsencode's form): a file name need not be UTF-8.
+// Files, and each folder's traces (pipeline/trace_inputs.h), each name as bytes (os.fsencode's
+// form): a file name need not be UTF-8.
 py::list expand(const std::vector<std::string>& arguments) {
   py::list names;
-  for (const std::string& path : expand_paths(arguments)) names.append(py::bytes(path));
+  for (const std::string& path : expand_trace_paths(arguments)) names.append(py::bytes(path));
   return names;
 }
 
@@ -751,81 +736,64 @@ std::string summary_of_failure(const std::string& path, const std::string& messa
 
 // The traces read (or merged from summaries) and the errors of those that could not be, as the
 // tables `attnprof.analyze` returns; `with_tables`: the top tables' rows too.
-struct TracesRead {
-  std::vector<TraceAnalysis> read;
+py::dict columns(const TracesRead& traces, const ActivityColumns& activities, bool with_tables) {
+  static const std::vector<TraceAnalysis> kNone;
+  const std::vector<TraceAnalysis>& read = traces.read;
+  const std::vector<TraceAnalysis>& tabled = with_tables ? read : kNone;
   py::list errors, error_kinds;
-
-  void add(Result<TraceAnalysis>&& outcome) {
-    if (outcome.ok()) {
-      read.push_back(std::move(outcome).value());
-    } else {
-      errors.append(python_text(outcome.error().message));
-      error_kinds.append(std::string(error_kind_name(outcome.error().kind)));
-    }
+  for (const UnreadTrace& u : traces.unread) {
+    errors.append(python_text(u.error));
+    error_kinds.append(std::string(error_kind_name(u.kind)));
   }
-
-  py::dict columns(const ActivityColumns& activities, bool with_tables) const {
-    static const std::vector<TraceAnalysis> kNone;
-    const std::vector<TraceAnalysis>& tabled = with_tables ? read : kNone;
-    py::dict out;
-    out["traces"] = trace_columns(read);
-    out["regions"] = region_columns(read);
-    out["activities"] = activities.to_python();
-    out["findings"] = finding_columns(read);
-    out["kernels"] = kernel_columns(tabled);
-    out["ops"] = op_columns(tabled);
-    out["modules"] = module_columns(tabled);
-    out["attention_calls"] = attention_columns(read);
-    out["memory"] = memory_columns(read);
-    out["critical_path"] = critical_path_columns(read);
-    out["collectives"] = collective_columns(read);
-    out["errors"] = errors;
-    out["error_kinds"] = error_kinds;
-    if (are_ranks_of_one_run(read))
-      out["across"] = across_columns(summarize_across_traces(read));
-    else
-      out["across"] = py::none();
-    return out;
-  }
-};
+  py::dict out;
+  out["traces"] = trace_columns(read);
+  out["regions"] = region_columns(read);
+  out["activities"] = activities.to_python();
+  out["findings"] = finding_columns(read);
+  out["kernels"] = kernel_columns(tabled);
+  out["ops"] = op_columns(tabled);
+  out["modules"] = module_columns(tabled);
+  out["attention_calls"] = attention_columns(read);
+  out["memory"] = memory_columns(read);
+  out["critical_path"] = critical_path_columns(read);
+  out["collectives"] = collective_columns(read);
+  out["errors"] = errors;
+  out["error_kinds"] = error_kinds;
+  out["across"] = traces.across ? py::object(across_columns(*traces.across)) : py::none();
+  return out;
+}
 
 py::dict analyze(const std::vector<std::string>& arguments, const std::string& region, bool explain,
                  size_t jobs, const std::vector<std::string>& what_if) {
-  const std::vector<std::string> paths = expand_paths(arguments);
+  std::vector<TraceInput> inputs;
+  for (std::string& path : expand_trace_paths(arguments)) inputs.push_back({std::move(path), {}});
   AnalyzeOptions options;
-  for (const std::string& text : what_if) {
-    auto rule = parse_what_if(text);
-    if (!rule.ok()) throw std::invalid_argument(rule.error().message);
-    options.what_if.push_back(std::move(rule).value());
-  }
-  if (options.what_if.size() > kMaxWhatIfRules)
-    throw std::invalid_argument(fmt::format("what_if: at most {} rules", kMaxWhatIfRules));
+  if (Status rules = add_what_if_rules(options, what_if, "what_if"); !rules.ok())
+    throw std::invalid_argument(rules.error().message);
   options.region_pattern = region;
   options.explain = explain;
   options.activities_of_every_region = true;
   ManyTracesOptions many;
   many.jobs = jobs;
-  std::vector<ActivityColumns> activities(paths.size());  // by trace: each filled by one thread
+  std::vector<ActivityColumns> activities(inputs.size());  // by trace: each filled by one thread
   many.take_activities = [&](size_t trace, const TraceAnalysis& analysis, size_t region,
                              std::vector<ActivityRow>&& rows) {
     activities[trace].add(analysis, region, rows);
   };
-  std::vector<Result<TraceAnalysis>> outcomes;
+  TracesRead traces;
   ActivityColumns all_activities;
   {
     py::gil_scoped_release unlocked;
-    outcomes = analyze_files(paths, options, many);
-    for (size_t i = 0; i < outcomes.size(); ++i)
-      if (outcomes[i].ok()) {
+    traces = read_traces(inputs, options, many);
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (!traces.input_failed[i]) {
         if (i == 0)
           all_activities = std::move(activities[0]);
         else
           all_activities.append(activities[i]);
       }
   }
-  TracesRead traces;
-  for (auto& outcome : outcomes) traces.add(std::move(outcome));
-  return traces.columns(all_activities, true);
+  return columns(traces, all_activities, true);
 }
 
 // The map half of docs/DISTRIBUTED.md: a trace's summary line, or its error's line; never raises
@@ -844,15 +812,13 @@ std::string summarize(const std::string& path, const std::string& region) {
 // The reduce: summaries (each a string of one or more lines) into the tables `analyze` returns
 // for the same traces read in one process, but their activities and findings (empty).
 py::dict merge(const std::vector<std::string>& summaries) {
-  TracesRead traces;
-  for (size_t i = 0; i < summaries.size(); ++i) {
-    Status parsed =
-        for_each_trace_summary(summaries[i], fmt::format("summary {}", i),
-                               [&](SummarizedTrace&& s) { traces.add(std::move(s.outcome)); });
-    if (!parsed.ok()) throw std::invalid_argument(parsed.error().message);
-  }
+  std::vector<TraceSummaryText> texts;
+  for (size_t i = 0; i < summaries.size(); ++i)
+    texts.push_back({summaries[i], fmt::format("summary {}", i)});
+  Result<TracesRead> merged = merge_trace_summaries(texts);
+  if (!merged.ok()) throw std::invalid_argument(merged.error().message);
   // A summary keeps no activities or tables: their columns, with no rows.
-  return traces.columns(ActivityColumns(), false);
+  return columns(*merged, ActivityColumns(), false);
 }
 
 }  // namespace

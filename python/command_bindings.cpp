@@ -7,17 +7,15 @@
 #include <variant>
 #include <vector>
 
-#include "analysis/expectations/expectation_parser.h"
-#include "analysis/kernels/kernel_class.h"
 #include "attnprof/analysis.h"
 #include "attnprof/trace_diff.h"
 #include "io/input_guard.h"
 #include "pipeline/check_run.h"
 #include "pipeline/diff_run.h"
 #include "pipeline/report_file.h"
-#include "pipeline/report_inputs.h"
+#include "pipeline/table_catalogs.h"
+#include "render/output_format.h"
 #include "render/text_wrap.h"
-#include "study/render/report.h"
 
 namespace py = pybind11;
 
@@ -164,12 +162,10 @@ py::dict check(const std::string& target, const std::vector<std::string>& expres
   request.region = region;
   request.expectations_file = expectations_file;
   request.baseline = baseline;
-  for (const std::string& text : expressions) {
-    auto parsed = parse_expression(text);
-    if (const auto* e = std::get_if<SyntaxError>(&parsed))
-      throw py::value_error("expect: " + describe(*e, text));
-    request.expressions.push_back(std::get<Expectation>(std::move(parsed)));
-  }
+  auto parsed = parse_expressions(expressions);
+  if (const auto* e = std::get_if<ExpressionError>(&parsed))
+    throw py::value_error("expect: " + e->description);
+  request.expressions = std::get<std::vector<Expectation>>(std::move(parsed));
   Result<CheckRun> run = [&] {
     py::gil_scoped_release unlocked;
     return run_check(request);
@@ -214,12 +210,12 @@ py::object report(const std::vector<std::string>& inputs, const std::string& for
     if (!written.ok()) return failure(written.error());
     return py::str("");
   }
-  Result<ReportData> data = [&] {
+  Result<std::string> made = [&] {
     py::gil_scoped_release unlocked;
-    return load_report(inputs, options);
+    return report_output(inputs, options, chosen, width);
   }();
-  if (!data.ok()) return failure(data.error());
-  return py::str(render_report(*data, chosen, width));
+  if (!made.ok()) return failure(made.error());
+  return py::str(*made);
 }
 
 }  // namespace

@@ -1,17 +1,16 @@
 #!/usr/bin/env python3
 """Fails when a file of src/ or include/ includes a header from a higher layer, or when a front end
-beside the CLI (bench/, python/) includes what docs/ARCHITECTURE.md does not allow it.
+(src/cli/, python/, bench/) includes what docs/ARCHITECTURE.md does not allow it.
 
 The layers, from the bottom up, are those of docs/ARCHITECTURE.md ("Layers"): a file may include
 headers of its own folder and of the folders below it. `#include "folder/..."` names the folder;
 `#include "attnprof/..."` is the public API (include/attnprof/, the lowest layer). System and
 library headers (<...>) are not checked.
 
-The front ends (ARCHITECTURE.md, "Front ends") stand where cli/ stands, on top of the core, and
-call it as the CLI does: each may include the public API, the core's folders listed in
-FRONT_ENDS[...] and its own files (a name without a folder, or its own folders), never the
-model's tables (model/: a front end reads analyses, not the raw trace), never cli/ (a sibling),
-never the other front end.
+The front ends (ARCHITECTURE.md, "Front ends") stand on top of the core and call it through the
+pipeline: each may include the public API, the core's folders listed in FRONT_ENDS[...], the few
+headers of FRONT_END_HEADERS where it lists them, and its own files (a name without a folder, or
+its own folders); never the model's tables (model/), never another front end.
 
 usage: layering_test.py ROOT          check the tree at ROOT; prints each upward include
        layering_test.py --self-test   check that the check fails on trees made to break it
@@ -24,9 +23,9 @@ import tempfile
 
 # Lowest first. Keep in step with docs/ARCHITECTURE.md. The study (src/study/: the bench run's
 # model, its analyses and the report) stands above the trace path, whose stages never include it;
-# its own three rooms are layered like the trace path's.
+# its own three rooms are layered like the trace path's. src/cli/ is a front end, not a layer.
 LAYERS = ["attnprof", "base", "io", "model", "reader", "analysis", "render",
-          "study/run", "study/analysis", "study/render", "pipeline", "cli"]
+          "study/run", "study/analysis", "study/render", "pipeline"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 # The import stage (io/, model/, reader/) reads fields into the trace's model: of the public API it
@@ -37,22 +36,38 @@ IMPORT_API = {"attnprof/result.h", "attnprof/limits.h", "attnprof/diagnostics.h"
               "attnprof/diagnostic_table.h", "attnprof/attribution.h",
               "attnprof/hardware_counters.h"}
 STUDY = ["study/run", "study/analysis", "study/render"]
-# What each front end may include besides the public API and its own files: the core's folders.
-# The bench also reads what only it writes or runs (reader/: its summary.json, ncu's CSV); the
-# Python module reads traces and runs through the pipeline, as the CLI does.
+# The headers below the pipeline that the CLI and the Python module may include, each for what a
+# front end does itself: write what the pipeline made, and its own lines on the terminal.
+FRONT_END_HEADERS = {
+    "render/output_format.h": "the formats' enum, which --format and format= parse once",
+    "io/output_file.h": "the one writer of output files",
+    "io/input_guard.h": "an output over an input refused before any work",
+    "render/display_text.h": "the front end's own lines (errors, notes) escaped",
+    "render/text_wrap.h": "text fitted to the terminal",
+    "render/analyze/analyze_progress_line.h": "the words of the reading progress line",
+    "render/version_text.h": "--version's lines",
+}
+# What each front end may include besides the public API and its own files: the core's folders,
+# and whether FRONT_END_HEADERS holds for it. The CLI and the Python module call the pipeline and
+# nothing else; the bench also reads what only it writes or runs (reader/: its summary.json,
+# ncu's CSV) and formats its own table.
 FRONT_ENDS = {
+    # Its own folder, and the bench's headers that it calls where LibTorch is built.
+    "src/cli": {"core": ["base", "pipeline"], "headers": True,
+                "own": ["cli", "attnprof_bench"]},
+    "python": {"core": ["base", "pipeline"], "headers": True, "own": []},
     # The bench's own folders: its sources' subfolders and its public C ABI.
     "bench": {"core": ["base", "io", "reader", "analysis", "render", *STUDY, "pipeline"],
-              "own": ["libtorch", "attnprof_bench"]},
-    "python": {"core": ["base", "io", "analysis", "render", *STUDY, "pipeline"], "own": []},
+              "headers": False, "own": ["libtorch", "attnprof_bench"]},
 }
 # Headers of an allowed folder that a front end still may not include: a trace is read and
 # analyzed through the pipeline (pipeline/report_inputs.h, attnprof/analysis.h), so that the
 # bench's facts are computed as `analyze` computes them.
 FORBIDDEN = {
+    "src/cli": {},
+    "python": {},
     "bench": {"reader/read_trace.h": "read traces through the pipeline",
               "analysis/summarize.h": "analyze traces through the pipeline"},
-    "python": {},
 }
 # Known upward includes, as (file, header), each with a comment naming the change that removes it.
 # An entry that no longer occurs fails the check too, so that the list only shrinks. None today.
@@ -92,6 +107,8 @@ def violations(root):
                 path = os.path.join(directory, name)
                 relative = os.path.relpath(path, root)
                 layer = folder_of(relative)
+                if layer == "cli":
+                    continue  # a front end: front_end_violations
                 if layer not in RANK:
                     found.append((relative, 0, "", f"folder {layer!r} has no layer"))
                     continue
@@ -107,9 +124,6 @@ def violations(root):
                             found.append((relative, number, header,
                                           "the import stage includes an analysis's API"))
                         elif target not in RANK:
-                            # Headers of optional parts (the bench) are the CLI's business only.
-                            if layer == "cli":
-                                continue
                             found.append((relative, number, header, f"{target!r} is no layer"))
                         elif RANK[target] > RANK[layer]:
                             found.append(
@@ -141,8 +155,11 @@ def front_end_violations(root):
                             continue
                         if target == "attnprof" or target in allowed["core"] or target in allowed["own"]:
                             continue
+                        if allowed["headers"] and header in FRONT_END_HEADERS:
+                            continue
                         if target in RANK:
-                            why = f"{front_end} includes {target}, which front ends do not"
+                            why = (f"{front_end} includes {header}: call the pipeline "
+                                   f"(or list the header in FRONT_END_HEADERS, with its reason)")
                         else:
                             why = f"{target!r} is neither the core nor {front_end}'s own"
                         found.append((relative, number, header, why))
@@ -178,10 +195,15 @@ def self_test():
         "src/study/render/r.cpp": '#include "study/analysis/d.h"\n#include "render/x.h"\n'
                                   '#include "study/run/run_summary.h"\n',
         "src/reader/linker.cpp": '#include "reader/linker.h"\n#include "model/trace.h"\n',
-        "src/cli/main.cpp": '#include "pipeline/x.h"\n#include "attnprof_bench/bench.h"\n',
+        "src/cli/main.cpp": '#include "pipeline/x.h"\n#include "attnprof_bench/bench.h"\n'
+                            '#include "cli/commands.h"\n#include "io/output_file.h"\n'
+                            '#include "render/output_format.h"\n#include "base/clamp32.h"\n',
         "bench/src/study.cpp": '#include "study.h"\n#include "pipeline/report_inputs.h"\n'
                                '#include "libtorch/variants.h"\n#include "attnprof/result.h"\n',
-        "python/m.cpp": '#include "command_bindings.h"\n#include "study/render/report.h"\n',
+        "python/m.cpp": '#include "command_bindings.h"\n#include "pipeline/report_file.h"\n'
+                        '#include "render/text_wrap.h"\n',
+        "bench/src/table.cpp": '#include "study/render/report.h"\n'
+                               '#include "study/run/run_summary.h"\n',
     })
     cases = {
         "model includes reader": {"src/model/trace.h": '#include "reader/kineto_format.h"\n'},
@@ -199,7 +221,19 @@ def self_test():
         "the import stage includes an analysis header":
             {"src/reader/x.cpp": '#include "attnprof/analysis.h"\n'},
         "a folder with no layer": {"src/extra/x.cpp": '#include "io/byte_stream.h"\n'},
-        "an unknown folder outside cli": {"src/io/x.cpp": '#include "attnprof_bench/b.h"\n'},
+        "the bench's headers outside cli": {"src/io/x.cpp": '#include "attnprof_bench/b.h"\n'},
+        "a layer includes the CLI": {"src/pipeline/x.cpp": '#include "cli/commands.h"\n'},
+        "cli runs an analysis": {"src/cli/x.cpp": '#include "analysis/summarize.h"\n'},
+        "cli renders": {"src/cli/x.cpp": '#include "render/analyze/analyze_output.h"\n'},
+        "cli reads a file by hand": {"src/cli/x.cpp": '#include "io/side_file.h"\n'},
+        "cli reads the model": {"src/cli/x.cpp": '#include "model/trace.h"\n'},
+        "cli reads a trace": {"src/cli/x.cpp": '#include "reader/read_trace.h"\n'},
+        "cli reads a run folder by hand": {"src/cli/x.cpp": '#include "study/run/run_summary.h"\n'},
+        "cli includes python": {"src/cli/x.cpp": '#include "python/command_bindings.h"\n'},
+        "python renders": {"python/m.cpp": '#include "render/diff/diff_output.h"\n'},
+        "python renders the study's report": {"python/m.cpp": '#include "study/render/report.h"\n'},
+        "python runs an analysis": {"python/m.cpp": '#include "analysis/kernels/kernel_class.h"\n'},
+        "python lists a folder by hand": {"python/m.cpp": '#include "io/trace_directory.h"\n'},
         "the bench reads the model": {"bench/src/x.cpp": '#include "model/trace.h"\n'},
         "the bench includes the CLI": {"bench/src/x.cpp": '#include "cli/commands.h"\n'},
         "the bench reads a trace by hand": {"bench/src/x.cpp": '#include "reader/read_trace.h"\n'},

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include "analysis/attention/attention_rows.h"
 #include "io/byte_stream.h"
 #include "reader/read_trace.h"
 #include "test_support.h"
@@ -115,6 +116,47 @@ TEST(OpArguments, NoneOnATraceRecordedWithoutShapes) {
     EXPECT_FALSE(op_arguments(*trace, HostEventId(i)));
   }
   EXPECT_GT(ops, 0u);
+}
+
+// An attention op's query rows and keys (analysis/attention/attention_rows.h): a product's M and N,
+// SDPA's L and S; none for another op or inputs of fewer than two sizes or a size of 0.
+TEST(OpArguments, AttentionRowsOfProductsAndSdpa) {
+  auto args = [](std::vector<int64_t> a, std::vector<int64_t> b) {
+    return std::vector<OpArgument>{{std::move(a), "c10::BFloat16", ""},
+                                   {std::move(b), "c10::BFloat16", ""}};
+  };
+  auto rows = attention_rows("aten::matmul", args({8, 32, 1, 128}, {8, 32, 128, 16384}));
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(rows->query_rows, 1);
+  EXPECT_EQ(rows->keys, 16384);
+  rows = attention_rows("aten::_scaled_dot_product_flash_attention",
+                        args({2, 16, 512, 64}, {2, 16, 2048, 64}));
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(rows->query_rows, 512);
+  EXPECT_EQ(rows->keys, 2048);
+  EXPECT_FALSE(attention_rows("aten::addmm", args({8, 64}, {64, 32})));
+  EXPECT_FALSE(attention_rows("aten::bmm", args({64}, {64, 32})));
+  EXPECT_FALSE(attention_rows("aten::bmm", args({0, 8, 64}, {0, 64, 32})));
+  EXPECT_FALSE(attention_rows("aten::bmm", {{{8, 64}, "float", ""}}));
+}
+
+// A decode step of naive attention (examples/h200-study/decode), read from its recorded inputs:
+// per call, aten::matmul and its aten::bmm for Q·K^T (1 x 16384) and P·V (1 x 128), 6 calls.
+TEST(OpArguments, AttentionRowsOfADecodeStep) {
+  auto trace = read_trace(
+      std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study/decode/traces/naive.json.gz",
+      Limits{});
+  ASSERT_TRUE(trace.ok());
+  size_t products = 0, scores = 0;
+  for (size_t i = 0; i < trace->host_events.size(); ++i) {
+    const auto rows = attention_rows(*trace, HostEventId(i));
+    if (!rows) continue;
+    ++products;
+    EXPECT_EQ(rows->query_rows, 1);
+    scores += rows->keys == 16384;
+  }
+  EXPECT_EQ(products, 24u);
+  EXPECT_EQ(scores, 12u);
 }
 
 // The fixture's JSON, decompressed, read by simdjson's DOM: each cpu_op's three fields by its

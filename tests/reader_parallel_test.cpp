@@ -55,20 +55,13 @@ TEST(ReaderParallel, GzipAndPlainTextGiveTheSameTrace) {
   expect_same(read_with(testing::fixture("train_step.json.gz"), 2), read_with(plain.path(), 2));
 }
 
-// The attention ops' query rows and keys, from "Input Dims" (record_shapes=True): a decode step
-// of naive attention (examples/h200-study/decode), the same whatever the workers.
-TEST(ReaderParallel, AttentionShapesOfADecodeStep) {
+// A decode step recorded with shapes (examples/h200-study/decode): each op's recorded inputs, the
+// same whatever the workers (their attention rows: op_arguments_test).
+TEST(ReaderParallel, RecordedInputsOfADecodeStep) {
   const std::string path =
       std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study/decode/traces/naive.json.gz";
   Trace one = read_with(path, 1);
-  // Per call: aten::matmul and its aten::bmm for Q·K^T (1 x 16384) and P·V (1 x 128): 6 calls.
-  ASSERT_EQ(one.attention_shapes.size(), 24u);
-  size_t scores = 0;
-  for (const AttentionRows& s : one.attention_shapes) {
-    EXPECT_EQ(s.query_rows, 1);
-    scores += s.keys == 16384;
-  }
-  EXPECT_EQ(scores, 12u);
+  EXPECT_GT(one.op_input_texts.size(), 10u);
   expect_same(one, read_with(path, 3));
 }
 

@@ -8,27 +8,19 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <memory>
 #include <optional>
 
-#include "analysis/critical_path/what_if_rules.h"
-#include "attnprof/analysis.h"
-#include "attnprof/cross_trace.h"
-#include "attnprof/trace_summary.h"
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
 #include "cli/output_option.h"
 #include "cli/terminal_progress.h"
-#include "cli/trace_inputs.h"
 #include "io/input_guard.h"
 #include "io/output_file.h"
-#include "render/analyze/analyze_output.h"
-#include "render/collectives_output.h"
-#include "render/json_writer.h"
+#include "pipeline/analyze_run.h"
 
 namespace attnprof::cli {
 
@@ -52,22 +44,6 @@ const std::vector<OutputFormat> kAnalyzeFormats = {OutputFormat::kText, OutputFo
                                                    OutputFormat::kMarkdown, OutputFormat::kCsv,
                                                    OutputFormat::kSummary};
 
-// The regions to read when --region is not given: a study's traces are read over the bench's
-// `forward` annotations, as report and check read them; other traces as analyze_file chooses.
-// Both at once would need two patterns: refused, with the flag that settles it.
-Result<std::string> region_pattern(const AnalyzeArgs& args, const std::vector<TraceInput>& inputs) {
-  if (!args.region.empty()) return args.region;
-  const size_t of_study = static_cast<size_t>(
-      std::count_if(inputs.begin(), inputs.end(), [](const TraceInput& i) { return i.of_study; }));
-  if (of_study == 0) return std::string();
-  if (of_study < inputs.size())
-    return make_error(ErrorKind::kUsage,
-                      "a study folder's traces are read over their '{}' regions and the other "
-                      "traces over ProfilerStep#*: give --region, or analyze them apart",
-                      kStudyRegion);
-  return std::string(kStudyRegion);
-}
-
 int run(const AnalyzeArgs& args) {
   // Every file the command reads: the traces and the capture trace of --graph-capture.
   std::vector<std::string> inputs_read = args.traces;
@@ -82,7 +58,7 @@ int run(const AnalyzeArgs& args) {
   if (!format_chosen.ok()) return fail(format_chosen.error());
   const OutputFormat format = *format_chosen;
   const std::vector<TraceInput> inputs = expand_trace_inputs(args.traces);
-  auto pattern = region_pattern(args, inputs);
+  auto pattern = region_pattern_of(args.region, inputs);
   if (!pattern.ok()) return fail(pattern.error());
   std::vector<std::string> paths;
   for (const auto& input : inputs)
@@ -90,24 +66,10 @@ int run(const AnalyzeArgs& args) {
 
   AnalyzeOptions options;
   options.region_pattern = *pattern;
-  // CSV lists every region's activities too, held in memory (it has no streamed form yet).
-  options.activities_of_every_region = format == OutputFormat::kCsv && args.table == "activities";
-  // The text and Markdown show the typical region's tables only; CSV every region's; JSON makes
-  // each region's as it writes it (AnalyzeOptions::analyzed), never holding them all.
-  options.tables_of_every_region = format == OutputFormat::kCsv && args.table != "attention" &&
-                                   args.table != "memory" && args.table != "critical_path" &&
-                                   args.table != "collectives";
-  // Every region's attention calls where the output lists them: JSON and CSV's attention table.
-  options.attention_of_every_region =
-      format == OutputFormat::kJson || (format == OutputFormat::kCsv && args.table == "attention");
+  keep_for_output(options, format, args.table);
   options.explain = args.explain;
-  for (const std::string& text : args.what_if) {
-    auto rule = parse_what_if(text);
-    if (!rule.ok()) return fail(rule.error());
-    options.what_if.push_back(std::move(rule).value());
-  }
-  if (options.what_if.size() > kMaxWhatIfRules)
-    return fail(make_error(ErrorKind::kUsage, "--what-if: at most {} rules", kMaxWhatIfRules));
+  if (Status rules = add_what_if_rules(options, args.what_if, "--what-if"); !rules.ok())
+    return fail(rules.error());
   options.graph_capture = args.graph_capture;
   options.ops_by_shape = args.group_by == "shape";
   options.limits = args.limits.to_limits();
@@ -124,17 +86,16 @@ int run(const AnalyzeArgs& args) {
     json_file.emplace(std::move(opened).value());
   }
   int json_file_error = 0;
-  JsonWriter json_out = json_file ? JsonWriter(JsonWriter::Sink([&](std::string_view bytes) {
+  AnalyzeJsonOutput json_out(json_file ? JsonWriter::Sink([&](std::string_view bytes) {
     Status written = json_file->write(bytes);
     if (!written.ok() && json_file_error == 0) {
       print_error(written.error().message);
       json_file_error = 2;
     }
     return written.ok();
-  }))
-                                  : JsonWriter(stdout);
-  AnalyzeJsonStream json_stream(json_out);
-  std::vector<Result<TraceAnalysis>> outcomes;
+  })
+                                       : nullptr);
+  TracesRead traces;
   {
     TerminalProgress progress(paths);
     ManyTracesOptions many;
@@ -152,77 +113,30 @@ int run(const AnalyzeArgs& args) {
                                    const RegionActivities& activities,
                                    const RegionTablesOf& tables) {
         if (json_on_terminal) progress.stop();
-        json_stream.trace(analysis, activities, tables);
+        json_out.trace(analysis, activities, tables);
       };
-    outcomes = analyze_files(paths, options, many);
+    traces = read_traces(inputs, options, many, format != OutputFormat::kSummary);
   }
 
-  std::vector<TraceAnalysis> read;
-  std::vector<UnreadTrace> unread;
-  std::vector<bool> input_failed;  // per input, in order: whether it is among `unread`
-  size_t next = 0;
-  for (const auto& input : inputs) {
-    input_failed.push_back(input.error || !outcomes[next].ok());
-    if (input.error) {
-      unread.push_back({input.path, input.error->message, input.error->kind});
-      continue;
+  int exit_code = traces.unread.empty() ? 0 : 2;
+  if (json && !traces.read.empty()) {
+    const bool written = json_out.finish(traces);
+    if (json_file) {
+      Status done = written ? json_file->commit() : Status::success();
+      if (json_file_error != 0)
+        exit_code = 2;
+      else if (!done.ok())
+        exit_code = fail(done.error());
+    } else if (!written || std::fflush(stdout) != 0) {
+      exit_code = standard_output_failed(errno);
     }
-    auto& outcome = outcomes[next++];
-    if (outcome.ok())
-      read.push_back(std::move(outcome).value());
-    else
-      unread.push_back({input.path, outcome.error().message, outcome.error().kind});
-  }
-
-  int exit_code = unread.empty() ? 0 : 2;
-  if (format == OutputFormat::kSummary) {
-    // The map half of docs/DISTRIBUTED.md: one line per trace, in input order, its error's line
-    // too, so that merge reports every trace.
-    std::string out;
-    size_t next_read = 0, next_unread = 0;
-    for (bool failed : input_failed) {
-      if (failed) {
-        const UnreadTrace& u = unread[next_unread++];
-        out += write_trace_summary(u.path, Error{u.kind, u.error});
-      } else {
-        out += write_trace_summary(read[next_read++]);
-      }
-    }
+  } else if (format == OutputFormat::kSummary || (!json && !traces.read.empty())) {
+    std::string out = render_analyze(traces, format, args.table, args.view);
+    if (format == OutputFormat::kText && !args.view.wide)
+      out = args.output.fit_text(std::move(out));
     if (write_command_output(out, out_path) != 0) exit_code = 2;
-  } else if (!read.empty()) {
-    std::optional<CrossTraceSummary> across;
-    if (are_ranks_of_one_run(read)) across = summarize_across_traces(read);
-    if (json) {
-      json_stream.finish(across ? &*across : nullptr, read, unread);
-      if (json_file) {
-        Status done = json_out.flush() ? json_file->commit() : Status::success();
-        if (json_file_error != 0)
-          exit_code = 2;
-        else if (!done.ok())
-          exit_code = fail(done.error());
-      } else if (!json_out.flush() || std::fflush(stdout) != 0) {
-        exit_code = standard_output_failed(errno);
-      }
-    } else {
-      const AnalyzeOutput output{read, across ? &*across : nullptr, unread};
-      std::string out =
-          format == OutputFormat::kMarkdown ? render_analyze_markdown(output)
-          : format == OutputFormat::kCsv && args.table == "attention"
-              ? render_attention_calls_csv(output)
-          : format == OutputFormat::kCsv && args.table == "memory" ? render_memory_csv(output)
-          : format == OutputFormat::kCsv && args.table == "collectives"
-              ? render_collectives_csv(output)
-          : format == OutputFormat::kCsv && args.table == "critical_path"
-              ? render_critical_path_csv(output)
-          : format == OutputFormat::kCsv && args.table != "activities"
-              ? render_top_table_csv(output, args.table)
-          : format == OutputFormat::kCsv ? render_analyze_csv(output)
-          : args.view.wide               ? render_analyze_text(output, args.view)
-                           : args.output.fit_text(render_analyze_text(output, args.view));
-      if (write_command_output(out, out_path) != 0) exit_code = 2;
-    }
   }
-  for (const auto& u : unread) print_error(u.error);
+  for (const auto& u : traces.unread) print_error(u.error);
   return exit_code;
 }
 

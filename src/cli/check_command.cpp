@@ -7,12 +7,10 @@
 // study's claims are checked on its shipped traces without a GPU (docs/STUDY.md).
 
 #include <cstdio>
-#include <optional>
 #include <variant>
 
 #include <fmt/format.h>
 
-#include "analysis/expectations/expectation_parser.h"
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
@@ -20,7 +18,6 @@
 #include "cli/region_option.h"
 #include "io/input_guard.h"
 #include "pipeline/check_run.h"
-#include "render/check/check_output.h"
 #include "render/display_text.h"
 
 namespace attnprof::cli {
@@ -43,11 +40,11 @@ const std::vector<OutputFormat> kCheckFormats = {OutputFormat::kText, OutputForm
                                                  OutputFormat::kJunit};
 
 // The expression, and a caret under the column where it went wrong.
-void print_syntax_error(const SyntaxError& e, const std::string& text) {
+void print_syntax_error(const ExpressionError& e) {
   // The caret counts columns of the escaped text: an escape is four columns wide.
-  const std::string before = escape_control(text.substr(0, static_cast<size_t>(e.column - 1)));
+  const std::string before = escape_control(e.text.substr(0, static_cast<size_t>(e.column - 1)));
   std::fprintf(stderr, "attnprof: --expect: %s\n  %s\n  %*s^\n",
-               escape_control(describe(e, text)).c_str(), escape_control(text).c_str(),
+               escape_control(e.description).c_str(), escape_control(e.text).c_str(),
                static_cast<int>(before.size()), "");
 }
 
@@ -55,33 +52,6 @@ void print_syntax_error(const SyntaxError& e, const std::string& text) {
 void write_out(const CheckArgs& args, const std::string& out, int& code) {
   if (quiet() && args.output.to_standard_output()) return;
   if (int written = write_command_output(out, args.output.path); written != 0) code = written;
-}
-
-// The expressions of --expect, parsed; a syntax error is printed with its caret.
-std::optional<std::vector<Expectation>> parse_flag_expressions(const CheckArgs& args) {
-  std::vector<Expectation> out;
-  for (const auto& text : args.expressions) {
-    auto parsed = parse_expression(text);
-    if (const auto* e = std::get_if<SyntaxError>(&parsed)) {
-      print_syntax_error(*e, text);
-      return std::nullopt;
-    }
-    out.push_back(std::get<Expectation>(std::move(parsed)));
-  }
-  return out;
-}
-
-std::string rendered(const CheckArgs& args, const CheckRun& run) {
-  const std::vector<CheckReport>& reports = run.reports;
-  if (args.format == OutputFormat::kJson)
-    return run.study ? render_study_check_json(args.trace, reports) : render_check_json(reports[0]);
-  if (args.format == OutputFormat::kMarkdown)
-    return run.study ? render_study_check_markdown(args.trace, reports)
-                     : render_check_markdown(reports[0]);
-  if (args.format == OutputFormat::kCsv) return render_check_csv(reports);
-  if (args.format == OutputFormat::kJunit) return render_check_junit(args.trace, reports);
-  return args.output.fit_text(run.study ? render_study_check_text(reports)
-                                        : render_check_text(reports[0]));
 }
 
 int run(CheckArgs args) {
@@ -97,12 +67,15 @@ int run(CheckArgs args) {
   auto format = resolve_output_format("check", args.output, kCheckFormats, OutputFormat::kText);
   if (!format.ok()) return fail(format.error());
   args.format = *format;
-  auto flagged = parse_flag_expressions(args);
-  if (!flagged) return 2;
+  auto flagged = parse_expressions(args.expressions);
+  if (const auto* e = std::get_if<ExpressionError>(&flagged)) {
+    print_syntax_error(*e);
+    return 2;
+  }
   CheckRequest request;
   request.target = args.trace;
   request.region = args.region;
-  request.expressions = std::move(*flagged);
+  request.expressions = std::get<std::vector<Expectation>>(std::move(flagged));
   request.expectations_file = args.expectations_file;
   request.baseline = args.baseline;
   request.limits = args.limits.to_limits();
@@ -111,7 +84,9 @@ int run(CheckArgs args) {
   for (const std::string& note : checked->notes)
     std::fprintf(stderr, "attnprof: %s\n", escape_control(note).c_str());
   int code = 0;
-  write_out(args, rendered(args, *checked), code);
+  std::string out = render_check(*checked, args.format);
+  if (args.format == OutputFormat::kText) out = args.output.fit_text(std::move(out));
+  write_out(args, out, code);
   if (code != 0) return code;
   for (const std::string& line : checked->unchecked_lines()) print_error(line);
   return checked->holds() ? 0 : 1;

@@ -2,9 +2,9 @@
 // [--table VIEW] [-o FILE]`: what changed from trace A to trace B. Exit 0 (a difference is a
 // finding, not a failure), 2 on bad input.
 
-#include <filesystem>
+#include <iterator>
+#include <memory>
 
-#include "attnprof/trace_diff.h"
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
@@ -12,11 +12,6 @@
 #include "cli/region_option.h"
 #include "io/input_guard.h"
 #include "pipeline/diff_run.h"
-#include "render/diff/diff_output.h"
-#include "study/analysis/counter_diff.h"
-#include "study/analysis/run_workload_mismatch.h"
-#include "study/render/counter_diff_output.h"
-#include "study/run/run_summary.h"
 
 namespace attnprof::cli {
 
@@ -36,24 +31,6 @@ const std::vector<OutputFormat> kDiffFormats = {OutputFormat::kText, OutputForma
                                                 OutputFormat::kMarkdown, OutputFormat::kCsv,
                                                 OutputFormat::kHtml};
 
-// Two bench run folders (summary.json in each): their hardware counters compared, variant by
-// variant (bench --counters, docs/counters.md). Text only.
-bool is_run_folder(const std::string& path) {
-  return std::filesystem::is_directory(path) &&
-         std::filesystem::exists(std::filesystem::path(path) / "summary.json");
-}
-
-int run_on_runs(const DiffArgs& args) {
-  const Limits max = args.limits.to_limits();
-  auto a = read_run_summary((std::filesystem::path(args.trace_a) / "summary.json").string(), max);
-  if (!a.ok()) return fail(a.error());
-  auto b = read_run_summary((std::filesystem::path(args.trace_b) / "summary.json").string(), max);
-  if (!b.ok()) return fail(b.error());
-  return write_command_output(args.output.fit_text(render_unlike_text(workload_mismatches(*a, *b)) +
-                                                   render_counter_diff_text(diff_counters(*a, *b))),
-                              args.output.path);
-}
-
 int run(const DiffArgs& args) {
   if (Status once = refuse_standard_input_twice({args.trace_a, args.trace_b}); !once.ok())
     return fail(once.error());
@@ -62,30 +39,13 @@ int run(const DiffArgs& args) {
     return fail(refused.error());
   auto format = resolve_output_format("diff", args.output, kDiffFormats, OutputFormat::kText);
   if (!format.ok()) return fail(format.error());
-  if (is_run_folder(args.trace_a) && is_run_folder(args.trace_b)) {
-    // The counters' diff of two runs has a text form only: another format is refused rather
-    // than answered with text.
-    if (*format != OutputFormat::kText)
-      return fail(make_error(ErrorKind::kUsage,
-                             "diff of two run folders writes text only; --format {} is for two "
-                             "traces (give their trace files)",
-                             output_format_name(*format)));
-    return run_on_runs(args);
-  }
-  if (args.table != "activities" && *format != OutputFormat::kCsv)
-    return fail(make_error(ErrorKind::kUsage, "diff --table is for --format csv, not {}",
-                           output_format_name(*format)));
-  auto diff =
-      run_diff(DiffRequest{args.trace_a, args.trace_b, args.region, args.limits.to_limits()});
-  if (!diff.ok()) return fail(diff.error());
-  const DiffTextOptions text{args.top, args.activities};
-  std::string out = *format == OutputFormat::kJson       ? render_diff_json(*diff)
-                    : *format == OutputFormat::kMarkdown ? render_diff_markdown(*diff, text)
-                    : *format == OutputFormat::kHtml     ? render_diff_html(*diff, text)
-                    : *format == OutputFormat::kCsv
-                        ? render_diff_csv(*diff, args.table)
-                        : args.output.fit_text(render_diff_text(*diff, text));
-  return write_command_output(out, args.output.path);
+  auto out =
+      diff_output(DiffRequest{args.trace_a, args.trace_b, args.region, args.limits.to_limits()},
+                  *format, DiffTextOptions{args.top, args.activities}, args.table);
+  if (!out.ok()) return fail(out.error());
+  return write_command_output(
+      *format == OutputFormat::kText ? args.output.fit_text(std::move(out).value()) : *out,
+      args.output.path);
 }
 
 }  // namespace

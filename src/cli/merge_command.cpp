@@ -8,15 +8,12 @@
 #include <algorithm>
 #include <memory>
 
-#include "attnprof/cross_trace.h"
-#include "attnprof/trace_summary.h"
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
 #include "cli/output_option.h"
 #include "io/input_guard.h"
-#include "io/side_file.h"
-#include "render/merge_output.h"
+#include "pipeline/merge_run.h"
 
 namespace attnprof::cli {
 
@@ -32,9 +29,6 @@ const std::vector<OutputFormat> kMergeFormats = {OutputFormat::kText, OutputForm
                                                  OutputFormat::kMarkdown};
 
 int run(const MergeArgs& args) {
-  const uint64_t max_bytes = args.limits.to_limits().max_side_file_bytes;
-  std::vector<TraceAnalysis> read;
-  std::vector<UnreadTrace> unread;
   if (std::count(args.summaries.begin(), args.summaries.end(), "-") > 1)
     return fail(make_error(ErrorKind::kUsage,
                            "standard input (-) is named twice: it can be read only once"));
@@ -42,29 +36,13 @@ int run(const MergeArgs& args) {
     return fail(refused.error());
   auto format = resolve_output_format("merge", args.output, kMergeFormats, OutputFormat::kText);
   if (!format.ok()) return fail(format.error());
-  for (const std::string& path : args.summaries) {
-    Result<std::string> text = read_side_file(path, max_bytes, "trace summary file");
-    if (!text.ok()) return fail(text.error());
-    // Each summary is kept as what it is: an analysis, or an error's path and line alone.
-    Status summaries = for_each_trace_summary(
-        *text, path == "-" ? "standard input" : path, [&](SummarizedTrace&& s) {
-          if (s.outcome.ok())
-            read.push_back(std::move(s.outcome).value());
-          else
-            unread.push_back({s.path, s.outcome.error().message, s.outcome.error().kind});
-        });
-    if (!summaries.ok()) return fail(summaries.error());
-  }
-  std::optional<CrossTraceSummary> across;
-  if (are_ranks_of_one_run(read)) across = summarize_across_traces(read);
-  const AnalyzeOutput output{read, across ? &*across : nullptr, unread};
-  const std::string out = *format == OutputFormat::kJson ? render_merge_json(output)
-                          : *format == OutputFormat::kMarkdown
-                              ? render_merge_markdown(output)
-                              : args.output.fit_text(render_merge_text(output));
+  auto merged = merge_trace_summary_files(args.summaries, args.limits.to_limits());
+  if (!merged.ok()) return fail(merged.error());
+  std::string out = render_merge(*merged, *format);
+  if (*format == OutputFormat::kText) out = args.output.fit_text(std::move(out));
   int exit_code = write_command_output(out, args.output.path);
-  for (const auto& u : unread) print_error(u.error);
-  return exit_code != 0 ? exit_code : (unread.empty() ? 0 : 2);
+  for (const auto& u : merged->unread) print_error(u.error);
+  return exit_code != 0 ? exit_code : (merged->unread.empty() ? 0 : 2);
 }
 
 }  // namespace

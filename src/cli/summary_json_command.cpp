@@ -1,13 +1,12 @@
 // `attnprof summary-json SUMMARY [-o OUT]`, hidden: reads a bench summary.json with the core's
-// reader and writes it with the core's writer (study/run/run_summary_json.h), so that a script that
+// reader and writes it with the core's writer (pipeline/summary_json_file.h), so that a script that
 // measured in Python (scripts/gpu/record_flex.py) hands its numbers to the one writer of the file
 // and never spells the schema itself (docs/json-schema.md, "summary.json").
 
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "io/input_guard.h"
-#include "study/run/run_summary.h"
-#include "study/run/run_summary_json.h"
+#include "pipeline/summary_json_file.h"
 
 namespace attnprof::cli {
 
@@ -28,12 +27,12 @@ void register_summary_json(CLI::App& app, int& exit_code) {
       exit_code = fail(refused.error());
       return;
     }
-    Result<RunSummary> run = read_run_summary(*input);
-    if (!run) {
-      exit_code = fail(run.error());
+    Result<std::string> summary = rewrite_run_summary(*input);
+    if (!summary.ok()) {
+      exit_code = fail(summary.error());
       return;
     }
-    exit_code = write_command_output(write_run_summary(*run), *output);
+    exit_code = write_command_output(*summary, *output);
   });
 }
 

@@ -198,17 +198,6 @@ struct FlowEvent {
   char phase = 's';
 };
 
-// How many queries and keys an attention op or its first matrix product saw, from its "Input
-// Dims" (traces recorded with record_shapes=True): a decode step has one query row per head,
-// square attention as many as keys. Kept for ops on numbered threads.
-struct AttentionRows {
-  int32_t pid = 0;
-  int32_t tid = 0;
-  int64_t start_ns = 0;
-  int64_t query_rows = 0;  // per head and sequence
-  int64_t keys = 0;
-};
-
 struct ThreadName {
   int32_t pid = 0;
   int32_t tid = 0;  // 0 with a process name
@@ -251,7 +240,6 @@ struct Trace {
   std::vector<InstantEvent> instants;
   std::vector<FlowEvent> flows;
   std::vector<ThreadName> thread_names;
-  std::vector<AttentionRows> attention_shapes;  // by pid, tid, start
   // Each cpu_op's "Input Dims", "Input type" and "Concrete Inputs" as their raw JSON text, one
   // text per op (model/op_input_text.h joins and splits it): what HostEvent::inputs() names. Ops
   // repeat a few shapes, so each distinct text is kept once. Kept for ops on numbered threads.
@@ -287,16 +275,6 @@ struct Trace {
   // The lowest correlation id of the trace's runtime/driver calls (kNoValue without any). GPU work
   // whose id has no call and is below it was launched before the profiler's window opened.
   int64_t first_launch_correlation = kNoValue;
-
-  // The shape read for the op on thread (pid, tid) that starts at start_ns, if any.
-  const AttentionRows* attention_shape(int32_t pid, int32_t tid, int64_t start_ns) const {
-    auto key = [](const AttentionRows& s) { return std::tuple(s.pid, s.tid, s.start_ns); };
-    auto it = std::lower_bound(attention_shapes.begin(), attention_shapes.end(),
-                               std::tuple(pid, tid, start_ns),
-                               [&](const AttentionRows& s, const auto& k) { return key(s) < k; });
-    return it != attention_shapes.end() && key(*it) == std::tuple(pid, tid, start_ns) ? &*it
-                                                                                      : nullptr;
-  }
 
   const DeviceProperties* device(int32_t id) const {
     for (const auto& d : devices)

@@ -16,8 +16,7 @@ size_t trace_memory_bytes(const Trace& trace) {
          reserved(trace.gpu_activities) + reserved(trace.instants) + reserved(trace.flows) +
          reserved(trace.thread_names) + reserved(trace.devices) + reserved(trace.host_parent) +
          reserved(trace.activity_launch) + reserved(trace.activity_op) +
-         reserved(trace.activity_attribution) + reserved(trace.attention_shapes) +
-         trace.op_input_texts.memory_bytes();
+         reserved(trace.activity_attribution) + trace.op_input_texts.memory_bytes();
 }
 
 }  // namespace attnprof

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "analysis/expectations/expectation_evaluation.h"
+#include "analysis/expectations/expectation_parser.h"
 #include "analysis/expectations/variant_expectations.h"
 #include "analysis/regions/region_metrics.h"
 #include "attnprof/analysis.h"
@@ -237,6 +238,36 @@ std::vector<std::string> CheckRun::unchecked_lines() const {
                     "regular file; its variant was not checked, so the check fails",
                     target, trace));
   return lines;
+}
+
+std::variant<std::vector<Expectation>, ExpressionError> parse_expressions(
+    const std::vector<std::string>& texts) {
+  std::vector<Expectation> out;
+  for (const std::string& text : texts) {
+    auto parsed = parse_expression(text);
+    if (const auto* e = std::get_if<SyntaxError>(&parsed))
+      return ExpressionError{text, describe(*e, text), e->column};
+    out.push_back(std::get<Expectation>(std::move(parsed)));
+  }
+  return out;
+}
+
+std::string render_check(const CheckRun& run, OutputFormat format) {
+  const std::vector<CheckReport>& reports = run.reports;
+  switch (format) {
+    case OutputFormat::kJson:
+      return run.study ? render_study_check_json(run.target, reports)
+                       : render_check_json(reports[0]);
+    case OutputFormat::kMarkdown:
+      return run.study ? render_study_check_markdown(run.target, reports)
+                       : render_check_markdown(reports[0]);
+    case OutputFormat::kCsv:
+      return render_check_csv(reports);
+    case OutputFormat::kJunit:
+      return render_check_junit(run.target, reports);
+    default:
+      return run.study ? render_study_check_text(reports) : render_check_text(reports[0]);
+  }
 }
 
 Result<CheckRun> run_check(const CheckRequest& request) {

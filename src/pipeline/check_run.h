@@ -5,12 +5,14 @@
 // baseline (a trace, or a study folder for a study) that `baseline.METRIC` reads.
 
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "attnprof/expectations.h"
 #include "attnprof/limits.h"
 #include "attnprof/result.h"
 #include "render/check/check_output.h"
+#include "render/output_format.h"
 
 namespace attnprof {
 
@@ -38,6 +40,22 @@ struct CheckRun {
   std::vector<std::string> unchecked_lines() const;
   std::string target;
 };
+
+// An expression that does not parse: its text, "WHAT at column N: TEXT (HINT)", and the column
+// (1-based, into `text`) where it went wrong.
+struct ExpressionError {
+  std::string text;
+  std::string description;
+  int column = 0;
+};
+
+// The expressions of --expect (or the Python module's `expressions`), parsed; the first that
+// does not parse, when one does not.
+std::variant<std::vector<Expectation>, ExpressionError> parse_expressions(
+    const std::vector<std::string>& texts);
+
+// check's output in `format`; text is not fitted to the terminal.
+std::string render_check(const CheckRun& run, OutputFormat format);
 
 // Fails with one line on a file that cannot be read, a trace that cannot be analyzed, nothing
 // to check, a baseline no expression reads (or an expression that reads none), or a baseline of

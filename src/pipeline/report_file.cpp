@@ -33,6 +33,14 @@ std::string render_report(const ReportData& data, OutputFormat format, size_t te
   return render_report_html(data);
 }
 
+Result<std::string> report_output(const std::vector<std::string>& inputs,
+                                  const ReportOptions& options, OutputFormat format,
+                                  size_t text_width) {
+  Result<ReportData> data = load_report(inputs, options);
+  if (!data.ok()) return data.take_error();
+  return render_report(*data, format, text_width);
+}
+
 Status write_report(const std::vector<std::string>& inputs, const ReportOptions& options,
                     OutputFormat format, const std::string& out_path, size_t text_width) {
   // Opened first: a bad -o ('' included) is said before the inputs are read.

@@ -16,6 +16,12 @@ namespace attnprof {
 // whole.
 std::string render_report(const ReportData& data, OutputFormat format, size_t text_width);
 
+// load_report, then render_report: the report as text, its variants' traces not linked (the
+// Python module's attnprof.report without an output file).
+Result<std::string> report_output(const std::vector<std::string>& inputs,
+                                  const ReportOptions& options, OutputFormat format,
+                                  size_t text_width);
+
 // load_report, render, then write `out_path` atomically (a temporary file beside it, renamed).
 // Fails with one line when the inputs cannot be read (load_report) or the file cannot be written.
 // `text_width` as render_report takes it.

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 
-#include "model/op_input_text.h"
 #include "reader/ascii_digits.h"
 #include "reader/kineto_format.h"
 #include "reader/time_parse.h"
@@ -277,31 +277,6 @@ Key arg_key(simdjson::ondemand::raw_json_string key) {
   return Key::kOther;
 }
 
-// Which attention op "name" is, for its shapes: a product whose inputs are [..., M, K] and
-// [..., K, N] (queries M, keys N), or SDPA, whose are query [..., L, E] and key [..., S, E].
-enum class ShapedOp { kNone, kProduct, kSdpa };
-ShapedOp shaped_op(std::string_view name) {
-  if (name == "aten::matmul" || name == "aten::bmm") return ShapedOp::kProduct;
-  if (name.starts_with("aten::scaled_dot_product_attention") ||
-      name.starts_with("aten::_scaled_dot_product_"))
-    return ShapedOp::kSdpa;
-  return ShapedOp::kNone;
-}
-
-// The last two sizes of each of the first two inputs; false unless both have two or more.
-bool input_tails(std::string_view dims_text, std::array<std::array<int64_t, 2>, 2>& tails) {
-  const auto inputs = parse_input_dims(dims_text);
-  if (!inputs || inputs->size() < 2) return false;
-  for (size_t i = 0; i < 2; ++i) {
-    const std::vector<int64_t>& sizes = (*inputs)[i];
-    if (sizes.size() < 2) return false;
-    for (int64_t size : sizes)
-      if (size <= 0) return false;
-    tails[i] = {sizes[sizes.size() - 2], sizes.back()};
-  }
-  return true;
-}
-
 // The raw text of an array value; empty for a value of another type.
 std::string_view raw_array(value& v) {
   simdjson::ondemand::array array;
@@ -401,15 +376,9 @@ simdjson::error_code read_args(value& v, EventFields& out) {
       case Key::kMemoryAddress:
         read_field(item, out, Field::kMemoryAddress, integer(out.memory_address));
         break;
-      case Key::kInputDims: {
+      case Key::kInputDims:
         out.input_dims = raw_array(item);
-        const ShapedOp op = shaped_op(out.name);
-        std::array<std::array<int64_t, 2>, 2> tails{};
-        if (op == ShapedOp::kNone || !input_tails(out.input_dims, tails)) break;
-        out.query_rows = tails[0][0];
-        out.keys = op == ShapedOp::kProduct ? tails[1][1] : tails[1][0];
         break;
-      }
       case Key::kInputType:
         out.input_types = raw_array(item);
         break;
@@ -445,6 +414,27 @@ simdjson::error_code read_args(value& v, EventFields& out) {
 }
 
 }  // namespace
+
+std::string_view field_key(uint32_t fields) {
+  // Kineto's keys (kineto_format.h) of the fields an event is rejected for.
+  static constexpr std::pair<uint32_t, std::string_view> kKeys[] = {
+      {Field::kPhase, kineto::kPhase},
+      {Field::kCategory, kineto::kCategory},
+      {Field::kName, kineto::kName},
+      {Field::kPid, kineto::kPid},
+      {Field::kTid, kineto::kTid},
+      {Field::kTs, kineto::kTs},
+      {Field::kDur, kineto::kDur},
+      {Field::kId, kineto::kId},
+      {Field::kExternalId, kineto::kExternalId},
+      {Field::kCorrelation, kineto::kCorrelation},
+      {Field::kGrid, kineto::kGrid},
+      {Field::kBlock, kineto::kBlock},
+      {Field::kBytes, kineto::kBytes}};
+  for (const auto& [bit, key] : kKeys)
+    if (fields & bit) return key;
+  return "a field";
+}
 
 simdjson::error_code read_event_fields(value event, EventFields& out) {
   out = EventFields{};

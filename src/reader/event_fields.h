@@ -70,12 +70,8 @@ struct EventFields {
   int64_t in_nelems = -1, out_nelems = -1, group_size = -1;
   int64_t memory_bytes = 0, memory_total_allocated = 0, memory_device_id = -1;
   int64_t memory_total_reserved = 0, memory_device_type = -1, memory_address = 0;
-  // An attention op's query rows and keys from "Input Dims" (0: not one, or not recorded): of
-  // scaled_dot_product_attention and its backends, or of a matmul/bmm (the first of a chain is
-  // Q·K^T). Read only when "name" came before "args", as Kineto writes them.
-  int64_t query_rows = 0, keys = 0;
   // The raw JSON arrays of "Input Dims", "Input type" and "Concrete Inputs" (empty when absent or
-  // not an array).
+  // not an array), kept as text: the analyses parse them (analysis/op_arguments.h).
   std::string_view input_dims, input_types, concrete_inputs;
 
   bool has(Field f) const { return present & f; }
@@ -86,5 +82,9 @@ struct EventFields {
 // of the wrong type is marked in `out.mistyped` and the rest is still read. INCORRECT_TYPE is
 // returned when the element is not an object at all.
 simdjson::error_code read_event_fields(simdjson::ondemand::value event, EventFields& out);
+
+// The JSON key of the first field among `fields` (bits of EventFields::Field), for a diagnostic:
+// "ph", "External id"; "a field" for none.
+std::string_view field_key(uint32_t fields);
 
 }  // namespace attnprof

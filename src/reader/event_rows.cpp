@@ -19,27 +19,6 @@ namespace {
 using kineto::Category;
 using Field = EventFields::Field;
 
-std::string_view field_list(uint32_t bits) {
-  // The first missing or mistyped field, for the diagnostic's detail.
-  static constexpr std::pair<uint32_t, std::string_view> kNames[] = {
-      {Field::kPhase, "ph"},
-      {Field::kCategory, "cat"},
-      {Field::kName, "name"},
-      {Field::kPid, "pid"},
-      {Field::kTid, "tid"},
-      {Field::kTs, "ts"},
-      {Field::kDur, "dur"},
-      {Field::kId, "id"},
-      {Field::kExternalId, "External id"},
-      {Field::kCorrelation, "correlation"},
-      {Field::kGrid, "grid"},
-      {Field::kBlock, "block"},
-      {Field::kBytes, "bytes"}};
-  for (const auto& [bit, name] : kNames)
-    if (bits & bit) return name;
-  return "a field";
-}
-
 // What a JSON value is, for a message: "a number", "an array".
 std::string_view json_type_name(simdjson::ondemand::value& v) {
   simdjson::ondemand::json_type type;
@@ -156,7 +135,7 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
   constexpr uint32_t kNeeded = Field::kTs | Field::kDur | Field::kName;
   if ((f.present & kNeeded) != kNeeded) {
     diagnostics.add(DiagnosticKind::kMissingField, offset, [&] {
-      return fmt::format("{} event without \"{}\"", f.category, field_list(kNeeded & ~f.present));
+      return fmt::format("{} event without \"{}\"", f.category, field_key(kNeeded & ~f.present));
     });
     return;
   }
@@ -169,7 +148,7 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
   if (f.mistyped & kMustType) {
     diagnostics.add(DiagnosticKind::kMistypedField, offset, [&] {
       return fmt::format("{} event with a mistyped \"{}\"", f.category,
-                         field_list(f.mistyped & kMustType));
+                         field_key(f.mistyped & kMustType));
     });
     return;
   }
@@ -196,8 +175,6 @@ void EventTables::add_complete(const EventFields& f, uint64_t offset) {
     if (t.batch_starts.empty() || t.batch_starts.back().first != sequence_)
       t.batch_starts.emplace_back(sequence_, t.rows.size());
     t.rows.push_back(compact(e, wide_host_events));
-    if (f.query_rows > 0 && text == 0)
-      attention_shapes.push_back({e.pid, e.tid, e.start_ns, f.query_rows, f.keys});
     if (kind == HostKind::kCpuOp && text == 0 &&
         !(f.input_dims.empty() && f.input_types.empty() && f.concrete_inputs.empty())) {
       t.inputs.emplace_back(static_cast<uint32_t>(t.rows.size() - 1),

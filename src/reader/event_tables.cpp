@@ -97,7 +97,6 @@ void EventTables::begin_batch(uint64_t sequence) {
   m.instants = instants.size();
   m.flows = flows.size();
   m.names = thread_names.size();
-  m.shapes = attention_shapes.size();
   m.op_input_texts = op_input_texts.size();
   m.strings = strings.size();
   m.instant_text_keys = instant_text_keys.size();
@@ -122,7 +121,6 @@ void EventTables::truncate_to(const Mark& m) {
   instants.truncate(m.instants);
   flows.truncate(m.flows);
   thread_names.resize(m.names);
-  attention_shapes.resize(m.shapes);
   op_input_texts.truncate(m.op_input_texts);
   std::fill(inputs_cache_.begin(), inputs_cache_.end(), StringPool::kEmpty);
   strings.truncate(m.strings);

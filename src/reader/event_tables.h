@@ -82,7 +82,7 @@ class EventTables final : public EventBatchSink {
   // Where a batch's rows and strings begin in the tables.
   struct Mark {
     uint64_t sequence = 0;
-    size_t gpu = 0, instants = 0, flows = 0, names = 0, strings = 0, shapes = 0;
+    size_t gpu = 0, instants = 0, flows = 0, names = 0, strings = 0;
     size_t op_input_texts = 0;
     size_t instant_text_keys = 0, flow_text_keys = 0, name_text_keys = 0;
     uint64_t events = 0, events_with_phase = 0;
@@ -99,7 +99,6 @@ class EventTables final : public EventBatchSink {
   RowBlocks<InstantEvent> instants;
   RowBlocks<FlowEvent> flows;
   std::vector<ThreadName> thread_names;
-  std::vector<AttentionRows> attention_shapes;  // in document order
   // The texts of the cpu_ops' recorded inputs (HostThread::inputs), this worker's ids.
   StringPool op_input_texts;
   // Rows whose pid or tid is a text key (rare: the profiler's own spans), as row << 2 | text

@@ -64,9 +64,7 @@ Result<GraphSignatures> graph_signatures(const Trace& capture) {
     const int32_t parent = self(self, above);
     const HostEvent& e = host[op];
     SignatureOp copy_of{
-        std::string(capture.strings.view(e.name)), e.start_ns, e.dur_ns, parent, {}, {}};
-    if (const AttentionRows* s = capture.attention_shape(e.pid, e.tid, e.start_ns))
-      copy_of.shape = *s;
+        std::string(capture.strings.view(e.name)), e.start_ns, e.dur_ns, parent, {}};
     if (e.inputs() != StringPool::kEmpty)
       copy_of.inputs = std::string(capture.op_input_texts.view(e.inputs()));
     out.ops.push_back(std::move(copy_of));
@@ -117,7 +115,6 @@ int64_t attribute_by_signature(Trace& trace, const GraphSignatures& signatures) 
     last_copied = std::max(last_copied, op.start_ns + op.dur_ns);
   const int64_t shift = first - 1'000 - last_copied;
   std::vector<HostEventId> placed(signatures.ops.size(), kNoId);
-  bool shapes_added = false;
   auto place = [&](auto& self, int32_t index, int32_t pid) -> HostEventId {
     if (index < 0) return kNoId;
     if (placed[index] != kNoId) return placed[index];
@@ -133,14 +130,6 @@ int64_t attribute_by_signature(Trace& trace, const GraphSignatures& signatures) 
     if (!op.inputs.empty()) e.set_inputs(trace.op_input_texts.intern(op.inputs));
     trace.host_events.push_back(e);
     trace.host_parent.push_back(parent);
-    if (op.shape) {
-      AttentionRows shape = *op.shape;
-      shape.pid = pid;
-      shape.tid = kCopiedOpsTid;
-      shape.start_ns = e.start_ns;
-      trace.attention_shapes.push_back(shape);
-      shapes_added = true;
-    }
     return placed[index] = static_cast<HostEventId>(trace.host_events.size() - 1);
   };
   int64_t matched = 0;
@@ -169,11 +158,6 @@ int64_t attribute_by_signature(Trace& trace, const GraphSignatures& signatures) 
       if (op != kNoId) trace.activity_op[ids[n]] = op;
     }
   }
-  if (shapes_added)
-    std::sort(trace.attention_shapes.begin(), trace.attention_shapes.end(),
-              [](const AttentionRows& a, const AttentionRows& b) {
-                return std::tuple(a.pid, a.tid, a.start_ns) < std::tuple(b.pid, b.tid, b.start_ns);
-              });
   return matched;
 }
 

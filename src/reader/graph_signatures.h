@@ -9,7 +9,6 @@
 // that matches no graph stays unknown. Never a guess.
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,7 +22,6 @@ struct SignatureOp {
   std::string name;
   int64_t start_ns = 0, dur_ns = 0;  // on the capture trace's clock
   int32_t parent = -1;               // index into GraphSignatures::ops; -1 at the top
-  std::optional<AttentionRows> shape;
   // Its recorded inputs (Trace::op_input_texts), so that the copy's costs and attention shapes
   // are the captured op's; "" where none were recorded.
   std::string inputs;

@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "base/parallel_tasks.h"
 #include "model/huge_pages.h"
 #include "model/sorted_runs.h"
-#include "model/two_threads.h"
 #include "reader/graph_replays.h"
 #include "reader/kineto_format.h"
 #include "reader/memory_links.h"
@@ -263,30 +263,43 @@ std::vector<std::string> check_flows(const Trace& trace, StringId ac2g) {
   return unpaired;
 }
 
+// Rows [begin, end) of the host events' table cut into about `parts` pieces of whole threads.
+std::vector<std::pair<size_t, size_t>> whole_threads(const Trace& trace, size_t parts) {
+  const auto& host = trace.host_events;
+  std::vector<std::pair<size_t, size_t>> pieces;
+  for (size_t begin = 0, part = 1; begin < host.size(); ++part) {
+    size_t end = std::clamp(host.size() * part / parts, begin + 1, host.size());
+    while (end < host.size() && host[end - 1].pid == host[end].pid &&
+           host[end - 1].tid == host[end].tid)
+      ++end;
+    pieces.emplace_back(begin, end);
+    begin = end;
+  }
+  return pieces;
+}
+
 }  // namespace
 
-void link_trace(Trace& trace) {
-  // Parents thread by thread: two halves, split where a thread begins.
-  const auto& host = trace.host_events;
-  assign_on_huge_pages(trace.host_parent, host.size(), kNoId);
-  size_t middle = host.size() / 2;
-  while (middle > 0 && middle < host.size() && host[middle - 1].pid == host[middle].pid &&
-         host[middle - 1].tid == host[middle].tid)
-    ++middle;
-  std::vector<Launch> launches[2];
-  run_on_two_threads([&](size_t half) {
-    if (half == 0)
-      link_parents(trace, 0, middle, launches[0]);
-    else
-      link_parents(trace, middle, host.size(), launches[1]);
+void link_trace(Trace& trace, size_t workers) {
+  workers = worker_count(workers);
+  // Parents thread by thread: a task per piece of whole threads, its launches in table order.
+  assign_on_huge_pages(trace.host_parent, trace.host_events.size(), kNoId);
+  const std::vector<std::pair<size_t, size_t>> pieces = whole_threads(trace, workers);
+  std::vector<std::vector<Launch>> launches_of(pieces.size());
+  run_tasks(pieces.size(), workers, [&](size_t, size_t i) {
+    link_parents(trace, pieces[i].first, pieces[i].second, launches_of[i]);
   });
-  launches[0].insert(launches[0].end(), launches[1].begin(), launches[1].end());
-  // Launches and flows at once; the flows' diagnostics come after the launches', as they did.
+  std::vector<Launch> launches;
+  for (std::vector<Launch>& piece : launches_of) {
+    launches.insert(launches.end(), piece.begin(), piece.end());
+    std::vector<Launch>().swap(piece);
+  }
+  // Launches and flows as two tasks; the flows' diagnostics come after the launches'.
   const StringId ac2g = trace.strings.intern("ac2g");
   std::vector<std::string> unpaired;
-  run_on_two_threads([&](size_t half) {
-    if (half == 0)
-      link_launches(trace, launches[0]);
+  run_tasks(2, workers, [&](size_t, size_t task) {
+    if (task == 0)
+      link_launches(trace, launches);
     else
       unpaired = check_flows(trace, ac2g);
   });

@@ -10,10 +10,13 @@
 // - activity_attribution: how that op was found.
 // Oddities (activities without launches, unpaired flows, ...) become diagnostics.
 
+#include <cstddef>
+
 #include "model/trace.h"
 
 namespace attnprof {
 
-void link_trace(Trace& trace);
+// On up to `workers` threads, the calling one included; 0 is one per core (base/parallel_tasks.h).
+void link_trace(Trace& trace, size_t workers = 0);
 
 }  // namespace attnprof

@@ -49,7 +49,8 @@ Result<Trace> read_trace(const std::string& path, const Limits& limits,
   // would only add a copy and a thread competing for the cores (docs/PERFORMANCE.md).
   auto stream = ByteStream::open(path, limits);
   if (!stream.ok()) return stream.take_error();
-  TraceBuilder builder(path, workers > 0 ? workers : reading_workers());
+  if (workers == 0) workers = reading_workers();
+  TraceBuilder builder(path, workers);
   auto stats =
       read_trace_document(**stream, path, limits, builder, builder.worker_sinks(), progress);
   if (!stats.ok()) return stats.take_error();
@@ -57,7 +58,7 @@ Result<Trace> read_trace(const std::string& path, const Limits& limits,
   Trace trace = std::move(builder).finish();
   if (no_event) return not_events_error(path, *stats, trace);
   trace.json_bytes = stats->json_bytes;
-  link_trace(trace);
+  link_trace(trace, workers);
   return trace;
 }
 

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <tuple>
 
 #include "analysis/attention/attention_backend.h"
+#include "analysis/attention/attention_rows.h"
 #include "analysis/busy_time.h"
 #include "analysis/findings/kernel_traits.h"
 #include "analysis/host_tree_facts.h"
@@ -91,10 +93,9 @@ AttentionOp make(const FindingContext& c, std::vector<GpuActivityId> activities,
 
 // The query rows and keys of `op` (an SDPA op, or a chain's first product), where recorded.
 void set_shape(const Trace& t, HostEventId op, AttentionOp& a) {
-  const HostEvent& e = t.host_events[op];
-  if (const AttentionRows* shape = t.attention_shape(e.pid, e.tid, e.start_ns)) {
-    a.query_rows = shape->query_rows;
-    a.keys = shape->keys;
+  if (const std::optional<AttentionRows> rows = attention_rows(t, op)) {
+    a.query_rows = rows->query_rows;
+    a.keys = rows->keys;
   }
 }
 

@@ -26,7 +26,7 @@ inline bool is_gemv(std::string_view n) {
 // against thousands of keys is (examples/h200-study/decode/traces/naive.json.gz). Square attention
 // runs 64 to 512 wide tiles (nvjet_sm90_tst_256x128_...), but a tiny square one gets thin tiles
 // too (S = 64: tests/data/small_launch_bound.json.gz): a guess for traces recorded without shapes,
-// which the ops' recorded shapes override (Trace::attention_shapes).
+// which the ops' recorded shapes override (analysis/attention/attention_rows.h).
 inline bool has_thin_tile(std::string_view n) {
   const size_t at = n.find("nvjet_sm");
   if (at == std::string_view::npos) return false;

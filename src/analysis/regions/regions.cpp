@@ -2,16 +2,15 @@
 
 #include <algorithm>
 #include <array>
-#include <future>
 #include <limits>
 #include <map>
 #include <optional>
-#include <thread>
 #include <tuple>
 
 #include <fmt/format.h>
 
 #include "analysis/text_match.h"
+#include "base/parallel_tasks.h"
 #include "model/sorted_runs.h"
 
 namespace attnprof {
@@ -329,15 +328,10 @@ constexpr size_t kEventsWorthASecondThread = 100'000;
 RegionPoints region_points(const Trace& trace, const RegionSet& set) {
   RegionPoints points;
   // The two halves write to different lists; each sorts its own points (most of the time here).
-  if (trace.host_events.size() >= kEventsWorthASecondThread &&
-      std::thread::hardware_concurrency() > 1) {
-    auto ops = std::async(std::launch::async, [&] { collect_op_points(trace, set, points.ops); });
-    collect_activity_points(trace, set, points);
-    ops.get();
-  } else {
-    collect_activity_points(trace, set, points);
-    collect_op_points(trace, set, points.ops);
-  }
+  const bool beside = trace.host_events.size() >= kEventsWorthASecondThread && has_core_beside(0);
+  auto ops = start_beside(beside, [&] { collect_op_points(trace, set, points.ops); });
+  collect_activity_points(trace, set, points);
+  ops.get();
   return points;
 }
 

@@ -1,11 +1,11 @@
-#include "cli/trace_inputs.h"
+#include "pipeline/trace_inputs.h"
 
 #include <algorithm>
 #include <filesystem>
 
 #include "io/trace_directory.h"
 
-namespace attnprof::cli {
+namespace attnprof {
 
 namespace fs = std::filesystem;
 
@@ -42,4 +42,17 @@ std::vector<TraceInput> expand_trace_inputs(const std::vector<std::string>& argu
   return inputs;
 }
 
-}  // namespace attnprof::cli
+std::vector<std::string> expand_trace_paths(const std::vector<std::string>& arguments) {
+  std::vector<std::string> paths;
+  for (const auto& a : arguments) {
+    auto listed = list_trace_directory(a);
+    if (listed.ok()) {
+      for (auto& p : *listed) paths.push_back(std::move(p));
+    } else {
+      paths.push_back(a);
+    }
+  }
+  return paths;
+}
+
+}  // namespace attnprof

@@ -1,7 +1,7 @@
 #pragma once
-// The TRACE arguments of `attnprof analyze`: files, or folders of them (docs/ARCHITECTURE.md), or a
-// study folder (`attnprof bench --out`, a summary.json beside its traces), read as report and check
-// read it (README.md, `attnprof analyze`).
+// The trace arguments of `attnprof analyze` and of the Python module: files, or folders of them
+// (docs/ARCHITECTURE.md), or a study folder (`attnprof bench --out`, a summary.json beside its
+// traces), read as report and check read it (README.md, `attnprof analyze`).
 
 #include <optional>
 #include <string>
@@ -9,7 +9,7 @@
 
 #include "attnprof/result.h"
 
-namespace attnprof::cli {
+namespace attnprof {
 
 // A trace to read, or an argument that gave none (a folder without traces) and why.
 struct TraceInput {
@@ -26,4 +26,8 @@ inline constexpr const char* kStudyRegion = "forward";
 // given, for the reader to open or to say why it cannot.
 std::vector<TraceInput> expand_trace_inputs(const std::vector<std::string>& arguments);
 
-}  // namespace attnprof::cli
+// The Python module's reading of its paths: a folder becomes its traces in natural order, anything
+// else (a file, or a folder the reader will say is not a trace) stays as given.
+std::vector<std::string> expand_trace_paths(const std::vector<std::string>& arguments);
+
+}  // namespace attnprof
