@@ -7,7 +7,7 @@
 #include "base/format_units.h"
 #include "render/analyze/analyze_cross_trace_words.h"
 #include "render/analyze/analyze_output.h"
-#include "render/shared_words.h"
+#include "render/display_text.h"
 #include "render/text_append.h"
 
 namespace attnprof {

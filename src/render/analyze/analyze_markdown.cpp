@@ -10,9 +10,10 @@
 #include "render/attention/attention_calls_text.h"
 #include "render/breakdown_words.h"
 #include "render/critical_path_output.h"
+#include "render/display_text.h"
 #include "render/markdown_kernel_names.h"
 #include "render/region_memory_text.h"
-#include "render/shared_words.h"
+#include "render/region_words.h"
 #include "render/text_append.h"
 
 namespace attnprof {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "render/shared_words.h"
+#include "render/display_text.h"
 
 namespace attnprof {
 

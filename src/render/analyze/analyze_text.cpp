@@ -16,7 +16,7 @@
 #include "render/critical_path_output.h"
 #include "render/display_text.h"
 #include "render/region_memory_text.h"
-#include "render/shared_words.h"
+#include "render/region_words.h"
 
 namespace attnprof {
 

@@ -9,7 +9,7 @@
 #include "base/format_units.h"
 #include "render/analyze/analyze_top_tables.h"
 #include "render/display_text.h"
-#include "render/shared_words.h"
+#include "render/op_words.h"
 #include "render/text_append.h"
 
 namespace attnprof {

@@ -10,7 +10,8 @@
 #include "render/display_text.h"
 #include "render/facts_json.h"
 #include "render/json_writer.h"
-#include "render/shared_words.h"
+#include "render/region_words.h"
+#include "render/spread_words.h"
 
 namespace attnprof {
 

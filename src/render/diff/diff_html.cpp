@@ -10,7 +10,9 @@
 #include "render/diff/diff_views_output.h"
 #include "render/display_text.h"
 #include "render/escape_html.h"
-#include "render/shared_words.h"
+#include "render/op_words.h"
+#include "render/region_words.h"
+#include "render/spread_words.h"
 #include "render/text_append.h"
 
 namespace attnprof {

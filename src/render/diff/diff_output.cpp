@@ -14,10 +14,13 @@
 #include "base/format_units.h"
 #include "render/diff/diff_output.h"
 #include "render/diff/diff_views_output.h"
+#include "render/display_text.h"
 #include "render/json_activity.h"
 #include "render/json_writer.h"
 #include "render/markdown_kernel_names.h"
-#include "render/shared_words.h"
+#include "render/op_words.h"
+#include "render/region_words.h"
+#include "render/spread_words.h"
 #include "render/text_append.h"
 
 namespace attnprof {

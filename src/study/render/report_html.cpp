@@ -13,10 +13,12 @@
 #include <fmt/format.h>
 
 #include "analysis/regions/region_waits.h"
+
 #include "base/format_units.h"
+#include "render/display_text.h"
 #include "render/escape_html.h"
+#include "render/op_words.h"
 #include "render/region_memory_text.h"
-#include "render/shared_words.h"
 #include "study/render/projection_words.h"
 #include "study/render/report.h"
 #include "study/render/report_attention_calls.h"

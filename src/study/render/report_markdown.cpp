@@ -8,9 +8,9 @@
 #include <fmt/ranges.h>
 
 #include "render/attention/attention_calls_text.h"
+#include "render/display_text.h"
 #include "render/fact_cells.h"
 #include "render/markdown_kernel_names.h"
-#include "render/shared_words.h"
 #include "study/render/counter_words.h"
 #include "study/render/projection_words.h"
 #include "study/render/report.h"

@@ -7,7 +7,8 @@
 #include <fmt/format.h>
 
 #include "base/format_units.h"
-#include "render/shared_words.h"
+#include "render/display_text.h"
+#include "render/op_words.h"
 #include "study/render/report_svg.h"
 #include "study/render/report_svg_charts.h"
 

@@ -5,7 +5,8 @@
 
 #include "analysis/kernels/kernel_class.h"
 #include "base/format_units.h"
-#include "render/shared_words.h"
+#include "render/display_text.h"
+#include "render/op_words.h"
 #include "render/text_append.h"
 #include "study/render/report_svg.h"
 #include "study/render/report_top_tables.h"

@@ -1,8 +1,9 @@
-#include "render/shared_words.h"
+#include "render/region_words.h"
 
 #include <fmt/format.h>
 
 #include "base/format_units.h"
+#include "render/display_text.h"
 
 namespace attnprof {
 
@@ -11,18 +12,6 @@ std::string describe_regions(int64_t count, const std::string& pattern) {
   if (pattern.empty()) return fmt::format("{} {} (the whole trace)", count, noun);
   return fmt::format("{} {} matching \"{}\"", count, noun, escape_control(pattern));
 }
-
-namespace {
-
-// "median (min..max)", or the median alone when min and max read the same.
-template <typename Format>
-std::string format_spread(const Spread& s, Format format) {
-  std::string low = format(s.min), high = format(s.max);
-  if (s.count <= 1 || low == high) return format(s.median);
-  return fmt::format("{} ({}..{})", format(s.median), low, high);
-}
-
-}  // namespace
 
 std::string region_choice_words(const TraceAnalysis& t) {
   if (!t.region_pattern.empty() || t.annotations.empty()) return {};
@@ -40,14 +29,6 @@ std::string region_choice_words(const TraceAnalysis& t) {
   if (t.annotations.size() > kOthersShown + 1)
     words += fmt::format(" and {} more", t.annotations.size() - kOthersShown - 1);
   return words;
-}
-
-std::string format_spread_us(const Spread& s) {
-  return format_spread(s, [](double ns) { return format_us(ns); });
-}
-
-std::string format_spread_count(const Spread& s) {
-  return format_spread(s, [](double v) { return format_count(v); });
 }
 
 std::string distributed_words(const TraceAnalysis& t) {
@@ -70,45 +51,6 @@ std::vector<std::string> outside_regions_lines(const WorkOutsideRegions& o) {
                                 o.carried_in, format_duration(o.carried_in_busy_ns), overlaps));
   }
   return lines;
-}
-
-std::string launch_chain(const std::vector<std::string>& op_chain, const std::string& launch_api,
-                         const char* arrow) {
-  std::string out;
-  for (const auto& op : op_chain) out += escape_control(op) + arrow;
-  return out + (launch_api.empty() ? "?" : escape_control(launch_api));
-}
-
-void write_json_spread(JsonWriter& w, const Spread& s, double divisor) {
-  w.begin_object();
-  w.key("median").number(s.median / divisor);
-  w.key("min").number(s.min / divisor);
-  w.key("max").number(s.max / divisor);
-  w.key("regions").number(s.count);
-  w.end_object();
-}
-
-std::string op_rate_words(const OpTotal& o) {
-  const std::optional<double> rate = o.achieved_per_s();
-  if (!rate) return {};
-  return o.memory_bound ? fmt::format("{:.0f} GB/s", *rate / 1e9)
-                        : fmt::format("{:.1f} TFLOP/s", *rate / 1e12);
-}
-
-std::string op_roof_words(const RegionTables& t) {
-  if (t.roof_gpu.empty()) return "% roof: none, " + t.no_roof_reason;
-  return "rate: FLOP/s of the calls that launched the work (GB/s if memory-bound); % roof: of "
-         "the " +
-         t.roof_gpu +
-         "'s dense peak for the row's type (bf16, fp32, ...), or of its memory bandwidth (mem); "
-         "above: the estimate passes the roof";
-}
-
-std::string op_roof_cell(const OpTotal& o) {
-  if (!o.roof_note.empty()) return "above";
-  if (!o.roof_pct) return {};
-  const std::string_view roof = std::string_view(o.roof).substr(0, o.roof.find(' '));
-  return fmt::format("{:.1f} {}", *o.roof_pct, roof == "memory" ? "mem" : roof);
 }
 
 }  // namespace attnprof
