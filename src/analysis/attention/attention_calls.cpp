@@ -10,6 +10,7 @@
 
 #include "analysis/attention/attention_backend.h"
 #include "analysis/busy_time.h"
+#include "analysis/enclosing_op.h"
 #include "analysis/gpu_datasheet.h"
 #include "analysis/spread.h"
 
@@ -215,15 +216,6 @@ void set_backward_chain(const FindingContext& c, const AttentionOp& a,
   }
 }
 
-// The op or annotation an op runs under, past Python frames (with_stack gives each op its own).
-HostEventId parent_op(const Trace& t, HostEventId op) {
-  HostEventId p = t.host_parent[op];
-  while (p != kNoId && t.host_events[p].kind != HostKind::kCpuOp &&
-         t.host_events[p].kind != HostKind::kUserAnnotation)
-    p = t.host_parent[p];
-  return p;
-}
-
 bool is_softmax_op(std::string_view name) {
   return name == "aten::softmax" || name == "aten::_softmax" || name == "aten::_safe_softmax";
 }
@@ -240,7 +232,7 @@ std::optional<int64_t> repeated_kv_heads(const Trace& t, HostEventId first_produ
                                          const AttentionCall& call) {
   if (!call.batch || !call.kv_heads || !call.kv_len || !call.head_dim) return std::nullopt;
   const HostEvent& product = t.host_events[first_product];
-  const HostEventId parent = parent_op(t, first_product);
+  const HostEventId parent = enclosing_op(t, first_product);
   const int64_t parent_start = parent == kNoId ? INT64_MIN : t.host_events[parent].start_ns;
   // repeat_kv runs a few dozen events before the call it feeds; the bound keeps a model without
   // it from a walk back to the step's start at every layer.
@@ -254,7 +246,7 @@ std::optional<int64_t> repeated_kv_heads(const Trace& t, HostEventId first_produ
     if (e.kind != HostKind::kCpuOp) continue;
     const std::string_view name = name_of(t, id);
     if (is_softmax_op(name) || is_attention_op(name)) break;  // the previous call's
-    if (name != "aten::expand" || parent_op(t, id) != parent) continue;
+    if (name != "aten::expand" || enclosing_op(t, id) != parent) continue;
     const auto args = arguments(id);
     if (!args || args->size() < 2) continue;
     const std::vector<int64_t>& in = (*args)[0].dims;

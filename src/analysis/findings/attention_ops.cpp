@@ -10,6 +10,7 @@
 #include "analysis/attention/attention_backend.h"
 #include "analysis/attention/attention_rows.h"
 #include "analysis/busy_time.h"
+#include "analysis/enclosing_op.h"
 #include "analysis/findings/kernel_traits.h"
 #include "analysis/host_tree_facts.h"
 #include "analysis/kernels/inductor_kernel.h"
@@ -99,18 +100,8 @@ void set_shape(const Trace& t, HostEventId op, AttentionOp& a) {
   }
 }
 
-// The op or annotation an op runs under: Python frames (with_stack) between them are skipped, as
-// each op has its own frame.
-HostEventId parent_of(const Trace& t, HostEventId op) {
-  HostEventId p = t.host_parent[op];
-  while (p != kNoId && t.host_events[p].kind != HostKind::kCpuOp &&
-         t.host_events[p].kind != HostKind::kUserAnnotation)
-    p = t.host_parent[p];
-  return p;
-}
-
 std::string parent_name(const FindingContext& c, HostEventId op) {
-  HostEventId parent = parent_of(c.trace, op);
+  HostEventId parent = enclosing_op(c.trace, op);
   return parent == kNoId ? std::string()
                          : std::string(c.trace.strings.view(c.trace.host_events[parent].name));
 }
@@ -300,7 +291,7 @@ std::vector<AttentionOp> attention_ops_of(const FindingContext& c, size_t set, O
   keyed.reserve(runs.size());
   for (uint32_t r = 0; r < runs.size(); ++r) {
     const HostEvent& e = t.host_events[runs[r].op];
-    keyed.emplace_back(e.pid, e.tid, parent_of(t, runs[r].op), r);
+    keyed.emplace_back(e.pid, e.tid, enclosing_op(t, runs[r].op), r);
   }
   std::sort(keyed.begin(), keyed.end());
   std::vector<OuterOp> ops;
