@@ -194,6 +194,33 @@ TEST(MetricNames, AnalyzesRegionTablesAreTheCatalogsColumns) {
   EXPECT_EQ(tables[1], catalog_columns(RegionTable::kBreakdown, true)) << md.output;
 }
 
+// A fact in a region table is read per region and over the regions; one that diff compares has
+// its value over the regions (diff reads two traces' facts, not their regions) and a unit whose
+// rule diff has; parts are counts by kind.
+TEST(MetricNames, TheTablesAndDiffsEntriesCanBeRead) {
+  const TraceAnalysis t = testing::analyze_fixture("study_naive.json.gz", "forward");
+  for (const RegionFact& f : region_fact_catalog()) {
+    if (f.table != RegionTable::kNone) {
+      EXPECT_TRUE(f.of_region && f.of_facts) << f.name;
+      EXPECT_FALSE(f.label.empty()) << f.name;
+    }
+    if (!f.parts.empty()) {
+      const RegionFact* parts = find_region_fact(f.parts);
+      ASSERT_NE(parts, nullptr) << f.name;
+      EXPECT_TRUE(parts->of_facts(t.facts).counts_by_kind) << f.name;
+    }
+    if (!f.diff) continue;
+    ASSERT_TRUE(f.diff->value) << f.name;
+    EXPECT_FALSE(f.diff->name.empty()) << f.name;
+    const FactUnit u = f.diff->unit;
+    EXPECT_TRUE(u == FactUnit::kCount || u == FactUnit::kMicroseconds || u == FactUnit::kMebibytes)
+        << f.name;
+    if (f.diff->name != f.name) {
+      EXPECT_EQ(find_region_fact(f.diff->name), nullptr) << f.name << ": another fact's name";
+    }
+  }
+}
+
 // Every per-region quantity of diff's JSON is a catalog fact that diff compares, under its name,
 // and every such fact both traces have is there, in JSON and in Markdown's rows: a quantity is
 // added to diff by its catalog entry alone. Two real pairs: the study's masked_fill change (copies
