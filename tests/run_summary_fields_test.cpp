@@ -125,7 +125,7 @@ TEST(RunSummaryFields, ProblemsOfOlderFilesTakeTheirFallbacks) {
 
 // A summary.json that is not JSON is refused with the byte where it goes wrong (the DOM parser
 // says what, the on-demand parser where): a shipped file with a comma dropped, an atom misspelt,
-// and one cut inside a nested object.
+// a comma missing inside a nested object; a file cut short is said to end early.
 TEST(RunSummaryFields, MalformedJsonIsRefusedWithItsByteOffset) {
   const std::string shipped =
       file_bytes(std::string(ATTNPROF_SOURCE_DIR) + "/examples/h200-study/decode/summary.json");
@@ -154,6 +154,19 @@ TEST(RunSummaryFields, MalformedJsonIsRefusedWithItsByteOffset) {
                 "letter 't')");
   EXPECT_NE(message_for(R"({"a": {"b": [1, {"c": 2 "d": 3}]}})").find("not valid JSON at byte 24 "),
             std::string::npos);
+  // Cut short: inside a list, inside a string, after a value. The byte is the document's end.
+  const std::string cut = shipped.substr(0, shipped.find("\"variants\"") + 20);
+  EXPECT_EQ(message_for(cut),
+            fmt::format("{}: the JSON ends early (after {} bytes): the file is truncated; run the "
+                        "bench again to write it whole",
+                        path, cut.size()));
+  EXPECT_NE(message_for(R"({"schemaVersion": 2, "points": [)").find("ends early (after 32 bytes)"),
+            std::string::npos);
+  EXPECT_NE(message_for(R"({"tool": "attn)").find("ends early (after 14 bytes)"),
+            std::string::npos);
+  // A bracket that closes nothing, and a second document after a whole one, are their bytes.
+  EXPECT_NE(message_for(R"({"a": 1}})").find("not valid JSON at byte 8 "), std::string::npos);
+  EXPECT_NE(message_for(R"({"a": 1} x)").find("not valid JSON at byte 9 "), std::string::npos);
   fs::remove_all(dir);
 }
 

@@ -456,19 +456,55 @@ simdjson::error_code visit_all(simdjson::ondemand::value v) {
   return simdjson::SUCCESS;
 }
 
-// Where a document that the DOM parser refused goes wrong: the DOM parser says what is wrong but
-// not where, so the on-demand parser walks it again and tells the byte it stopped at. Nothing
-// when it cannot tell (an error found before any token is read, such as bytes that are not UTF-8).
-std::optional<uint64_t> malformed_json_offset(const simdjson::padded_string& json) {
+// Where a document that the DOM parser refused goes wrong. A document cut short (a bench killed
+// while writing, a partial copy) ends inside a string or with brackets open, which deserves its
+// own words rather than the parser's "improper structure"; a closing bracket with nothing open is
+// its own byte. Otherwise the DOM parser says what is wrong but not where, so the on-demand parser
+// walks the document again and tells the byte it stopped at. Nothing when it cannot tell (an
+// error found before any token is read, such as bytes that are not UTF-8).
+struct JsonFault {
+  uint64_t offset = 0;
+  bool ends_early = false;
+};
+
+std::optional<JsonFault> bracket_fault(std::string_view json) {
+  uint64_t depth = 0;
+  bool in_string = false, escaped = false;
+  for (size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ']' || c == '}') {
+      if (depth == 0) return JsonFault{i, false};
+      --depth;
+    }
+  }
+  if (in_string || depth > 0) return JsonFault{json.size(), true};
+  return std::nullopt;
+}
+
+std::optional<JsonFault> malformed_json_fault(const simdjson::padded_string& json) {
+  if (std::optional<JsonFault> fault = bracket_fault(json)) return fault;
   simdjson::ondemand::parser parser;
   simdjson::ondemand::document doc;
   if (parser.iterate(json).get(doc)) return std::nullopt;
   simdjson::ondemand::value top;
   simdjson::error_code error = doc.get_value().get(top);
   if (!error) error = visit_all(top);
+  // Where the walk found no fault, the value was whole and what follows it is the fault; past
+  // the document's end there is no location.
   const char* at = nullptr;
-  if (!error || doc.current_location().get(at)) return std::nullopt;
-  return static_cast<uint64_t>(at - json.data());
+  if (doc.current_location().get(at)) return std::nullopt;
+  return JsonFault{static_cast<uint64_t>(at - json.data()), false};
 }
 
 // The entries of a summary.json's lists, counted on the parsed document before any is read
@@ -521,9 +557,15 @@ Result<RunSummary> read_run_summary(const std::string& path, const Limits& limit
   simdjson::dom::parser parser;
   element doc;
   if (auto error = parser.parse(json).get(doc); error != simdjson::SUCCESS) {
-    if (const std::optional<uint64_t> offset = malformed_json_offset(json))
-      return make_error(ErrorKind::kMalformed, "{}: not valid JSON at byte {} ({})", path, *offset,
-                        simdjson::error_message(error));
+    if (const std::optional<JsonFault> fault = malformed_json_fault(json)) {
+      if (fault->ends_early)
+        return make_error(ErrorKind::kTruncated,
+                          "{}: the JSON ends early (after {} bytes): the file is truncated; run "
+                          "the bench again to write it whole",
+                          path, fault->offset);
+      return make_error(ErrorKind::kMalformed, "{}: not valid JSON at byte {} ({})", path,
+                        fault->offset, simdjson::error_message(error));
+    }
     return make_error(ErrorKind::kMalformed, "{}: not valid JSON ({})", path,
                       simdjson::error_message(error));
   }
