@@ -339,7 +339,13 @@ Result<ReportModel> load_model(const fs::path& dir, const fs::path& summary_path
 
 Result<ReportData> load_run_report(RunSummary run, const std::string& folder,
                                    const ReportOptions& options) {
-  return report_of_run(std::move(run), fs::path(folder), options);
+  Result<ReportData> data = report_of_run(std::move(run), fs::path(folder), options);
+  if (!data.ok()) return data;
+  // As load_report of the folder: the page names it as its input, and the conclusions (the
+  // headline, the projections) come last.
+  data->inputs = {folder};
+  conclude_report(*data);
+  return data;
 }
 
 void describe_variant(ReportVariant& variant, const Trace& trace, const ReportOptions& options,
