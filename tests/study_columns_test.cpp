@@ -73,7 +73,7 @@ TEST(StudyColumns, AMemoryBoundPointShowsBandwidthInsteadOfTflops) {
   EXPECT_EQ(memory.rows[1][column_of(memory, "K/V GB/s")], "-");
 
   RunPoint point;
-  point.problem = {8, 32, 16384, 128, 8, 1, 0, "bf16", "causal", "cuda", false};
+  point.problem = {8, 32, 16384, 128, 8, 1, 0, "bf16", RunMask::kCausal, "cuda", false};
   point.flops_per_call = 4.0 * 8 * 32 * 16384 * 128;
   point.kv_bytes_per_call = 2.0 * 8 * 8 * 16384 * 128 * 2;
   point.intensity_flop_per_byte = 4.0;
@@ -85,7 +85,7 @@ TEST(StudyColumns, AMemoryBoundPointShowsBandwidthInsteadOfTflops) {
                 format_bytes(536870912) +
                 " of K and V; memory-bound: 4.0 FLOP per byte, below the ridge point's 206");
   point.memory_bound = false;
-  point.problem = {4, 16, 4096, 64, 16, 4096, 1024, "bf16", "causal", "cuda", false};
+  point.problem = {4, 16, 4096, 64, 16, 4096, 1024, "bf16", RunMask::kCausal, "cuda", false};
   EXPECT_EQ(study_heading(point).substr(0, 76),
             "bf16, batch 4, 16 heads, seq 4096, head dim 64, causal, window 1024, forward");
 }
