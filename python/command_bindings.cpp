@@ -68,19 +68,16 @@ py::dict diff(const std::string& a_path, const std::string& b_path, const std::s
   const TraceDiff& d = *made;
   Rows per_region({"quantity", "a_median", "a_min", "a_max", "b_median", "b_min", "b_max", "delta",
                    "threshold", "changed"});
-  add_quantity(per_region, "kernels", d.kernels, 1);
-  add_quantity(per_region, "memcpy", d.memcpy, 1);
-  for (const auto& [kind, q] : d.memcpy_by_kind) add_quantity(per_region, "memcpy " + kind, q, 1);
-  add_quantity(per_region, "memset", d.memset, 1);
-  add_quantity(per_region, "gpu_busy_us", d.gpu_busy_ns, 1000);
-  add_quantity(per_region, "wall_us", d.wall_ns, 1000);
-  add_quantity(per_region, "cpu_us", d.cpu_ns, 1000);
-  add_quantity(per_region, "idle_us", d.idle_ns, 1000);
-  add_quantity(per_region, "compute_us", d.compute_ns, 1000);
-  add_quantity(per_region, "communication_us", d.communication_ns, 1000);
-  add_quantity(per_region, "memory_us", d.memory_ns, 1000);
-  if (d.peak_allocated_mib)
-    add_quantity(per_region, "peak_allocated_mib", *d.peak_allocated_mib, 1);
+  // Every quantity of the JSON's per_region, named as there; a count by kind as "memcpy DtoD".
+  for (const FactDiff& q : d.per_region) {
+    const FactComparison& how = *find_region_fact(q.fact)->diff;
+    if (q.counts_by_kind) {
+      for (const auto& [kind, by_kind] : q.by_kind)
+        add_quantity(per_region, how.label + " " + kind, by_kind, 1);
+      continue;
+    }
+    add_quantity(per_region, how.name, q.quantity, measured_per_unit(how.unit));
+  }
 
   Rows classes({"class", "a_count", "b_count", "a_time_us", "b_time_us", "delta_us", "changed"});
   for (const ClassDiff& c : d.classes)

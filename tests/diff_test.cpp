@@ -31,6 +31,14 @@ ActivityRow kernel(const std::string& name, int64_t duration_ns) {
   return a;
 }
 
+// The per-region quantity of a catalog fact, which every diff of two regioned traces has.
+const QuantityDiff& quantity(const TraceDiff& d, std::string_view fact) {
+  static const QuantityDiff kNone;
+  const FactDiff* q = d.find(fact);
+  EXPECT_NE(q, nullptr) << fact;
+  return q ? q->quantity : kNone;
+}
+
 // An analysis of `regions`, each a list of kernels; the first region is the typical one.
 TraceAnalysis analysis_of(const std::vector<std::vector<ActivityRow>>& regions) {
   TraceAnalysis t;
@@ -168,14 +176,14 @@ TEST(StudyDiff, InPlaceRemovesExactlyTheHiddenCopyFromMaskedFill) {
   EXPECT_EQ(d->changed, 1);
   EXPECT_EQ(d->unchanged, 5);
   // Per region: one copy fewer, the kernels the same, ~252 us of GPU time saved.
-  EXPECT_TRUE(d->memcpy.changed);
-  EXPECT_EQ(d->memcpy.delta, -1);
-  EXPECT_EQ(d->memcpy_by_kind.at("DtoD").delta, -1);
-  EXPECT_FALSE(d->kernels.changed);
-  EXPECT_FALSE(d->memset.changed);
-  EXPECT_TRUE(d->gpu_busy_ns.changed);
-  EXPECT_LT(d->gpu_busy_ns.delta, -240 * kUs);
-  EXPECT_GT(d->gpu_busy_ns.delta, -270 * kUs);
+  EXPECT_TRUE(quantity(*d, "memcpy").changed);
+  EXPECT_EQ(quantity(*d, "memcpy").delta, -1);
+  EXPECT_EQ(d->find("memcpy_by_kind")->by_kind.at("DtoD").delta, -1);
+  EXPECT_FALSE(quantity(*d, "kernels").changed);
+  EXPECT_FALSE(quantity(*d, "memset").changed);
+  EXPECT_TRUE(quantity(*d, "gpu_busy_us").changed);
+  EXPECT_LT(quantity(*d, "gpu_busy_us").delta, -240 * kUs);
+  EXPECT_GT(quantity(*d, "gpu_busy_us").delta, -270 * kUs);
   for (const auto& c : d->classes) {
     bool copy_class = c.kernel_class == KernelClass::kCopy;
     EXPECT_EQ(c.time_ns.changed, copy_class) << kernel_class_label(c.kernel_class);
@@ -192,9 +200,10 @@ TEST(StudyDiff, ATraceAgainstItselfShowsNoChange) {
     ASSERT_TRUE(d.ok());
     EXPECT_EQ(d->added + d->removed + d->changed, 0);
     EXPECT_EQ(d->unchanged, static_cast<int>(t.regions[t.typical_region].activities.size()));
-    for (const QuantityDiff* q :
-         {&d->kernels, &d->memcpy, &d->memset, &d->gpu_busy_ns, &d->wall_ns, &d->cpu_ns})
-      EXPECT_FALSE(q->changed);
+    for (const FactDiff& q : d->per_region) {
+      EXPECT_FALSE(q.quantity.changed) << q.fact;
+      for (const auto& [kind, by_kind] : q.by_kind) EXPECT_FALSE(by_kind.changed) << kind;
+    }
     for (const auto& c : d->classes) EXPECT_FALSE(c.time_ns.changed || c.count.changed);
   }
 }
@@ -378,11 +387,11 @@ TEST(DiffMemory, ThePeakIsComparedWhereBothTracesHaveMemoryEvents) {
   ASSERT_TRUE(naive.facts.peak_allocated_bytes.has_value());
   auto d = diff_traces(naive, naive);
   ASSERT_TRUE(d.ok());
-  ASSERT_TRUE(d->peak_allocated_mib.has_value());
+  ASSERT_NE(d->find("peak_allocated_bytes"), nullptr);
   const double mib = naive.facts.peak_allocated_bytes->median / (1024.0 * 1024.0);
-  EXPECT_DOUBLE_EQ(d->peak_allocated_mib->a.median, mib);
-  EXPECT_EQ(d->peak_allocated_mib->delta, 0);
-  EXPECT_FALSE(d->peak_allocated_mib->changed);
+  EXPECT_DOUBLE_EQ(quantity(*d, "peak_allocated_bytes").a.median, mib);
+  EXPECT_EQ(quantity(*d, "peak_allocated_bytes").delta, 0);
+  EXPECT_FALSE(quantity(*d, "peak_allocated_bytes").changed);
   const RegionSummary& typical = naive.regions[static_cast<size_t>(naive.typical_region)];
   ASSERT_FALSE(typical.memory.empty());
   EXPECT_EQ(d->a_peak_op, typical.memory[0].peak_op);
@@ -397,7 +406,7 @@ TEST(DiffMemory, ThePeakIsComparedWhereBothTracesHaveMemoryEvents) {
 
   auto none = diff_traces(analyze_fixture("train_step.json.gz"), naive);
   ASSERT_TRUE(none.ok());
-  EXPECT_FALSE(none->peak_allocated_mib.has_value());
+  EXPECT_EQ(none->find("peak_allocated_bytes"), nullptr);
 }
 
 // Llama's prefill recorded with profile_memory=True, eager attention against SDPA (H100): the
@@ -409,11 +418,11 @@ TEST(DiffMemory, EagerAttentionsPeakHoldsItsScoreMatrices) {
   auto d = diff_traces(analyze_fixture("models/llama-prefill-eager-memory.json.gz"),
                        analyze_fixture("models/llama-prefill-sdpa-memory.json.gz"));
   ASSERT_TRUE(d.ok());
-  ASSERT_TRUE(d->peak_allocated_mib.has_value());
+  ASSERT_NE(d->find("peak_allocated_bytes"), nullptr);
   const double scores_mib = 2.0 * 16 * 512 * 512 * 2 / (1024.0 * 1024.0);
-  EXPECT_TRUE(d->peak_allocated_mib->changed);
-  EXPECT_LT(d->peak_allocated_mib->delta, -4 * scores_mib);
-  EXPECT_GT(d->peak_allocated_mib->delta, -5 * scores_mib);
+  EXPECT_TRUE(quantity(*d, "peak_allocated_bytes").changed);
+  EXPECT_LT(quantity(*d, "peak_allocated_bytes").delta, -4 * scores_mib);
+  EXPECT_GT(quantity(*d, "peak_allocated_bytes").delta, -5 * scores_mib);
   EXPECT_EQ(d->a_peak_op, "aten::_softmax");
 }
 

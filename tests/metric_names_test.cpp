@@ -6,11 +6,14 @@
 #include <simdjson.h>
 
 #include <fstream>
+#include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 
 #include "analysis/findings/finding_catalog.h"
+#include "analysis/regions/region_fact_catalog.h"
 #include "analysis/regions/region_metrics.h"
 #include "render/metrics_doc.h"
 #include "test_support.h"
@@ -130,6 +133,150 @@ void expect_keys_documented(const std::set<std::string>& names, simdjson::dom::o
   for (auto field : object) {
     const std::string key(field.key);
     EXPECT_TRUE(documented(names, key)) << where << "." << key << " is not in docs/METRICS.md";
+  }
+}
+
+// The words a catalog fact's column or row has in `format`: its label with the unit that a
+// duration or a size adds, spaced in text ("GPU busy µs"), in parentheses in Markdown; its name
+// where it has no label.
+std::string catalog_words(const std::string& label, const std::string& name, FactUnit unit,
+                          bool markdown) {
+  if (label.empty()) return name;
+  if (unit != FactUnit::kMicroseconds && unit != FactUnit::kMebibytes) return label;
+  const std::string symbol(fact_unit_name(unit));
+  return markdown ? label + " (" + symbol + ")" : label + " " + symbol;
+}
+
+// The catalog's columns of one of analyze's region tables, in its order.
+std::vector<std::string> catalog_columns(RegionTable table, bool markdown) {
+  std::vector<std::string> out;
+  for (const RegionFact& f : region_fact_catalog())
+    if (f.table == table) out.push_back(catalog_words(f.label, f.name, f.unit, markdown));
+  return out;
+}
+
+// The cells of a Markdown table's row: "| a | b |" as {"a", "b"}.
+std::vector<std::string> markdown_cells(const std::string& line) {
+  std::vector<std::string> cells;
+  std::istringstream in(line.substr(1));
+  for (std::string cell; std::getline(in, cell, '|');)
+    cells.push_back(cell.substr(1, cell.size() - 2));
+  return cells;
+}
+
+// Every column of analyze's region tables is a catalog fact's, in the catalog's order: the
+// terminal's header (its words apart by two spaces or more) and Markdown's two tables of medians.
+TEST(MetricNames, AnalyzesRegionTablesAreTheCatalogsColumns) {
+  const std::vector<std::string> regions = catalog_columns(RegionTable::kRegions, false);
+  EXPECT_GE(regions.size(), 6u);
+  auto text = stdout_of("analyze --region forward " + testing::fixture("study_naive.json.gz"));
+  std::istringstream lines(text.output);
+  std::vector<std::string> header;
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with("    # region ")) continue;
+    const std::regex apart(" {2,}");
+    for (std::sregex_token_iterator it(line.begin(), line.end(), apart, -1), end; it != end; ++it)
+      if (!it->str().empty()) header.push_back(*it);
+    break;
+  }
+  ASSERT_GE(header.size(), 1u) << text.output;  // "# region", then the facts' columns
+  EXPECT_EQ(std::vector<std::string>(header.begin() + 1, header.end()), regions) << text.output;
+
+  auto md =
+      stdout_of("analyze --region forward --format md " + testing::fixture("study_naive.json.gz"));
+  std::vector<std::vector<std::string>> tables;
+  std::istringstream md_lines(md.output);
+  for (std::string line, previous; std::getline(md_lines, line); previous = line)
+    if (line.starts_with("|---:|") && previous.starts_with("| ") && tables.size() < 2)
+      tables.push_back(markdown_cells(previous));
+  ASSERT_EQ(tables.size(), 2u) << md.output;
+  EXPECT_EQ(tables[0], catalog_columns(RegionTable::kRegions, true)) << md.output;
+  EXPECT_EQ(tables[1], catalog_columns(RegionTable::kBreakdown, true)) << md.output;
+}
+
+// A fact in a region table is read per region and over the regions; one that diff compares has
+// its value over the regions (diff reads two traces' facts, not their regions) and a unit whose
+// rule diff has; parts are counts by kind.
+TEST(MetricNames, TheTablesAndDiffsEntriesCanBeRead) {
+  const TraceAnalysis t = testing::analyze_fixture("study_naive.json.gz", "forward");
+  for (const RegionFact& f : region_fact_catalog()) {
+    if (f.table != RegionTable::kNone) {
+      EXPECT_TRUE(f.of_region && f.of_facts) << f.name;
+      EXPECT_FALSE(f.label.empty()) << f.name;
+    }
+    if (!f.parts.empty()) {
+      const RegionFact* parts = find_region_fact(f.parts);
+      ASSERT_NE(parts, nullptr) << f.name;
+      EXPECT_TRUE(parts->of_facts(t.facts).counts_by_kind) << f.name;
+    }
+    if (!f.diff) continue;
+    ASSERT_TRUE(f.diff->value) << f.name;
+    EXPECT_FALSE(f.diff->name.empty()) << f.name;
+    const FactUnit u = f.diff->unit;
+    EXPECT_TRUE(u == FactUnit::kCount || u == FactUnit::kMicroseconds || u == FactUnit::kMebibytes)
+        << f.name;
+    if (f.diff->name != f.name) {
+      EXPECT_EQ(find_region_fact(f.diff->name), nullptr) << f.name << ": another fact's name";
+    }
+  }
+}
+
+// Every per-region quantity of diff's JSON is a catalog fact that diff compares, under its name,
+// and every such fact both traces have is there, in JSON and in Markdown's rows: a quantity is
+// added to diff by its catalog entry alone. Two real pairs: the study's masked_fill change (copies
+// by kind), and Llama's eager and SDPA prefill with memory events (the peak, the waits).
+TEST(MetricNames, EveryDiffQuantityIsACatalogFactThatDiffCompares) {
+  for (const auto& [a, b, region] :
+       {std::tuple{"study_naive.json.gz", "study_inplace.json.gz", "forward"},
+        std::tuple{"models/llama-prefill-eager-memory.json.gz",
+                   "models/llama-prefill-sdpa-memory.json.gz", "ProfilerStep#*"}}) {
+    SCOPED_TRACE(a);
+    const std::string files = testing::fixture(a) + " " + testing::fixture(b);
+    const std::string pattern = std::string(" --region '") + region + "'";
+    const TraceAnalysis ta = testing::analyze_fixture(a, region);
+    const TraceAnalysis tb = testing::analyze_fixture(b, region);
+    std::map<std::string, const FactComparison*> expected;  // diff's name: how
+    for (const RegionFact& f : region_fact_catalog()) {
+      if (!f.diff) continue;
+      const MetricValue va = f.diff->value(ta.facts), vb = f.diff->value(tb.facts);
+      const auto has = [](const MetricValue& v) {
+        return v.available && (v.counts_by_kind || v.number.count > 0);
+      };
+      if (has(va) && has(vb)) expected[f.diff->name] = &*f.diff;
+    }
+    EXPECT_GE(expected.size(), 12u);
+
+    simdjson::dom::parser parser;
+    auto json = stdout_of("diff --format json" + pattern + " " + files);
+    simdjson::dom::element doc = parser.parse(json.output);
+    std::set<std::string> keys;
+    for (auto field : doc["per_region"].get_object()) keys.insert(std::string(field.key));
+    std::set<std::string> names;
+    for (const auto& [name, how] : expected) names.insert(name);
+    EXPECT_EQ(keys, names) << json.output;
+
+    // Markdown's rows: a fact's words, or a count by kind's label and kind ("memcpy DtoD").
+    std::set<std::string> words;
+    for (const auto& [name, how] : expected)
+      words.insert(catalog_words(how->label, how->name, how->unit, true));
+    auto md = stdout_of("diff --format md" + pattern + " " + files);
+    std::istringstream lines(md.output);
+    bool in_table = false;
+    int rows = 0;
+    for (std::string line; std::getline(lines, line);) {
+      if (line.starts_with("| per region |")) {
+        in_table = true;
+        continue;
+      }
+      if (!in_table || line.starts_with("|---")) continue;
+      if (!line.starts_with("| ")) break;
+      const std::string label = markdown_cells(line)[0];
+      const bool by_kind =
+          label.find(' ') != std::string::npos && words.count(label.substr(0, label.find(' ')));
+      EXPECT_TRUE(words.count(label) || by_kind) << label << " is no catalog fact of diff's";
+      ++rows;
+    }
+    EXPECT_GE(rows, 8) << md.output;
   }
 }
 

@@ -35,6 +35,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "attnprof/analysis.h"
@@ -57,6 +58,18 @@ struct QuantityDiff {
 // Compares two spreads of a time (ns) or a count, by the rules above.
 QuantityDiff diff_time(const Spread& a, const Spread& b);
 QuantityDiff diff_count(const Spread& a, const Spread& b);
+
+// A size (MiB): the count's rule, and at least 5 % of A's median.
+QuantityDiff diff_size(const Spread& a, const Spread& b);
+
+// One per-region quantity of a fact of the region facts catalog: a duration (ns), a count or a
+// size (MiB) by its rule, or a count by kind (memcpy_by_kind).
+struct FactDiff {
+  std::string fact;  // the catalog's name: "gpu_busy_us", "memcpy_by_kind", "peak_allocated_bytes"
+  QuantityDiff quantity;
+  bool counts_by_kind = false;
+  std::map<std::string, QuantityDiff> by_kind;  // each kind either trace has
+};
 
 struct ClassDiff {
   KernelClass kernel_class = KernelClass::kOther;
@@ -164,24 +177,15 @@ struct TraceDiff {
   // What makes the sides not like for like: a different device, attention element type or shape,
   // one phrase each (analysis/diff/workload_mismatch.h); empty when they agree or do not say.
   std::vector<std::string> unlike;
-  QuantityDiff kernels, memcpy, memset, gpu_busy_ns, wall_ns, cpu_ns;
-  // The time breakdown (attnprof/time_breakdown.h) per region.
-  QuantityDiff idle_ns, compute_ns, communication_ns, memory_ns;
-  std::map<std::string, QuantityDiff> memcpy_by_kind;  // kinds present in either trace
-  // The regions' peak CUDA memory allocated (MiB, the highest "Total Allocated" of each region),
-  // where both traces have [memory] events (profile_memory=True); a change needs 5 % of A's
-  // peak beyond the spread's rule. The op each typical region's peak was reached in.
-  std::optional<QuantityDiff> peak_allocated_mib;
+  // The per-region quantities: every fact of the region facts catalog that diff compares
+  // (analysis/regions/region_fact_catalog.h, its `diff`) and both traces have; first those that
+  // every format shows, then those shown where they changed (the waits), each in the catalog's
+  // order. Among them the regions' peak CUDA memory allocated (the highest "Total Allocated" of
+  // each region, where both traces have [memory] events: profile_memory=True), a size, whose
+  // change needs 5 % of A's peak beyond the spread's rule.
+  std::vector<FactDiff> per_region;
+  // The op each typical region's peak memory was reached in; "" where the traces have none.
   std::string a_peak_op, b_peak_op;
-  // Idle time by cause, launch delays and queues (RegionWaits), named as check's metrics are
-  // (idle_host_wait_us, ...), each a time (ns) or a count; a launch delay only where both traces
-  // have one. Text and Markdown show the changed ones.
-  struct WaitDiff {
-    std::string metric;
-    bool is_time = true;
-    QuantityDiff quantity;
-  };
-  std::vector<WaitDiff> waits;
   std::vector<ClassDiff>
       classes;  // classes with activities in either trace, in kAllKernelClasses order
   std::vector<ActivityDiff> activities;  // the aligned sequence, in GPU order
@@ -198,6 +202,10 @@ struct TraceDiff {
   // "kernel NAME", "op NAME", from each region's top), whichever needs fewer rows; none where a
   // region of either side has no path.
   std::optional<Explanation> explained_wall;
+
+  // The per-region quantity of `fact` (a catalog name); none where diff does not compare it or a
+  // trace lacks it.
+  const FactDiff* find(std::string_view fact) const;
 };
 
 // Picks the fewest rows of `views` (each sorted as DiffViews is) whose deltas, taken the way of

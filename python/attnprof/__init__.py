@@ -209,9 +209,11 @@ def _raise_failure(result):
 class Diff:
     """What changed from trace `a` to trace `b`, as `attnprof diff a b` says it.
 
-    `per_region`: one row per quantity (kernels, memcpy, memset, gpu_busy_us, wall_us, cpu_us,
-    idle_us, compute_us, communication_us, memory_us), the median, min and max of each side over
-    its regions, `delta` (b - a), the `threshold` a change must exceed and `changed`.
+    `per_region`: one row per quantity of the JSON's `per_region`, named as there (kernels, memcpy,
+    a row per kind of copy as "memcpy DtoD", memset, gpu_busy_us, wall_us, cpu_us, idle_us,
+    compute_us, communication_us, memory_us, peak_allocated_mib, the waits), the median, min and
+    max of each side over its regions, `delta` (b - a), the `threshold` a change must exceed and
+    `changed`.
     `classes`: per kernel class, counts and GPU time. `activities`: the typical regions' activities
     aligned, each `same`, `changed`, `added` or `removed`. `unlike`: what makes the sides not like
     for like (device, attention element type or shapes), empty when they agree.

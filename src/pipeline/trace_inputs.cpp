@@ -27,7 +27,7 @@ std::vector<TraceInput> expand_trace_inputs(const std::vector<std::string>& argu
     }
     const size_t before = inputs.size();
     for (auto& path : *traces) {
-      // The study's table, not a trace (it made `analyze STUDY_DIR` fail before).
+      // The study's table, not a trace: `analyze STUDY_DIR` reads the traces beside it.
       if (study && fs::path(path).filename() == "summary.json") continue;
       inputs.push_back({std::move(path), std::nullopt, study});
     }

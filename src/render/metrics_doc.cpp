@@ -20,6 +20,30 @@ std::string json_place(const RegionFact& f) {
   return place.empty() ? "–" : place;
 }
 
+// Which of analyze's region tables show a fact, in the doc's words.
+std::string table_place(const RegionFact& f) {
+  switch (f.table) {
+    case RegionTable::kRegions:
+      return "terminal, Markdown";
+    case RegionTable::kBreakdown:
+      return "Markdown breakdown";
+    case RegionTable::kNone:
+      break;
+  }
+  return "–";
+}
+
+// How diff compares a fact, in the doc's words: under another name and unit where it has them,
+// and whether its text, Markdown and HTML show it only where it changed.
+std::string diff_place(const RegionFact& f) {
+  if (!f.diff) return "–";
+  std::string place = f.diff->name == f.name ? "yes"
+                                             : "`" + f.diff->name + "` (" +
+                                                   std::string(fact_unit_name(f.diff->unit)) + ")";
+  if (f.diff->shown == DiffShown::kWhenChanged) place += ", its rows where changed";
+  return place;
+}
+
 struct Section {
   std::string_view begin;  // the line before the section, with its newline
   std::string_view end;    // the text that follows the section
@@ -37,15 +61,16 @@ constexpr Section kSections[] = {
 
 std::string metrics_doc_region_facts() {
   std::string out =
-      "| name | unit | meaning | analyze JSON | Python `regions` | check |\n"
-      "|---|---|---|---|---|---|\n";
+      "| name | unit | meaning | analyze JSON | Python `regions` | check | region tables | diff "
+      "|\n"
+      "|---|---|---|---|---|---|---|---|\n";
   std::set<std::string> families;
   for (const RegionFact& f : region_fact_catalog()) {
     if (!f.family.empty() && !families.insert(f.family).second) continue;
     const std::string& name = f.family.empty() ? f.name : f.family;
     out += "| `" + name + "` | " + std::string(fact_unit_name(f.unit)) + " | " + f.meaning + " | " +
            json_place(f) + " | " + (f.python_region ? "yes" : "–") + " | " +
-           (f.check ? "yes" : "–") + " |\n";
+           (f.check ? "yes" : "–") + " | " + table_place(f) + " | " + diff_place(f) + " |\n";
   }
   return out;
 }

@@ -8,8 +8,7 @@
 #include "analysis/diff/diff_views.h"
 #include "analysis/diff/workload_mismatch.h"
 #include "analysis/kernels/kernel_class.h"
-#include "analysis/regions/region_metrics.h"
-#include "analysis/regions/region_waits.h"
+#include "analysis/regions/region_fact_catalog.h"
 #include "analysis/spread.h"
 
 namespace attnprof {
@@ -227,11 +226,55 @@ TraceSide side_of(const TraceAnalysis& t) {
                    t.typical_region >= 0 ? t.regions[t.typical_region].name : std::string()};
 }
 
-// A kind of copy the trace never made is zero in every region.
-Spread copies_of_kind(const RegionFacts& m, const std::string& kind) {
-  auto it = m.memcpy_by_kind.find(kind);
-  if (it != m.memcpy_by_kind.end()) return it->second;
+// A kind the trace never counted is zero in every region.
+Spread count_of_kind(const MetricValue& v, const RegionFacts& m, const std::string& kind) {
+  auto it = v.by_kind.find(kind);
+  if (it != v.by_kind.end()) return it->second;
   return spread_of(std::vector<double>(static_cast<size_t>(m.regions), 0.0));
+}
+
+bool has_spread(const MetricValue& v) {
+  return v.available && (v.counts_by_kind || v.number.count > 0);
+}
+
+// `fact` over the regions of A and B by the rule of the unit diff compares it in; none where a
+// trace lacks it.
+std::optional<FactDiff> diff_fact(const RegionFact& fact, const RegionFacts& ma,
+                                  const RegionFacts& mb) {
+  const FactComparison& how = *fact.diff;
+  const MetricValue va = how.value(ma), vb = how.value(mb);
+  if (!has_spread(va) || !has_spread(vb)) return std::nullopt;
+  FactDiff d{.fact = fact.name, .counts_by_kind = va.counts_by_kind};
+  if (d.counts_by_kind) {
+    std::map<std::string, int> kinds;
+    for (const MetricValue* v : {&va, &vb})
+      for (const auto& [kind, spread] : v->by_kind)
+        if (spread.max > 0) kinds[kind] = 0;
+    for (const auto& [kind, unused] : kinds)
+      d.by_kind[kind] = diff_count(count_of_kind(va, ma, kind), count_of_kind(vb, mb, kind));
+    return d;
+  }
+  switch (how.unit) {
+    case FactUnit::kMicroseconds:
+      d.quantity = diff_time(va.number, vb.number);
+      break;
+    case FactUnit::kMebibytes:
+      d.quantity = diff_size(va.number, vb.number);
+      break;
+    default:
+      d.quantity = diff_count(va.number, vb.number);
+  }
+  return d;
+}
+
+// Every fact diff compares: those every format shows, then those shown where they changed.
+std::vector<FactDiff> diff_facts(const RegionFacts& ma, const RegionFacts& mb) {
+  std::vector<FactDiff> out;
+  for (DiffShown shown : {DiffShown::kAlways, DiffShown::kWhenChanged})
+    for (const RegionFact& fact : region_fact_catalog())
+      if (fact.diff && fact.diff->shown == shown)
+        if (std::optional<FactDiff> d = diff_fact(fact, ma, mb)) out.push_back(std::move(*d));
+  return out;
 }
 
 Status has_regions(const TraceAnalysis& t) {
@@ -304,20 +347,14 @@ const char* explained_by_id(ExplainedBy view) {
   return "";
 }
 
-namespace {
-
-Spread in_mib(const Spread& bytes) {
-  constexpr double kMib = 1024.0 * 1024.0;
-  return Spread{bytes.median / kMib, bytes.min / kMib, bytes.max / kMib, bytes.count};
-}
-
-// A size: the count's rule on the spreads, and at least 5 % of A's median.
-QuantityDiff diff_relative(const Spread& a, const Spread& b) {
+QuantityDiff diff_size(const Spread& a, const Spread& b) {
   QuantityDiff d = diff_count(a, b);
   d.threshold = std::max(d.threshold, kMinRelativeChange * std::fabs(a.median));
   d.changed = std::fabs(d.delta) > d.threshold;
   return d;
 }
+
+namespace {
 
 // The op of the typical region's highest peak over its devices; "" where it has none.
 std::string typical_peak_op(const TraceAnalysis& t) {
@@ -329,6 +366,12 @@ std::string typical_peak_op(const TraceAnalysis& t) {
 }
 
 }  // namespace
+
+const FactDiff* TraceDiff::find(std::string_view fact) const {
+  for (const FactDiff& d : per_region)
+    if (d.fact == fact) return &d;
+  return nullptr;
+}
 
 QuantityDiff diff_time(const Spread& a, const Spread& b) {
   QuantityDiff d = diff_count(a, b);
@@ -345,36 +388,11 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
   d.a = side_of(a);
   d.b = side_of(b);
   d.unlike = workload_mismatches(a, b);
-  d.kernels = diff_count(ma.kernels, mb.kernels);
-  d.memcpy = diff_count(ma.memcpy, mb.memcpy);
-  d.memset = diff_count(ma.memset, mb.memset);
-  d.gpu_busy_ns = diff_time(ma.gpu_busy_ns, mb.gpu_busy_ns);
-  d.wall_ns = diff_time(ma.wall_ns, mb.wall_ns);
-  d.cpu_ns = diff_time(ma.cpu_ns, mb.cpu_ns);
-  d.idle_ns = diff_time(ma.breakdown.idle_ns, mb.breakdown.idle_ns);
-  d.compute_ns = diff_time(ma.breakdown.compute_ns, mb.breakdown.compute_ns);
-  d.communication_ns = diff_time(ma.breakdown.communication_ns, mb.breakdown.communication_ns);
-  d.memory_ns = diff_time(ma.breakdown.memory_ns, mb.breakdown.memory_ns);
+  d.per_region = diff_facts(ma, mb);
   if (ma.peak_allocated_bytes && mb.peak_allocated_bytes) {
-    d.peak_allocated_mib =
-        diff_relative(in_mib(*ma.peak_allocated_bytes), in_mib(*mb.peak_allocated_bytes));
     d.a_peak_op = typical_peak_op(a);
     d.b_peak_op = typical_peak_op(b);
   }
-  const WaitFacts &wa = ma.waits, &wb = mb.waits;
-  for (const WaitMetric& w : wait_metrics()) {
-    const Spread &sa = wa.*w.over_regions, &sb = wb.*w.over_regions;
-    if (sa.count == 0 || sb.count == 0) continue;
-    const bool is_time = w.unit == WaitUnit::kTime;
-    d.waits.push_back(
-        {std::string(w.name), is_time, is_time ? diff_time(sa, sb) : diff_count(sa, sb)});
-  }
-  std::map<std::string, int> kinds;
-  for (const auto* m : {&ma, &mb})
-    for (const auto& [kind, spread] : m->memcpy_by_kind)
-      if (spread.max > 0) kinds[kind] = 0;
-  for (const auto& [kind, unused] : kinds)
-    d.memcpy_by_kind[kind] = diff_count(copies_of_kind(ma, kind), copies_of_kind(mb, kind));
   for (KernelClass k : kAllKernelClasses) {
     const KernelClassFacts& ca = ma.by_class[static_cast<size_t>(k)];
     const KernelClassFacts& cb = mb.by_class[static_cast<size_t>(k)];
@@ -413,14 +431,15 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
   d.views = diff_views(a, b);
   d.explained_gpu = explain_change(
       {{ExplainedBy::kByOp, &d.views.by_op}, {ExplainedBy::kByKernel, &d.views.by_kernel}},
-      mean_gpu_busy_ns(a), mean_gpu_busy_ns(b), d.gpu_busy_ns.changed);
+      mean_gpu_busy_ns(a), mean_gpu_busy_ns(b), diff_time(ma.gpu_busy_ns, mb.gpu_busy_ns).changed);
   d.explained_gpu.quantity = "gpu_busy";
   // The wall time's change by what held each step: its path's categories, or the kernels and
   // ops on it, whichever needs fewer rows.
   if (const std::optional<PathViews> path = diff_path_views(a, b)) {
     d.explained_wall = explain_change({{ExplainedBy::kPathByCategory, &path->by_category},
                                        {ExplainedBy::kPathByItem, &path->by_item}},
-                                      path->a_length_ns, path->b_length_ns, d.wall_ns.changed);
+                                      path->a_length_ns, path->b_length_ns,
+                                      diff_time(ma.wall_ns, mb.wall_ns).changed);
     d.explained_wall->quantity = "wall";
   }
   return d;

@@ -68,6 +68,35 @@ RegionFact region(std::string name, U unit, J json, RegionJson region_json, std:
   return f;
 }
 
+// A duration per region, measured in ns (`ns`: its spread over the regions) and given in µs; diff
+// compares it in ns where `diffed`.
+RegionFact region_time(std::string name, J json, RegionJson region_json, std::string meaning,
+                       std::function<Spread(const RegionFacts&)> ns,
+                       std::function<MetricValue(const RegionSummary&)> of_region, bool diffed) {
+  RegionFact f = region(
+      std::move(name), U::kMicroseconds, json, region_json, std::move(meaning),
+      [ns](const RegionFacts& m) { return divided(ns(m), kNsPerUs); }, std::move(of_region));
+  if (diffed)
+    f.diff = FactComparison{.name = f.name,
+                            .unit = U::kMicroseconds,
+                            .value = [ns](const RegionFacts& m) { return number(ns(m)); }};
+  return f;
+}
+
+// Shown in analyze's region tables under `label`, in `table`.
+RegionFact shown(RegionFact f, std::string label, RegionTable table) {
+  f.label = std::move(label);
+  f.table = table;
+  if (f.diff) f.diff->label = f.label;
+  return f;
+}
+
+// Compared by diff as the trace's value reads it (a count, or counts by kind).
+RegionFact compared(RegionFact f) {
+  f.diff = FactComparison{.name = f.name, .label = f.label, .unit = f.unit, .value = f.of_facts};
+  return f;
+}
+
 // A count per region, a field of analyze's JSON `regions[]`.
 RegionFact region_count(std::string name, J json, std::string meaning,
                         std::function<Spread(const RegionFacts&)> get,
@@ -91,7 +120,8 @@ std::function<MetricValue(const RegionSummary&)> region_us(int64_t Holder::*fiel
 }
 
 // A region's wait (analysis/regions/region_waits.h): per region in the Python module's `regions`
-// table, not in analyze's JSON `regions[]`, which has the waits stream by stream.
+// table, not in analyze's JSON `regions[]`, which has the waits stream by stream. diff compares
+// it where both traces have it, and shows it where it changed.
 RegionFact python_region(const WaitMetric& w, std::function<Spread(const RegionFacts&)> get) {
   const bool time = w.unit == WaitUnit::kTime;
   RegionFact f = region(
@@ -107,6 +137,16 @@ RegionFact python_region(const WaitMetric& w, std::function<Spread(const RegionF
       });
   f.python_region = true;
   f.whole = w.unit == WaitUnit::kCount;
+  f.diff = FactComparison{.name = f.name,
+                          .unit = f.unit,
+                          .shown = DiffShown::kWhenChanged,
+                          .value = [get = w.over_regions](const RegionFacts& m) {
+                            const Spread& s = m.waits.*get;  // a time in ns, or a count
+                            if (s.count > 0) return number(s);
+                            MetricValue v;
+                            v.why_unavailable = "no region has it";
+                            return v;
+                          }};
   return f;
 }
 
@@ -173,12 +213,19 @@ std::vector<RegionFact> build_catalog() {
       [](const RegionFacts& m) { return spread_of_one(static_cast<double>(m.regions)); }, {});
   regions.source = S::kTrace;
   c.push_back(std::move(regions));
-  c.push_back(region_count(
-      "kernels", J::kMedian, "kernels per region", [](const RegionFacts& m) { return m.kernels; },
-      &RegionSummary::kernels));
-  c.push_back(region_count(
-      "memcpy", J::kMedian, "memory copies per region",
-      [](const RegionFacts& m) { return m.memcpy; }, &RegionSummary::memcpy));
+  using T = RegionTable;
+  c.push_back(
+      compared(shown(region_count(
+                         "kernels", J::kMedian, "kernels per region",
+                         [](const RegionFacts& m) { return m.kernels; }, &RegionSummary::kernels),
+                     "kernels", T::kRegions)));
+  RegionFact copies =
+      compared(shown(region_count(
+                         "memcpy", J::kMedian, "memory copies per region",
+                         [](const RegionFacts& m) { return m.memcpy; }, &RegionSummary::memcpy),
+                     "memcpy", T::kRegions));
+  copies.parts = "memcpy_by_kind";
+  c.push_back(std::move(copies));
   RegionFact by_kind{.name = "memcpy_by_kind",
                      .json = J::kMedian,
                      .region_json = RegionJson::kField,
@@ -201,60 +248,74 @@ std::vector<RegionFact> build_catalog() {
       v.by_kind[kind] = spread_of_one(static_cast<double>(n));
     return v;
   };
-  c.push_back(std::move(by_kind));
+  by_kind.label = "memcpy";  // diff's rows "memcpy DtoD", ...
+  c.push_back(compared(std::move(by_kind)));
   c.push_back(memcpy_kind_fact("memcpy_dtod", "DtoD", "device-to-device copies per region"));
   c.push_back(memcpy_kind_fact("memcpy_htod", "HtoD", "host-to-device copies per region"));
   c.push_back(memcpy_kind_fact("memcpy_dtoh", "DtoH", "device-to-host copies per region"));
-  c.push_back(region_count(
-      "memset", J::kMedian, "memsets per region", [](const RegionFacts& m) { return m.memset; },
-      &RegionSummary::memset));
+  c.push_back(
+      compared(shown(region_count(
+                         "memset", J::kMedian, "memsets per region",
+                         [](const RegionFacts& m) { return m.memset; }, &RegionSummary::memset),
+                     "memset", T::kRegions)));
   c.push_back(region_count("gpu_syncs", J::kNone,
                            "synchronizations on the GPU timeline (`cuda_sync`) per region, "
                            "placed by the call that asked for them: waits, not work",
                            {}, &RegionSummary::gpu_syncs));
   c.back().check = false;
-  c.push_back(region(
-      "gpu_busy_us", U::kMicroseconds, J::kMedian, RegionJson::kField,
-      "GPU busy time per region (the union of its activities)",
-      [](const RegionFacts& m) { return divided(m.gpu_busy_ns, kNsPerUs); },
-      region_us(&RegionSummary::gpu_busy_ns)));
-  c.push_back(region(
-      "wall_us", U::kMicroseconds, J::kMedian, RegionJson::kField,
-      "the region annotation's duration on the CPU",
-      [](const RegionFacts& m) { return divided(m.wall_ns, kNsPerUs); },
-      region_us(&RegionSummary::wall_ns)));
-  c.push_back(region(
-      "cpu_us", U::kMicroseconds, J::kMedian, RegionJson::kField,
-      "time in the region's top-level CPU ops",
-      [](const RegionFacts& m) { return divided(m.cpu_ns, kNsPerUs); },
-      region_us(&RegionSummary::cpu_ns)));
+  c.push_back(shown(region_time(
+                        "gpu_busy_us", J::kMedian, RegionJson::kField,
+                        "GPU busy time per region (the union of its activities)",
+                        [](const RegionFacts& m) { return m.gpu_busy_ns; },
+                        region_us(&RegionSummary::gpu_busy_ns), true),
+                    "GPU busy", T::kRegions));
+  c.push_back(shown(
+      region_time(
+          "wall_us", J::kMedian, RegionJson::kField, "the region annotation's duration on the CPU",
+          [](const RegionFacts& m) { return m.wall_ns; }, region_us(&RegionSummary::wall_ns), true),
+      "wall", T::kRegions));
+  c.push_back(shown(
+      region_time(
+          "cpu_us", J::kMedian, RegionJson::kField, "time in the region's top-level CPU ops",
+          [](const RegionFacts& m) { return m.cpu_ns; }, region_us(&RegionSummary::cpu_ns), true),
+      "CPU", T::kRegions));
   // The time breakdown (attnprof/time_breakdown.h, docs/BREAKDOWN.md).
   using B = RegionJson;
-  c.push_back(region(
-      "span_us", U::kMicroseconds, J::kNone, B::kBreakdown,
-      "first GPU activity's start to the last one's end, per region",
-      [](const RegionFacts& m) { return divided(m.breakdown.span_ns, kNsPerUs); },
-      region_us(&TimeBreakdown::span_ns)));
-  c.push_back(region(
-      "idle_us", U::kMicroseconds, J::kNone, B::kBreakdown,
-      "GPU idle time within the span (span - busy) per region",
-      [](const RegionFacts& m) { return divided(m.breakdown.idle_ns, kNsPerUs); },
-      region_us(&TimeBreakdown::idle_ns)));
-  c.push_back(region(
-      "compute_us", U::kMicroseconds, J::kNone, B::kBreakdown,
-      "GPU time in kernels other than communication per region",
-      [](const RegionFacts& m) { return divided(m.breakdown.compute_ns, kNsPerUs); },
-      region_us(&TimeBreakdown::compute_ns)));
-  c.push_back(region(
-      "communication_us", U::kMicroseconds, J::kNone, B::kBreakdown,
-      "GPU time in communication kernels (NCCL, ...) not overlapping compute per region",
-      [](const RegionFacts& m) { return divided(m.breakdown.communication_ns, kNsPerUs); },
-      region_us(&TimeBreakdown::communication_ns)));
-  c.push_back(region(
-      "memory_us", U::kMicroseconds, J::kNone, B::kBreakdown,
-      "GPU time in copies and memsets overlapping neither compute nor communication per region",
-      [](const RegionFacts& m) { return divided(m.breakdown.memory_ns, kNsPerUs); },
-      region_us(&TimeBreakdown::memory_ns)));
+  c.push_back(shown(region_time(
+                        "span_us", J::kNone, B::kBreakdown,
+                        "first GPU activity's start to the last one's end, per region",
+                        [](const RegionFacts& m) { return m.breakdown.span_ns; },
+                        region_us(&TimeBreakdown::span_ns), false),
+                    "span", T::kBreakdown));
+  RegionFact idle = shown(region_time(
+                              "idle_us", J::kNone, B::kBreakdown,
+                              "GPU idle time within the span (span - busy) per region",
+                              [](const RegionFacts& m) { return m.breakdown.idle_ns; },
+                              region_us(&TimeBreakdown::idle_ns), true),
+                          "idle", T::kBreakdown);
+  idle.diff->label = "GPU idle";  // among diff's rows, beside GPU busy
+  c.push_back(std::move(idle));
+  c.push_back(shown(region_time(
+                        "compute_us", J::kNone, B::kBreakdown,
+                        "GPU time in kernels other than communication per region",
+                        [](const RegionFacts& m) { return m.breakdown.compute_ns; },
+                        region_us(&TimeBreakdown::compute_ns), true),
+                    "compute", T::kBreakdown));
+  c.push_back(shown(region_time(
+                        "communication_us", J::kNone, B::kBreakdown,
+                        "GPU time in communication kernels (NCCL, ...) not overlapping compute per "
+                        "region",
+                        [](const RegionFacts& m) { return m.breakdown.communication_ns; },
+                        region_us(&TimeBreakdown::communication_ns), true),
+                    "communication", T::kBreakdown));
+  c.push_back(
+      shown(region_time(
+                "memory_us", J::kNone, B::kBreakdown,
+                "GPU time in copies and memsets overlapping neither compute nor communication "
+                "per region",
+                [](const RegionFacts& m) { return m.breakdown.memory_ns; },
+                region_us(&TimeBreakdown::memory_ns), true),
+            "memory", T::kBreakdown));
   RegionFact overlap =
       region("communication_overlap_pct", U::kPercent, J::kNone, B::kBreakdown,
              "share of communication time that overlaps compute, over the regions that "
@@ -272,7 +333,7 @@ std::vector<RegionFact> build_catalog() {
     v.why_unavailable = "no region ran a communication kernel";
     return v;
   };
-  c.push_back(std::move(overlap));
+  c.push_back(shown(std::move(overlap), "communication overlapping compute", T::kBreakdown));
   c.push_back(region("idle_pct", U::kPercent, J::kNone, B::kField,
                      "share of the span the GPU is idle per region (HTA's idle_time_pctg)", {},
                      [](const RegionSummary& r) {
@@ -309,6 +370,17 @@ std::vector<RegionFact> build_catalog() {
     v.why_unavailable = "no region has [memory] events (record the trace with profile_memory=True)";
     return v;
   };
+  peak.label = "peak allocated";
+  // diff compares it in MiB: the count's rule, and at least 5 % of A's peak.
+  peak.diff = FactComparison{.name = "peak_allocated_mib",
+                             .label = peak.label,
+                             .unit = U::kMebibytes,
+                             .value = [](const RegionFacts& m) {
+                               MetricValue v;
+                               if (!m.peak_allocated_bytes) return v;
+                               constexpr double kMib = 1024.0 * 1024.0;
+                               return number(divided(*m.peak_allocated_bytes, kMib));
+                             }};
   c.push_back(std::move(peak));
 
   c.push_back(main_kernel(
@@ -414,12 +486,18 @@ std::string_view fact_unit_name(FactUnit unit) {
       return "%";
     case FactUnit::kBytes:
       return "bytes";
+    case FactUnit::kMebibytes:
+      return "MiB";
     case FactUnit::kTeraflop:
       return "TFLOP";
     case FactUnit::kText:
       return "text";
   }
   return "";
+}
+
+double measured_per_unit(FactUnit unit) {
+  return unit == FactUnit::kMicroseconds ? kNsPerUs : 1;
 }
 
 const std::vector<RegionFact>& region_fact_catalog() {

@@ -4,13 +4,17 @@
 // unit, its meaning, what it needs, where analyze's JSON writes it, and how to read it from the
 // facts and from one region. `check`'s metrics (region_metrics.cpp), analyze's and summary.json's
 // medians and main kernel (render/facts_json.cpp), analyze's JSON `regions[]`
-// (render/analyze/analyze_json.cpp), the Python module's `regions` table and docs/METRICS.md
-// (render/metrics_doc.cpp) all read it, as Perfetto's stats table is read by every output.
+// (render/analyze/analyze_json.cpp), analyze's terminal and Markdown region tables
+// (render/analyze/region_table.h), `diff`'s per-region quantities (analysis/diff/trace_diff.cpp,
+// render/diff/, the Python module's `diff`), the Python module's `regions` table and
+// docs/METRICS.md (render/metrics_doc.cpp) all read it, as Perfetto's stats table is read by every
+// output.
 // docs/ARCHITECTURE.md ("Adding a metric") shows how a fact is added.
 
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,9 +27,19 @@ namespace attnprof {
 // The type of a metric's value in `check`'s expressions.
 enum class MetricType : uint8_t { kNumber, kText };
 
-// A fact's unit. Durations are microseconds everywhere (JSON, CSV, Python, check).
-enum class FactUnit : uint8_t { kCount, kMicroseconds, kPercent, kBytes, kTeraflop, kText };
-std::string_view fact_unit_name(FactUnit unit);  // "count", "µs", "%", "bytes", "TFLOP", "text"
+// A fact's unit. Durations are microseconds everywhere (JSON, CSV, Python, check); `diff` gives a
+// size in MiB.
+enum class FactUnit : uint8_t {
+  kCount,
+  kMicroseconds,
+  kPercent,
+  kBytes,
+  kMebibytes,
+  kTeraflop,
+  kText
+};
+// "count", "µs", "%", "bytes", "MiB", "TFLOP", "text"
+std::string_view fact_unit_name(FactUnit unit);
 
 // What a fact needs to be known: regions, the typical region's main kernel, or hardware
 // counters (bench --counters); or nothing (how many regions matched, known with none).
@@ -40,6 +54,16 @@ enum class FactJson : uint8_t { kNone, kMedian, kMainKernel };
 // nowhere (the waits, which it gives stream by stream).
 enum class RegionJson : uint8_t { kNone, kField, kBreakdown };
 
+// Where analyze's terminal and Markdown reports show a fact: a column of the region table (the
+// terminal's row per region and the median row; Markdown's medians), a column of Markdown's time
+// breakdown table (the terminal says the breakdown in words), or neither. Columns follow the
+// catalog's order.
+enum class RegionTable : uint8_t { kNone, kRegions, kBreakdown };
+
+// Which of `diff`'s rows show a fact it compares: text, Markdown and HTML show it always, or only
+// where it changed (the waits, of which a few change); JSON and Python give it always.
+enum class DiffShown : uint8_t { kAlways, kWhenChanged };
+
 // A fact's value in one trace. A text value may have several spellings that `~` and `==` try
 // (main_kernel: its short name, then its full name); the first one is shown.
 struct MetricValue {
@@ -52,6 +76,18 @@ struct MetricValue {
   // A count per kind instead of a number (memcpy_by_kind: {"DtoD": ...}).
   bool counts_by_kind = false;
   std::map<std::string, Spread> by_kind;
+};
+
+// How `diff` compares a fact over the regions of two traces (attnprof/trace_diff.h): by the rule of
+// its unit (a duration's, a count's, a size's), where both traces have it.
+struct FactComparison {
+  std::string name;   // diff's JSON key and Python quantity: the fact's name, or peak_allocated_mib
+  std::string label;  // its row's words, which each format gives its unit: the fact's label
+  FactUnit unit = FactUnit::kCount;  // kMicroseconds, kCount or kMebibytes
+  DiffShown shown = DiffShown::kAlways;
+  // Its spread over a trace's regions as the rule reads it: a duration in ns, a size in MiB, a
+  // count; or counts by kind. Unavailable, or a spread of no region: the trace lacks it.
+  std::function<MetricValue(const RegionFacts&)> value;
 };
 
 struct RegionFact {
@@ -73,6 +109,16 @@ struct RegionFact {
   // A metric of `check` (all but memcpy_by_kind, which has memcpy_dtod, ..., and gpu_syncs).
   bool check = true;
   std::string meaning;
+  // The words analyze's tables and diff's rows show for it ("GPU busy"), to which each format adds
+  // the unit its way ("GPU busy µs", "GPU busy (µs)"); empty where they show its name, which says
+  // its unit (idle_host_wait_us).
+  std::string label;
+  RegionTable table = RegionTable::kNone;
+  // The fact whose counts by kind make up this count, which the region tables show beside it
+  // ("3 (2 DtoD, 1 HtoD)"): memcpy's memcpy_by_kind; empty for none.
+  std::string parts;
+  // Set where `diff` compares the fact.
+  std::optional<FactComparison> diff;
   // Exactly one of these reads the value of the trace: of the facts (regions and counters), of
   // the main kernel (the JSON writes an empty MainKernel's values when the typical region ran no
   // kernel), or, where neither is set, over the regions from of_region (fact_over_regions).
@@ -86,6 +132,10 @@ struct RegionFact {
 // Every fact, in the order check's JSON and docs/METRICS.md list them.
 const std::vector<RegionFact>& region_fact_catalog();
 const RegionFact* find_region_fact(std::string_view name);
+
+// How many of the unit a fact's value is measured in make one of `unit`: 1000 ns per µs (diff
+// compares durations in ns); 1 otherwise.
+double measured_per_unit(FactUnit unit);
 
 // A fact that only of_region reads, over `regions`: the spread of the regions that have it;
 // unavailable, with the first region's reason, where none has.

@@ -7,6 +7,7 @@
 #include "base/format_units.h"
 #include "render/analyze/analyze_output.h"
 #include "render/analyze/analyze_top_tables.h"
+#include "render/analyze/region_table.h"
 #include "render/attention/attention_calls_text.h"
 #include "render/breakdown_words.h"
 #include "render/critical_path_output.h"
@@ -17,6 +18,22 @@
 #include "render/text_append.h"
 
 namespace attnprof {
+
+namespace {
+
+// One table of the facts' medians, a column each (render/analyze/region_table.h).
+void medians_table(std::string& out, RegionTable table, const RegionFacts& facts) {
+  const std::vector<RegionColumn> columns = region_columns(table, TableFormat::kMarkdown);
+  std::string header = "|", rule = "|", cells = "|";
+  for (const RegionColumn& c : columns) {
+    header += fmt::format(" {} |", c.header);
+    rule += "---:|";
+    cells += fmt::format(" {} |", median_cell(c, facts, TableFormat::kMarkdown));
+  }
+  put(out, "{}\n{}\n{}\n\n", header, rule, cells);
+}
+
+}  // namespace
 
 std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
   std::string out;
@@ -31,27 +48,10 @@ std::string render_markdown(const std::vector<TraceAnalysis>& traces) {
                                  : fmt::format("matching {}", markdown_code(t.region_pattern)));
     if (const std::string choice = region_choice_words(t); !choice.empty())
       put(out, "{}\n\n", markdown_cell(choice));
-    put(out, "| kernels | memcpy | memset | GPU busy (µs) | wall (µs) | CPU (µs) |\n");
-    put(out, "|---:|---:|---:|---:|---:|---:|\n");
-    const RegionFacts& m = t.facts;
-    std::string memcpy = format_count(m.memcpy.median);
-    for (const auto& [kind, spread] : m.memcpy_by_kind)
-      if (spread.median > 0)
-        memcpy += fmt::format(" ({} {})", format_count(spread.median), markdown_cell(kind));
-    put(out, "| {} | {} | {} | {} | {} | {} |\n\n", format_count(m.kernels.median), memcpy,
-        format_count(m.memset.median), format_us(m.gpu_busy_ns.median), format_us(m.wall_ns.median),
-        format_us(m.cpu_ns.median));
-    // The time breakdown's medians over the regions, and the whole trace's (docs/BREAKDOWN.md).
-    const BreakdownFacts& b = m.breakdown;
-    put(out,
-        "| span (µs) | idle (µs) | compute (µs) | communication (µs) | memory (µs) | "
-        "communication overlapping compute |\n");
-    put(out, "|---:|---:|---:|---:|---:|---:|\n");
-    put(out, "| {} | {} | {} | {} | {} | {} |\n\n", format_us(b.span_ns.median),
-        format_us(b.idle_ns.median), format_us(b.compute_ns.median),
-        format_us(b.communication_ns.median), format_us(b.memory_ns.median),
-        b.communication_overlap_pct.count > 0 ? format_percent(b.communication_overlap_pct.median)
-                                              : std::string("-"));
+    // The medians over the regions, then the time breakdown's, and the whole trace's
+    // (docs/BREAKDOWN.md).
+    medians_table(out, RegionTable::kRegions, t.facts);
+    medians_table(out, RegionTable::kBreakdown, t.facts);
     if (t.breakdown.span_ns > 0) put(out, "{}\n\n", breakdown_line(t.breakdown, "; "));
     if (t.diagnostics.total() > 0) {
       // The same warnings as the terminal report: a table must not hide what it rests on.

@@ -10,6 +10,7 @@
 #include "base/format_units.h"
 #include "render/analyze/analyze_output.h"
 #include "render/analyze/analyze_top_tables.h"
+#include "render/analyze/region_table.h"
 #include "render/attention/attention_calls_text.h"
 #include "render/breakdown_words.h"
 #include "render/collectives_output.h"
@@ -21,25 +22,6 @@
 namespace attnprof {
 
 namespace {
-
-std::string memcpy_cell(const std::map<std::string, int64_t>& by_kind, int64_t total) {
-  if (total == 0) return "0";
-  std::string out = fmt::format("{}", total);
-  std::string kinds;
-  for (const auto& [kind, n] : by_kind)
-    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, escape_control(kind));
-  return out + " (" + kinds + ")";
-}
-
-std::string memcpy_median_cell(const RegionFacts& m) {
-  if (m.memcpy.median == 0) return "0";
-  std::string kinds;
-  for (const auto& [kind, n] : m.memcpy_by_kind)
-    if (n.median > 0)
-      kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", format_count(n.median),
-                           escape_control(kind));
-  return format_count(m.memcpy.median) + (kinds.empty() ? "" : " (" + kinds + ")");
-}
 
 std::string occupancy_cell(const ActivityRow& a) {
   if (a.kind != ActivityKind::kKernel || !a.occupancy_pct) return "";
@@ -108,23 +90,24 @@ void render_trace(std::string& out, const TraceAnalysis& t, const TextView& view
     };
     const std::string header = pids ? fmt::format("{:<24} {:>8}", "region", "pid") : "region";
     const int width = pids ? 33 : 24;
-    fmt::format_to(std::back_inserter(out),
-                   "  {:>3} {:<{}} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}\n", "#", header, width,
-                   "kernels", "memcpy", "memset", "GPU busy µs", "wall µs", "CPU µs");
+    const std::vector<RegionColumn> columns =
+        region_columns(RegionTable::kRegions, TableFormat::kText);
+    const auto row = [&](const auto& number, const std::string& name, const auto& cell_of) {
+      fmt::format_to(std::back_inserter(out), "  {:>3} {:<{}}", number, name, width);
+      for (const RegionColumn& c : columns)
+        fmt::format_to(std::back_inserter(out), " {:>{}}", cell_of(c), c.width);
+    };
+    row("#", header, [](const RegionColumn& c) { return c.header; });
+    out += "\n";
     for (size_t i = 0; i < t.regions.size(); ++i) {
       const auto& r = t.regions[i];
-      fmt::format_to(std::back_inserter(out),
-                     "  {:>3} {:<{}} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}{}\n", i + 1, label(r),
-                     width, r.kernels, memcpy_cell(r.memcpy_by_kind, r.memcpy), r.memset,
-                     format_us(r.gpu_busy_ns), format_us(r.wall_ns), format_us(r.cpu_ns),
-                     static_cast<int>(i) == t.typical_region ? "  <- typical" : "");
+      row(i + 1, label(r),
+          [&r](const RegionColumn& c) { return region_cell(c, r, TableFormat::kText); });
+      out += static_cast<int>(i) == t.typical_region ? "  <- typical\n" : "\n";
     }
-    const RegionFacts& m = t.facts;
-    fmt::format_to(std::back_inserter(out),
-                   "  {:>3} {:<{}} {:>8} {:>18} {:>7} {:>12} {:>12} {:>12}\n", "", "median", width,
-                   format_count(m.kernels.median), memcpy_median_cell(m),
-                   format_count(m.memset.median), format_us(m.gpu_busy_ns.median),
-                   format_us(m.wall_ns.median), format_us(m.cpu_ns.median));
+    row("", "median",
+        [&t](const RegionColumn& c) { return median_cell(c, t.facts, TableFormat::kText); });
+    out += "\n";
     write_graph_attribution(out, t);
     std::string syncs;
     for (const auto& r : t.regions)

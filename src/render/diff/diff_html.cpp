@@ -7,9 +7,11 @@
 #include "analysis/kernels/kernel_class.h"
 #include "base/format_units.h"
 #include "render/diff/diff_output.h"
+#include "render/diff/diff_quantity.h"
 #include "render/diff/diff_views_output.h"
 #include "render/display_text.h"
 #include "render/escape_html.h"
+#include "render/fact_label.h"
 #include "render/op_words.h"
 #include "render/region_words.h"
 #include "render/spread_words.h"
@@ -89,22 +91,17 @@ std::vector<Cell> quantity_row(const std::string& label, const QuantityDiff& q, 
 
 void per_region(std::string& out, const TraceDiff& d) {
   std::vector<std::vector<Cell>> rows;
-  rows.push_back(quantity_row("kernels", d.kernels, false));
-  rows.push_back(quantity_row("memcpy", d.memcpy, false));
-  for (const auto& [kind, q] : d.memcpy_by_kind)
-    rows.push_back(quantity_row("memcpy " + kind, q, false));
-  rows.push_back(quantity_row("memset", d.memset, false));
-  rows.push_back(quantity_row("GPU busy µs", d.gpu_busy_ns, true));
-  rows.push_back(quantity_row("wall µs", d.wall_ns, true));
-  rows.push_back(quantity_row("CPU µs", d.cpu_ns, true));
-  rows.push_back(quantity_row("GPU idle µs", d.idle_ns, true));
-  rows.push_back(quantity_row("compute µs", d.compute_ns, true));
-  rows.push_back(quantity_row("communication µs", d.communication_ns, true));
-  rows.push_back(quantity_row("memory µs", d.memory_ns, true));
-  if (d.peak_allocated_mib)
-    rows.push_back(quantity_row("peak allocated MiB", *d.peak_allocated_mib, false));
-  for (const TraceDiff::WaitDiff& w : d.waits)
-    if (w.quantity.changed) rows.push_back(quantity_row(w.metric, w.quantity, w.is_time));
+  for (const FactDiff& q : d.per_region) {
+    const FactComparison& how = comparison_of(q);
+    if (q.counts_by_kind) {
+      for (const auto& [kind, by_kind] : q.by_kind)
+        rows.push_back(quantity_row(how.label + " " + kind, by_kind, false));
+      continue;
+    }
+    if (!shown_in_tables(q)) continue;
+    rows.push_back(quantity_row(fact_label(how.label, how.name, how.unit, UnitStyle::kSpaced),
+                                q.quantity, how.unit == FactUnit::kMicroseconds));
+  }
   put(out, R"(<section class="card" id="per-region"><h2>Per region</h2>)");
   put(out, R"(<p class="lead">Median (min..max) over each trace's regions.</p>)");
   table(out, "per-region-table",

@@ -13,8 +13,10 @@
 #include "analysis/kernels/kernel_class.h"
 #include "base/format_units.h"
 #include "render/diff/diff_output.h"
+#include "render/diff/diff_quantity.h"
 #include "render/diff/diff_views_output.h"
 #include "render/display_text.h"
+#include "render/fact_label.h"
 #include "render/json_activity.h"
 #include "render/json_writer.h"
 #include "render/markdown_kernel_names.h"
@@ -276,25 +278,20 @@ std::string render_diff_text(const TraceDiff& d, const DiffTextOptions& options)
   out += render_unlike_text(d.unlike);
   TextRows totals;
   totals.add("per region", "A: median (min..max)", "B: median (min..max)", "B - A", "");
-  text_count_row(totals, "kernels", d.kernels);
-  text_count_row(totals, "memcpy", d.memcpy);
-  for (const auto& [kind, q] : d.memcpy_by_kind)
-    text_count_row(totals, "  " + escape_control(kind), q);
-  text_count_row(totals, "memset", d.memset);
-  text_time_row(totals, "GPU busy µs", d.gpu_busy_ns);
-  text_time_row(totals, "wall µs", d.wall_ns);
-  text_time_row(totals, "CPU µs", d.cpu_ns);
-  text_time_row(totals, "GPU idle µs", d.idle_ns);
-  text_time_row(totals, "compute µs", d.compute_ns);
-  text_time_row(totals, "communication µs", d.communication_ns);
-  text_time_row(totals, "memory µs", d.memory_ns);
-  if (d.peak_allocated_mib) text_count_row(totals, "peak allocated MiB", *d.peak_allocated_mib);
-  for (const TraceDiff::WaitDiff& w : d.waits) {
-    if (!w.quantity.changed) continue;
-    if (w.is_time)
-      text_time_row(totals, w.metric, w.quantity);
+  for (const FactDiff& q : d.per_region) {
+    const FactComparison& how = comparison_of(q);
+    if (q.counts_by_kind) {
+      // Under the count they make up.
+      for (const auto& [kind, by_kind] : q.by_kind)
+        text_count_row(totals, "  " + escape_control(kind), by_kind);
+      continue;
+    }
+    if (!shown_in_tables(q)) continue;
+    const std::string label = fact_label(how.label, how.name, how.unit, UnitStyle::kSpaced);
+    if (how.unit == FactUnit::kMicroseconds)
+      text_time_row(totals, label, q.quantity);
     else
-      text_count_row(totals, w.metric, w.quantity);
+      text_count_row(totals, label, q.quantity);
   }
   totals.write(out);
 
@@ -345,39 +342,19 @@ std::string render_diff_json(const TraceDiff& d) {
   for (const std::string& u : d.unlike) w.string(u);
   w.end_array();
   w.key("per_region").begin_object();
-  w.key("kernels");
-  json_quantity(w, d.kernels, 1);
-  w.key("memcpy");
-  json_quantity(w, d.memcpy, 1);
-  w.key("memcpy_by_kind").begin_object();
-  for (const auto& [kind, q] : d.memcpy_by_kind) {
-    w.key(kind);
-    json_quantity(w, q, 1);
-  }
-  w.end_object();
-  w.key("memset");
-  json_quantity(w, d.memset, 1);
-  w.key("gpu_busy_us");
-  json_quantity(w, d.gpu_busy_ns, 1000);
-  w.key("wall_us");
-  json_quantity(w, d.wall_ns, 1000);
-  w.key("cpu_us");
-  json_quantity(w, d.cpu_ns, 1000);
-  w.key("idle_us");
-  json_quantity(w, d.idle_ns, 1000);
-  w.key("compute_us");
-  json_quantity(w, d.compute_ns, 1000);
-  w.key("communication_us");
-  json_quantity(w, d.communication_ns, 1000);
-  w.key("memory_us");
-  json_quantity(w, d.memory_ns, 1000);
-  if (d.peak_allocated_mib) {
-    w.key("peak_allocated_mib");
-    json_quantity(w, *d.peak_allocated_mib, 1);
-  }
-  for (const TraceDiff::WaitDiff& wait : d.waits) {
-    w.key(wait.metric);
-    json_quantity(w, wait.quantity, wait.is_time ? 1000 : 1);
+  for (const FactDiff& q : d.per_region) {
+    const FactComparison& how = comparison_of(q);
+    w.key(how.name);
+    if (q.counts_by_kind) {
+      w.begin_object();
+      for (const auto& [kind, by_kind] : q.by_kind) {
+        w.key(kind);
+        json_quantity(w, by_kind, 1);
+      }
+      w.end_object();
+      continue;
+    }
+    json_quantity(w, q.quantity, measured_per_unit(how.unit));
   }
   w.end_object();
   w.key("kernel_classes").begin_array();
@@ -447,24 +424,19 @@ std::string render_diff_markdown(const TraceDiff& d, const DiffTextOptions& opti
   auto time_row = [&out](const std::string& label, const QuantityDiff& q) {
     md_row(out, label, format_spread_us(q.a), format_spread_us(q.b), time_delta(q), q.changed);
   };
-  count_row("kernels", d.kernels);
-  count_row("memcpy", d.memcpy);
-  for (const auto& [kind, q] : d.memcpy_by_kind) count_row("memcpy " + markdown_cell(kind), q);
-  count_row("memset", d.memset);
-  time_row("GPU busy (µs)", d.gpu_busy_ns);
-  time_row("wall (µs)", d.wall_ns);
-  time_row("CPU (µs)", d.cpu_ns);
-  time_row("GPU idle (µs)", d.idle_ns);
-  time_row("compute (µs)", d.compute_ns);
-  time_row("communication (µs)", d.communication_ns);
-  time_row("memory (µs)", d.memory_ns);
-  if (d.peak_allocated_mib) count_row("peak allocated (MiB)", *d.peak_allocated_mib);
-  for (const TraceDiff::WaitDiff& w : d.waits) {
-    if (!w.quantity.changed) continue;
-    if (w.is_time)
-      time_row(w.metric, w.quantity);
+  for (const FactDiff& q : d.per_region) {
+    const FactComparison& how = comparison_of(q);
+    if (q.counts_by_kind) {
+      for (const auto& [kind, by_kind] : q.by_kind)
+        count_row(how.label + " " + markdown_cell(kind), by_kind);
+      continue;
+    }
+    if (!shown_in_tables(q)) continue;
+    const std::string label = fact_label(how.label, how.name, how.unit, UnitStyle::kParenthesized);
+    if (how.unit == FactUnit::kMicroseconds)
+      time_row(label, q.quantity);
     else
-      count_row(w.metric, w.quantity);
+      count_row(label, q.quantity);
   }
 
   put(out, "\n| GPU time per class (µs) | A [activities] | B [activities] | B − A | |\n");

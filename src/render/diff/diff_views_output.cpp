@@ -108,8 +108,11 @@ const std::vector<DiffRow>& diff_view(const DiffViews& views, DiffView view) {
 std::vector<std::string> diff_headline(const TraceDiff& d) {
   std::vector<std::string> lines;
   const std::string word = region_word(d.b);
-  const QuantityDiff& wall = d.wall_ns;
-  if (wall.a.median > 0) {
+  // The wall time and the peak memory in words, where the traces have them.
+  const FactDiff* wall_time = d.find("wall_us");
+  const FactDiff* peak_memory = d.find("peak_allocated_bytes");
+  if (wall_time && wall_time->quantity.a.median > 0) {
+    const QuantityDiff& wall = wall_time->quantity;
     const double pct = 100.0 * wall.delta / wall.a.median;
     if (wall.changed)
       lines.push_back(fmt::format("B's {} is {:.1f} % {} than A's (wall {} µs -> {} µs, median).",
@@ -119,8 +122,8 @@ std::vector<std::string> diff_headline(const TraceDiff& d) {
       lines.push_back(fmt::format("B's {} takes as long as A's within noise (wall {} µs -> {} µs).",
                                   word, format_us(wall.a.median), format_us(wall.b.median)));
   }
-  if (d.peak_allocated_mib && d.peak_allocated_mib->a.median > 0) {
-    const QuantityDiff& peak = *d.peak_allocated_mib;
+  if (peak_memory && peak_memory->quantity.a.median > 0) {
+    const QuantityDiff& peak = peak_memory->quantity;
     const auto at = [](const std::string& op) {
       return op.empty() ? std::string() : " at " + clip(op, kHeadlineNameColumns);
     };
