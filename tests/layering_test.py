@@ -114,38 +114,42 @@ def layer_of_header(header, own_layer):
     return parts[0]
 
 
+def sources(root, tops):
+    """(path, path relative to root) of each .h and .cpp below the folders `tops` of root."""
+    for top in tops:
+        for directory, _, files in os.walk(os.path.join(root, top)):
+            for name in sorted(files):
+                if name.endswith((".h", ".cpp")):
+                    path = os.path.join(directory, name)
+                    yield path, os.path.relpath(path, root)
+
+
 def violations(root):
     """(file, line number, included header, why) for each include that runs up or is unknown."""
     found = []
-    for top in ("include", "src"):
-        for directory, _, files in os.walk(os.path.join(root, top)):
-            for name in sorted(files):
-                if not name.endswith((".h", ".cpp")):
+    for path, relative in sources(root, ("include", "src")):
+        layer = folder_of(relative)
+        if layer == "cli":
+            continue  # a front end: front_end_violations
+        if layer not in RANK:
+            found.append((relative, 0, "", f"folder {layer!r} has no layer"))
+            continue
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for number, line in enumerate(f, 1):
+                match = INCLUDE.match(line)
+                if not match:
                     continue
-                path = os.path.join(directory, name)
-                relative = os.path.relpath(path, root)
-                layer = folder_of(relative)
-                if layer == "cli":
-                    continue  # a front end: front_end_violations
-                if layer not in RANK:
-                    found.append((relative, 0, "", f"folder {layer!r} has no layer"))
-                    continue
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    for number, line in enumerate(f, 1):
-                        match = INCLUDE.match(line)
-                        if not match:
-                            continue
-                        header = match.group(1)
-                        target = layer_of_header(header, layer)
-                        if (layer in IMPORT_STAGE and target == "attnprof"
-                                and header not in IMPORT_API):
-                            found.append((relative, number, header,
-                                          "the import stage includes an analysis's API"))
-                        elif target not in RANK:
-                            found.append((relative, number, header, f"{target!r} is no layer"))
-                        elif RANK[target] > RANK[layer]:
-                            found.append(
-                                (relative, number, header, f"{layer} includes {target}, a higher layer"))
+                header = match.group(1)
+                target = layer_of_header(header, layer)
+                if (layer in IMPORT_STAGE and target == "attnprof"
+                        and header not in IMPORT_API):
+                    found.append((relative, number, header,
+                                  "the import stage includes an analysis's API"))
+                elif target not in RANK:
+                    found.append((relative, number, header, f"{target!r} is no layer"))
+                elif RANK[target] > RANK[layer]:
+                    found.append(
+                        (relative, number, header, f"{layer} includes {target}, a higher layer"))
     return found + front_end_violations(root)
 
 
@@ -232,18 +236,12 @@ COMPARED = re.compile(r'(?:==|!=)\s*(?:std::string(?:_view)?\s*[({]\s*)?@(\d+)|@
 def string_comparisons(root):
     """(file, line number, literal) for each comparison of a renderer with a string literal."""
     found = []
-    for top in RENDERERS:
-        for directory, _, files in os.walk(os.path.join(root, top)):
-            for name in sorted(files):
-                if not name.endswith((".h", ".cpp")):
-                    continue
-                path = os.path.join(directory, name)
-                relative = os.path.relpath(path, root)
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    code, literals = code_and_literals(f.read())
-                for match in COMPARED.finditer(code):
-                    literal = literals[int(match.group(1) or match.group(2))]
-                    found.append((relative, code.count("\n", 0, match.start()) + 1, literal))
+    for path, relative in sources(root, RENDERERS):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            code, literals = code_and_literals(f.read())
+        for match in COMPARED.finditer(code):
+            literal = literals[int(match.group(1) or match.group(2))]
+            found.append((relative, code.count("\n", 0, match.start()) + 1, literal))
     return found
 
 
