@@ -93,7 +93,10 @@ py::dict diff(const std::string& a_path, const std::string& b_path, const std::s
   for (const ActivityDiff& x : d.activities) {
     const ActivityRow& row = x.b ? x.b->row : x.a->row;
     std::string what;
-    for (const std::string& w : x.what_changed) what += (what.empty() ? "" : ", ") + w;
+    for (ActivityAspect w : x.what_changed) {
+      if (!what.empty()) what += ", ";
+      what += activity_aspect_id(w);
+    }
     activities.add({py::str(activity_change_id(x.change)),
                     py::str(std::string(kernel_class_id(x.kernel_class))),
                     py::str(row.kind == ActivityKind::kKernel   ? "kernel"
@@ -128,7 +131,7 @@ py::dict diff(const std::string& a_path, const std::string& b_path, const std::s
   out["attention"] = view(d.views.attention);
   auto explained = [&view](const Explanation& e) {
     py::dict d;
-    d["view"] = e.view;
+    d["view"] = explained_by_id(e.view);
     d["a_us"] = e.total_a_ns / 1000;
     d["b_us"] = e.total_b_ns / 1000;
     d["delta_us"] = e.total_delta_ns / 1000;

@@ -119,9 +119,9 @@ TEST(DiffAlignment, AMatchedKernelChangesWhenItsDurationMovesBeyondNoise) {
   ASSERT_TRUE(d.ok());
   ASSERT_EQ(d->activities.size(), 2u);
   EXPECT_EQ(d->activities[0].change, ActivityChange::kChanged);
-  EXPECT_EQ(d->activities[0].what_changed, std::vector<std::string>{"launch API"});
+  EXPECT_EQ(d->activities[0].what_changed, std::vector<ActivityAspect>{ActivityAspect::kLaunchApi});
   EXPECT_EQ(d->activities[1].change, ActivityChange::kChanged);
-  EXPECT_EQ(d->activities[1].what_changed, std::vector<std::string>{"duration"});
+  EXPECT_EQ(d->activities[1].what_changed, std::vector<ActivityAspect>{ActivityAspect::kDuration});
   EXPECT_DOUBLE_EQ(d->activities[1].duration->delta, 50.0 * kUs);
 }
 
@@ -170,7 +170,7 @@ TEST(StudyDiff, InPlaceRemovesExactlyTheHiddenCopyFromMaskedFill) {
   for (const auto& x : d->activities) {
     if (x.change != ActivityChange::kChanged) continue;
     EXPECT_EQ(x.a->row.short_name, "elementwise_kernel<...> [masked_fill_kernel]");
-    EXPECT_EQ(x.what_changed, std::vector<std::string>{"op chain"});
+    EXPECT_EQ(x.what_changed, std::vector<ActivityAspect>{ActivityAspect::kOpChain});
     EXPECT_EQ(x.b->row.op_chain, std::vector<std::string>{"aten::masked_fill_"});
   }
   EXPECT_EQ(d->changed, 1);
@@ -254,10 +254,12 @@ TEST(DiffLaunchShape, ARecompiledKernelThatTakesAsLongIsCountedNotListed) {
   auto d = diff_traces(analysis_of({before, before}), analysis_of({recompiled, recompiled}));
   ASSERT_TRUE(d.ok());
   EXPECT_EQ(d->activities[0].change, ActivityChange::kSame);
-  EXPECT_EQ(d->activities[0].changed_within_noise, std::vector<std::string>{"registers"});
+  EXPECT_EQ(d->activities[0].changed_within_noise,
+            std::vector<ActivityAspect>{ActivityAspect::kRegisters});
   EXPECT_EQ(d->activities[1].change, ActivityChange::kChanged);
   EXPECT_EQ(d->activities[1].what_changed,
-            (std::vector<std::string>{"duration", "grid", "registers"}));
+            (std::vector<ActivityAspect>{ActivityAspect::kDuration, ActivityAspect::kGrid,
+                                         ActivityAspect::kRegisters}));
   EXPECT_EQ(d->changed_only_in, (std::map<std::string, int>{{"registers", 1}}));
 }
 
@@ -273,21 +275,22 @@ TEST(DiffExplanation, TheFewestRowsThatCoverEightyPercentOfTheChange) {
   std::vector<DiffRow> ops = {row("aten::mm", -50), row("aten::add", +30), row("aten::bmm", -40),
                               row("aten::softmax", -30)};
   std::vector<DiffRow> by_kernel = {row("gemm", -85), row("softmax", -15)};
-  Explanation e =
-      explain_change({{"by_op", &ops}, {"by_kernel", &by_kernel}}, 1000 * kUs, 900 * kUs, true);
-  EXPECT_EQ(e.view, "by_kernel");
+  Explanation e = explain_change({{ExplainedBy::kByOp, &ops}, {ExplainedBy::kByKernel, &by_kernel}},
+                                 1000 * kUs, 900 * kUs, true);
+  EXPECT_EQ(e.view, ExplainedBy::kByKernel);
   ASSERT_EQ(e.rows.size(), 1u);
   EXPECT_EQ(e.rows[0].name, "gemm");
   EXPECT_DOUBLE_EQ(e.covered_pct, 85);
   // Without the kernel view, the op rows that move the total's way, largest first; a row that
   // moves against it (aten::add) is never part of the explanation.
-  e = explain_change({{"by_op", &ops}}, 1000 * kUs, 900 * kUs, true);
+  e = explain_change({{ExplainedBy::kByOp, &ops}}, 1000 * kUs, 900 * kUs, true);
   ASSERT_EQ(e.rows.size(), 2u);
   EXPECT_EQ(e.rows[0].name, "aten::mm");
   EXPECT_EQ(e.rows[1].name, "aten::bmm");
   EXPECT_DOUBLE_EQ(e.covered_pct, 90);
   // No change: nothing to explain.
-  EXPECT_TRUE(explain_change({{"by_op", &ops}}, 1000 * kUs, 1000 * kUs, false).rows.empty());
+  EXPECT_TRUE(
+      explain_change({{ExplainedBy::kByOp, &ops}}, 1000 * kUs, 1000 * kUs, false).rows.empty());
 }
 
 // Every GPU activity's time per region, the mean over the regions: the kernel classes' total.
@@ -362,16 +365,17 @@ TEST(DiffViews, TheWallChangeIsExplainedByTheCriticalPath) {
     };
     EXPECT_NEAR(w.total_delta_ns, mean_length(b) - mean_length(a), 1);
     ASSERT_FALSE(w.rows.empty());
-    EXPECT_TRUE(w.view == "path_by_category" || w.view == "path_by_item") << w.view;
+    EXPECT_TRUE(w.view == ExplainedBy::kPathByCategory || w.view == ExplainedBy::kPathByItem)
+        << explained_by_id(w.view);
     double covered = 0;
     for (const DiffRow& r : w.rows) {
       covered += r.delta_ns;
-      if (w.view == "path_by_item") {
+      if (w.view == ExplainedBy::kPathByItem) {
         EXPECT_TRUE(r.name.rfind("kernel ", 0) == 0 || r.name.rfind("op ", 0) == 0) << r.name;
       }
     }
     EXPECT_NEAR(w.covered_pct, 100.0 * covered / w.total_delta_ns, 1e-6);
-    EXPECT_GE(w.covered_pct, 80) << w.view;
+    EXPECT_GE(w.covered_pct, 80) << explained_by_id(w.view);
   }
 }
 

@@ -50,7 +50,7 @@ TEST(FlexRecorder, TinyGqaWindowFolderReadsLikeTheBenchs) {
 
   const RunVariant* flex = find_variant(point, "flex");
   ASSERT_NE(flex, nullptr);
-  EXPECT_EQ(flex->status, "ok") << flex->reason;
+  EXPECT_EQ(flex->status, RunStatus::kOk) << flex->reason;
   ASSERT_TRUE(flex->output_error.has_value());
   EXPECT_LE(*flex->output_error, 0.02);
   ASSERT_TRUE(flex->median_ms.has_value());
@@ -66,8 +66,9 @@ TEST(FlexRecorder, TinyGqaWindowFolderReadsLikeTheBenchs) {
   for (const char* name : {"sdpa-fa3", "sdpa-fa4"}) {
     const RunVariant* fa = find_variant(point, name);
     ASSERT_NE(fa, nullptr) << name;
-    EXPECT_TRUE(fa->status == "ok" || (fa->status == "unsupported" && !fa->reason.empty()))
-        << name << ": " << fa->status << " " << fa->reason;
+    EXPECT_TRUE(fa->status == RunStatus::kOk ||
+                (fa->status == RunStatus::kUnsupported && !fa->reason.empty()))
+        << name << ": " << name_in(kRunStatusNames, fa->status) << " " << fa->reason;
   }
 
   // The renders record_flex.py asked attnprof for, and the report reading the folder again.

@@ -100,7 +100,7 @@ TEST(FlexTraces, TheRecordedStudyReadsLikeABenchRun) {
   ASSERT_EQ(point.variants.size(), 5u);
   const RunVariant& flex = point.variants[0];
   EXPECT_EQ(flex.variant, "flex");
-  EXPECT_EQ(flex.status, "ok");
+  EXPECT_EQ(flex.status, RunStatus::kOk);
   ASSERT_TRUE(flex.forward.has_value());
   ASSERT_TRUE(flex.forward->facts.main_kernel.has_value());
   EXPECT_EQ(flex.forward->facts.main_kernel->short_name, "triton_tem_fused_flex_attention_0");
@@ -110,7 +110,7 @@ TEST(FlexTraces, TheRecordedStudyReadsLikeABenchRun) {
   EXPECT_EQ(point.variants[1].variant, "sdpa-flash");
   EXPECT_EQ(point.variants[2].variant, "sdpa-cudnn");
   for (size_t i : {3u, 4u}) {
-    EXPECT_EQ(point.variants[i].status, "unsupported");
+    EXPECT_EQ(point.variants[i].status, RunStatus::kUnsupported);
     EXPECT_NE(point.variants[i].reason.find("ModuleNotFoundError"), std::string::npos)
         << point.variants[i].reason;
   }

@@ -97,7 +97,8 @@ TEST(Headline, ShippedStudyNamesCudnnFastestAndAReasonPerSlowVariant) {
   EXPECT_EQ(efficient->main_kernel, "fmha_cutlassF_bf16_aligned_64x64_rf_sm80");
   ASSERT_TRUE(efficient->contrast.has_value());
   EXPECT_EQ(efficient->contrast->generation.sm, 80);
-  EXPECT_EQ(efficient->contrast->generation.basis, "its name");
+  EXPECT_TRUE(efficient->contrast->generation.sm_in_name);
+  EXPECT_EQ(efficient->contrast->generation.basis, "");
   const HeadlineWords w = headline_words(*h, "GPU median per call");
   for (const HeadlineWords::Slow& s : w.slow) {
     if (s.variant == "sdpa-efficient") {

@@ -282,6 +282,30 @@ TEST(HostileInput, SummaryJsonOfTheWrongTypesIsRefusedWithTheKey) {
   }
 }
 
+// A word of summary.json that names one of a list (a variant's status, a problem's mask, a
+// sweep's key) is read into its enum; another word is refused with the key and the list.
+TEST(HostileInput, SummaryJsonWordOutsideItsListIsRefusedWithTheKey) {
+  TraceSet set;
+  const std::string study = copy_of_the_study(set);
+  const std::string whole = read_all(study + "/summary.json");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"\"status\": \"ok\"",
+       "`status` is \"fine\", not one of ok, failed, unsupported, oom, error"},
+      {"\"mask\": \"causal\"", "`mask` is \"fine\", not one of causal, none, explicit"}};
+  for (const auto& [field, message] : cases) {
+    std::string broken = whole;
+    const size_t at = broken.find(field);
+    ASSERT_NE(at, std::string::npos) << field;
+    broken.replace(at + field.find(':'), field.size() - field.find(':'), ": \"fine\"");
+    set.write("study/summary.json", broken);
+    auto r = run_cli("check " + study + " --expect 'kernels >= 1'");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("not a bench summary as docs/json-schema.md says: " + message),
+              std::string::npos)
+        << r.output;
+  }
+}
+
 // `"points": []` and a variant that is a string were read as a run with nothing in it; a number
 // of 1e-300 (a counter's duration) made an infinite rate.
 TEST(HostileInput, SummaryJsonWithoutPointsOrWithAStringVariantIsRefused) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Fails when a file of src/ or include/ includes a header from a higher layer, or when a front end
-(src/cli/, python/, bench/) includes what docs/ARCHITECTURE.md does not allow it.
+"""Fails when a file of src/ or include/ includes a header from a higher layer, when a front end
+(src/cli/, python/, bench/) includes what docs/ARCHITECTURE.md does not allow it, or when a
+renderer (src/render/, src/study/render/) compares a value with a string literal.
 
 The layers, from the bottom up, are those of docs/ARCHITECTURE.md ("Layers"): a file may include
 headers of its own folder and of the folders below it. `#include "folder/..."` names the folder;
@@ -11,6 +12,10 @@ The front ends (ARCHITECTURE.md, "Front ends") stand on top of the core and call
 pipeline: each may include the public API, the core's folders listed in FRONT_ENDS[...], the few
 headers of FRONT_END_HEADERS where it lists them, and its own files (a name without a folder, or
 its own folders); never the model's tables (model/), never another front end.
+
+A renderer switches on typed values (an enum with its names table, a property of a column or a
+view), decided where the data is made or read: `x == "..."` or `"..." != x` in a renderer is
+reported, unless STRING_COMPARISONS lists it with its reason.
 
 usage: layering_test.py ROOT          check the tree at ROOT; prints each upward include
        layering_test.py --self-test   check that the check fails on trees made to break it
@@ -73,6 +78,19 @@ FORBIDDEN = {
 # An entry that no longer occurs fails the check too, so that the list only shrinks. None today.
 KNOWN = set()
 
+# The renderers, whose comparisons with a string literal are checked.
+RENDERERS = ["src/render", "src/study/render"]
+# The string comparisons a renderer may make, as (file, literal), each with why the literal is
+# data, not an id. An entry that no longer occurs fails the check too.
+STRING_COMPARISONS = {
+    ("src/render/csv_writer.cpp", '"-"'):
+        "a cell that is a lone dash (no value) is no formula: the cell's own text",
+    ("src/study/render/report_svg.cpp", '"-0"'):
+        "a number formatted as negative zero: the formatted text itself",
+    ("src/study/render/report_headline.cpp", '"naive"'):
+        "the study's baseline variant, named by the bench (docs/STUDY.md): a domain constant",
+}
+
 
 def folder_of(relative_path):
     """The layer of a file: include/attnprof/x.h -> attnprof, src/reader/x.cpp -> reader,
@@ -96,38 +114,42 @@ def layer_of_header(header, own_layer):
     return parts[0]
 
 
+def sources(root, tops):
+    """(path, path relative to root) of each .h and .cpp below the folders `tops` of root."""
+    for top in tops:
+        for directory, _, files in os.walk(os.path.join(root, top)):
+            for name in sorted(files):
+                if name.endswith((".h", ".cpp")):
+                    path = os.path.join(directory, name)
+                    yield path, os.path.relpath(path, root)
+
+
 def violations(root):
     """(file, line number, included header, why) for each include that runs up or is unknown."""
     found = []
-    for top in ("include", "src"):
-        for directory, _, files in os.walk(os.path.join(root, top)):
-            for name in sorted(files):
-                if not name.endswith((".h", ".cpp")):
+    for path, relative in sources(root, ("include", "src")):
+        layer = folder_of(relative)
+        if layer == "cli":
+            continue  # a front end: front_end_violations
+        if layer not in RANK:
+            found.append((relative, 0, "", f"folder {layer!r} has no layer"))
+            continue
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for number, line in enumerate(f, 1):
+                match = INCLUDE.match(line)
+                if not match:
                     continue
-                path = os.path.join(directory, name)
-                relative = os.path.relpath(path, root)
-                layer = folder_of(relative)
-                if layer == "cli":
-                    continue  # a front end: front_end_violations
-                if layer not in RANK:
-                    found.append((relative, 0, "", f"folder {layer!r} has no layer"))
-                    continue
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    for number, line in enumerate(f, 1):
-                        match = INCLUDE.match(line)
-                        if not match:
-                            continue
-                        header = match.group(1)
-                        target = layer_of_header(header, layer)
-                        if (layer in IMPORT_STAGE and target == "attnprof"
-                                and header not in IMPORT_API):
-                            found.append((relative, number, header,
-                                          "the import stage includes an analysis's API"))
-                        elif target not in RANK:
-                            found.append((relative, number, header, f"{target!r} is no layer"))
-                        elif RANK[target] > RANK[layer]:
-                            found.append(
-                                (relative, number, header, f"{layer} includes {target}, a higher layer"))
+                header = match.group(1)
+                target = layer_of_header(header, layer)
+                if (layer in IMPORT_STAGE and target == "attnprof"
+                        and header not in IMPORT_API):
+                    found.append((relative, number, header,
+                                  "the import stage includes an analysis's API"))
+                elif target not in RANK:
+                    found.append((relative, number, header, f"{target!r} is no layer"))
+                elif RANK[target] > RANK[layer]:
+                    found.append(
+                        (relative, number, header, f"{layer} includes {target}, a higher layer"))
     return found + front_end_violations(root)
 
 
@@ -166,6 +188,80 @@ def front_end_violations(root):
     return found
 
 
+def code_and_literals(text):
+    """`text` with comments blanked and each string literal (raw ones too) replaced by `@N`, and
+    the literals; newlines are kept, so that positions keep their line."""
+    out, literals, i, n = [], [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            out.append("\n" * text.count("\n", i, end))
+            i = end
+        elif c == "'":
+            end = i + 1
+            while end < n and text[end] != "'":
+                end += 2 if text[end] == "\\" else 1
+            out.append("' '")
+            i = end + 1
+        elif c == '"' or (c == "R" and text.startswith('R"', i) and not text[i - 1:i].isalnum()):
+            if c == "R":
+                open_end = text.index("(", i)
+                close = ")" + text[i + 2:open_end] + '"'
+                end = text.find(close, open_end)
+                end = n if end < 0 else end + len(close)
+            else:
+                end = i + 1
+                while end < n and text[end] != '"':
+                    end += 2 if text[end] == "\\" else 1
+                end += 1
+            literal = text[i:end]
+            out.append(f"@{len(literals)}" + "\n" * literal.count("\n"))
+            literals.append(literal)
+            i = end
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out), literals
+
+
+# `x == "..."`, `"..." != x`, `x == std::string_view("...")`.
+COMPARED = re.compile(r'(?:==|!=)\s*(?:std::string(?:_view)?\s*[({]\s*)?@(\d+)|@(\d+)\s*(?:==|!=)')
+
+
+def string_comparisons(root):
+    """(file, line number, literal) for each comparison of a renderer with a string literal."""
+    found = []
+    for path, relative in sources(root, RENDERERS):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            code, literals = code_and_literals(f.read())
+        for match in COMPARED.finditer(code):
+            literal = literals[int(match.group(1) or match.group(2))]
+            found.append((relative, code.count("\n", 0, match.start()) + 1, literal))
+    return found
+
+
+def check_string_comparisons(root):
+    comparisons = string_comparisons(root)
+    found = [c for c in comparisons if (c[0], c[2]) not in STRING_COMPARISONS]
+    for relative, number, literal in found:
+        print(f"{relative}:{number}: compares with {literal}: switch on a typed value (an enum "
+              f"with its names table, a property of the column or view), or list it in "
+              f"STRING_COMPARISONS with its reason")
+    seen = {(c[0], c[2]) for c in comparisons}
+    for relative, literal in sorted(set(STRING_COMPARISONS) - seen):
+        print(f"{relative}:0: {literal} is listed in STRING_COMPARISONS but no longer compared: "
+              f"remove it")
+        found.append((relative, 0, literal))
+    if found:
+        print(f"{len(found)} string comparison(s) in the renderers (docs/ARCHITECTURE.md, 'Layers')")
+    return not found
+
+
 def check(root):
     found = [v for v in violations(root) if (v[0], v[2]) not in KNOWN]
     seen = {(v[0], v[2]) for v in violations(root)}
@@ -176,7 +272,8 @@ def check(root):
     if found:
         print(f"{len(found)} include(s) against the layers (docs/ARCHITECTURE.md, 'Layers' and "
               f"'Front ends')")
-    return not found
+    compared_by_type = check_string_comparisons(root)
+    return not found and compared_by_type
 
 
 def self_test():
@@ -252,6 +349,27 @@ def self_test():
         if len(found) != 1:
             print(f"self-test: {what}: expected one violation, got {found}")
             ok = False
+    comparing = {
+        "a renderer compares an id":
+            ("src/render/x.cpp", 'bool a(const V& v) { return v.id == "attention"; }\n'),
+        "the study's renderer compares a status":
+            ("src/study/render/x.cpp", 'if ("ok" != v.status) return;\n'),
+        "a renderer compares a string_view of a header":
+            ("src/render/x.cpp", 'const bool n = h != std::string_view("grid");\n'),
+        "a comparison over two lines": ("src/render/x.cpp", 'return roof ==\n    "memory";\n'),
+    }
+    for what, (relative, text) in comparing.items():
+        found = string_comparisons(tree({relative: text}))
+        if len(found) != 1:
+            print(f"self-test: {what}: expected one string comparison, got {found}")
+            ok = False
+    not_comparing = tree({"src/render/y.cpp":
+                          '// a comment: x == "y"\n/* v == "w" */\nput(out, "a == \\"b\\"");\n'
+                          'put(out, R"(<p>if (a == "b")</p>)");\nif (c == \'"\') f("x", k != 2);\n'})
+    if string_comparisons(not_comparing):
+        print("self-test: comments, literals and a char were taken for comparisons:",
+              string_comparisons(not_comparing))
+        ok = False
     print("self-test:", "passed" if ok else "FAILED")
     return ok
 

@@ -224,7 +224,7 @@ TEST(RunSummary, SweepCsvAgreesWithSweepSummary) {
   auto summary = read_run_summary(kStudy + "/sweep/summary.json");
   ASSERT_TRUE(summary.ok()) << summary.error().message;
   ASSERT_EQ(summary->sweep.size(), 1u);
-  EXPECT_EQ(summary->sweep[0].key, "seq");
+  EXPECT_EQ(summary->sweep[0].key, SweepKey::kSeq);
   EXPECT_EQ(summary->sweep[0].values, (std::vector<int64_t>{512, 1024, 2048, 4096, 8192}));
   std::vector<SweepRow> from_json = sweep_rows(*summary);
   auto from_csv = read_sweep_csv(kStudy + "/sweep/sweep.csv");

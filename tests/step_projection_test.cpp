@@ -30,7 +30,7 @@ RunVariant variant(const std::string& name, const std::string& status, double me
                    const std::string& chosen = "") {
   RunVariant v;
   v.variant = name;
-  v.status = status;
+  v.status = parse_name_in(kRunStatusNames, status).value();
   v.chosen_backend = chosen;
   v.checked = status == "ok" || status == "failed";
   v.passed = status == "ok";

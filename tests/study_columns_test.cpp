@@ -9,6 +9,7 @@
 
 #include "base/format_units.h"
 #include "render/display_text.h"
+#include "study/render/counter_words.h"
 #include "study/render/report_table.h"
 #include "study/render/study_columns.h"
 #include "study/run/run_summary.h"
@@ -19,7 +20,7 @@ namespace {
 RunVariant ran(const std::string& variant, double median_ms, const std::string& kernel) {
   RunVariant v;
   v.variant = variant;
-  v.status = "ok";
+  v.status = RunStatus::kOk;
   v.median_ms = median_ms;
   v.tflops = 100;
   v.output_error = 3.1e-3;
@@ -60,7 +61,7 @@ TEST(StudyColumns, AMemoryBoundPointShowsBandwidthInsteadOfTflops) {
   flash.percent_of_hbm = 55.9;
   RunVariant refused;
   refused.variant = "sdpa-cudnn";
-  refused.status = "unsupported";
+  refused.status = RunStatus::kUnsupported;
   const StudyTable compute = study_table({flash, refused}, {}, CellWidth::kFull);
   EXPECT_TRUE(has_column(compute, "TFLOP/s"));
   EXPECT_FALSE(has_column(compute, "K/V GB/s"));
@@ -72,7 +73,7 @@ TEST(StudyColumns, AMemoryBoundPointShowsBandwidthInsteadOfTflops) {
   EXPECT_EQ(memory.rows[1][column_of(memory, "K/V GB/s")], "-");
 
   RunPoint point;
-  point.problem = {8, 32, 16384, 128, 8, 1, 0, "bf16", "causal", "cuda", false};
+  point.problem = {8, 32, 16384, 128, 8, 1, 0, "bf16", RunMask::kCausal, "cuda", false};
   point.flops_per_call = 4.0 * 8 * 32 * 16384 * 128;
   point.kv_bytes_per_call = 2.0 * 8 * 8 * 16384 * 128 * 2;
   point.intensity_flop_per_byte = 4.0;
@@ -84,7 +85,7 @@ TEST(StudyColumns, AMemoryBoundPointShowsBandwidthInsteadOfTflops) {
                 format_bytes(536870912) +
                 " of K and V; memory-bound: 4.0 FLOP per byte, below the ridge point's 206");
   point.memory_bound = false;
-  point.problem = {4, 16, 4096, 64, 16, 4096, 1024, "bf16", "causal", "cuda", false};
+  point.problem = {4, 16, 4096, 64, 16, 4096, 1024, "bf16", RunMask::kCausal, "cuda", false};
   EXPECT_EQ(study_heading(point).substr(0, 76),
             "bf16, batch 4, 16 heads, seq 4096, head dim 64, causal, window 1024, forward");
 }
@@ -92,7 +93,7 @@ TEST(StudyColumns, AMemoryBoundPointShowsBandwidthInsteadOfTflops) {
 TEST(StudyColumns, GpuMedianHasOneUnitForTheWholeColumn) {
   RunVariant oom;
   oom.variant = "naive";
-  oom.status = "oom";
+  oom.status = RunStatus::kOutOfMemory;
   const std::vector<RunVariant> mixed = {ran("sdpa-flash", 0.157, "flash_fwd"),
                                          ran("naive", 2.26, "gemm"), oom};
   const StudyTable table = study_table(mixed, {}, CellWidth::kFull);
@@ -141,7 +142,7 @@ TEST(StudyColumns, TheReportsRunTableSaysItsUnitOnce) {
 TEST(StudyColumns, AHostileKernelNameIsEscapedInTheTerminalAndMarkdownTables) {
   const std::string hostile = "evil\x1b[2J\nforged | row\r";
   RunVariant failing = ran("sdpa-cudnn", 0.2, "ok_kernel");
-  failing.status = "error";
+  failing.status = RunStatus::kError;
   failing.reason = "threw \x1b]0;title\x07 | here";
   const std::vector<RunVariant> rows = {ran("naive", 2.26, hostile), failing};
   for (CellWidth width : {CellWidth::kTerminal, CellWidth::kFull}) {
@@ -208,6 +209,26 @@ TEST(StudyColumns, MarkdownCutsLongKernelNamesAndListsEachInFullOnceBelow) {
   EXPECT_EQ(below.find("2. "), std::string::npos) << below;
   // Every row of the table is still one line with one cell per column.
   EXPECT_EQ(count(table, '\n'), 2u + rows.size() + 1) << table;  // and the blank line
+}
+
+// A sweep's counter notes name each point by the sizes its axes took, for every key the bench's
+// --sweep takes, as summary.json spells it (head-dim, not head_dim).
+TEST(CounterNotes, NameEachPointOfASweepByItsAxes) {
+  RunSummary run;
+  run.counters = RunCounters{};
+  run.counters->tool = "ncu";
+  run.sweep = {{SweepKey::kHeadDim, {64, 128}}, {SweepKey::kKvHeads, {4}}};
+  StudyConclusions conclusions;
+  for (int64_t head_dim : {64, 128}) {
+    RunPoint& point = run.points.emplace_back();
+    point.problem.head_dim = head_dim;
+    point.problem.kv_heads = 4;
+    conclusions.counter_findings.push_back({{"naive", "memory-bound", "naive: DRAM busy"}});
+  }
+  const std::vector<std::string> notes = counter_notes(run, conclusions);
+  ASSERT_EQ(notes.size(), 3u);
+  EXPECT_EQ(notes[1], "head-dim 64, kv-heads 4: [memory-bound] naive: DRAM busy");
+  EXPECT_EQ(notes[2], "head-dim 128, kv-heads 4: [memory-bound] naive: DRAM busy");
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ double brute_visible_share(const RunProblem& p) {
     const int64_t at = i + p.seq - q;
     for (int64_t j = 0; j < p.seq; ++j) {
       bool sees = true;
-      if (p.mask != "none") sees = j <= at;
+      if (p.mask != RunMask::kNone) sees = j <= at;
       if (p.window > 0) sees = sees && j > at - p.window;
       visible += sees;
     }
@@ -43,14 +43,14 @@ RunProblem problem(int64_t seq, int64_t q_seq, int64_t window, const std::string
   p.window = window;
   p.head_dim = 64;
   p.dtype = "bf16";
-  p.mask = mask;
+  p.mask = parse_name_in(kRunMaskNames, mask).value();
   return p;
 }
 
 RunVariant variant(const std::string& name, const std::string& status = "ok") {
   RunVariant v;
   v.variant = name;
-  v.status = status;
+  v.status = parse_name_in(kRunStatusNames, status).value();
   v.median_ms = 1.0;
   return v;
 }
@@ -60,8 +60,8 @@ TEST(MaskedPairs, VisibleShareIsTheBenchsMaskCountedPairByPair) {
        {problem(64, 64, 0, "causal"), problem(64, 64, 16, "causal"), problem(96, 17, 0, "causal"),
         problem(96, 17, 8, "causal"), problem(80, 1, 0, "causal"), problem(50, 50, 0, "none"),
         problem(70, 70, 0, "explicit"), problem(128, 32, 40, "explicit")}) {
-    SCOPED_TRACE(::testing::Message()
-                 << p.q_seq << " x " << p.seq << " window " << p.window << " " << p.mask);
+    SCOPED_TRACE(::testing::Message() << p.q_seq << " x " << p.seq << " window " << p.window << " "
+                                      << name_in(kRunMaskNames, p.mask));
     EXPECT_NEAR(visible_share(p), brute_visible_share(p), 1e-12);
   }
 }

@@ -8,13 +8,29 @@
 
 namespace attnprof::bench {
 
+RunStatus run_status(VariantStatus status) {
+  switch (status) {
+    case VariantStatus::kOk:
+      return RunStatus::kOk;
+    case VariantStatus::kFailed:
+      return RunStatus::kFailed;
+    case VariantStatus::kUnsupported:
+      return RunStatus::kUnsupported;
+    case VariantStatus::kOutOfMemory:
+      return RunStatus::kOutOfMemory;
+    case VariantStatus::kError:
+      break;
+  }
+  return RunStatus::kError;
+}
+
 // What summary.json will say of the row, as the report reads it back: the row type of the
 // study's columns (study/render/study_columns.h).
 RunVariant run_variant(const VariantRow& row) {
   const VariantMeasurement& m = row.measurement;
   RunVariant v;
   v.variant = row_name(m);
-  v.status = name(m.status);
+  v.status = run_status(m.status);
   v.reason = m.reason;
   v.chosen_backend = m.chosen_backend;
   if (m.correctness) {

@@ -10,6 +10,9 @@
 
 namespace attnprof::bench {
 
+// A measurement's status as the run model (summary.json's `status`) holds it.
+RunStatus run_status(VariantStatus status);
+
 // One row per variant, the columns of study/render/study_columns.h (the report's run table prints
 // the same). For the terminal, long kernel names and PyTorch's reasons are cut; for summary.md
 // whole.

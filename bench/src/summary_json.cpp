@@ -24,7 +24,9 @@ RunProblem run_problem(const Problem& p) {
   r.head_dim = p.head_dim;
   r.window = p.window;
   r.dtype = name(p.dtype);
-  r.mask = name(p.mask);
+  r.mask = p.mask == MaskKind::kNone       ? RunMask::kNone
+           : p.mask == MaskKind::kExplicit ? RunMask::kExplicit
+                                           : RunMask::kCausal;
   r.backward = p.backward;
   r.device = name(p.device);
   return r;
@@ -45,7 +47,7 @@ RunVariant run_variant(const VariantRow& row, bool counters) {
   const VariantMeasurement& m = row.measurement;
   RunVariant r;
   r.variant = std::string(row_name(m));
-  r.status = name(m.status);
+  r.status = run_status(m.status);
   r.reason = m.reason;
   r.chosen_backend = m.chosen_backend;
   r.custom_library = m.custom_library;
@@ -170,7 +172,10 @@ RunSummary run_summary(const StudyReport& report) {
   r.settings = {s.time_budget_s, s.min_reps, s.max_reps, s.trace_iterations,
                 std::to_string(s.seed)};
   r.methods = method_notes(report);
-  for (const SweepAxis& axis : report.sweeps) r.sweep.push_back({axis.key, axis.values});
+  // The keys --sweep accepts are the run model's (kSweepKeyNames).
+  for (const SweepAxis& axis : report.sweeps)
+    if (const std::optional<SweepKey> key = parse_name_in(kSweepKeyNames, axis.key))
+      r.sweep.push_back({*key, axis.values});
   for (const StudyPoint& point : report.points)
     r.points.push_back(run_point(point, report.counters.requested));
   if (report.counters.requested) r.counters = run_counters(report);

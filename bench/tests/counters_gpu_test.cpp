@@ -100,7 +100,7 @@ TEST(Counters, WithoutNcuTheStudyGoesOn) {
   ASSERT_TRUE(summary.ok()) << summary.error().message;
   ASSERT_TRUE(summary->counters);
   EXPECT_NE(summary->counters->unavailable.find("ATTNPROF_NCU"), std::string::npos);
-  ASSERT_EQ(summary->points.at(0).variants.at(0).status, "ok");
+  ASSERT_EQ(summary->points.at(0).variants.at(0).status, RunStatus::kOk);
   EXPECT_FALSE(summary->points.at(0).variants.at(0).counters);
 }
 

@@ -212,7 +212,7 @@ TEST(ExampleKernel, RowBesideSdpaInTheSummary) {
     SCOPED_TRACE(row);
     const RunVariant* custom = find_row(point, row);
     ASSERT_NE(custom, nullptr);
-    EXPECT_EQ(custom->status, "ok") << custom->reason;
+    EXPECT_EQ(custom->status, RunStatus::kOk) << custom->reason;
     ASSERT_TRUE(custom->output_error);
     EXPECT_LE(*custom->output_error, 2e-2);
     ASSERT_TRUE(custom->tflops);
@@ -241,7 +241,7 @@ TEST(ExampleKernel, Fp32RowIsNotRunWithTheKernelsReason) {
   ASSERT_TRUE(summary.ok()) << summary.error().message;
   const RunVariant* custom = find_row(summary->points.at(0), "example_attention");
   ASSERT_NE(custom, nullptr);
-  EXPECT_EQ(custom->status, "unsupported");
+  EXPECT_EQ(custom->status, RunStatus::kUnsupported);
   EXPECT_EQ(custom->reason, "the example kernel has bf16 and fp16 versions only, no fp32");
 }
 

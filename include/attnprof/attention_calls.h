@@ -62,6 +62,7 @@ struct AttentionCall {
   std::optional<double> roof_pct;
   std::string roof;       // which roof: "bf16 dense 989 TFLOP/s", "memory 4800 GB/s x 0.9 FLOP/B"
   std::string roof_note;  // "estimate above the roof: ..." where roof_pct is withheld
+  bool memory_roof = false;  // the roof is the memory bandwidth's side
   // Times its work ran: 1, or the CUDA graph replays of a captured call in the region (each
   // replay runs the captured work again). flops and bytes count every execution, gpu_ns is the
   // busy time of all of them, so that the rate holds.

@@ -81,6 +81,22 @@ enum class ActivityChange : uint8_t { kSame, kChanged, kAdded, kRemoved };
 // "same", "changed", "added" or "removed": the word diff's CSV and the Python module print.
 const char* activity_change_id(ActivityChange change);
 
+// What of a matched pair differs between A and B.
+enum class ActivityAspect : uint8_t {
+  kDuration,      // beyond noise
+  kLaunchApi,     // the CUDA API that launched it
+  kOpChain,       // the ops that launched it
+  kGrid,          // kernels: the launch shape
+  kBlock,         //
+  kRegisters,     // per thread
+  kSharedMemory,  //
+  kFullName,      // kernels of one short name
+  kBytes,         // copies and sets
+};
+// "duration", "launch API", "op chain", "grid", "block", "registers", "shared memory", "full
+// name", "bytes": the words every output prints.
+const char* activity_aspect_id(ActivityAspect aspect);
+
 // One activity of a typical region, with its duration in every region of its trace.
 struct TracedActivity {
   ActivityRow row;
@@ -92,11 +108,11 @@ struct ActivityDiff {
   KernelClass kernel_class = KernelClass::kOther;
   std::optional<TracedActivity> a, b;    // removed: a only; added: b only
   std::optional<QuantityDiff> duration;  // matched pairs
-  // For a changed pair, what changed, each a short phrase: "duration", "op chain", "grid", ...
-  std::vector<std::string> what_changed;
+  // For a changed pair, what changed, in ActivityAspect's order.
+  std::vector<ActivityAspect> what_changed;
   // For a pair whose duration held: the launch shape's changes (grid, block, registers, shared
   // memory) that alone do not make it changed.
-  std::vector<std::string> changed_within_noise;
+  std::vector<ActivityAspect> changed_within_noise;
 };
 
 // One row of a view: a kernel, op, nn.Module class or kind of attention call, with its work per
@@ -128,11 +144,15 @@ struct DiffViews {
   std::vector<DiffRow> attention;
 };
 
+// The view whose rows account for a change: the op or kernel view (GPU busy), the critical
+// path's categories or its kernels and ops (wall); kNone when no row moves the total's way.
+enum class ExplainedBy : uint8_t { kNone, kByOp, kByKernel, kPathByCategory, kPathByItem };
+// "by_op", "by_kernel", "path_by_category", "path_by_item"; "" for kNone: JSON's `view`.
+const char* explained_by_id(ExplainedBy view);
+
 // The few rows of one view that account for a change of a total.
 struct Explanation {
-  // "by_op" or "by_kernel" (GPU busy), "path_by_category" or "path_by_item" (wall); "" when no
-  // row moves the total's way
-  std::string view;
+  ExplainedBy view = ExplainedBy::kNone;
   std::string quantity;                   // what changed: "gpu_busy", "wall"
   double total_a_ns = 0, total_b_ns = 0;  // the total per region (mean over the regions)
   double total_delta_ns = 0;
@@ -192,7 +212,7 @@ struct TraceDiff {
 // `total_delta_ns`, cover kExplainedShare of it; a view that cannot, the rows that cover most
 // (at most 10). Between views: the one that reaches the share with fewer rows, else covers more.
 Explanation explain_change(
-    const std::vector<std::pair<std::string, const std::vector<DiffRow>*>>& views,
+    const std::vector<std::pair<ExplainedBy, const std::vector<DiffRow>*>>& views,
     double total_a_ns, double total_b_ns, bool total_changed);
 
 // Fails when either trace has no region (the message names the trace and the pattern).

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 
+#include "base/enum_names.h"
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
@@ -66,7 +67,8 @@ int run(const AnalyzeArgs& args) {
 
   AnalyzeOptions options;
   options.region_pattern = *pattern;
-  keep_for_output(options, format, args.table);
+  const AnalyzeCsvTable table = parse_name_in(kAnalyzeCsvTableNames, args.table).value();
+  keep_for_output(options, format, table);
   options.explain = args.explain;
   if (Status rules = add_what_if_rules(options, args.what_if, "--what-if"); !rules.ok())
     return fail(rules.error());
@@ -131,7 +133,7 @@ int run(const AnalyzeArgs& args) {
       exit_code = standard_output_failed(errno);
     }
   } else if (format == OutputFormat::kSummary || (!json && !traces.read.empty())) {
-    std::string out = render_analyze(traces, format, args.table, args.view);
+    std::string out = render_analyze(traces, format, table, args.view);
     if (format == OutputFormat::kText && !args.view.wide)
       out = args.output.fit_text(std::move(out));
     if (write_command_output(out, out_path) != 0) exit_code = 2;
@@ -169,8 +171,7 @@ void register_analyze(CLI::App& app, int& exit_code) {
                   "critical_path (one row per region: its critical path's length and categories, "
                   "and the what-if), collectives (one row per collective name of every region and "
                   "of each whole trace: bytes, GPU time, algbw and busbw)")
-      ->check(CLI::IsMember({"activities", "kernels", "ops", "modules", "attention", "memory",
-                             "critical_path", "collectives"}));
+      ->check(CLI::IsMember(names_in(kAnalyzeCsvTableNames)));
   cmd->add_option("--group-by", args->group_by,
                   "shape: the ops table has a row per op and input shapes, as PyTorch's "
                   "key_averages(group_by_input_shape=True) (traces recorded with "

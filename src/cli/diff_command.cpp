@@ -2,9 +2,9 @@
 // [--table VIEW] [-o FILE]`: what changed from trace A to trace B. Exit 0 (a difference is a
 // finding, not a failure), 2 on bad input.
 
-#include <iterator>
 #include <memory>
 
+#include "base/enum_names.h"
 #include "cli/command_output.h"
 #include "cli/commands.h"
 #include "cli/limit_options.h"
@@ -41,7 +41,8 @@ int run(const DiffArgs& args) {
   if (!format.ok()) return fail(format.error());
   auto out =
       diff_output(DiffRequest{args.trace_a, args.trace_b, args.region, args.limits.to_limits()},
-                  *format, DiffTextOptions{args.top, args.activities}, args.table);
+                  *format, DiffTextOptions{args.top, args.activities},
+                  parse_name_in(kDiffCsvTableNames, args.table).value());
   if (!out.ok()) return fail(out.error());
   return write_command_output(
       *format == OutputFormat::kText ? args.output.fit_text(std::move(out).value()) : *out,
@@ -70,11 +71,10 @@ void register_diff(CLI::App& app, int& exit_code) {
   cmd->add_flag("--activities", args->activities,
                 "Text and Markdown: also list the typical regions' GPU activities aligned, each "
                 "added, removed or changed one with its op chain");
-  std::vector<std::string> tables(std::begin(kDiffCsvTables), std::end(kDiffCsvTables));
   cmd->add_option("--table", args->table,
                   "The table --format csv writes: a view, one row per entry, or activities, one "
                   "row per activity of the aligned typical regions")
-      ->check(CLI::IsMember(tables))
+      ->check(CLI::IsMember(names_in(kDiffCsvTableNames)))
       ->capture_default_str();
   args->output.add_to(*cmd, kDiffFormats,
                       "text; csv: the table --table names (default: the aligned activities)");

@@ -42,17 +42,18 @@ Status add_what_if_rules(AnalyzeOptions& options, const std::vector<std::string>
   return Status::success();
 }
 
-void keep_for_output(AnalyzeOptions& options, OutputFormat format, std::string_view table) {
+void keep_for_output(AnalyzeOptions& options, OutputFormat format, AnalyzeCsvTable table) {
+  const bool csv = format == OutputFormat::kCsv;
   // CSV lists every region's activities too, held in memory (it has no streamed form yet).
-  options.activities_of_every_region = format == OutputFormat::kCsv && table == "activities";
+  options.activities_of_every_region = csv && table == AnalyzeCsvTable::kActivities;
   // The text and Markdown show the typical region's tables only; CSV every region's; JSON makes
   // each region's as it writes it (AnalyzeOptions::analyzed), never holding them all.
-  options.tables_of_every_region = format == OutputFormat::kCsv && table != "attention" &&
-                                   table != "memory" && table != "critical_path" &&
-                                   table != "collectives";
+  options.tables_of_every_region =
+      csv && table != AnalyzeCsvTable::kAttention && table != AnalyzeCsvTable::kMemory &&
+      table != AnalyzeCsvTable::kCriticalPath && table != AnalyzeCsvTable::kCollectives;
   // Every region's attention calls where the output lists them: JSON and CSV's attention table.
   options.attention_of_every_region =
-      format == OutputFormat::kJson || (format == OutputFormat::kCsv && table == "attention");
+      format == OutputFormat::kJson || (csv && table == AnalyzeCsvTable::kAttention);
 }
 
 Result<std::string> region_pattern_of(const std::string& region,
@@ -84,7 +85,7 @@ TracesRead read_traces(const std::vector<TraceInput>& inputs, const AnalyzeOptio
   return traces;
 }
 
-std::string render_analyze(const TracesRead& traces, OutputFormat format, std::string_view table,
+std::string render_analyze(const TracesRead& traces, OutputFormat format, AnalyzeCsvTable table,
                            const TextView& view) {
   if (format == OutputFormat::kSummary) {
     std::string out;
@@ -102,11 +103,22 @@ std::string render_analyze(const TracesRead& traces, OutputFormat format, std::s
   const AnalyzeOutput output = traces.output();
   if (format == OutputFormat::kMarkdown) return render_analyze_markdown(output);
   if (format != OutputFormat::kCsv) return render_analyze_text(output, view);
-  if (table == "attention") return render_attention_calls_csv(output);
-  if (table == "memory") return render_memory_csv(output);
-  if (table == "collectives") return render_collectives_csv(output);
-  if (table == "critical_path") return render_critical_path_csv(output);
-  if (table != "activities") return render_top_table_csv(output, table);
+  switch (table) {
+    case AnalyzeCsvTable::kAttention:
+      return render_attention_calls_csv(output);
+    case AnalyzeCsvTable::kMemory:
+      return render_memory_csv(output);
+    case AnalyzeCsvTable::kCollectives:
+      return render_collectives_csv(output);
+    case AnalyzeCsvTable::kCriticalPath:
+      return render_critical_path_csv(output);
+    case AnalyzeCsvTable::kKernels:
+    case AnalyzeCsvTable::kOps:
+    case AnalyzeCsvTable::kModules:
+      return render_top_table_csv(output, table);
+    case AnalyzeCsvTable::kActivities:
+      break;
+  }
   return render_analyze_csv(output);
 }
 

@@ -41,7 +41,7 @@ Status add_what_if_rules(AnalyzeOptions& options, const std::vector<std::string>
 
 // What the analyses keep for `format` (and CSV's `table`): every region's activities, top
 // tables and attention calls only where that output lists them.
-void keep_for_output(AnalyzeOptions& options, OutputFormat format, std::string_view table);
+void keep_for_output(AnalyzeOptions& options, OutputFormat format, AnalyzeCsvTable table);
 
 // The regions to read when `region` is empty: a study's traces are read over the bench's
 // `forward` annotations, as report and check read them; other traces as analyze_file chooses.
@@ -57,9 +57,8 @@ TracesRead read_traces(const std::vector<TraceInput>& inputs, const AnalyzeOptio
 
 // analyze's output in `format`, but JSON (written as the traces are read: AnalyzeJsonOutput) and
 // text's fitting to the terminal: summary lines (one per input, its error's line too, so that
-// merge reports every trace), Markdown, CSV (`table`: activities, kernels, ops, modules,
-// attention, memory, collectives or critical_path) or text.
-std::string render_analyze(const TracesRead& traces, OutputFormat format, std::string_view table,
+// merge reports every trace), Markdown, CSV (of `table`) or text.
+std::string render_analyze(const TracesRead& traces, OutputFormat format, AnalyzeCsvTable table,
                            const TextView& view);
 
 // analyze's JSON, written as each trace is read (ManyTracesOptions::analyzed_in_order) to `sink`,

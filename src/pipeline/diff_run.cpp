@@ -47,7 +47,7 @@ Result<TraceDiff> run_diff(const DiffRequest& request) {
 }
 
 Result<std::string> diff_output(const DiffRequest& request, OutputFormat format,
-                                const DiffTextOptions& text, const std::string& table) {
+                                const DiffTextOptions& text, DiffCsvTable table) {
   if (is_run_folder(request.a) && is_run_folder(request.b)) {
     if (format != OutputFormat::kText)
       return make_error(ErrorKind::kUsage,
@@ -56,7 +56,7 @@ Result<std::string> diff_output(const DiffRequest& request, OutputFormat format,
                         output_format_name(format));
     return counter_diff_text(request);
   }
-  if (table != "activities" && format != OutputFormat::kCsv)
+  if (table != DiffCsvTable::kActivities && format != OutputFormat::kCsv)
     return make_error(ErrorKind::kUsage, "diff --table is for --format csv, not {}",
                       output_format_name(format));
   auto diff = run_diff(request);

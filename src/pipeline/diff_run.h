@@ -26,9 +26,9 @@ Result<TraceDiff> run_diff(const DiffRequest& request);
 // What diff writes, text not fitted to the terminal. Two bench run folders (summary.json in each)
 // give their hardware counters compared, variant by variant (bench --counters, docs/counters.md),
 // as text only: another format is refused rather than answered with text. Two traces give
-// run_diff's result in `format`; `table` is CSV's (one of kDiffCsvTables), refused with another
+// run_diff's result in `format`; `table` is CSV's, refused with another
 // format when it is not the default.
 Result<std::string> diff_output(const DiffRequest& request, OutputFormat format,
-                                const DiffTextOptions& text, const std::string& table);
+                                const DiffTextOptions& text, DiffCsvTable table);
 
 }  // namespace attnprof

@@ -274,7 +274,7 @@ Result<ReportData> report_of_run(RunSummary run, const fs::path& dir,
       variant.name = variant_label(v);
       if (v.trace_file.empty()) {
         variant.missing =
-            v.status == "ok" ? "no trace recorded" : "no trace: the variant did not run";
+            v.status == RunStatus::kOk ? "no trace recorded" : "no trace: the variant did not run";
       } else if (auto known = options.traces_read.find(v.trace_file);
                  known != options.traces_read.end()) {
         const std::string name = variant.name;

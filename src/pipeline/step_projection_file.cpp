@@ -63,7 +63,7 @@ std::vector<VariantCallCpu> variant_cpu_times(const RunSummary& run, const fs::p
     if (call.point < 0 || static_cast<size_t>(call.point) >= run.points.size()) continue;
     const RunPoint& point = run.points[static_cast<size_t>(call.point)];
     for (const RunVariant& v : point.variants) {
-      if (v.status != "ok" || v.trace_file.empty()) continue;
+      if (v.status != RunStatus::kOk || v.trace_file.empty()) continue;
       const std::optional<std::string> path = find_variant_trace(run_dir, v.trace_file);
       if (!path) continue;
       if (auto ns = variant_call_cpu(*path, point.problem.backward, limits))

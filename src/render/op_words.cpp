@@ -26,8 +26,11 @@ std::string op_roof_words(const RegionTables& t) {
 std::string op_roof_cell(const OpTotal& o) {
   if (!o.roof_note.empty()) return "above";
   if (!o.roof_pct) return {};
-  const std::string_view roof = std::string_view(o.roof).substr(0, o.roof.find(' '));
-  return fmt::format("{:.1f} {}", *o.roof_pct, roof == "memory" ? "mem" : roof);
+  // A memory-bound op is held to the bandwidth; a compute roof's first word is its precision
+  // ("bf16 dense 989 TFLOP/s").
+  const std::string_view roof =
+      o.memory_bound ? "mem" : std::string_view(o.roof).substr(0, o.roof.find(' '));
+  return fmt::format("{:.1f} {}", *o.roof_pct, roof);
 }
 
 std::string launch_chain(const std::vector<std::string>& op_chain, const std::string& launch_api,

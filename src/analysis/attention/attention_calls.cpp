@@ -353,6 +353,7 @@ void set_roof(const Trace& t, const std::vector<GpuActivityId>& activities, Atte
     const double memory_roof = sheet->memory_gb_per_s * intensity / 1e3;
     if (memory_roof < roof) {
       roof = memory_roof;
+      call.memory_roof = true;
       call.roof =
           fmt::format("memory {:g} GB/s x {:.3g} FLOP/B", sheet->memory_gb_per_s, intensity);
     }
@@ -364,7 +365,7 @@ void set_roof(const Trace& t, const std::vector<GpuActivityId>& activities, Atte
   }
   // The GPU cannot pass its roof: the count is wrong, and the call says which of its two sides.
   call.roof_note =
-      call.roof.starts_with("memory")
+      call.memory_roof
           ? fmt::format(
                 "estimate above the roof ({:.0f} %): the fewest bytes counted are more "
                 "than the kernels moved from memory (K and V read from cache, or a "

@@ -52,7 +52,7 @@ bool better(const Candidate& x, const Candidate& y) {
 }  // namespace
 
 Explanation explain_change(
-    const std::vector<std::pair<std::string, const std::vector<DiffRow>*>>& views,
+    const std::vector<std::pair<ExplainedBy, const std::vector<DiffRow>*>>& views,
     double total_a_ns, double total_b_ns, bool total_changed) {
   Explanation e;
   e.total_a_ns = total_a_ns;
@@ -61,12 +61,12 @@ Explanation explain_change(
   e.total_changed = total_changed;
   if (e.total_delta_ns == 0) return e;
   std::optional<Candidate> best;
-  for (const auto& [name, rows] : views) {
+  for (const auto& [view, rows] : views) {
     Candidate c = candidate(*rows, e.total_delta_ns);
     if (c.rows.empty()) continue;
     if (!best || better(c, *best)) {
       best = std::move(c);
-      e.view = name;
+      e.view = view;
     }
   }
   if (!best) return e;

@@ -141,21 +141,29 @@ Pairs align(const std::vector<int>& a, const std::vector<int>& b, bool& in_order
   return pairs;
 }
 
-std::vector<std::string> what_changed(const ActivityRow& a, const ActivityRow& b, bool duration) {
-  std::vector<std::string> out;
-  if (duration) out.emplace_back("duration");
-  if (a.launch_api != b.launch_api) out.emplace_back("launch API");
-  if (a.op_chain != b.op_chain) out.emplace_back("op chain");
+std::vector<ActivityAspect> what_changed(const ActivityRow& a, const ActivityRow& b,
+                                         bool duration) {
+  std::vector<ActivityAspect> out;
+  if (duration) out.push_back(ActivityAspect::kDuration);
+  if (a.launch_api != b.launch_api) out.push_back(ActivityAspect::kLaunchApi);
+  if (a.op_chain != b.op_chain) out.push_back(ActivityAspect::kOpChain);
   if (a.kind == ActivityKind::kKernel) {
-    if (a.grid != b.grid) out.emplace_back("grid");
-    if (a.block != b.block) out.emplace_back("block");
-    if (a.registers_per_thread != b.registers_per_thread) out.emplace_back("registers");
-    if (a.shared_memory_bytes != b.shared_memory_bytes) out.emplace_back("shared memory");
-    if (a.name != b.name) out.emplace_back("full name");
+    if (a.grid != b.grid) out.push_back(ActivityAspect::kGrid);
+    if (a.block != b.block) out.push_back(ActivityAspect::kBlock);
+    if (a.registers_per_thread != b.registers_per_thread) out.push_back(ActivityAspect::kRegisters);
+    if (a.shared_memory_bytes != b.shared_memory_bytes)
+      out.push_back(ActivityAspect::kSharedMemory);
+    if (a.name != b.name) out.push_back(ActivityAspect::kFullName);
   } else if (a.bytes != b.bytes) {
-    out.emplace_back("bytes");
+    out.push_back(ActivityAspect::kBytes);
   }
   return out;
+}
+
+// A launch shape's change alone does not make a pair changed (TraceDiff::changed_only_in).
+bool launch_shape(ActivityAspect what) {
+  return what == ActivityAspect::kGrid || what == ActivityAspect::kBlock ||
+         what == ActivityAspect::kRegisters || what == ActivityAspect::kSharedMemory;
 }
 
 ActivityDiff one_side(const TracedActivity& t, ActivityChange change) {
@@ -174,12 +182,9 @@ ActivityDiff matched(const TracedActivity& a, const TracedActivity& b) {
   d.duration = diff_time(a.duration_ns, b.duration_ns);
   d.what_changed = what_changed(a.row, b.row, d.duration->changed);
   if (!d.duration->changed) {
-    const auto shape_only = [](const std::string& what) {
-      return what == "grid" || what == "block" || what == "registers" || what == "shared memory";
-    };
-    for (const std::string& what : d.what_changed)
-      if (shape_only(what)) d.changed_within_noise.push_back(what);
-    std::erase_if(d.what_changed, shape_only);
+    for (ActivityAspect what : d.what_changed)
+      if (launch_shape(what)) d.changed_within_noise.push_back(what);
+    std::erase_if(d.what_changed, launch_shape);
   }
   d.change = d.what_changed.empty() ? ActivityChange::kSame : ActivityChange::kChanged;
   return d;
@@ -302,6 +307,46 @@ const char* activity_change_id(ActivityChange change) {
   return "same";
 }
 
+const char* activity_aspect_id(ActivityAspect aspect) {
+  switch (aspect) {
+    case ActivityAspect::kDuration:
+      return "duration";
+    case ActivityAspect::kLaunchApi:
+      return "launch API";
+    case ActivityAspect::kOpChain:
+      return "op chain";
+    case ActivityAspect::kGrid:
+      return "grid";
+    case ActivityAspect::kBlock:
+      return "block";
+    case ActivityAspect::kRegisters:
+      return "registers";
+    case ActivityAspect::kSharedMemory:
+      return "shared memory";
+    case ActivityAspect::kFullName:
+      return "full name";
+    case ActivityAspect::kBytes:
+      return "bytes";
+  }
+  return "duration";
+}
+
+const char* explained_by_id(ExplainedBy view) {
+  switch (view) {
+    case ExplainedBy::kNone:
+      return "";
+    case ExplainedBy::kByOp:
+      return "by_op";
+    case ExplainedBy::kByKernel:
+      return "by_kernel";
+    case ExplainedBy::kPathByCategory:
+      return "path_by_category";
+    case ExplainedBy::kPathByItem:
+      return "path_by_item";
+  }
+  return "";
+}
+
 QuantityDiff diff_size(const Spread& a, const Spread& b) {
   QuantityDiff d = diff_count(a, b);
   d.threshold = std::max(d.threshold, kMinRelativeChange * std::fabs(a.median));
@@ -365,8 +410,10 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
         ++d.unchanged;
         if (!x.changed_within_noise.empty()) {
           std::string what;
-          for (const std::string& w : x.changed_within_noise)
-            what += (what.empty() ? "" : ", ") + w;
+          for (ActivityAspect w : x.changed_within_noise) {
+            if (!what.empty()) what += ", ";
+            what += activity_aspect_id(w);
+          }
           ++d.changed_only_in[what];
         }
         break;
@@ -382,16 +429,17 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
     }
   }
   d.views = diff_views(a, b);
-  d.explained_gpu = explain_change({{"by_op", &d.views.by_op}, {"by_kernel", &d.views.by_kernel}},
-                                   mean_gpu_busy_ns(a), mean_gpu_busy_ns(b),
-                                   diff_time(ma.gpu_busy_ns, mb.gpu_busy_ns).changed);
+  d.explained_gpu = explain_change(
+      {{ExplainedBy::kByOp, &d.views.by_op}, {ExplainedBy::kByKernel, &d.views.by_kernel}},
+      mean_gpu_busy_ns(a), mean_gpu_busy_ns(b), diff_time(ma.gpu_busy_ns, mb.gpu_busy_ns).changed);
   d.explained_gpu.quantity = "gpu_busy";
   // The wall time's change by what held each step: its path's categories, or the kernels and
   // ops on it, whichever needs fewer rows.
   if (const std::optional<PathViews> path = diff_path_views(a, b)) {
-    d.explained_wall = explain_change(
-        {{"path_by_category", &path->by_category}, {"path_by_item", &path->by_item}},
-        path->a_length_ns, path->b_length_ns, diff_time(ma.wall_ns, mb.wall_ns).changed);
+    d.explained_wall = explain_change({{ExplainedBy::kPathByCategory, &path->by_category},
+                                       {ExplainedBy::kPathByItem, &path->by_item}},
+                                      path->a_length_ns, path->b_length_ns,
+                                      diff_time(ma.wall_ns, mb.wall_ns).changed);
     d.explained_wall->quantity = "wall";
   }
   return d;

@@ -39,7 +39,7 @@ KernelGeneration kernel_generation(std::string_view name) {
   g.sm = sm_in(lower);
   g.wgmma = holds(lower, "wgmma") || holds(lower, "_gmma");
   g.tma = holds(lower, "tma");
-  if (g.sm) g.basis = "its name";
+  g.sm_in_name = g.sm != 0;
   if (holds(lower, "pytorch_flash::flash_fwd") || holds(lower, "pytorch_flash::flash_bwd") ||
       holds(lower, "flash_fwd_kernel") || holds(lower, "flash_bwd_") ||
       holds(lower, "flash_fwd_splitkv")) {

@@ -13,11 +13,12 @@
 namespace attnprof {
 
 struct KernelGeneration {
-  int sm = 0;          // 80, 90, 100; 0 when the name does not tell
-  bool wgmma = false;  // Hopper's warpgroup MMA, named in the kernel
-  bool tma = false;    // the tensor memory accelerator, named in the kernel
-  std::string family;  // "FlashAttention-2", "xformers (CUTLASS)", "cuDNN", ""
-  // How the generation was told: "its name", or what is known of its family.
+  int sm = 0;               // 80, 90, 100; 0 when the name does not tell
+  bool wgmma = false;       // Hopper's warpgroup MMA, named in the kernel
+  bool tma = false;         // the tensor memory accelerator, named in the kernel
+  std::string family;       // "FlashAttention-2", "xformers (CUTLASS)", "cuDNN", ""
+  bool sm_in_name = false;  // the name carries its architecture tag (sm80, sm90)
+  // How the generation was told where the name carries no tag: what is known of its family.
   std::string basis;
 };
 

@@ -2,6 +2,7 @@
 // The whole output of `attnprof analyze`: each trace read, then, when two or more were, what
 // compares them (docs/ARCHITECTURE.md), and the traces that could not be read.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,9 +10,35 @@
 #include "attnprof/analysis.h"
 #include "attnprof/cross_trace.h"
 #include "attnprof/render.h"
+#include "base/enum_names.h"
 #include "render/json_writer.h"
 
 namespace attnprof {
+
+// The tables analyze's CSV can hold (--table): one row per GPU activity, per kernel, op or
+// nn.Module instance, per attention call, per CUDA device (memory), per collective name, or per
+// region (its critical path), of every region.
+enum class AnalyzeCsvTable : uint8_t {
+  kActivities,
+  kKernels,
+  kOps,
+  kModules,
+  kAttention,
+  kMemory,
+  kCriticalPath,
+  kCollectives,
+};
+// --table's values, in the order its help lists them.
+inline constexpr EnumNames<AnalyzeCsvTable, 8> kAnalyzeCsvTableNames = {{
+    {AnalyzeCsvTable::kActivities, "activities"},
+    {AnalyzeCsvTable::kKernels, "kernels"},
+    {AnalyzeCsvTable::kOps, "ops"},
+    {AnalyzeCsvTable::kModules, "modules"},
+    {AnalyzeCsvTable::kAttention, "attention"},
+    {AnalyzeCsvTable::kMemory, "memory"},
+    {AnalyzeCsvTable::kCriticalPath, "critical_path"},
+    {AnalyzeCsvTable::kCollectives, "collectives"},
+}};
 
 struct UnreadTrace {
   std::string path;
@@ -55,9 +82,9 @@ std::string render_analyze_json(const AnalyzeOutput& output);
 std::string render_analyze_markdown(const AnalyzeOutput& output);
 // One row per GPU activity of every region (analyze with activities_of_every_region).
 std::string render_analyze_csv(const AnalyzeOutput& output);
-// One row per kernel, op or nn.Module instance of every region (`table`: "kernels", "ops",
-// "modules"; analyze --format csv --table).
-std::string render_top_table_csv(const AnalyzeOutput& output, std::string_view table);
+// One row per kernel, op or nn.Module instance of every region (`table`: kKernels, kOps or
+// kModules; analyze --format csv --table).
+std::string render_top_table_csv(const AnalyzeOutput& output, AnalyzeCsvTable table);
 // One row per attention call of every region (analyze --format csv --table attention).
 std::string render_attention_calls_csv(const AnalyzeOutput& output);
 // With --table memory: one row per CUDA device of every region (docs/json-schema.md, "CSV").

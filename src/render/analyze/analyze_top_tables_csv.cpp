@@ -24,8 +24,8 @@ double us(int64_t ns) {
 
 }  // namespace
 
-std::string render_top_table_csv(const AnalyzeOutput& output, std::string_view table) {
-  const bool kernels = table == "kernels", ops = table == "ops";
+std::string render_top_table_csv(const AnalyzeOutput& output, AnalyzeCsvTable table) {
+  const bool kernels = table == AnalyzeCsvTable::kKernels, ops = table == AnalyzeCsvTable::kOps;
   CsvWriter csv(kernels ? header_with({"short_name", "name", "class", "count", "total_us",
                                        "mean_us", "min_us", "max_us", "busy_share_pct"})
                 : ops   ? header_with({"name", "input_shapes", "calls", "cpu_us", "self_cpu_us",

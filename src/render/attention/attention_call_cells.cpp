@@ -103,8 +103,10 @@ std::string attention_roof_cell(const AttentionCallGroup& g) {
   const double rate = g.flops / static_cast<double>(g.gpu_ns) / 1e3;
   const double pct = *c.roof_pct * rate / *c.tflops();
   if (pct > 100.0) return "above";
-  const std::string_view roof = std::string_view(c.roof).substr(0, c.roof.find(' '));
-  return fmt::format("{:.1f} {}", pct, roof == "memory" ? "mem" : roof);
+  // A compute roof's first word is its precision ("bf16 dense 989 TFLOP/s").
+  const std::string_view roof =
+      c.memory_roof ? "mem" : std::string_view(c.roof).substr(0, c.roof.find(' '));
+  return fmt::format("{:.1f} {}", pct, roof);
 }
 
 bool attention_memory_known(const std::vector<AttentionCallGroup>& groups) {

@@ -13,8 +13,9 @@
 
 namespace attnprof {
 
-std::string render_diff_csv(const TraceDiff& diff, std::string_view table) {
-  if (table != "activities") return csv_diff_view(diff, table);
+namespace {
+
+std::string activities_csv(const TraceDiff& diff) {
   std::vector<std::string_view> header{"change", "class", "what_changed"};
   const auto& activity = activity_csv_header();
   header.insert(header.end(), activity.begin(), activity.end());
@@ -24,7 +25,10 @@ std::string render_diff_csv(const TraceDiff& diff, std::string_view table) {
   for (const ActivityDiff& x : diff.activities) {
     csv.text(activity_change_id(x.change)).text(kernel_class_id(x.kernel_class));
     std::string what;
-    for (const auto& w : x.what_changed) what += (what.empty() ? "" : "; ") + w;
+    for (ActivityAspect w : x.what_changed) {
+      if (!what.empty()) what += "; ";
+      what += activity_aspect_id(w);
+    }
     csv.text(what);
     activity_csv_fields(csv, x.b ? x.b->row : x.a->row);
     const auto median_us = [](const std::optional<TracedActivity>& t) -> std::optional<double> {
@@ -37,6 +41,24 @@ std::string render_diff_csv(const TraceDiff& diff, std::string_view table) {
     csv.end_row();
   }
   return csv.take();
+}
+
+}  // namespace
+
+std::string render_diff_csv(const TraceDiff& diff, DiffCsvTable table) {
+  switch (table) {
+    case DiffCsvTable::kByKernel:
+      return csv_diff_view(diff, DiffView::kByKernel);
+    case DiffCsvTable::kByOp:
+      return csv_diff_view(diff, DiffView::kByOp);
+    case DiffCsvTable::kByModule:
+      return csv_diff_view(diff, DiffView::kByModule);
+    case DiffCsvTable::kAttention:
+      return csv_diff_view(diff, DiffView::kAttention);
+    case DiffCsvTable::kActivities:
+      break;
+  }
+  return activities_csv(diff);
 }
 
 }  // namespace attnprof

@@ -133,10 +133,10 @@ std::string pct(const DiffRow& r) {
 
 void views(std::string& out, const TraceDiff& d, size_t top) {
   for (const DiffViewName& v : kDiffViewNames) {
-    const std::vector<DiffRow>& list = diff_view(d.views, v.id);
+    const std::vector<DiffRow>& list = diff_view(d.views, v.view);
     if (list.empty()) continue;
     const size_t shown = std::min(top, list.size());
-    const bool attention = v.id == "attention";
+    const bool attention = v.view == DiffView::kAttention;
     put(out, R"(<section class="card view" id="{}"><h2>{}</h2>)", v.id, html_escape(v.title));
     put(out,
         R"(<p class="lead">Per region (the mean over the regions), largest change first{}.</p>)",
@@ -218,7 +218,10 @@ std::string render_diff_html(const TraceDiff& d, const DiffTextOptions& options)
       if (x.change == ActivityChange::kSame) continue;
       const ActivityRow& row = x.b ? x.b->row : x.a->row;
       std::string what;
-      for (const std::string& w : x.what_changed) what += (what.empty() ? "" : ", ") + w;
+      for (ActivityAspect w : x.what_changed) {
+        if (!what.empty()) what += ", ";
+        what += activity_aspect_id(w);
+      }
       if (what.empty()) what = launch_chain(row.op_chain, row.launch_api, " → ");
       rows.push_back({Cell{activity_change_id(x.change)}, Cell{row.short_name, false, "name"},
                       Cell{x.a ? format_us(x.a->duration_ns.median) : "", true},

@@ -82,31 +82,45 @@ std::vector<Detail> details(const ActivityDiff& d, const char* arrow) {
   std::vector<Detail> out;
   const ActivityRow& a = d.a->row;
   const ActivityRow& b = d.b->row;
-  for (const auto& what : d.what_changed) {
-    if (what == "duration")
-      out.push_back({what, format_us(d.duration->a.median) + " µs",
-                     fmt::format("{} µs ({} µs{}; noise threshold {} µs)",
-                                 format_us(d.duration->b.median), signed_us(d.duration->delta),
-                                 relative(*d.duration).empty() ? "" : ", " + relative(*d.duration),
-                                 format_us(d.duration->threshold))});
-    else if (what == "launch API")
-      out.push_back({what, escape_control(a.launch_api), escape_control(b.launch_api)});
-    else if (what == "op chain")
-      out.push_back({what, launch_chain(a.op_chain, a.launch_api, arrow),
-                     launch_chain(b.op_chain, b.launch_api, arrow)});
-    else if (what == "grid")
-      out.push_back({what, format_dim3(a.grid), format_dim3(b.grid)});
-    else if (what == "block")
-      out.push_back({what, format_dim3(a.block), format_dim3(b.block)});
-    else if (what == "registers")
-      out.push_back({what, format_known_count(a.registers_per_thread),
-                     format_known_count(b.registers_per_thread)});
-    else if (what == "shared memory")
-      out.push_back({what, format_size(a.shared_memory_bytes), format_size(b.shared_memory_bytes)});
-    else if (what == "bytes")
-      out.push_back({what, format_size(a.bytes), format_size(b.bytes)});
-    else
-      out.push_back({what, clip(a.name, 100), clip(b.name, 100)});
+  for (ActivityAspect aspect : d.what_changed) {
+    const std::string what = activity_aspect_id(aspect);
+    switch (aspect) {
+      case ActivityAspect::kDuration:
+        out.push_back(
+            {what, format_us(d.duration->a.median) + " µs",
+             fmt::format("{} µs ({} µs{}; noise threshold {} µs)", format_us(d.duration->b.median),
+                         signed_us(d.duration->delta),
+                         relative(*d.duration).empty() ? "" : ", " + relative(*d.duration),
+                         format_us(d.duration->threshold))});
+        break;
+      case ActivityAspect::kLaunchApi:
+        out.push_back({what, escape_control(a.launch_api), escape_control(b.launch_api)});
+        break;
+      case ActivityAspect::kOpChain:
+        out.push_back({what, launch_chain(a.op_chain, a.launch_api, arrow),
+                       launch_chain(b.op_chain, b.launch_api, arrow)});
+        break;
+      case ActivityAspect::kGrid:
+        out.push_back({what, format_dim3(a.grid), format_dim3(b.grid)});
+        break;
+      case ActivityAspect::kBlock:
+        out.push_back({what, format_dim3(a.block), format_dim3(b.block)});
+        break;
+      case ActivityAspect::kRegisters:
+        out.push_back({what, format_known_count(a.registers_per_thread),
+                       format_known_count(b.registers_per_thread)});
+        break;
+      case ActivityAspect::kSharedMemory:
+        out.push_back(
+            {what, format_size(a.shared_memory_bytes), format_size(b.shared_memory_bytes)});
+        break;
+      case ActivityAspect::kBytes:
+        out.push_back({what, format_size(a.bytes), format_size(b.bytes)});
+        break;
+      case ActivityAspect::kFullName:
+        out.push_back({what, clip(a.name, 100), clip(b.name, 100)});
+        break;
+    }
   }
   return out;
 }
@@ -363,7 +377,7 @@ std::string render_diff_json(const TraceDiff& d) {
     w.key("kind").string(activity_kind_name(row_of(x).kind));
     w.key("class").string(kernel_class_id(x.kernel_class));
     w.key("what_changed").begin_array();
-    for (const auto& what : x.what_changed) w.string(what);
+    for (ActivityAspect what : x.what_changed) w.string(activity_aspect_id(what));
     w.end_array();
     w.key("a");
     if (x.a)

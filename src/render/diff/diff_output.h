@@ -2,11 +2,13 @@
 // The output of `attnprof diff`: text for terminals, JSON for programs, Markdown for pull requests.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "attnprof/trace_diff.h"
+#include "base/enum_names.h"
 
 namespace attnprof {
 
@@ -19,9 +21,17 @@ struct DiffTextOptions {
   bool activities = false;  // the aligned activities of the typical regions (--activities)
 };
 
-// The tables a CSV can hold (--table): the views, and the aligned activities.
-inline constexpr std::string_view kDiffCsvTables[] = {"by_kernel", "by_op", "by_module",
-                                                      "attention", "activities"};
+// The tables a CSV can hold (--table): a view, one row per entry, or the aligned activities, one
+// row per activity of the typical regions.
+enum class DiffCsvTable : uint8_t { kByKernel, kByOp, kByModule, kAttention, kActivities };
+// --table's values, in the order its help lists them.
+inline constexpr EnumNames<DiffCsvTable, 5> kDiffCsvTableNames = {{
+    {DiffCsvTable::kByKernel, "by_kernel"},
+    {DiffCsvTable::kByOp, "by_op"},
+    {DiffCsvTable::kByModule, "by_module"},
+    {DiffCsvTable::kAttention, "attention"},
+    {DiffCsvTable::kActivities, "activities"},
+}};
 
 std::string render_diff_text(const TraceDiff& diff, const DiffTextOptions& options = {});
 // The lines that say the two sides ran different work (TraceDiff::unlike, or two runs'
@@ -31,8 +41,6 @@ std::string render_diff_json(const TraceDiff& diff);
 std::string render_diff_markdown(const TraceDiff& diff, const DiffTextOptions& options = {});
 // A page of its own (no script, no request), in the same order as the text.
 std::string render_diff_html(const TraceDiff& diff, const DiffTextOptions& options = {});
-// `table`: one of kDiffCsvTables; "activities" is one row per activity of the aligned typical
-// regions, a view one row per entry.
-std::string render_diff_csv(const TraceDiff& diff, std::string_view table = "activities");
+std::string render_diff_csv(const TraceDiff& diff, DiffCsvTable table = DiffCsvTable::kActivities);
 
 }  // namespace attnprof

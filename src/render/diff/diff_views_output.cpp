@@ -68,10 +68,6 @@ class AlignedRows {
   std::vector<std::vector<std::string>> rows_;
 };
 
-bool is_attention(std::string_view id) {
-  return id == "attention";
-}
-
 // "unfused bf16 -> flash bf16", or one side's alone where they agree; "-" for a side without
 // such calls.
 std::string ran_words(const DiffRow& r) {
@@ -95,10 +91,17 @@ std::string per_call(double ns, double calls) {
   return calls > 0 ? format_us(ns / calls) : std::string();
 }
 
-const std::vector<DiffRow>& diff_view(const DiffViews& views, std::string_view id) {
-  if (id == "by_op") return views.by_op;
-  if (id == "by_module") return views.by_module;
-  if (id == "attention") return views.attention;
+const std::vector<DiffRow>& diff_view(const DiffViews& views, DiffView view) {
+  switch (view) {
+    case DiffView::kByOp:
+      return views.by_op;
+    case DiffView::kByModule:
+      return views.by_module;
+    case DiffView::kAttention:
+      return views.attention;
+    case DiffView::kByKernel:
+      break;
+  }
   return views.by_kernel;
 }
 
@@ -141,8 +144,9 @@ std::vector<std::string> diff_headline(const TraceDiff& d) {
         "{:.0f} % of the wall change on the critical path ({} µs per {}, {}) is in {}: {}.",
         w.covered_pct, signed_us(w.total_delta_ns), word,
         w.total_changed ? "beyond noise" : "within noise",
-        w.view == "path_by_category" ? plural(w.rows.size(), "category", "categories")
-                                     : plural(w.rows.size(), "kernel or op", "kernels or ops"),
+        w.view == ExplainedBy::kPathByCategory
+            ? plural(w.rows.size(), "category", "categories")
+            : plural(w.rows.size(), "kernel or op", "kernels or ops"),
         rows));
   }
   const Explanation& e = d.explained_gpu;
@@ -155,10 +159,10 @@ std::vector<std::string> diff_headline(const TraceDiff& d) {
   for (const DiffRow& row : e.rows)
     rows += fmt::format("{}{} {} µs", rows.empty() ? "" : ", ",
                         clip(row.name, kHeadlineNameColumns), signed_us(row.delta_ns));
-  lines.push_back(fmt::format("{:.0f} % of the GPU busy change ({} µs per {}, {}) is in {}: {}.",
-                              e.covered_pct, signed_us(e.total_delta_ns), word,
-                              e.total_changed ? "beyond noise" : "within noise",
-                              plural(e.rows.size(), e.view == "by_op" ? "op" : "kernel"), rows));
+  lines.push_back(fmt::format(
+      "{:.0f} % of the GPU busy change ({} µs per {}, {}) is in {}: {}.", e.covered_pct,
+      signed_us(e.total_delta_ns), word, e.total_changed ? "beyond noise" : "within noise",
+      plural(e.rows.size(), e.view == ExplainedBy::kByOp ? "op" : "kernel"), rows));
   return lines;
 }
 
@@ -175,20 +179,20 @@ std::string changed_only_words(const TraceDiff& d) {
 
 void text_diff_views(std::string& out, const TraceDiff& d, size_t top) {
   for (const DiffViewName& v : kDiffViewNames) {
-    const std::vector<DiffRow>& rows = diff_view(d.views, v.id);
+    const std::vector<DiffRow>& rows = diff_view(d.views, v.view);
     if (rows.empty()) continue;
     const size_t shown = std::min(top, rows.size());
     put(out, "\n{}, per region (mean), largest change first{}:\n", v.title,
         shown < rows.size() ? fmt::format(" ({} of {})", shown, rows.size()) : "");
-    AlignedRows table(is_attention(v.id) ? 2 : 1);
-    if (is_attention(v.id))
+    AlignedRows table(v.view == DiffView::kAttention ? 2 : 1);
+    if (v.view == DiffView::kAttention)
       table.add({"call", "ran (A -> B)", "calls", "A µs/call", "B µs/call", "B - A µs", ""});
     else
       table.add({std::string(v.noun), "A n", "B n", "A µs", "B µs", "B - A µs", "", ""});
     for (size_t i = 0; i < shown; ++i) {
       const DiffRow& r = rows[i];
       const std::string verdict = r.changed ? "changed" : "";
-      if (is_attention(v.id))
+      if (v.view == DiffView::kAttention)
         table.add({clip(r.name, kNameColumns), clip(ran_words(r), kRanColumns),
                    format_count(r.a_count) + "/" + format_count(r.b_count),
                    per_call(r.a_ns, r.a_count), per_call(r.b_ns, r.b_count), signed_us(r.delta_ns),
@@ -204,12 +208,12 @@ void text_diff_views(std::string& out, const TraceDiff& d, size_t top) {
 
 void markdown_diff_views(std::string& out, const TraceDiff& d, size_t top) {
   for (const DiffViewName& v : kDiffViewNames) {
-    const std::vector<DiffRow>& rows = diff_view(d.views, v.id);
+    const std::vector<DiffRow>& rows = diff_view(d.views, v.view);
     if (rows.empty()) continue;
     const size_t shown = std::min(top, rows.size());
     put(out, "\n**{}**, per region (mean), largest change first{}:\n\n", v.title,
         shown < rows.size() ? fmt::format(" ({} of {})", shown, rows.size()) : "");
-    if (is_attention(v.id)) {
+    if (v.view == DiffView::kAttention) {
       put(out, "| call | A ran | B ran | A n | B n | A µs/call | B µs/call | B − A µs | | |\n");
       put(out, "|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
     } else {
@@ -219,7 +223,7 @@ void markdown_diff_views(std::string& out, const TraceDiff& d, size_t top) {
     for (size_t i = 0; i < shown; ++i) {
       const DiffRow& r = rows[i];
       const char* verdict = r.changed ? "**changed**" : "";
-      if (is_attention(v.id))
+      if (v.view == DiffView::kAttention)
         put(out, "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(r.name),
             markdown_cell(r.a_detail), markdown_cell(r.b_detail), format_count(r.a_count),
             format_count(r.b_count), per_call(r.a_ns, r.a_count), per_call(r.b_ns, r.b_count),
@@ -235,15 +239,15 @@ void markdown_diff_views(std::string& out, const TraceDiff& d, size_t top) {
 
 namespace {
 
-void json_row(JsonWriter& w, const DiffRow& r, std::string_view view) {
+void json_row(JsonWriter& w, const DiffRow& r, DiffView view) {
   w.begin_object();
   w.key("name").string(r.name);
-  if (view == "by_kernel") {
+  if (view == DiffView::kByKernel) {
     w.key("full_names").begin_array();
     for (const std::string& name : r.full_names) w.string(name);
     w.end_array();
   }
-  if (is_attention(view)) {
+  if (view == DiffView::kAttention) {
     w.key("a_ran").string(r.a_detail);
     w.key("b_ran").string(r.b_detail);
   }
@@ -264,7 +268,7 @@ void json_row(JsonWriter& w, const DiffRow& r, std::string_view view) {
 
 void json_explanation(JsonWriter& w, const Explanation& e) {
   w.begin_object();
-  w.key("view").string(e.view);
+  w.key("view").string(explained_by_id(e.view));
   w.key("a_us").number(e.total_a_ns / 1000);
   w.key("b_us").number(e.total_b_ns / 1000);
   w.key("delta_us").number(e.total_delta_ns / 1000);
@@ -295,7 +299,7 @@ void json_diff_views(JsonWriter& w, const TraceDiff& d) {
   w.end_object();
   for (const DiffViewName& v : kDiffViewNames) {
     w.key(v.id).begin_array();
-    for (const DiffRow& r : diff_view(d.views, v.id)) json_row(w, r, v.id);
+    for (const DiffRow& r : diff_view(d.views, v.view)) json_row(w, r, v.view);
     w.end_array();
   }
   w.key("changed_only_in").begin_object();
@@ -303,10 +307,10 @@ void json_diff_views(JsonWriter& w, const TraceDiff& d) {
   w.end_object();
 }
 
-std::string csv_diff_view(const TraceDiff& d, std::string_view id) {
+std::string csv_diff_view(const TraceDiff& d, DiffView view) {
   std::vector<std::string_view> header{"name"};
-  if (id == "by_kernel") header.push_back("full_names");
-  if (is_attention(id)) {
+  if (view == DiffView::kByKernel) header.push_back("full_names");
+  if (view == DiffView::kAttention) {
     header.push_back("a_ran");
     header.push_back("b_ran");
   }
@@ -314,14 +318,14 @@ std::string csv_diff_view(const TraceDiff& d, std::string_view id) {
                                   "threshold_us", "beyond_noise"})
     header.push_back(column);
   CsvWriter csv(header);
-  for (const DiffRow& r : diff_view(d.views, id)) {
+  for (const DiffRow& r : diff_view(d.views, view)) {
     csv.text(r.name);
-    if (id == "by_kernel") {
+    if (view == DiffView::kByKernel) {
       std::string names;
       for (const std::string& n : r.full_names) names += (names.empty() ? "" : "; ") + n;
       csv.text(names);
     }
-    if (is_attention(id)) csv.text(r.a_detail).text(r.b_detail);
+    if (view == DiffView::kAttention) csv.text(r.a_detail).text(r.b_detail);
     csv.number(r.a_count).number(r.b_count).number(r.a_ns / 1000).number(r.b_ns / 1000);
     csv.number(r.delta_ns / 1000).number(r.delta_pct()).number(r.threshold_ns / 1000);
     csv.text(r.changed ? "true" : "false");

@@ -4,6 +4,7 @@
 // Markdown, JSON and CSV. diff_output.cpp puts them in the order every format shares.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,19 +14,23 @@
 
 namespace attnprof {
 
+// The views of DiffViews.
+enum class DiffView : uint8_t { kByKernel, kByOp, kByModule, kAttention };
+
 // A view's JSON and CSV name and its heading's words, in the order outputs list them.
 struct DiffViewName {
+  DiffView view;
   std::string_view id;     // "by_kernel", "by_op", "by_module", "attention"
   std::string_view title;  // "By kernel"
   std::string_view noun;   // "kernel", "op", "module", "call"
 };
 inline constexpr DiffViewName kDiffViewNames[] = {
-    {"by_kernel", "By kernel", "kernel"},
-    {"by_op", "By op (the op that launched the work)", "op"},
-    {"by_module", "By nn.Module class", "module"},
-    {"attention", "Attention calls, matched by pass and shape", "call"},
+    {DiffView::kByKernel, "by_kernel", "By kernel", "kernel"},
+    {DiffView::kByOp, "by_op", "By op (the op that launched the work)", "op"},
+    {DiffView::kByModule, "by_module", "By nn.Module class", "module"},
+    {DiffView::kAttention, "attention", "Attention calls, matched by pass and shape", "call"},
 };
-const std::vector<DiffRow>& diff_view(const DiffViews& views, std::string_view id);
+const std::vector<DiffRow>& diff_view(const DiffViews& views, DiffView view);
 
 // A time (ns, printed in µs) or a count with its sign: "+12.5", "-3", "0.0".
 std::string signed_us(double ns);
@@ -43,6 +48,6 @@ void text_diff_views(std::string& out, const TraceDiff& d, size_t top);
 void markdown_diff_views(std::string& out, const TraceDiff& d, size_t top);
 void json_diff_views(JsonWriter& w, const TraceDiff& d);
 // One row per entry of a view (every one), for --format csv --table VIEW.
-std::string csv_diff_view(const TraceDiff& d, std::string_view id);
+std::string csv_diff_view(const TraceDiff& d, DiffView view);
 
 }  // namespace attnprof

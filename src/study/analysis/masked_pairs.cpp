@@ -13,7 +13,7 @@ int64_t queries(const RunProblem& p) {
 }
 
 bool masked(const RunProblem& p) {
-  return p.mask != "none" || p.window > 0;
+  return p.mask != RunMask::kNone || p.window > 0;
 }
 
 }  // namespace
@@ -36,9 +36,9 @@ double visible_share(const RunProblem& p) {
 bool computes_every_pair(const RunProblem& p, const RunVariant& v) {
   if (v.variant == "naive" || v.variant == "inplace" || v.variant == "sdpa-math") return true;
   if (v.variant.rfind("sdpa-", 0) != 0) return false;
-  if (p.mask == "explicit" || (p.mask == "causal" && p.window > 0)) return true;
+  if (p.mask == RunMask::kExplicit || (p.mask == RunMask::kCausal && p.window > 0)) return true;
   const int64_t q = queries(p);
-  if (p.mask != "causal" || q == p.seq || q == 1) return false;
+  if (p.mask != RunMask::kCausal || q == p.seq || q == 1) return false;
   // A chunk of a prefill: flash and efficient run their own bottom-right causal form (and
   // sdpa-auto when it picked one of them); cuDNN takes the pattern as a tensor.
   const std::string& ran = v.variant == "sdpa-auto" ? v.chosen_backend : v.variant;
@@ -46,7 +46,7 @@ bool computes_every_pair(const RunProblem& p, const RunVariant& v) {
 }
 
 std::optional<RunFinding> masked_not_skipped(const RunProblem& p, const RunVariant& v) {
-  if (v.status != "ok" || !computes_every_pair(p, v)) return std::nullopt;
+  if (v.status != RunStatus::kOk || !computes_every_pair(p, v)) return std::nullopt;
   const double share = visible_share(p);
   if (share >= kMaskedVisibleShare) return std::nullopt;
   const std::string pattern = p.window > 0

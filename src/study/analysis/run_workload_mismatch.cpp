@@ -12,7 +12,7 @@ namespace {
 
 std::string problem_of(const RunProblem& p) {
   return fmt::format("batch {}, heads {}/{}, seq {}/{}, head_dim {}, {}{}", p.batch, p.heads,
-                     p.kv_heads, p.q_seq, p.seq, p.head_dim, p.mask,
+                     p.kv_heads, p.q_seq, p.seq, p.head_dim, name_in(kRunMaskNames, p.mask),
                      p.window > 0 ? fmt::format(" window {}", p.window) : std::string());
 }
 

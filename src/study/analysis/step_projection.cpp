@@ -56,7 +56,7 @@ std::vector<SwitchFactors> switch_factors(const RunSummary& run,
         it->label = label;
       }
       if (runs_backend(v, call.backend)) it->same_backend = true;
-      if (v.status != "ok") {
+      if (v.status != RunStatus::kOk) {
         // A variant that could not run this call (unsupported) keeps the trace's; one that ran
         // and failed the check is not a switch to make.
         if (v.checked && !v.passed) it->failed = true;

@@ -59,7 +59,7 @@ std::optional<TraceProjection> project_trace(const RunSummary& run) {
       if (!time) continue;
       const double ns = *time;
       if (v.variant == p.same_variant) p.same_ns = ns;
-      if (v.status == "ok") {
+      if (v.status == RunStatus::kOk) {
         const std::string label = variant_label(v);
         auto it = std::find_if(by_variant.begin(), by_variant.end(),
                                [&](const auto& b) { return b.first == label; });
@@ -67,7 +67,7 @@ std::optional<TraceProjection> project_trace(const RunSummary& run) {
         it->second += (call.trace_ns - ns) * static_cast<double>(call.calls);
       }
       // Only a variant that ran and passed the float64 check can be recommended.
-      if (v.status == "ok" && (!p.best_ns || ns < *p.best_ns)) {
+      if (v.status == RunStatus::kOk && (!p.best_ns || ns < *p.best_ns)) {
         p.best_ns = ns;
         p.best_variant = variant_label(v);
       }

@@ -11,17 +11,9 @@ std::string point_prefix(const RunSummary& run, const RunPoint& point) {
   if (run.points.size() < 2) return {};
   const RunProblem& p = point.problem;
   std::string label;
-  for (const auto& [axis, values] : run.sweep) {
-    std::optional<int64_t> value;
-    if (axis == "seq") value = p.seq;
-    if (axis == "batch") value = p.batch;
-    if (axis == "heads") value = p.heads;
-    if (axis == "head_dim") value = p.head_dim;
-    if (axis == "q_seq") value = p.q_seq;
-    if (axis == "kv_heads") value = p.kv_heads;
-    if (axis == "window") value = p.window;
-    if (value) label += fmt::format("{}{} {}", label.empty() ? "" : ", ", axis, *value);
-  }
+  for (const RunSweepAxis& axis : run.sweep)
+    label += fmt::format("{}{} {}", label.empty() ? "" : ", ", name_in(kSweepKeyNames, axis.key),
+                         sweep_size(p, axis.key));
   return label.empty() ? std::string() : label + ": ";
 }
 

@@ -16,7 +16,7 @@ std::string problem_words(const RunProblem& p) {
   if (p.kv_heads && p.kv_heads != p.heads) words += fmt::format(" ({} KV)", p.kv_heads);
   const int64_t queries = p.q_seq ? p.q_seq : p.seq;
   words += fmt::format(", {} queries x {} keys, head dim {}, {}, {}", queries, p.seq, p.head_dim,
-                       p.dtype, p.mask);
+                       p.dtype, name_in(kRunMaskNames, p.mask));
   if (p.window) words += fmt::format(", window {}", p.window);
   if (p.backward) words += ", forward + backward";
   return words;

@@ -24,7 +24,7 @@ std::string generation_words(const KernelGeneration& g) {
   if (!g.sm) return "";
   std::string words = fmt::format("built for sm{}", g.sm);
   if (g.wgmma) words += " with Hopper's warpgroup MMA (wgmma)";
-  if (g.basis == "its name") return words + (g.wgmma ? "" : " (its name says so)");
+  if (g.sm_in_name) return words + (g.wgmma ? "" : " (its name says so)");
   return words + " (" + g.basis + ")";
 }
 

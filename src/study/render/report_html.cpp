@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -154,7 +155,6 @@ void write_table_list(std::string& out, const std::vector<ReportTable>& tables,
     for (size_t r = 0; r < table.rows.size(); ++r) {
       put(out, R"(<tr data-variant="{}">)", escape(table.variants[r]));
       for (size_t c = 0; c < table.rows[r].size(); ++c) {
-        const std::string& h = table.header[c];
         const std::string& cell = table.rows[r][c];
         if (c == 0) {
           put(out, R"(<td class="variant">{}<div class="note-links">)", escape(cell));
@@ -165,9 +165,9 @@ void write_table_list(std::string& out, const std::vector<ReportTable>& tables,
                 escape(note.id), escape(note.summary), note_number);
           }
           put(out, "</div></td>");
-        } else if (h == "main kernel" || h == "status") {
+        } else if (table.kernel_names[c] || table.statuses[c]) {
           // Long cells are cut by the style sheet; their title keeps the whole text.
-          put(out, R"(<td class="{}" title="{}">{}</td>)", h == "status" ? "status" : "kernel",
+          put(out, R"(<td class="{}" title="{}">{}</td>)", table.statuses[c] ? "status" : "kernel",
               escape(cell), escape(cell));
         } else {
           put(out, R"(<td{}>{}</td>)", table.numeric[c] ? R"( class="num")" : "", escape(cell));
@@ -447,13 +447,14 @@ void write_activities(std::string& out, const RegionTimeline& t) {
       R"(<details><summary>GPU activities of this region ({}{})</summary><div class="table-wrap"><table class="activities"><thead><tr>)",
       t.activities.size(),
       shown < t.activities.size() ? fmt::format(", the first {} listed", shown) : "");
-  for (const char* h : {"#", "activity", "class", "start", "duration", "grid", "block", "regs",
-                        "shared mem", "occupancy", "launched by"}) {
-    const bool numeric = std::string_view(h) != "activity" && std::string_view(h) != "class" &&
-                         std::string_view(h) != "launched by" && std::string_view(h) != "grid" &&
-                         std::string_view(h) != "block";
+  // Each column's header and whether it holds numbers (aligned right).
+  constexpr std::pair<const char*, bool> kHeader[] = {
+      {"#", true},          {"activity", false}, {"class", false},       {"start", true},
+      {"duration", true},   {"grid", false},     {"block", false},       {"regs", true},
+      {"shared mem", true}, {"occupancy", true}, {"launched by", false},
+  };
+  for (auto [h, numeric] : kHeader)
     put(out, R"(<th{}>{}</th>)", numeric ? R"( class="num")" : "", h);
-  }
   put(out, "</tr></thead><tbody>");
   int n = 0;
   for (size_t i = 0; i < shown; ++i) {

@@ -36,6 +36,7 @@ ReportTable run_table(const ReportData& data, size_t index) {
   table.header = std::move(study.header);
   table.numeric = std::move(study.numeric);
   table.kernel_names = std::move(study.kernel_names);
+  table.statuses = std::move(study.statuses);
   for (size_t r = 0; r < point.variants.size(); ++r) {
     const RunVariant& v = point.variants[r];
     std::vector<ReportNote> notes;
@@ -57,11 +58,22 @@ ReportTable run_table(const ReportData& data, size_t index) {
 ReportTable trace_table(const ReportData& data) {
   ReportTable table;
   table.focus = true;
-  table.header = {"trace", "regions", "kernels",     "memcpy",    "memset",    "GPU busy",
-                  "wall",  "CPU",     "main kernel", "occupancy", "launch API"};
-  for (const std::string& h : table.header) {
-    table.numeric.push_back(h != "trace" && h != "main kernel" && h != "launch API");
-    table.kernel_names.push_back(h == "main kernel");
+  // Each column's header, whether it holds numbers, and whether kernel names.
+  struct TraceColumn {
+    const char* header;
+    bool numeric, kernel_names;
+  };
+  constexpr TraceColumn kColumns[] = {
+      {"trace", false, false},    {"regions", true, false},     {"kernels", true, false},
+      {"memcpy", true, false},    {"memset", true, false},      {"GPU busy", true, false},
+      {"wall", true, false},      {"CPU", true, false},         {"main kernel", false, true},
+      {"occupancy", true, false}, {"launch API", false, false},
+  };
+  for (const TraceColumn& column : kColumns) {
+    table.header.emplace_back(column.header);
+    table.numeric.push_back(column.numeric);
+    table.kernel_names.push_back(column.kernel_names);
+    table.statuses.push_back(false);
   }
   for (const ReportVariant& v : data.variants) {
     std::vector<std::string> cells(table.header.size(), kNone);

@@ -22,6 +22,7 @@ struct ReportTable {
   std::vector<std::string> header;
   std::vector<bool> numeric;          // per column: aligned right
   std::vector<bool> kernel_names;     // per column: cells that are kernel names
+  std::vector<bool> statuses;         // per column: cells that are the variant's status
   std::vector<std::string> variants;  // per row
   std::vector<std::vector<std::string>> rows;
   std::vector<std::vector<ReportNote>> notes;  // per row

@@ -106,15 +106,22 @@ std::string error_cell(const RunVariant& v, CellWidth) {
 }
 
 std::string status_cell(const RunVariant& v, CellWidth mode) {
-  if (v.status == "ok") {
-    return v.trace_error.empty()
-               ? "ok"
-               : "ok; no trace facts: " + cut(v.trace_error, kTerminalReasonWidth, mode);
+  switch (v.status) {
+    case RunStatus::kOk:
+      return v.trace_error.empty()
+                 ? "ok"
+                 : "ok; no trace facts: " + cut(v.trace_error, kTerminalReasonWidth, mode);
+    // A failed variant's reason is its error against the reference: short, and kept whole.
+    case RunStatus::kFailed:
+      return "FAILED: " + v.reason;
+    case RunStatus::kOutOfMemory:
+      return "OOM";
+    case RunStatus::kUnsupported:
+    case RunStatus::kError:
+      break;
   }
-  // A failed variant's reason is its error against the reference: short, and kept whole.
-  if (v.status == "failed") return "FAILED: " + v.reason;
-  if (v.status == "oom") return "OOM";
-  return v.status + (v.reason.empty() ? "" : ": " + cut(v.reason, kTerminalReasonWidth, mode));
+  return std::string(name_in(kRunStatusNames, v.status)) +
+         (v.reason.empty() ? "" : ": " + cut(v.reason, kTerminalReasonWidth, mode));
 }
 
 // The cells of a duration column in one unit: milliseconds when every value is at least one,
@@ -152,7 +159,7 @@ std::vector<StudyColumn> study_columns(bool backward) {
       {"launch API", false, nullptr, launch_api_column},
       {"CPU/fwd", true, nullptr, cpu_time_column},
       {"rel. error", true, nullptr, error_cell},
-      {"status", false, nullptr, status_cell},
+      {"status", false, nullptr, status_cell, false, false, StudyColumn::Bound::kAny, true},
   };
   if (backward)
     columns.insert(columns.begin() + 2, {"kernels/bwd", true, nullptr, backward_kernels_cell});
@@ -161,9 +168,9 @@ std::vector<StudyColumn> study_columns(bool backward) {
 
 std::string study_heading(const RunPoint& point) {
   const RunProblem& p = point.problem;
-  std::string mask = p.mask == "causal" ? "causal"
-                     : p.mask == "none" ? "no mask"
-                                        : "explicit causal mask";
+  std::string mask = p.mask == RunMask::kCausal ? "causal"
+                     : p.mask == RunMask::kNone ? "no mask"
+                                                : "explicit causal mask";
   if (p.window > 0) mask += fmt::format(", window {}", p.window);
   const std::string heads = p.kv_heads != p.heads && p.kv_heads > 0
                                 ? fmt::format("{} heads ({} KV)", p.heads, p.kv_heads)
@@ -200,6 +207,7 @@ StudyTable study_table(const std::vector<RunVariant>& variants, StudyTableKind k
     if (column.bound == hidden) continue;
     table.numeric.push_back(column.numeric);
     table.kernel_names.push_back(column.kernel_names);
+    table.statuses.push_back(column.status);
     if (column.duration_ns) {
       fill_duration_column(column, variants, table);
       continue;

@@ -37,6 +37,9 @@ struct StudyColumn {
   // The headline rate: TFLOP/s and % peak for a problem above the GPU's ridge point, K/V GB/s
   // and % HBM below it (a decode step), never both.
   enum class Bound : uint8_t { kAny, kCompute, kMemory } bound = Bound::kAny;
+  // The variant's status: HTML cuts its long cells, keeping the whole in their title, as it does
+  // kernel names.
+  bool status = false;
 };
 
 // variant, kernels/fwd, (kernels/bwd with the backward), main kernel, memcpy/fwd, GPU median,
@@ -61,6 +64,7 @@ struct StudyTable {
   std::vector<std::string> header;
   std::vector<bool> numeric;       // per column: aligned right
   std::vector<bool> kernel_names;  // per column: StudyColumn::kernel_names
+  std::vector<bool> statuses;      // per column: StudyColumn::status
   std::vector<std::vector<std::string>> rows;
 };
 

@@ -268,6 +268,25 @@ class SummaryReader {
     out = std::string(s);
     return true;
   }
+  // An enum: one of the words of its names table (enum_names).
+  template <typename E>
+  requires std::is_enum_v<E>
+  bool read(std::string_view key, element e, E& out, const FieldOptions&) {
+    std::string_view s;
+    if (e.get_string().get(s) != simdjson::SUCCESS) return mistyped(key, e, "a string");
+    const auto& names = enum_names(E{});
+    if (const std::optional<E> value = parse_name_in(names, s)) {
+      out = *value;
+      return true;
+    }
+    if (t_problems && t_problems->count++ == 0) {
+      std::string words;
+      for (const auto& [value, name] : names)
+        words += fmt::format("{}{}", words.empty() ? "" : ", ", name);
+      t_problems->first = fmt::format("`{}` is \"{}\", not one of {}", key, s, words);
+    }
+    return false;
+  }
   template <typename T>
   bool read(std::string_view key, element e, std::optional<T>& out, const FieldOptions& o) {
     T v{};
@@ -632,11 +651,31 @@ Result<RunSummary> read_fields(const std::string& path, const object& top) {
 
 }  // namespace
 
+int64_t sweep_size(const RunProblem& p, SweepKey key) {
+  switch (key) {
+    case SweepKey::kSeq:
+      return p.seq;
+    case SweepKey::kHeadDim:
+      return p.head_dim;
+    case SweepKey::kBatch:
+      return p.batch;
+    case SweepKey::kHeads:
+      return p.heads;
+    case SweepKey::kKvHeads:
+      return p.kv_heads;
+    case SweepKey::kQSeq:
+      return p.q_seq;
+    case SweepKey::kWindow:
+      return p.window;
+  }
+  return p.seq;
+}
+
 std::vector<SweepRow> sweep_rows(const RunSummary& summary) {
   std::vector<SweepRow> rows;
   for (const RunPoint& point : summary.points) {
     for (const RunVariant& v : point.variants)
-      rows.push_back({point.problem, v.variant, v.status, v.median_ms, v.peak_allocated_bytes});
+      rows.push_back({point.problem, v.variant, v.median_ms, v.peak_allocated_bytes});
   }
   return rows;
 }
@@ -657,9 +696,8 @@ Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path, uint64_t m
   const int batch = column("batch"), heads = column("heads"), seq = column("seq"),
             head_dim = column("head_dim"), dtype = column("dtype"), mask = column("mask"),
             backward = column("backward"), device = column("device"), variant = column("variant"),
-            status = column("status"), median = column("gpu_median_ms"),
-            peak = column("peak_allocated_bytes"), kv_heads = column("kv_heads"),
-            q_seq = column("q_seq"), window = column("window");
+            median = column("gpu_median_ms"), peak = column("peak_allocated_bytes"),
+            kv_heads = column("kv_heads"), q_seq = column("q_seq"), window = column("window");
   for (auto [index, name] : {std::pair{seq, "seq"},
                              {variant, "variant"},
                              {median, "gpu_median_ms"},
@@ -684,7 +722,15 @@ Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path, uint64_t m
     row.problem.heads = parse_number<int64_t>(at(heads)).value_or(0);
     row.problem.head_dim = parse_number<int64_t>(at(head_dim)).value_or(0);
     row.problem.dtype = at(dtype);
-    row.problem.mask = at(mask);
+    // Absent (older files): the bench's default, causal.
+    if (mask >= 0) {
+      const std::optional<RunMask> m = parse_name_in(kRunMaskNames, at(mask));
+      if (!m)
+        return make_error(ErrorKind::kMalformed,
+                          "{}: line {}: mask `{}` is not one of causal, none, explicit", path,
+                          line_number, at(mask));
+      row.problem.mask = *m;
+    }
     row.problem.backward = at(backward) == "1";
     row.problem.device = at(device);
     auto seq_value = parse_number<int64_t>(at(seq));
@@ -697,7 +743,6 @@ Result<std::vector<SweepRow>> read_sweep_csv(const std::string& path, uint64_t m
     row.problem.q_seq = parse_number<int64_t>(at(q_seq)).value_or(row.problem.seq);
     row.problem.window = parse_number<int64_t>(at(window)).value_or(0);
     row.variant = at(variant);
-    row.status = at(status);
     row.median_ms = parse_number<double>(at(median));
     if (auto bytes = parse_number<double>(at(peak))) {
       if (!(std::abs(*bytes) <= kLargestNumber))

@@ -17,11 +17,60 @@
 #include "attnprof/limits.h"
 #include "attnprof/region_facts.h"
 #include "attnprof/result.h"
+#include "base/enum_names.h"
 
 namespace attnprof {
 
 // The summary.json version this reads (docs/json-schema.md).
 inline constexpr int64_t kRunSummarySchemaVersion = 2;
+
+// The file's words of each enum below are its names table, which the field tables
+// (study/run/run_summary_fields.h) read and write through `enum_names`.
+
+// What became of a variant (`status`).
+enum class RunStatus : uint8_t {
+  kOk,
+  kFailed,       // ran, but its error against float64 is above the threshold
+  kUnsupported,  // the backend cannot run this case; `reason` says why
+  kOutOfMemory,
+  kError,  // anything else; `reason` holds the message
+};
+inline constexpr EnumNames<RunStatus, 5> kRunStatusNames = {{
+    {RunStatus::kOk, "ok"},
+    {RunStatus::kFailed, "failed"},
+    {RunStatus::kUnsupported, "unsupported"},
+    {RunStatus::kOutOfMemory, "oom"},
+    {RunStatus::kError, "error"},
+}};
+constexpr const auto& enum_names(RunStatus) {
+  return kRunStatusNames;
+}
+
+// A problem's mask (`mask`): causal (is_causal), none, or the causal pattern as a boolean tensor.
+enum class RunMask : uint8_t { kCausal, kNone, kExplicit };
+inline constexpr EnumNames<RunMask, 3> kRunMaskNames = {{
+    {RunMask::kCausal, "causal"},
+    {RunMask::kNone, "none"},
+    {RunMask::kExplicit, "explicit"},
+}};
+constexpr const auto& enum_names(RunMask) {
+  return kRunMaskNames;
+}
+
+// A size a sweep varies (`sweep`'s `key`, bench --sweep KEY=...).
+enum class SweepKey : uint8_t { kSeq, kHeadDim, kBatch, kHeads, kKvHeads, kQSeq, kWindow };
+inline constexpr EnumNames<SweepKey, 7> kSweepKeyNames = {{
+    {SweepKey::kSeq, "seq"},
+    {SweepKey::kHeadDim, "head-dim"},
+    {SweepKey::kBatch, "batch"},
+    {SweepKey::kHeads, "heads"},
+    {SweepKey::kKvHeads, "kv-heads"},
+    {SweepKey::kQSeq, "q-seq"},
+    {SweepKey::kWindow, "window"},
+}};
+constexpr const auto& enum_names(SweepKey) {
+  return kSweepKeyNames;
+}
 
 struct RunFinding {
   std::string id;  // finding_id(): "hidden-copy", ...
@@ -42,7 +91,7 @@ struct RunRegionFacts {
 
 struct RunVariant {
   std::string variant;
-  std::string status;  // "ok", "failed", "unsupported", "oom", "error"
+  RunStatus status = RunStatus::kOk;
   std::string reason;
   std::string chosen_backend;  // sdpa-auto: the backend PyTorch chose
   std::string custom_library;  // --custom: the library or package that ran it
@@ -82,9 +131,14 @@ struct RunProblem {
   // Key/value heads, queries and the sliding window (0: none). Files written before the bench had
   // these options lack them: then kv_heads = heads, q_seq = seq, window = 0.
   int64_t kv_heads = 0, q_seq = 0, window = 0;
-  std::string dtype, mask, device;
+  std::string dtype;
+  RunMask mask = RunMask::kCausal;
+  std::string device;
   bool backward = false;
 };
+
+// The size `key` names of `p` (p.seq for kSeq, ...).
+int64_t sweep_size(const RunProblem& p, SweepKey key);
 
 struct RunPoint {
   RunProblem problem;
@@ -143,9 +197,9 @@ struct RunFromTrace {
   std::vector<std::string> skipped;  // calls the bench could not run, in words
 };
 
-// A sweep's axis: `--sweep seq=512,1024` is {"seq", {512, 1024}}.
+// A sweep's axis: `--sweep seq=512,1024` is {kSeq, {512, 1024}}.
 struct RunSweepAxis {
-  std::string key;
+  SweepKey key = SweepKey::kSeq;
   std::vector<int64_t> values;
 };
 
@@ -203,7 +257,6 @@ Result<RunSummary> read_run_summary(const std::string& path, const Limits& limit
 struct SweepRow {
   RunProblem problem;
   std::string variant;
-  std::string status;
   std::optional<double> median_ms;
   std::optional<int64_t> peak_allocated_bytes;
 };

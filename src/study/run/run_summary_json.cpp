@@ -96,6 +96,10 @@ class SummaryWriter {
     else
       json_.string(v);
   }
+  // An enum: its word in its names table (enum_names).
+  template <typename E>
+  requires std::is_enum_v<E>
+  void write(const E& v, const FieldOptions&) { json_.string(name_in(enum_names(v), v)); }
   template <typename T>
   void write(const std::optional<T>& v, const FieldOptions& o) {
     if (v)
