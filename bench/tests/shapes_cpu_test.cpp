@@ -70,7 +70,7 @@ TEST(CpuShapes, TheCommandWritesTheShapeIntoSummaryJson) {
   // One query sees the 32 keys of its window: 4·H·32·D FLOPs.
   EXPECT_DOUBLE_EQ(point.flops_per_call, 4.0 * 4 * 32 * 32);
   ASSERT_EQ(point.variants.size(), 2u);
-  EXPECT_EQ(point.variants[0].status, "ok");
+  EXPECT_EQ(point.variants[0].status, RunStatus::kOk);
 
   // A sweep over the keys: the queries follow them unless --q-seq is given.
   const CliRun sweep = run_cli(
