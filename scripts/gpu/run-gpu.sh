@@ -104,7 +104,7 @@ if cmake -S "$root" -B "$build" -G "$generator" -DCMAKE_BUILD_TYPE=Release -DATT
       -DATTNPROF_CUDA_EXAMPLE=ON -DCMAKE_POLICY_VERSION_MINIMUM=3.5 \
       -DPython3_EXECUTABLE="$(command -v python3)" >"$out/build.log" 2>&1 &&
    cmake --build "$build" -j "$jobs" --target attnprof bench_variants_gpu_test \
-      bench_trace_gpu_test bench_shapes_gpu_test bench_shapes_cpu_test bench_study_format_test \
+      bench_trace_gpu_test bench_shapes_gpu_test bench_shapes_cpu_test \
       bench_counters_gpu_test bench_counters_test bench_custom_kernel_gpu_test \
       bench_custom_kernel_cli_test bench_from_trace_gpu_test bench_trace_problems_test \
       flex_recorder_gpu_test >>"$out/build.log" 2>&1; then
