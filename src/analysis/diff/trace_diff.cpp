@@ -277,6 +277,12 @@ std::vector<FactDiff> diff_facts(const RegionFacts& ma, const RegionFacts& mb) {
   return out;
 }
 
+// Whether the per-region row of `fact` changed: the explanations answer the rows' own verdict.
+bool changed_fact(const TraceDiff& d, std::string_view fact) {
+  const FactDiff* row = d.find(fact);
+  return row && row->quantity.changed;
+}
+
 Status has_regions(const TraceAnalysis& t) {
   if (!t.regions.empty()) return Status::success();
   if (t.region_pattern.empty())
@@ -431,15 +437,15 @@ Result<TraceDiff> diff_traces(const TraceAnalysis& a, const TraceAnalysis& b) {
   d.views = diff_views(a, b);
   d.explained_gpu = explain_change(
       {{ExplainedBy::kByOp, &d.views.by_op}, {ExplainedBy::kByKernel, &d.views.by_kernel}},
-      mean_gpu_busy_ns(a), mean_gpu_busy_ns(b), diff_time(ma.gpu_busy_ns, mb.gpu_busy_ns).changed);
+      mean_gpu_busy_ns(a), mean_gpu_busy_ns(b), changed_fact(d, "gpu_busy_us"));
   d.explained_gpu.quantity = "gpu_busy";
   // The wall time's change by what held each step: its path's categories, or the kernels and
   // ops on it, whichever needs fewer rows.
   if (const std::optional<PathViews> path = diff_path_views(a, b)) {
-    d.explained_wall = explain_change({{ExplainedBy::kPathByCategory, &path->by_category},
-                                       {ExplainedBy::kPathByItem, &path->by_item}},
-                                      path->a_length_ns, path->b_length_ns,
-                                      diff_time(ma.wall_ns, mb.wall_ns).changed);
+    d.explained_wall =
+        explain_change({{ExplainedBy::kPathByCategory, &path->by_category},
+                        {ExplainedBy::kPathByItem, &path->by_item}},
+                       path->a_length_ns, path->b_length_ns, changed_fact(d, "wall_us"));
     d.explained_wall->quantity = "wall";
   }
   return d;
